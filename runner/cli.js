@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// argv → run. The only module that prints to the terminal for the person or sets the exit status:
+// 0 all runs ok, 1 finished with failed runs (their rows are in the CSV), 2 invalid config or
+// preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
+import { EventEmitter } from 'node:events';
+import { resolve, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { LabError } from './errors.js';
+import { loadConfig } from './config/load.js';
+import { planExperiments, describeRun } from './plan/plan-runs.js';
+import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-files.js';
+import { attachProgress } from './progress.js';
+import { runMatrix } from './run-matrix.js';
+import { buildRunInfo, describeProject } from './run-info.js';
+
+const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+const USAGE = `Usage: npm run matrix -- [options]
+
+  --config FILE   experiments file (default: experiments.yml)
+  --out DIR       results folder (default: results/<experiment>-<UTC timestamp>;
+                  with several experiments: DIR/<experiment>)
+  --only NAME     run only this experiment (repeatable, or comma-separated)
+  --plan          print the expanded runs and their count; touch no container
+  --fail-fast     stop at the first run that is not ok
+  -h, --help      this text`;
+
+const OPTIONS = {
+  config: { type: 'string', default: 'experiments.yml' },
+  out: { type: 'string' },
+  only: { type: 'string', multiple: true, default: [] },
+  plan: { type: 'boolean', default: false },
+  'fail-fast': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+};
+
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
+
+export async function main(argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  const args = parseArguments(argv);
+  if (args.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
+  const config = await loadConfig(resolve(args.config));
+  const plans = planExperiments(config, { only: args.only, defaultNodeMajor: DEFAULT_NODE_MAJOR });
+  if (args.plan) {
+    for (const plan of plans) for (const run of plan.runs) stdout.write(`${describeRun(run)}\n`);
+    stdout.write(`${plans.reduce((count, plan) => count + plan.runs.length, 0)} runs\n`);
+    return 0;
+  }
+  const startedAt = new Date();
+  const outDirs = plans.map((plan) => prepareOutputDir(chooseOutputDir(args.out, plan, plans.length, startedAt)));
+  return runAll({ args, argv, config, plans, outDirs, stderr });
+}
+
+async function runAll({ args, argv, config, plans, outDirs, stderr }) {
+  // Loaded here, not at the top: --plan and config errors must not need Docker at all.
+  const { connectEngine } = await import('./docker/engine.js');
+  const { ensureImages } = await import('./docker/images.js');
+  const { removeProjectContainers } = await import('./docker/cleanup.js');
+  const { createDockerExecutor } = await import('./docker/executor.js');
+
+  const engine = await connectEngine({ setup: true });
+  const orphans = await removeProjectContainers(engine.docker);
+  if (orphans.length > 0) stderr.write(`Removed ${orphans.length} container(s) left behind by an earlier run that was killed: ${orphans.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
+  const nodeMajors = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.nodeMajor)))];
+  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
+  const executor = createDockerExecutor(engine.docker, images);
+  const project = await describeProject(PROJECT_DIR);
+
+  const stopper = listenForStop(stderr, () => removeProjectContainers(engine.docker));
+  let anyFailed = false;
+  try {
+    for (const [i, plan] of plans.entries()) {
+      const outDir = outDirs[i];
+      const info = buildRunInfo({ plan, config, engine, images, project, argv, startedAt: new Date() });
+      writeJson(outDir, 'run.json', info);
+      stderr.write(`${plan.experiment.name}: ${plan.runs.length} runs → ${outDir}\n`);
+      const events = new EventEmitter();
+      const progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
+      let summary;
+      try {
+        summary = await runMatrix({ plan, executor, outDir, signal: stopper.signal, failFast: args['fail-fast'], events });
+      } finally {
+        progress.stop();
+      }
+      writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
+      stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
+      anyFailed ||= summary.failed > 0;
+      if (summary.stoppedBy === 'abort') {
+        stderr.write(`Stopped by ${stopper.signalName}; every row written is whole. ${summary.total - summary.done} run(s) not done.\n`);
+        return SIGNAL_EXIT[stopper.signalName] ?? 130;
+      }
+      if (summary.stoppedBy === 'fail-fast') return 1;
+    }
+  } finally {
+    stopper.dispose();
+  }
+  return anyFailed ? 1 : 0;
+}
+
+function chooseOutputDir(out, plan, count, startedAt) {
+  if (out && count === 1) return resolve(out);
+  if (out) return resolve(out, plan.experiment.name);
+  return defaultOutputDir(join(PROJECT_DIR, 'results'), plan.experiment.name, startedAt);
+}
+
+// First signal: start no new run, stop and remove the current container, write what is whole.
+// Second signal: stop waiting; remove the project's containers and leave at once.
+function listenForStop(stderr, removeContainers) {
+  const controller = new AbortController();
+  const state = { signal: controller.signal, signalName: null };
+  const onSignal = async (name) => {
+    if (state.signalName) {
+      stderr.write(`\n${name} again: removing containers and exiting now.\n`);
+      await removeContainers().catch(() => {});
+      process.exit(SIGNAL_EXIT[name]);
+    }
+    state.signalName = name;
+    stderr.write(`\n${name}: stopping the run in progress and removing its container (press Ctrl-C again to cut the wait short)…\n`);
+    controller.abort();
+  };
+  const handlers = Object.keys(SIGNAL_EXIT).map((name) => [name, () => onSignal(name)]);
+  for (const [name, handler] of handlers) process.on(name, handler);
+  state.dispose = () => handlers.forEach(([name, handler]) => process.off(name, handler));
+  return state;
+}
+
+function parseArguments(argv) {
+  try {
+    const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
+    return { ...values, only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
+  } catch (cause) {
+    throw new LabError('ERR_USAGE', cause.message, { hint: USAGE, cause });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`${error instanceof LabError ? error.format() : error.stack}\n`);
+      process.exitCode = error instanceof LabError ? error.exitCode : 1;
+    },
+  );
+}

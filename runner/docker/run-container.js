@@ -1,0 +1,123 @@
+// One run = one container: created with the cell's limits, locked down, attached (stdout and stderr
+// kept apart), started, awaited under a timeout, inspected for OOM, and always removed.
+import { PassThrough } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import { PROJECT, PROJECT_LABEL } from './client.js';
+
+export const LABELS = {
+  project: PROJECT_LABEL,
+  experiment: 'node-threads-lab.experiment',
+  run: 'node-threads-lab.run',
+  cell: 'node-threads-lab.cell',
+};
+
+const NON_ROOT_USER = '1000:1000';
+const PIDS_LIMIT = 1024;
+const TMPFS_SIZE = '64m';
+const OUTPUT_DRAIN_MS = 5000;
+
+/**
+ * @param {import('dockerode')} docker
+ * @param {{ image: string, env: Record<string,string>, limits: {nanoCpus?: number, cpusetCpus?: string, memoryBytes?: number},
+ *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], networkMode?: string }} spec
+ * @param {{ signal?: AbortSignal }} [options]  abort = stop and remove now (Ctrl-C)
+ * @returns {Promise<{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
+ *           aborted: boolean, containerMs: number, containerId: string }>}
+ */
+export async function runContainer(docker, spec, { signal } = {}) {
+  const began = performance.now();
+  const container = await docker.createContainer(toCreateOptions(spec));
+  try {
+    const output = await attachOutput(docker, container);
+    await container.start();
+    const ending = await waitForEnd(container, spec.timeoutMs, signal);
+    if (ending !== 'exited') await container.kill().catch(ignoreGone);
+    const state = (await container.inspect()).State;
+    // The attach stream ends when the container does; the bound guards against an engine that never closes it.
+    await Promise.race([output.done, delay(OUTPUT_DRAIN_MS)]);
+    return {
+      exitCode: state.ExitCode ?? null,
+      stdout: output.stdout(),
+      stderr: output.stderr(),
+      oomKilled: Boolean(state.OOMKilled),
+      timedOut: ending === 'timeout',
+      aborted: ending === 'aborted',
+      containerMs: performance.now() - began,
+      containerId: container.id,
+    };
+  } finally {
+    await container.remove({ force: true, v: true }).catch(ignoreGone);
+  }
+}
+
+export function toCreateOptions({ image, env, limits, labels, cmd, networkMode = 'none' }) {
+  return {
+    Image: image,
+    Cmd: cmd,
+    // An array of KEY=value: values are never interpreted by a shell.
+    Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
+    Labels: { [LABELS.project]: PROJECT, ...labels },
+    User: NON_ROOT_USER,
+    Tty: false,
+    AttachStdout: true,
+    AttachStderr: true,
+    NetworkDisabled: networkMode === 'none',
+    HostConfig: {
+      NanoCpus: limits.nanoCpus,
+      CpusetCpus: limits.cpusetCpus,
+      Memory: limits.memoryBytes,
+      // Same as Memory: no swap, so a run over its limit is OOM-killed instead of slowed by swapping.
+      MemorySwap: limits.memoryBytes,
+      NetworkMode: networkMode,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': `rw,noexec,nosuid,size=${TMPFS_SIZE}` },
+      PidsLimit: PIDS_LIMIT,
+    },
+  };
+}
+
+async function attachOutput(docker, container) {
+  const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+  const out = collect(new PassThrough());
+  const err = collect(new PassThrough());
+  docker.modem.demuxStream(stream, out.stream, err.stream);
+  const done = new Promise((resolve) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', resolve);
+  });
+  return { stdout: out.text, stderr: err.text, done };
+}
+
+function collect(stream) {
+  const chunks = [];
+  stream.on('data', (chunk) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+async function waitForEnd(container, timeoutMs, signal) {
+  let timer;
+  let onAbort;
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, 'timeout');
+  });
+  const aborted = new Promise((resolve) => {
+    onAbort = () => resolve('aborted');
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([container.wait().then(() => 'exited'), timeout, aborted]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function ignoreGone(error) {
+  // 404: already removed; 409: removal already in progress, or not running when killed.
+  if (error?.statusCode === 404 || error?.statusCode === 409 || error?.statusCode === 304) return;
+  throw error;
+}

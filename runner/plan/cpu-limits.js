@@ -1,0 +1,21 @@
+// Cell values → the HostConfig fields Docker applies. `--cpus 1.5` is NanoCpus 1.5e9: a CFS quota of
+// 150 ms per 100 ms period, which the container sees as cpu.cfs_quota_us / cpu.cfs_period_us.
+
+export function toHostLimits({ cpus, cpuset }, memoryBytes) {
+  return {
+    nanoCpus: cpus === undefined ? undefined : Math.round(cpus * 1e9),
+    cpusetCpus: cpuset === undefined ? undefined : String(cpuset),
+    memoryBytes,
+  };
+}
+
+/** "0-2,5" → [0, 1, 2, 5]: to compare what was asked with what the kernel reports ("0,1" is "0-1"). */
+export function parseCpuList(list) {
+  if (list === undefined || list === null || list === '') return [];
+  return String(list)
+    .split(',')
+    .flatMap((part) => {
+      const [low, high = low] = part.split('-').map(Number);
+      return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+    });
+}

@@ -1,0 +1,120 @@
+// Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
+import { LabError } from '../errors.js';
+import { expandMatrix } from '../matrix/expand.js';
+import { computeCellId } from '../matrix/cell-id.js';
+import { toHostLimits } from './cpu-limits.js';
+
+/** Axes the runner gives meaning to; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
+export const BUILTIN_AXES = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
+
+// Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
+export const MAX_RUNS_PER_EXPERIMENT = 5000;
+
+/**
+ * @typedef {object} RunSpec
+ * @property {string} experiment
+ * @property {string} cell            stable id of everything that goes into the container
+ * @property {Record<string, string|number|boolean>} values  the cell's axis values
+ * @property {number} repetition      1-based
+ * @property {string} runKey          `${cell}.${repetition}`: identifies the run across folders
+ * @property {string} workload
+ * @property {object} params          this workload's parameters, defaults filled
+ * @property {number} nodeMajor
+ * @property {Record<string,string>} env
+ * @property {{nanoCpus?: number, cpusetCpus?: string, memoryBytes: number}} limits
+ * @property {number} timeoutMs
+ */
+
+/**
+ * @returns {{ experiment: object, cells: object[], runs: RunSpec[], envAxes: string[] }[]}
+ */
+export function planExperiments(config, { only = [], defaultNodeMajor }) {
+  const selected = selectExperiments(config, only);
+  return selected.map((experiment) => planExperiment(experiment, { config, defaultNodeMajor }));
+}
+
+function selectExperiments(config, only) {
+  if (only.length === 0) return config.experiments;
+  const names = config.experiments.map((experiment) => experiment.name);
+  const unknown = only.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw new LabError('ERR_USAGE', `--only names no experiment of ${config.file}: ${unknown.join(', ')}`, {
+      hint: `experiments in that file: ${names.join(', ')}`,
+    });
+  }
+  return config.experiments.filter((experiment) => only.includes(experiment.name));
+}
+
+function planExperiment(experiment, { config, defaultNodeMajor }) {
+  const where = ['experiments', experiment.name];
+  const values = expandMatrix(experiment.matrix, experiment);
+  const described = values.map((cellValues) => describeCell(experiment, cellValues, { config, where, defaultNodeMajor }));
+  // An include entry can repeat a combination; one cell id must mean one cell, or runs would clash.
+  const cells = [...new Map(described.map((cell) => [cell.cell, cell])).values()];
+  const runCount = cells.length * experiment.repetitions;
+  if (runCount > MAX_RUNS_PER_EXPERIMENT) {
+    throw configError(config, [...where, 'matrix'], `the matrix expands to ${runCount} runs (${cells.length} cells × ${experiment.repetitions} repetitions), more than ${MAX_RUNS_PER_EXPERIMENT}`, 'narrow it with fewer values, `exclude`, or split it into several experiments');
+  }
+  // Repetition-major order: every cell once, then every cell again, so slow drift of a shared
+  // machine spreads over all cells instead of landing on the last ones.
+  const runs = [];
+  for (let repetition = 1; repetition <= experiment.repetitions; repetition++) {
+    for (const cell of cells) runs.push(toRunSpec(experiment, cell, repetition));
+  }
+  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !BUILTIN_AXES.includes(axis));
+  return { experiment, cells, runs, envAxes };
+}
+
+function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
+  if (values.workload === undefined) {
+    throw configError(config, [...where, 'matrix'], `a cell has no workload: ${JSON.stringify(values)}`, 'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry');
+  }
+  const params = experiment.params[values.workload] ?? {};
+  const env = { ...stringifyValues(experiment.env ?? {}) };
+  for (const [axis, value] of Object.entries(values)) {
+    if (!BUILTIN_AXES.includes(axis)) env[axis] = String(value);
+  }
+  if (values.uv_threadpool_size !== undefined) env.UV_THREADPOOL_SIZE = String(values.uv_threadpool_size);
+  const limits = toHostLimits(values, experiment.memory_bytes);
+  const nodeMajor = values.node ?? defaultNodeMajor;
+  // Everything that changes what runs inside the container, and nothing else (not the timeout,
+  // not the repetition count), so the id survives edits that do not change the measurement.
+  const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor });
+  return { cell, values, workload: values.workload, params, env, limits, nodeMajor };
+}
+
+function toRunSpec(experiment, cell, repetition) {
+  const spec = { workload: cell.workload, params: cell.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
+  return {
+    experiment: experiment.name,
+    cell: cell.cell,
+    values: cell.values,
+    repetition,
+    runKey: `${cell.cell}.${repetition}`,
+    workload: cell.workload,
+    params: cell.params,
+    nodeMajor: cell.nodeMajor,
+    env: { ...cell.env, LAB_SPEC: JSON.stringify(spec) },
+    limits: cell.limits,
+    timeoutMs: experiment.timeout * 1000,
+  };
+}
+
+function stringifyValues(object) {
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, String(value)]));
+}
+
+function configError(config, path, message, hint) {
+  const { line, column } = config.locate?.(path) ?? {};
+  return new LabError('ERR_CONFIG_INVALID', message, { file: config.file, line, column, path: formatPath(path), hint });
+}
+
+export function formatPath(path) {
+  return path.reduce((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
+}
+
+/** One line per run for `--plan`. */
+export function describeRun(run) {
+  const values = Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
+  return `${run.experiment} cell ${run.cell} rep ${run.repetition}: ${values}`;
+}

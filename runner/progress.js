@@ -1,0 +1,70 @@
+// What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
+// plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
+import cliProgress from 'cli-progress';
+
+export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
+  const interactive = Boolean(stream.isTTY);
+  const started = Date.now();
+  let bar = null;
+  let multibar = null;
+  const print = (line) => (multibar ? multibar.log(`${line}\n`) : stream.write(`${line}\n`));
+
+  events.on('run-start', ({ run, index, total }) => {
+    if (interactive && !multibar) {
+      multibar = new cliProgress.MultiBar(
+        {
+          stream,
+          format: `${label} [{bar}] {value}/{total} | {duration_formatted} elapsed | ETA {eta_formatted} | {cell}`,
+          hideCursor: true,
+          clearOnComplete: true,
+          etaBuffer: 20,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      bar = multibar.create(total, 0, { cell: '' });
+    }
+    if (bar) bar.update(index, { cell: describeValues(run) });
+    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${describeValues(run)} rep ${run.repetition}`);
+  });
+
+  events.on('run-end', ({ run, index, total, row }) => {
+    print(summarizeRow(row, index, total));
+    bar?.update(index + 1);
+  });
+
+  return {
+    stop() {
+      multibar?.stop();
+    },
+  };
+}
+
+export function describeValues(run) {
+  return Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
+}
+
+export function summarizeRow(row, index, total) {
+  const values = [
+    `run ${index + 1}/${total}`,
+    row.status,
+    row.wall_ms === undefined ? null : `wall ${row.wall_ms} ms`,
+    row.throttled_periods ? `throttled ${row.throttled_periods}×/${row.throttled_ms} ms` : null,
+    row.peak_threads === undefined ? null : `threads ${row.peak_threads}`,
+    row.error ? `error: ${row.error}` : null,
+  ];
+  return `${values.filter(Boolean).join(' · ')}  [${row.cell} rep ${row.repetition}]`;
+}
+
+function elapsed(since) {
+  return formatDuration((Date.now() - since) / 1000);
+}
+
+function eta(since, done, total) {
+  if (done === 0) return '?';
+  return formatDuration(((Date.now() - since) / 1000 / done) * (total - done));
+}
+
+function formatDuration(totalSeconds) {
+  const seconds = Math.round(totalSeconds);
+  return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}

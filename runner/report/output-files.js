@@ -1,0 +1,57 @@
+// Where results go and how they get there. Every row is appended and fsync'ed the moment its run
+// ends, so a crash or a Ctrl-C loses at most the run in progress and never leaves half a row.
+import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { LabError } from '../errors.js';
+import { formatCsv } from './csv.js';
+
+export class CsvAppender {
+  constructor(path, columns) {
+    this.path = path;
+    this.columns = columns;
+    const isNew = !existsSync(path);
+    this.fd = openSync(path, 'a');
+    if (isNew) this.#write(formatCsv([], columns, { header: true }));
+  }
+
+  append(rows) {
+    if (rows.length > 0) this.#write(formatCsv(rows, this.columns));
+  }
+
+  close() {
+    closeSync(this.fd);
+  }
+
+  #write(text) {
+    writeSync(this.fd, text);
+    fsyncSync(this.fd);
+  }
+}
+
+/** Create the folder now and prove it is writable, before any container starts. */
+export function prepareOutputDir(dir) {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (cause) {
+    throw new LabError('ERR_OUTPUT_UNWRITABLE', `cannot write results to ${dir}: ${cause.code ?? cause.message}`, {
+      hint: 'pass a writable folder with --out DIR',
+      cause,
+    });
+  }
+  return dir;
+}
+
+export function writeJson(dir, name, data) {
+  const path = join(dir, name);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(data, null, 2)}\n`);
+  // rename is atomic: run.json is either the old or the new version, never half of one.
+  renameSync(`${path}.tmp`, path);
+  return path;
+}
+
+/** `results/<experiment>-<UTC timestamp>`, e.g. results/pool-vs-cores-20261122T051500Z. */
+export function defaultOutputDir(root, experiment, now = new Date()) {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return join(root, `${experiment}-${stamp}`);
+}

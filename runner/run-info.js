@@ -1,0 +1,28 @@
+// run.json: everything needed to know later what a results folder measured and how.
+import os from 'node:os';
+import { execa } from 'execa';
+
+export async function describeProject(cwd) {
+  const { stdout, exitCode } = await execa('git', ['rev-parse', 'HEAD'], { cwd, reject: false });
+  const { stdout: dirty } = await execa('git', ['status', '--porcelain'], { cwd, reject: false });
+  return { git_revision: exitCode === 0 ? stdout.trim() : null, git_dirty: exitCode === 0 ? dirty.trim() !== '' : null };
+}
+
+export function buildRunInfo({ plan, config, engine, images, project, argv, startedAt }) {
+  return {
+    tool: 'node-threads-lab',
+    experiment: plan.experiment.name,
+    config_file: config.file,
+    config: plan.experiment,
+    argv,
+    planned_runs: plan.runs.length,
+    cells: plan.cells.map(({ cell, values, params, env, limits, nodeMajor }) => ({ cell, values, params, env, limits, node_major: nodeMajor })),
+    host: { cpus: os.cpus().length, available_parallelism: os.availableParallelism?.() ?? null, cpu_model: os.cpus()[0]?.model ?? null, total_memory_bytes: os.totalmem(), kernel: os.release(), hostname: os.hostname() },
+    docker: { engine: engine.host, version: engine.version },
+    images: Object.fromEntries([...images].map(([major, image]) => [major, image])),
+    project,
+    started_at: startedAt.toISOString(),
+    finished_at: null,
+    summary: null,
+  };
+}

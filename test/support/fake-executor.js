@@ -1,0 +1,55 @@
+// A fake executor of canned results: drives config → plan → rows → CSV with no Docker, in
+// milliseconds. `outcome(run)` decides what each run "did"; the default is a plausible success.
+
+export function fakeResult(run, overrides = {}) {
+  const tasks = Array.from({ length: run.params.tasks ?? 2 }, (_, task) => ({ task, start_ms: 0.5, end_ms: 100 + task, process: 0, thread: 0 }));
+  return {
+    workload: run.workload,
+    wall_ms: 100 + tasks.length - 1,
+    setup_ms: 0.5,
+    tasks,
+    seen: {
+      available_parallelism: 2,
+      cpus_length: 2,
+      cpu_quota: run.values.cpus ?? null,
+      cpuset: run.values.cpuset ?? '0-1',
+      uv_threadpool_size: run.values.uv_threadpool_size ?? 4,
+      node_version: 'v24.9.0',
+      cgroup_version: 1,
+    },
+    peak_threads: 11,
+    pool_threads: run.values.uv_threadpool_size ?? 4,
+    nr_periods: 10,
+    throttled_periods: 2,
+    throttled_ms: 12.5,
+    cpu_user_ms: 190,
+    cpu_system_ms: 5,
+    peak_rss_mb: 60,
+    cgroup_memory_peak_mb: 70,
+    metrics: {},
+    ...overrides,
+  };
+}
+
+export function createFakeExecutor(outcome = () => ({})) {
+  const executed = [];
+  return {
+    executed,
+    async execute(run) {
+      executed.push(run);
+      const { result = fakeResult(run), stdout, stderr = '', exitCode = 0, oomKilled = false, timedOut = false, aborted = false } = outcome(run) ?? {};
+      return {
+        exitCode,
+        stdout: stdout ?? `${JSON.stringify(result)}\n`,
+        stderr,
+        oomKilled,
+        timedOut,
+        aborted,
+        containerMs: 250,
+        containerId: `fake-${executed.length}`,
+        startedAt: new Date('2026-11-22T05:00:00Z'),
+        finishedAt: new Date('2026-11-22T05:00:01Z'),
+      };
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { parse } from 'csv-parse/sync';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { planExperiments } from '../../runner/plan/plan-runs.js';
+import { runMatrix } from '../../runner/run-matrix.js';
+import { createFakeExecutor } from '../support/fake-executor.js';
+
+const REQUIRED_COLUMNS = 'experiment, cell, repetition, workload, cpus, cpuset, uv_threadpool_size, workers, cluster, node, status, error, wall_ms, seen_available_parallelism, seen_cpu_quota, seen_cpuset, seen_uv_threadpool_size, peak_threads, throttled_periods, throttled_ms, cpu_user_ms, cpu_system_ms, peak_rss_mb, started_at'.split(', ');
+
+function planOf(matrix, repetitions = 1) {
+  const config = {
+    file: 'x.yml',
+    experiments: [{ name: 'exp', repetitions, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix, params: { pbkdf2: { tasks: 3 } } }],
+  };
+  return planExperiments(config, { defaultNodeMajor: 24 })[0];
+}
+
+function readCsv(dir, name) {
+  return parse(readFileSync(join(dir, name), 'utf8'), { columns: true });
+}
+
+describe('runMatrix with a fake executor', () => {
+  test('one runs.csv row per run, one tasks.csv row per task, every required column', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const plan = planOf({ workload: ['pbkdf2'], cpus: [1, 2], RUN_MODE: ['a'] }, 2);
+    const summary = await runMatrix({ plan, executor: createFakeExecutor(), outDir });
+    expect(summary).toMatchObject({ total: 4, done: 4, ok: 4, failed: 0, stoppedBy: null });
+    const runs = readCsv(outDir, 'runs.csv');
+    expect(runs).toHaveLength(4);
+    expect(Object.keys(runs[0])).toEqual(expect.arrayContaining([...REQUIRED_COLUMNS, 'RUN_MODE', 'container_ms']));
+    expect(runs[0]).toMatchObject({ experiment: 'exp', workload: 'pbkdf2', cpus: '1', cpuset: '', status: 'ok', error: '', seen_cpu_quota: '1', RUN_MODE: 'a', started_at: '2026-11-22T05:00:00.000Z' });
+    const tasks = readCsv(outDir, 'tasks.csv');
+    expect(tasks).toHaveLength(12);
+    expect(tasks[0]).toMatchObject({ experiment: 'exp', cell: runs[0].cell, repetition: '1', task: '0', duration_ms: '99.5' });
+  });
+
+  test('failures become rows with a status word and the reason, and the matrix goes on', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2, 3, 4] });
+    const outcomes = {
+      0: { timedOut: true, exitCode: 137, stdout: '' },
+      1: { oomKilled: true, exitCode: 137, stdout: '' },
+      2: { exitCode: 3, stdout: '', stderr: 'line 1\nError: boom\n' },
+      3: { stdout: 'not json\n' },
+    };
+    const executor = createFakeExecutor((run) => outcomes[run.values.workers]);
+    const summary = await runMatrix({ plan, executor, outDir });
+    expect(summary).toMatchObject({ done: 5, ok: 1, failed: 4 });
+    const rows = readCsv(outDir, 'runs.csv');
+    expect(rows.map((row) => row.status)).toEqual(['timeout', 'oom', 'failed', 'failed', 'ok']);
+    expect(rows[0].error).toMatch(/10 s timeout/);
+    expect(rows[1].error).toMatch(/1g limit/);
+    expect(rows[2].error).toBe('workload exited with code 3; stderr: line 1 | Error: boom');
+    expect(rows[2].exit_code).toBe('3');
+    expect(rows[3].error).toMatch(/no result line/);
+    expect(rows[0].wall_ms).toBe('');
+  });
+
+  test('--fail-fast stops after the first run that is not ok', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
+    const executor = createFakeExecutor((run) => (run.values.workers === 1 ? { exitCode: 1, stdout: '' } : {}));
+    const summary = await runMatrix({ plan, executor, outDir, failFast: true });
+    expect(summary).toMatchObject({ done: 2, failed: 1, stoppedBy: 'fail-fast' });
+    expect(executor.executed).toHaveLength(2);
+  });
+
+  test('an aborted run gets no row and no later run starts', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
+    const executor = createFakeExecutor((run) => (run.values.workers === 1 ? { aborted: true } : {}));
+    const summary = await runMatrix({ plan, executor, outDir });
+    expect(summary).toMatchObject({ done: 1, stoppedBy: 'abort' });
+    expect(readCsv(outDir, 'runs.csv')).toHaveLength(1);
+    expect(executor.executed).toHaveLength(2);
+  });
+
+  test('an already aborted signal starts nothing', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const executor = createFakeExecutor();
+    const summary = await runMatrix({ plan: planOf({ workload: ['pbkdf2'] }), executor, outDir, signal: AbortSignal.abort() });
+    expect(summary.stoppedBy).toBe('abort');
+    expect(executor.executed).toHaveLength(0);
+  });
+});
