@@ -1,0 +1,23 @@
+// Helpers for integration tests against the real engine: what exists, and what was created.
+import { connectEngine } from '../../runner/docker/engine.js';
+import { listProjectContainers } from '../../runner/docker/cleanup.js';
+import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
+
+export async function connectTestEngine() {
+  return (await connectEngine({ setup: false })).docker;
+}
+
+export { listProjectContainers };
+
+/** Project containers CREATED in [since, now], even if already removed (from the engine's events). */
+export async function countCreatedSince(docker, sinceSeconds) {
+  const until = Math.ceil(Date.now() / 1000) + 1;
+  const stream = await docker.getEvents({
+    since: sinceSeconds,
+    until,
+    filters: { type: ['container'], event: ['create'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
+  });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).length;
+}
