@@ -1,0 +1,83 @@
+// The matrix axes: what each means, which values it takes, and how a value is normalized.
+// Each one becomes a CSV column; the schema, the error messages and the hints are all built from this table.
+
+import { CPUSET_PATTERN } from './cpuset.js';
+import { ENV_AXIS_PATTERN, isEnvAxisName } from './env-names.js';
+import { WORKLOAD_NAMES } from './workloads/index.js';
+
+export const AXES = {
+  cpus: {
+    title: 'CPU quota',
+    description:
+      'CPUs the container may use, as `docker run --cpus` (CFS quota). Fractions work (0.5, 1.5), up to 3 decimals; ' +
+      'at most the host CPU count.',
+    value: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.001, examples: [0.5, 1, 2] },
+    example: [1, 2],
+  },
+  cpuset: {
+    title: 'CPU set',
+    description:
+      'CPUs the container may run on, as `docker run --cpuset-cpus`: "0", "0-1", "0,2", "0-1,3". ' +
+      'Every CPU named must exist on the host; ranges go low-high.',
+    value: { type: ['string', 'integer'], pattern: CPUSET_PATTERN, minimum: 0, examples: ['0', '0-1', '0,2'] },
+    example: ['0', '0-1'],
+    // `cpuset: 0` is an integer in YAML; Docker and the CSV want the text.
+    normalize: String,
+  },
+  uv_threadpool_size: {
+    title: 'libuv thread pool size',
+    description: 'UV_THREADPOOL_SIZE of the Node.js process: threads serving crypto.pbkdf2, fs, dns.lookup, zlib.',
+    value: { type: 'integer', minimum: 1, maximum: 1024, examples: [1, 4, 8] },
+    example: [1, 2, 4],
+  },
+  workers: {
+    title: 'Worker threads',
+    meaning: 'worker_threads per process; 0 = main thread only',
+    description: 'worker_threads per process; 0 = main thread only.',
+    value: { type: 'integer', minimum: 0, examples: [0, 2, 4] },
+    example: [0, 2],
+  },
+  cluster: {
+    title: 'Cluster processes',
+    meaning: 'node:cluster processes; 0 = no cluster',
+    description: 'node:cluster processes; 0 = no cluster.',
+    value: { type: 'integer', minimum: 0, examples: [0, 2] },
+    example: [0, 2],
+  },
+  workload: {
+    title: 'Workload',
+    description: `What each run computes: ${WORKLOAD_NAMES.join(', ')}. Tune it under \`params:\`.`,
+    value: { type: 'string', enum: WORKLOAD_NAMES, examples: WORKLOAD_NAMES },
+    example: WORKLOAD_NAMES,
+  },
+  node: {
+    title: 'Node.js major version',
+    description: 'Node.js major version of the container image (e.g. 20, 22, 24).',
+    value: { type: 'integer', minimum: 18, examples: [20, 22, 24] },
+    example: [20, 22],
+  },
+};
+
+export const AXIS_NAMES = Object.keys(AXES);
+
+/** Any UPPER_SNAKE_CASE key of a matrix sets that environment variable in the container. */
+export const ENV_AXIS = {
+  pattern: ENV_AXIS_PATTERN,
+  title: 'Environment variable axis',
+  description:
+    'An UPPER_SNAKE_CASE key is an environment variable set in the container, one value per cell. ' +
+    'Values are strings, numbers or booleans and reach the process as strings.',
+  value: { type: ['string', 'number', 'boolean'], examples: ['--max-semi-space-size=64'] },
+  example: ['a', 'b'],
+  normalize: String,
+};
+
+/** The definition of a built-in axis or an environment-variable axis, or undefined for an unknown key. */
+export function findAxis(name) {
+  if (Object.hasOwn(AXES, name)) return AXES[name];
+  return isEnvAxisName(name) ? ENV_AXIS : undefined;
+}
+
+export function normalizeAxisValue(name, value) {
+  return findAxis(name)?.normalize?.(value) ?? value;
+}

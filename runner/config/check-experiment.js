@@ -1,0 +1,112 @@
+// Checks JSON Schema cannot express: the host's CPUs, Docker's memory floor, values that collide once normalized,
+// keys that must agree across sections. Each runs only on values the schema would accept, so nothing is said twice.
+
+import { findAxis, normalizeAxisValue } from './axes.js';
+import { checkCpus, checkCpuset } from './check-host.js';
+import { fillParams } from './defaults.js';
+import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from './memory.js';
+import { formatFlow, isPlainObject } from './values.js';
+import { WORKLOADS } from './workloads/index.js';
+
+const HOST_CHECKS = { cpus: checkCpus, cpuset: checkCpuset };
+
+/** Issues in one experiment (path prefix `at`), given the host the containers will run on. */
+export function checkExperiment(experiment, at, host) {
+  if (!isPlainObject(experiment)) return [];
+  return [
+    ...checkMemory(experiment.memory, [...at, 'memory']),
+    ...checkMatrix(experiment.matrix, [...at, 'matrix'], host),
+    ...checkEntries(experiment.include, [...at, 'include'], host),
+    ...checkEntries(experiment.exclude, [...at, 'exclude'], host),
+    ...checkExcludeAxes(experiment, at),
+    ...checkEnvClash(experiment, at),
+    ...checkParams(experiment.params, [...at, 'params']),
+  ];
+}
+
+function checkMemory(value, path) {
+  const bytes = parseMemoryBytes(value);
+  if (bytes === undefined || bytes >= MIN_MEMORY_BYTES) return [];
+  return [{
+    path,
+    message: `expected at least ${MIN_MEMORY}, found ${JSON.stringify(value)}`,
+    hint: 'a Node.js process needs more than that; write e.g. `memory: 512m`',
+  }];
+}
+
+function checkAxisValue(axis, value, path, host) {
+  return HOST_CHECKS[axis]?.(value, path, host) ?? [];
+}
+
+function checkMatrix(matrix, path, host) {
+  if (!isPlainObject(matrix)) return [];
+  return Object.entries(matrix).flatMap(([axis, values]) => {
+    if (!Array.isArray(values)) return checkAxisValue(axis, values, [...path, axis], host);
+    return [
+      ...values.flatMap((value, index) => checkAxisValue(axis, value, [...path, axis, index], host)),
+      ...checkNormalizedRepeats(axis, values, [...path, axis]),
+    ];
+  });
+}
+
+// `cpuset: [0, "0"]` or `FOO: [1, "1"]` are one value once normalized; identical values are ajv's to report.
+function checkNormalizedRepeats(axis, values, path) {
+  if (!findAxis(axis)?.normalize) return [];
+  const issues = [];
+  values.forEach((value, index) => {
+    const first = values.findIndex((other) => normalizeAxisValue(axis, other) === normalizeAxisValue(axis, value));
+    if (first < index && values[first] !== value && typeof value !== 'object') {
+      issues.push({
+        path: [...path, index],
+        message: `duplicate value ${formatFlow(value)} (same as [${first}] once written as text); expected each value once`,
+        hint: 'remove the repeat: each value is one cell',
+      });
+    }
+  });
+  return issues;
+}
+
+function checkEntries(entries, path, host) {
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry, index) => (isPlainObject(entry)
+    ? Object.entries(entry).flatMap(([axis, value]) => checkAxisValue(axis, value, [...path, index, axis], host))
+    : []));
+}
+
+/** An exclude entry naming an axis the matrix does not have can never match a cell. */
+function checkExcludeAxes({ matrix, exclude }, at) {
+  if (!isPlainObject(matrix) || !Array.isArray(exclude)) return [];
+  const axes = Object.keys(matrix);
+  return exclude.flatMap((entry, index) => (isPlainObject(entry) ? Object.keys(entry) : [])
+    .filter((axis) => findAxis(axis) && !axes.includes(axis))
+    .map((axis) => ({
+      path: [...at, 'exclude', index, axis],
+      at: 'key',
+      message: `\`${axis}\` is not an axis of this experiment's matrix, so this exclude can never match; ` +
+        `expected one of: ${axes.join(', ')}`,
+      hint: `remove \`${axis}\` from the entry, or add it to \`matrix:\``,
+    })));
+}
+
+/** A variable set in `env` and varied by an axis would leave the CSV column and the process disagreeing. */
+function checkEnvClash({ env, matrix, include }, at) {
+  if (!isPlainObject(env)) return [];
+  const axes = new Set([
+    ...(isPlainObject(matrix) ? Object.keys(matrix) : []),
+    ...(Array.isArray(include) ? include.filter(isPlainObject).flatMap(Object.keys) : []),
+  ]);
+  return Object.keys(env).filter((name) => axes.has(name)).map((name) => ({
+    path: [...at, 'env', name],
+    at: 'key',
+    message: `\`${name}\` is both a fixed \`env\` variable and a matrix axis; expected it in one place`,
+    hint: `remove it from \`env:\` to vary it, or from \`matrix:\`/\`include:\` to fix it`,
+  }));
+}
+
+function checkParams(params, path) {
+  if (!isPlainObject(params)) return [];
+  const known = Object.keys(params).filter((name) => Object.hasOwn(WORKLOADS, name) && isPlainObject(params[name]));
+  const filled = fillParams(Object.fromEntries(known.map((name) => [name, params[name]])));
+  return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name]) ?? [])
+    .map((issue) => ({ ...issue, path: [...path, name, ...issue.path] })));
+}

@@ -1,0 +1,32 @@
+// A valid raw experiment → the shape every later stage reads: defaults filled, lists everywhere, strings where
+// Docker and the CSV want strings.
+
+import { normalizeAxisValue } from './axes.js';
+import { EXPERIMENT_DEFAULTS, fillParams } from './defaults.js';
+import { parseMemoryBytes } from './memory.js';
+import { ensureList } from './values.js';
+
+export function normalizeExperiment(name, experiment) {
+  const { description, repetitions, timeout, memory } = { ...EXPERIMENT_DEFAULTS, ...experiment };
+  return {
+    name,
+    description,
+    repetitions,
+    timeout,
+    memory,
+    memory_bytes: parseMemoryBytes(memory),
+    env: mapValues(experiment.env ?? {}, String),
+    matrix: mapValues(experiment.matrix, (values, axis) => ensureList(values).map((value) => normalizeAxisValue(axis, value))),
+    include: (experiment.include ?? []).map(normalizeEntry),
+    exclude: (experiment.exclude ?? []).map(normalizeEntry),
+    params: fillParams(experiment.params),
+  };
+}
+
+function normalizeEntry(entry) {
+  return mapValues(entry, (value, axis) => normalizeAxisValue(axis, value));
+}
+
+function mapValues(object, map) {
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value, key)]));
+}

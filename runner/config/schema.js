@@ -1,0 +1,171 @@
+// The JSON Schema of experiments.yml, built from the axis and workload tables. The same object drives ajv and,
+// written out by write-schema.js, the editor completion of experiments.schema.json.
+
+import { fileURLToPath } from 'node:url';
+import { AXES, ENV_AXIS } from './axes.js';
+import { EXPERIMENT_DEFAULTS } from './defaults.js';
+import { ENV_NAME_PATTERN } from './env-names.js';
+import { MEMORY_PATTERN } from './memory.js';
+import { WORKLOADS } from './workloads/index.js';
+
+export const SCHEMA_FILE = fileURLToPath(new URL('./experiments.schema.json', import.meta.url));
+
+// Experiment names become results/<name>-<timestamp>/ folders.
+export const EXPERIMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+
+export const EXPERIMENT_PROPERTIES = {
+  description: {
+    type: 'string', title: 'Description',
+    description: 'What question this experiment answers; shown in the report.',
+    examples: ['Does a bigger libuv pool help on 1 core?'],
+  },
+  repetitions: {
+    type: 'integer', minimum: 1, default: EXPERIMENT_DEFAULTS.repetitions, examples: [3, 5],
+    title: 'Repetitions', description: 'Runs per cell, each in a fresh container.',
+  },
+  timeout: {
+    type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.timeout, examples: [120, 300],
+    title: 'Timeout (seconds)', description: 'Seconds per run; a run past it is killed and recorded as `timeout`.',
+  },
+  memory: {
+    type: 'string', pattern: MEMORY_PATTERN, default: EXPERIMENT_DEFAULTS.memory, examples: ['512m', '1g'],
+    title: 'Memory limit', description: 'Container memory limit in Docker notation (512m, 1g, 1.5g), at least 16m.',
+  },
+  env: {
+    $ref: '#/definitions/env',
+  },
+  matrix: {
+    $ref: '#/definitions/matrix',
+  },
+  include: {
+    title: 'Include',
+    description:
+      'Entries that extend matching cells or add new ones (GitHub Actions strategy.matrix semantics). ' +
+      'Each entry maps axes to one value.',
+    type: 'array', items: { $ref: '#/definitions/entry' },
+    examples: [[{ cpus: 1, cpuset: '0', uv_threadpool_size: 4, workload: 'pbkdf2' }]],
+  },
+  exclude: {
+    title: 'Exclude',
+    description:
+      'Entries that drop every cell they match (GitHub Actions strategy.matrix semantics). ' +
+      "Each entry maps axes of this experiment's matrix to one value.",
+    type: 'array', items: { $ref: '#/definitions/entry' },
+    examples: [[{ cpus: 1, uv_threadpool_size: 8 }]],
+  },
+  params: {
+    $ref: '#/definitions/params',
+  },
+};
+
+export function buildSchema() {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'node-threads-lab experiments',
+    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. See README.md, "experiments.yml".',
+    type: 'object',
+    required: ['experiments'],
+    additionalProperties: false,
+    properties: {
+      experiments: {
+        title: 'Experiments',
+        description:
+          'Experiment name → experiment. The name becomes the results folder and the `experiment` CSV column, ' +
+          'so it is letters, digits, `.`, `_` and `-`.',
+        type: 'object',
+        minProperties: 1,
+        propertyNames: { pattern: EXPERIMENT_NAME_PATTERN },
+        additionalProperties: { $ref: '#/definitions/experiment' },
+      },
+    },
+    definitions: {
+      experiment: {
+        title: 'Experiment',
+        description: 'One matrix: every combination of the axis values is a cell, each run `repetitions` times.',
+        type: 'object',
+        required: ['matrix'],
+        additionalProperties: false,
+        properties: EXPERIMENT_PROPERTIES,
+      },
+      env: {
+        title: 'Environment',
+        description:
+          'Environment variables set in every run of this experiment. UV_THREADPOOL_SIZE has its own axis; ' +
+          'names starting with LAB_ are reserved for the runner.',
+        type: 'object',
+        additionalProperties: false,
+        patternProperties: { [ENV_NAME_PATTERN]: { $ref: '#/definitions/envValue' } },
+        examples: [{ NODE_OPTIONS: '--max-old-space-size=512' }],
+      },
+      envValue: {
+        title: 'Environment variable value',
+        description: 'Reaches the process as a string.',
+        type: ['string', 'number', 'boolean'],
+      },
+      matrix: {
+        title: 'Matrix',
+        description: 'Axis → list of values; every combination is one cell. A single value is a one-value list.',
+        type: 'object',
+        minProperties: 1,
+        additionalProperties: false,
+        properties: mapAxes((name) => buildAxisList(name)),
+        patternProperties: { [ENV_AXIS.pattern]: buildAxisList('envAxis') },
+        examples: [{ workload: ['pbkdf2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4] }],
+      },
+      entry: {
+        title: 'Matrix entry',
+        description: 'Axis → one value.',
+        type: 'object',
+        minProperties: 1,
+        additionalProperties: false,
+        properties: mapAxes((name) => ({ $ref: `#/definitions/${name}` })),
+        patternProperties: { [ENV_AXIS.pattern]: { $ref: '#/definitions/envAxis' } },
+      },
+      ...mapAxes((name, axis) => buildAxisValue(axis)),
+      envAxis: buildAxisValue(ENV_AXIS),
+      params: {
+        title: 'Workload parameters',
+        description: 'Workload → parameters; anything left out takes its default.',
+        type: 'object',
+        additionalProperties: false,
+        properties: Object.fromEntries(Object.keys(WORKLOADS).map((name) => [name, { $ref: `#/definitions/params.${name}` }])),
+      },
+      ...Object.fromEntries(Object.entries(WORKLOADS).map(([name, workload]) => [`params.${name}`, buildParams(name, workload)])),
+    },
+  };
+}
+
+function mapAxes(build) {
+  return Object.fromEntries(Object.entries(AXES).map(([name, axis]) => [name, build(name, axis)]));
+}
+
+function buildAxisValue({ title, description, value }) {
+  return { title, description, ...value };
+}
+
+/**
+ * A list of values, or one value as shorthand. anyOf (not if/then) because editors complete it best; the one-value
+ * branch is inline so ajv's errors say which branch they come from (translate-ajv-errors.js keeps one branch).
+ */
+function buildAxisList(name) {
+  const axis = name === 'envAxis' ? ENV_AXIS : AXES[name];
+  return {
+    title: axis.title,
+    description: axis.description,
+    anyOf: [
+      buildAxisValue(axis),
+      { type: 'array', minItems: 1, uniqueItems: true, items: { $ref: `#/definitions/${name}` } },
+    ],
+    examples: [axis.example],
+  };
+}
+
+function buildParams(name, { description, params }) {
+  return {
+    title: `${name} parameters`,
+    description,
+    type: 'object',
+    additionalProperties: false,
+    properties: params,
+  };
+}

@@ -1,0 +1,59 @@
+// A parsed config → the normalized experiments, or one error listing every problem with its place in the file.
+
+import { LabError, LabErrors } from '../errors.js';
+import { checkExperiment } from './check-experiment.js';
+import { checkSchema } from './check-schema.js';
+import { MINIMAL_EXAMPLE } from './hints.js';
+import { readHost } from './host.js';
+import { normalizeExperiment } from './normalize.js';
+import { formatPath } from './paths.js';
+import { describeValue, isPlainObject } from './values.js';
+
+/**
+ * @param {unknown} raw  the parsed file
+ * @param {object} [options]
+ * @param {string} [options.file]  for error messages
+ * @param {(path: Array<string|number>, options?: {key?: boolean}) => {line: number, column: number}} [options.locate]
+ * @param {{cpus?: number, cpuIds?: number[]}} [options.host]  what is left out is read from this machine
+ * @returns {{file, experiments: object[], locate, raw}}
+ */
+export function validateConfig(raw, { file, locate = () => ({}), host } = {}) {
+  const fullHost = host?.cpus !== undefined && host?.cpuIds !== undefined ? host : { ...readHost(), ...host };
+  const issues = checkTopLevel(raw) ?? [
+    ...checkSchema(raw),
+    ...Object.entries(raw.experiments ?? {}).flatMap(([name, experiment]) =>
+      checkExperiment(experiment, ['experiments', name], fullHost)),
+  ];
+  if (issues.length > 0) throw createLabError(issues, { file, locate });
+  const experiments = Object.entries(raw.experiments).map(([name, experiment]) => normalizeExperiment(name, experiment));
+  return { file, experiments, locate, raw };
+}
+
+// An empty file or a top-level list would make every schema error a confusing echo of this one.
+function checkTopLevel(raw) {
+  if (raw === null || raw === undefined) {
+    return [{ path: [], message: 'the file is empty; expected an `experiments:` mapping', hint: MINIMAL_EXAMPLE }];
+  }
+  if (!isPlainObject(raw)) {
+    return [{
+      path: [],
+      message: `expected a mapping with an \`experiments:\` key at the top level, found ${describeValue(raw)}`,
+      hint: MINIMAL_EXAMPLE,
+    }];
+  }
+  return undefined;
+}
+
+function createLabError(issues, { file, locate }) {
+  const errors = issues
+    .map((issue) => ({ issue, ...locate(issue.anchor ?? issue.path, { key: issue.at === 'key' }) }))
+    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0))
+    .map(({ issue, line, column }) => new LabError('ERR_CONFIG_INVALID', issue.message, {
+      file,
+      line,
+      column,
+      path: formatPath(issue.path) || undefined,
+      hint: issue.hint,
+    }));
+  return errors.length === 1 ? errors[0] : new LabErrors(errors);
+}

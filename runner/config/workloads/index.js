@@ -1,0 +1,9 @@
+// Every workload the runner knows. A new workload is one module beside these and one entry here;
+// then `node runner/config/write-schema.js` republishes experiments.schema.json.
+
+import { argon2 } from './argon2.js';
+import { pbkdf2 } from './pbkdf2.js';
+
+export const WORKLOADS = { pbkdf2, argon2 };
+
+export const WORKLOAD_NAMES = Object.keys(WORKLOADS);

@@ -1,0 +1,25 @@
+// Jest globalSetup: one engine check and one image build for the whole test run, so integration tests
+// only read LAB_TEST_IMAGE. It never throws: unit tests need no Docker and must run without one;
+// integration tests report LAB_TEST_IMAGE_ERROR instead.
+import { connectEngine } from '../runner/docker/engine.js';
+import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
+
+export default async function setUpTestImage() {
+  delete process.env.LAB_TEST_IMAGE_ERROR;
+  // Silent when everything is built; a first run (half a minute) shows what it is doing.
+  let separator = '\n';
+  const onProgress = (line) => {
+    if (line.includes(' cached: ')) return;
+    process.stderr.write(`${separator}global-setup: ${line}\n`);
+    separator = '';
+  };
+  try {
+    const { docker } = await connectEngine({ setup: true, onProgress });
+    const images = await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR], onProgress });
+    process.env.LAB_TEST_IMAGE = images.get(DEFAULT_NODE_MAJOR).tag;
+  } catch (error) {
+    const text = typeof error.format === 'function' ? error.format() : String(error.stack ?? error);
+    process.env.LAB_TEST_IMAGE_ERROR = text;
+    process.stderr.write(`\nglobal-setup: no workload image, integration tests will fail:\n${text}\n`);
+  }
+}
