@@ -1,0 +1,81 @@
+// Entry of the workload container (node /app/run.js): read LAB_SPEC, run the tasks, print exactly
+// one JSON line on stdout and exit. Logs and the one-line failure message go to stderr; a failed run
+// exits non-zero and prints no result. The same file is the entry of every cluster child.
+//
+// Timeline: t0 → spawn worker threads / fork cluster processes, each loads the workload and says
+// ready → cgroup counters read → go → tasks → counters read again. setup_ms is t0 → first task start,
+// so spawn and load costs never enter task times, and counter deltas cover the tasks alone.
+
+import cluster from 'node:cluster';
+import { readClockMs } from './clock.js';
+import { WorkloadError } from './errors.js';
+import { diffCgroupCounters, readCgroupSnapshot } from './probe/cgroup.js';
+import { readSeen } from './probe/seen.js';
+import { startThreadSampler } from './probe/threads.js';
+import { buildResult } from './result.js';
+import { parseSpec } from './spec.js';
+import { prepareCluster, reportClusterProcessFailure, serveClusterProcess } from './spread/cluster.js';
+import { listTaskIndexes } from './spread/deal.js';
+import { prepareThreads } from './spread/threads.js';
+import { getWorkload } from './workloads/index.js';
+
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+
+if (cluster.isPrimary) runPrimary().catch(fail);
+else serveClusterProcess(parseSpec(process.env.LAB_SPEC)).catch(fail);
+
+async function runPrimary() {
+  const spec = parseSpec(process.env.LAB_SPEC);
+  getWorkload(spec.workload).assertRunnable?.();
+  const t0 = readClockMs();
+  const sampler = startThreadSampler([process.pid]);
+  const run = await prepareRun(spec, sampler);
+  let result;
+  try {
+    const before = readCgroupSnapshot();
+    const seen = readSeen(before);
+    const cpuBefore = process.cpuUsage();
+    const { records, usages } = await run.start();
+    const cpu = process.cpuUsage(cpuBefore);
+    const after = readCgroupSnapshot();
+    const own = { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS };
+    result = buildResult({
+      workload: spec.workload,
+      t0,
+      records,
+      seen,
+      threadCounts: sampler.stop(),
+      counters: diffCgroupCounters(before, after),
+      memoryPeakBytes: after.memoryPeakBytes,
+      usages: [own, ...usages],
+    });
+  } finally {
+    await run.close();
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+}
+
+function prepareRun(spec, sampler) {
+  if (spec.cluster > 0) return prepareCluster({ spec, onTaskEnd: sampler.sample, onFork: sampler.addProcess });
+  return prepareThreads({
+    workloadName: spec.workload,
+    params: spec.params,
+    taskIndexes: listTaskIndexes(spec.params.tasks),
+    workers: spec.workers,
+    processIndex: 0,
+    onTaskEnd: sampler.sample,
+  });
+}
+
+function fail(error) {
+  const failure = error instanceof WorkloadError
+    ? error
+    : new WorkloadError('ERR_TASK_FAILED', error?.message ?? String(error), { cause: error });
+  if (cluster.isWorker) {
+    reportClusterProcessFailure(failure);
+    return;
+  }
+  process.stderr.write(`workload failed: ${failure.message.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(failure.exitCode);
+}

@@ -1,0 +1,77 @@
+// LAB_SPEC → Spec. The runner fills in defaults already; doing it again here keeps the image usable
+// on its own (docker run -e LAB_SPEC=...) and catches a runner that drifted from this contract.
+
+import { WorkloadError } from './errors.js';
+import { getWorkload, listWorkloadNames } from './workloads/index.js';
+
+const SPEC_KEYS = ['workload', 'params', 'workers', 'cluster'];
+const EXAMPLE = '{"workload":"pbkdf2","params":{"tasks":16},"workers":0,"cluster":0}';
+
+/**
+ * @typedef {{ workload: string, params: Record<string, unknown> & { tasks: number }, workers: number, cluster: number }} Spec
+ * @param {string|undefined} text  the LAB_SPEC environment variable
+ * @returns {Spec}
+ */
+export function parseSpec(text) {
+  if (text === undefined || text.trim() === '') throw createSpecError(`LAB_SPEC is not set; expected JSON such as ${EXAMPLE}`);
+  let raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw createSpecError(`LAB_SPEC is not valid JSON (${error.message}); expected JSON such as ${EXAMPLE}`);
+  }
+  if (!isPlainObject(raw)) throw createSpecError(`LAB_SPEC: expected a JSON object such as ${EXAMPLE}, got ${describe(raw)}`);
+  for (const key of Object.keys(raw)) {
+    if (!SPEC_KEYS.includes(key)) throw createSpecError(`LAB_SPEC.${key}: not a known key; expected only ${SPEC_KEYS.join(', ')}`);
+  }
+  const workload = getWorkload(raw.workload);
+  if (!workload) {
+    throw createSpecError(`LAB_SPEC.workload: expected one of ${listWorkloadNames().join(', ')}, got ${describe(raw.workload)}`);
+  }
+  return {
+    workload: raw.workload,
+    params: normalizeParams(raw.workload, workload, raw.params ?? {}),
+    workers: readCount(raw, 'workers'),
+    cluster: readCount(raw, 'cluster'),
+  };
+}
+
+function normalizeParams(name, workload, given) {
+  if (!isPlainObject(given)) throw createSpecError(`LAB_SPEC.params: expected an object, got ${describe(given)}`);
+  for (const [key, value] of Object.entries(given)) {
+    if (!Object.hasOwn(workload.defaults, key)) {
+      throw createSpecError(`LAB_SPEC.params.${key}: not a parameter of ${name}; expected one of ${Object.keys(workload.defaults).join(', ')}`);
+    }
+    checkParamType(key, value, workload.defaults[key]);
+  }
+  const params = { ...workload.defaults, ...given };
+  workload.checkParams?.(params);
+  return params;
+}
+
+function checkParamType(key, value, fallback) {
+  if (typeof fallback === 'number') {
+    if (!Number.isSafeInteger(value) || value < 1) throw createSpecError(`LAB_SPEC.params.${key}: expected a positive integer, got ${describe(value)}`);
+  } else if (typeof value !== typeof fallback) {
+    throw createSpecError(`LAB_SPEC.params.${key}: expected a ${typeof fallback}, got ${describe(value)}`);
+  }
+}
+
+function readCount(raw, key) {
+  const value = raw[key] ?? 0;
+  if (!Number.isSafeInteger(value) || value < 0) throw createSpecError(`LAB_SPEC.${key}: expected a whole number ≥ 0, got ${describe(value)}`);
+  return value;
+}
+
+function isPlainObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value) {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function createSpecError(message) {
+  return new WorkloadError('ERR_SPEC_INVALID', message);
+}
