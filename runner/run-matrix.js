@@ -16,7 +16,7 @@ import { CsvAppender } from './report/output-files.js';
  * @returns {Promise<{ total: number, done: number, ok: number, failed: number, stoppedBy: null|'abort'|'fail-fast' }>}
  */
 export async function runMatrix({ plan, executor, outDir, signal, failFast = false, events = new EventEmitter() }) {
-  const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), runColumns(plan.envAxes));
+  const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]));
   const tasksCsv = new CsvAppender(join(outDir, 'tasks.csv'), TASK_COLUMNS);
   const summary = { total: plan.runs.length, done: 0, ok: 0, failed: 0, stoppedBy: null };
   try {

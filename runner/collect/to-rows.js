@@ -1,5 +1,6 @@
 // A judged run → one runs.csv row and its tasks.csv rows. Field names here ARE the CSV columns.
 import { judgeRun } from './parse-result.js';
+import { workloadColumns } from './workload-columns.js';
 
 /** The columns every runs.csv has, in order; axis columns for env axes go after `node`. */
 export const AXIS_COLUMNS = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
@@ -12,8 +13,9 @@ export const MEASURE_COLUMNS = [
 ];
 export const TASK_COLUMNS = ['experiment', 'cell', 'repetition', 'task', 'start_ms', 'end_ms', 'duration_ms', 'process', 'thread'];
 
-export function runColumns(envAxes = []) {
-  return [...HEAD_COLUMNS, ...AXIS_COLUMNS, ...envAxes, ...MEASURE_COLUMNS];
+/** The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. */
+export function runColumns(envAxes = [], workloads = []) {
+  return [...HEAD_COLUMNS, ...AXIS_COLUMNS, ...envAxes, ...MEASURE_COLUMNS, ...workloadColumns(workloads)];
 }
 
 /**

@@ -1,0 +1,13 @@
+// Columns a workload adds to runs.csv beyond the common ones, in order. The workload's result line
+// carries them under `metrics`; a workload that adds none needs no entry.
+export const WORKLOAD_COLUMNS = {
+  http: [
+    'requests_per_sec', 'latency_p50_ms', 'latency_p90_ms', 'latency_p99_ms', 'latency_max_ms',
+    'throughput_bytes_per_sec', 'errors', 'timeouts', 'non2xx', 'fast_route_p99_ms',
+    'event_loop_delay_mean_ms', 'event_loop_delay_p99_ms', 'loader_cpus', 'loader_cpuset', 'loader_saturated',
+  ],
+};
+
+export function workloadColumns(workloads) {
+  return [...new Set(workloads.flatMap((workload) => WORKLOAD_COLUMNS[workload] ?? []))];
+}
