@@ -13,6 +13,9 @@ import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-f
 import { attachProgress } from './progress.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo, describeProject } from './run-info.js';
+import { checkResumable, readResumeState } from './resume.js';
+import { runColumns } from './collect/to-rows.js';
+import { newSeed } from './plan/run-order.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,11 +26,16 @@ const USAGE = `Usage: npm run matrix -- [options]
                   with several experiments: DIR/<experiment>)
   --only NAME     run only this experiment (repeatable, or comma-separated)
   --plan          print the expanded runs and their count; touch no container
+  --seed N        seed of the shuffled run order (default: random; recorded in run.json)
+  --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
+                  (with the config and seed recorded in DIR/run.json)
   --fail-fast     stop at the first run that is not ok
   -h, --help      this text`;
 
 const OPTIONS = {
-  config: { type: 'string', default: 'experiments.yml' },
+  config: { type: 'string' },
+  seed: { type: 'string' },
+  resume: { type: 'string' },
   out: { type: 'string' },
   only: { type: 'string', multiple: true, default: [] },
   plan: { type: 'boolean', default: false },
@@ -44,19 +52,26 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     return 0;
   }
   const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
-  const config = await loadConfig(resolve(args.config));
-  const plans = planExperiments(config, { only: args.only, defaultNodeMajor: DEFAULT_NODE_MAJOR });
+  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
+  const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
+  const seed = resumed?.info.seed ?? args.seed ?? newSeed();
+  const only = resumed ? [resumed.info.experiment] : args.only;
+  const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
+  if (resumed) for (const plan of plans) checkResumable(plan, resumed, runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]));
   if (args.plan) {
-    for (const plan of plans) for (const run of plan.runs) stdout.write(`${describeRun(run)}\n`);
-    stdout.write(`${plans.reduce((count, plan) => count + plan.runs.length, 0)} runs\n`);
+    for (const plan of plans) for (const run of plan.runs) if (!resumed?.done.has(run.runKey)) stdout.write(`${describeRun(run)}\n`);
+    stdout.write(`${plans.reduce((count, plan) => count + plan.runs.filter((run) => !resumed?.done.has(run.runKey)).length, 0)} runs\n`);
     return 0;
   }
   const startedAt = new Date();
-  const outDirs = plans.map((plan) => prepareOutputDir(chooseOutputDir(args.out, plan, plans.length, startedAt)));
-  return runAll({ args, argv, config, plans, outDirs, stderr });
+  const jobs = plans.map((plan) => {
+    if (!resumed) return { plan, outDir: prepareOutputDir(chooseOutputDir(args.out, plan, plans.length, startedAt)), done: new Set(), previousRows: [] };
+    return { plan, outDir: prepareOutputDir(resolve(args.resume)), done: resumed.done, previousRows: resumed.rows, info: resumed.info };
+  });
+  return runAll({ args, argv, config, jobs, seed, stderr });
 }
 
-async function runAll({ args, argv, config, plans, outDirs, stderr }) {
+async function runAll({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
   const { connectEngine } = await import('./docker/engine.js');
   const { ensureImages } = await import('./docker/images.js');
@@ -66,7 +81,7 @@ async function runAll({ args, argv, config, plans, outDirs, stderr }) {
   const engine = await connectEngine({ setup: true });
   const orphans = await removeProjectContainers(engine.docker);
   if (orphans.length > 0) stderr.write(`Removed ${orphans.length} container(s) left behind by an earlier run that was killed: ${orphans.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-  const nodeMajors = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.nodeMajor)))];
+  const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
   const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
   const executor = createDockerExecutor(engine.docker, images);
   const project = await describeProject(PROJECT_DIR);
@@ -74,16 +89,20 @@ async function runAll({ args, argv, config, plans, outDirs, stderr }) {
   const stopper = listenForStop(stderr, () => removeProjectContainers(engine.docker));
   let anyFailed = false;
   try {
-    for (const [i, plan] of plans.entries()) {
-      const outDir = outDirs[i];
-      const info = buildRunInfo({ plan, config, engine, images, project, argv, startedAt: new Date() });
+    for (const { plan, outDir, done, previousRows, info: recorded } of jobs) {
+      const fresh = buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt: new Date() });
+      // A resumed folder keeps its first start time and config; each resume is noted beside them.
+      const info = recorded ? { ...recorded, images: fresh.images, resumed: [...(recorded.resumed ?? []), { at: fresh.started_at, argv, project }] } : fresh;
       writeJson(outDir, 'run.json', info);
-      stderr.write(`${plan.experiment.name}: ${plan.runs.length} runs → ${outDir}\n`);
+      stderr.write(`${plan.experiment.name}: ${plan.runs.length - done.size} runs → ${outDir}\n`);
       const events = new EventEmitter();
       const progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
       let summary;
       try {
-        summary = await runMatrix({ plan, executor, outDir, signal: stopper.signal, failFast: args['fail-fast'], events });
+        summary = await runMatrix({ plan, executor, outDir, done, previousRows, signal: stopper.signal, failFast: args['fail-fast'], events });
+      } catch (error) {
+        if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: npm run matrix -- --resume ${outDir}`.trim();
+        throw error;
       } finally {
         progress.stop();
       }
@@ -91,7 +110,7 @@ async function runAll({ args, argv, config, plans, outDirs, stderr }) {
       stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
       anyFailed ||= summary.failed > 0;
       if (summary.stoppedBy === 'abort') {
-        stderr.write(`Stopped by ${stopper.signalName}; every row written is whole. ${summary.total - summary.done} run(s) not done.\n`);
+        stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: npm run matrix -- --resume ${outDir}\n`);
         return SIGNAL_EXIT[stopper.signalName] ?? 130;
       }
       if (summary.stoppedBy === 'fail-fast') return 1;
@@ -132,7 +151,9 @@ function listenForStop(stderr, removeContainers) {
 function parseArguments(argv) {
   try {
     const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
-    return { ...values, only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
+    if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new Error(`--seed takes a whole number, found "${values.seed}"`);
+    if (values.resume && (values.out || values.only.length > 0)) throw new Error('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
+    return { ...values, seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
   } catch (cause) {
     throw new LabError('ERR_USAGE', cause.message, { hint: USAGE, cause });
   }

@@ -8,13 +8,16 @@ export async function describeProject(cwd) {
   return { git_revision: exitCode === 0 ? stdout.trim() : null, git_dirty: exitCode === 0 ? dirty.trim() !== '' : null };
 }
 
-export function buildRunInfo({ plan, config, engine, images, project, argv, startedAt }) {
+export function buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt }) {
   return {
     tool: 'node-threads-lab',
     experiment: plan.experiment.name,
     config_file: config.file,
     config: plan.experiment,
     argv,
+    seed,
+    // The shuffled order of the planned runs, as run keys (cell.repetition): enough to repeat it.
+    order: plan.runs.map((run) => run.runKey),
     planned_runs: plan.runs.length,
     cells: plan.cells.map(({ cell, values, params, env, limits, nodeMajor }) => ({ cell, values, params, env, limits, node_major: nodeMajor })),
     host: { cpus: os.cpus().length, available_parallelism: os.availableParallelism?.() ?? null, cpu_model: os.cpus()[0]?.model ?? null, total_memory_bytes: os.totalmem(), kernel: os.release(), hostname: os.hostname() },

@@ -3,50 +3,58 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { toRows, runColumns, TASK_COLUMNS } from './collect/to-rows.js';
+import { planAdaptiveRound } from './plan/adaptive.js';
 import { CsvAppender } from './report/output-files.js';
 
 /**
  * @param {object} options
- * @param {{ runs: import('./plan/plan-runs.js').RunSpec[], envAxes: string[] }} options.plan  one experiment
+ * @param {object} options.plan  one experiment's plan (runs, cells, envAxes, experiment, random)
  * @param {{ execute(run, opts): Promise<object> }} options.executor
  * @param {string} options.outDir
+ * @param {Set<string>} [options.done]          runKeys already in runs.csv (resume): not run again
+ * @param {object[]} [options.previousRows]     their rows, for adaptive repetitions
  * @param {AbortSignal} [options.signal]
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display
  * @returns {Promise<{ total: number, done: number, ok: number, failed: number, stoppedBy: null|'abort'|'fail-fast' }>}
  */
-export async function runMatrix({ plan, executor, outDir, signal, failFast = false, events = new EventEmitter() }) {
+export async function runMatrix({ plan, executor, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter() }) {
   const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]));
   const tasksCsv = new CsvAppender(join(outDir, 'tasks.csv'), TASK_COLUMNS);
-  const summary = { total: plan.runs.length, done: 0, ok: 0, failed: 0, stoppedBy: null };
+  const rows = [...previousRows];
+  const queue = plan.runs.filter((run) => !done.has(run.runKey));
+  const summary = { total: queue.length, done: 0, ok: 0, failed: 0, stoppedBy: null };
+
+  // Returns false when the matrix must stop.
+  const execute = async (run) => {
+    if (signal?.aborted) return stop('abort');
+    events.emit('run-start', { run, index: summary.done, total: summary.total });
+    const raw = await executor.execute(run, { signal });
+    // An aborted run is not a measurement: it gets no row, and --resume runs it again.
+    if (raw.aborted) return stop('abort');
+    const { row, tasks, status } = toRows(run, raw);
+    runsCsv.append([row]);
+    tasksCsv.append(tasks);
+    rows.push(row);
+    summary.done++;
+    summary[status === 'ok' ? 'ok' : 'failed']++;
+    events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row });
+    return failFast && status !== 'ok' ? stop('fail-fast') : true;
+  };
+  const stop = (reason) => {
+    summary.stoppedBy = reason;
+    return false;
+  };
+
   try {
-    for (const [index, run] of plan.runs.entries()) {
-      if (signal?.aborted) {
-        summary.stoppedBy = 'abort';
-        break;
-      }
-      events.emit('run-start', { run, index, total: plan.runs.length });
-      const raw = await executor.execute(run, { signal });
-      // An aborted run is not a measurement: it gets no row, and --resume runs it again.
-      if (raw.aborted) {
-        summary.stoppedBy = 'abort';
-        break;
-      }
-      const { row, tasks, status } = toRows(run, raw);
-      runsCsv.append([row]);
-      tasksCsv.append(tasks);
-      summary.done++;
-      if (status === 'ok') summary.ok++;
-      else summary.failed++;
-      events.emit('run-end', { run, index, total: plan.runs.length, row });
-      if (failFast && status !== 'ok') {
-        summary.stoppedBy = 'fail-fast';
-        break;
-      }
+    for (const run of queue) if (!(await execute(run))) return summary;
+    for (let extra = planAdaptiveRound(plan, rows); extra.length > 0; extra = planAdaptiveRound(plan, rows)) {
+      summary.total += extra.length;
+      for (const run of extra) if (!(await execute(run))) return summary;
     }
+    return summary;
   } finally {
     runsCsv.close();
     tasksCsv.close();
   }
-  return summary;
 }

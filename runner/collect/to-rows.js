@@ -9,9 +9,9 @@ export const MEASURE_COLUMNS = [
   'status', 'error', 'wall_ms', 'setup_ms', 'container_ms',
   'seen_available_parallelism', 'seen_cpus_length', 'seen_cpu_quota', 'seen_cpuset', 'seen_uv_threadpool_size',
   'pool_threads', 'peak_threads', 'nr_periods', 'throttled_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms',
-  'peak_rss_mb', 'cgroup_memory_peak_mb', 'node_version', 'exit_code', 'started_at', 'finished_at',
+  'peak_rss_mb', 'cgroup_memory_peak_mb', 'node_version', 'exit_code', 'started_at', 'finished_at', 'warmup',
 ];
-export const TASK_COLUMNS = ['experiment', 'cell', 'repetition', 'task', 'start_ms', 'end_ms', 'duration_ms', 'process', 'thread'];
+export const TASK_COLUMNS = ['experiment', 'cell', 'repetition', 'task', 'start_ms', 'end_ms', 'duration_ms', 'process', 'thread', 'warmup'];
 
 /** The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. */
 export function runColumns(envAxes = [], workloads = []) {
@@ -54,6 +54,7 @@ export function toRows(run, raw) {
     exit_code: raw.exitCode,
     started_at: raw.startedAt.toISOString(),
     finished_at: raw.finishedAt.toISOString(),
+    warmup: run.warmup,
     ...result?.metrics,
   };
   const tasks = (result?.tasks ?? []).map((task) => ({
@@ -66,6 +67,7 @@ export function toRows(run, raw) {
     duration_ms: round(task.end_ms - task.start_ms),
     process: task.process,
     thread: task.thread,
+    warmup: run.warmup,
   }));
   return { row, tasks, status };
 }

@@ -5,6 +5,8 @@ import { WORKLOADS, WORKLOAD_NAMES } from './workloads/index.js';
 export const EXPERIMENT_DEFAULTS = {
   description: '',
   repetitions: 3,
+  warmup: 0,
+  adaptive: null,
   timeout: 300,
   memory: '1g',
 };

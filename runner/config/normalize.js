@@ -7,11 +7,13 @@ import { parseMemoryBytes } from './memory.js';
 import { ensureList } from './values.js';
 
 export function normalizeExperiment(name, experiment) {
-  const { description, repetitions, timeout, memory } = { ...EXPERIMENT_DEFAULTS, ...experiment };
+  const { description, repetitions, warmup, adaptive, timeout, memory } = { ...EXPERIMENT_DEFAULTS, ...experiment };
   return {
     name,
     description,
     repetitions,
+    warmup,
+    adaptive,
     timeout,
     memory,
     memory_bytes: parseMemoryBytes(memory),

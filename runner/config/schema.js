@@ -23,6 +23,24 @@ export const EXPERIMENT_PROPERTIES = {
     type: 'integer', minimum: 1, default: EXPERIMENT_DEFAULTS.repetitions, examples: [3, 5],
     title: 'Repetitions', description: 'Runs per cell, each in a fresh container.',
   },
+  warmup: {
+    type: 'integer', minimum: 0, default: EXPERIMENT_DEFAULTS.warmup, examples: [1],
+    title: 'Warm-up runs', description: 'Extra runs per cell before the measured ones; recorded with `warmup` = true and left out of the statistics.',
+  },
+  adaptive: {
+    title: 'Adaptive repetitions',
+    description:
+      'After `repetitions`, keep repeating a cell (up to `max_repetitions`) until the 95% confidence interval of the ' +
+      'mean of its primary metric is narrower than `target_ci_pct` percent of the mean.',
+    type: 'object',
+    additionalProperties: false,
+    required: ['max_repetitions', 'target_ci_pct'],
+    properties: {
+      max_repetitions: { type: 'integer', minimum: 2, title: 'Most repetitions per cell', examples: [10] },
+      target_ci_pct: { type: 'number', exclusiveMinimum: 0, title: 'Target CI half-width (% of the mean)', examples: [5] },
+    },
+    examples: [{ max_repetitions: 10, target_ci_pct: 5 }],
+  },
   timeout: {
     type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.timeout, examples: [120, 300],
     title: 'Timeout (seconds)', description: 'Seconds per run; a run past it is killed and recorded as `timeout`.',

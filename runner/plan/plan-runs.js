@@ -3,6 +3,7 @@ import { LabError } from '../errors.js';
 import { expandMatrix } from '../matrix/expand.js';
 import { computeCellId } from '../matrix/cell-id.js';
 import { toHostLimits } from './cpu-limits.js';
+import { interleave, randomFor } from './run-order.js';
 
 /** Axes the runner gives meaning to; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
 export const BUILTIN_AXES = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
@@ -15,8 +16,9 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
  * @property {string} experiment
  * @property {string} cell            stable id of everything that goes into the container
  * @property {Record<string, string|number|boolean>} values  the cell's axis values
- * @property {number} repetition      1-based
- * @property {string} runKey          `${cell}.${repetition}`: identifies the run across folders
+ * @property {number} repetition      1-based (within warm-ups for a warm-up run)
+ * @property {boolean} warmup         a warm-up run: recorded, left out of the statistics
+ * @property {string} runKey          `${cell}.${repetition}` (`${cell}.w${repetition}` for warm-ups): identifies the run across folders
  * @property {string} workload
  * @property {object} params          this workload's parameters, defaults filled
  * @property {number} nodeMajor
@@ -28,9 +30,9 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
 /**
  * @returns {{ experiment: object, cells: object[], runs: RunSpec[], envAxes: string[] }[]}
  */
-export function planExperiments(config, { only = [], defaultNodeMajor }) {
+export function planExperiments(config, { only = [], defaultNodeMajor, seed = 0 }) {
   const selected = selectExperiments(config, only);
-  return selected.map((experiment) => planExperiment(experiment, { config, defaultNodeMajor }));
+  return selected.map((experiment) => planExperiment(experiment, { config, defaultNodeMajor, seed }));
 }
 
 function selectExperiments(config, only) {
@@ -45,24 +47,24 @@ function selectExperiments(config, only) {
   return config.experiments.filter((experiment) => only.includes(experiment.name));
 }
 
-function planExperiment(experiment, { config, defaultNodeMajor }) {
+function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
   const where = ['experiments', experiment.name];
   const values = expandMatrix(experiment.matrix, experiment);
   const described = values.map((cellValues) => describeCell(experiment, cellValues, { config, where, defaultNodeMajor }));
   // An include entry can repeat a combination; one cell id must mean one cell, or runs would clash.
   const cells = [...new Map(described.map((cell) => [cell.cell, cell])).values()];
-  const runCount = cells.length * experiment.repetitions;
+  const warmup = experiment.warmup ?? 0;
+  const runCount = cells.length * (experiment.repetitions + warmup);
   if (runCount > MAX_RUNS_PER_EXPERIMENT) {
-    throw configError(config, [...where, 'matrix'], `the matrix expands to ${runCount} runs (${cells.length} cells × ${experiment.repetitions} repetitions), more than ${MAX_RUNS_PER_EXPERIMENT}`, 'narrow it with fewer values, `exclude`, or split it into several experiments');
+    throw configError(config, [...where, 'matrix'], `the matrix expands to ${runCount} runs (${cells.length} cells × ${experiment.repetitions + warmup} repetitions and warm-ups), more than ${MAX_RUNS_PER_EXPERIMENT}`, 'narrow it with fewer values, `exclude`, or split it into several experiments');
   }
-  // Repetition-major order: every cell once, then every cell again, so slow drift of a shared
-  // machine spreads over all cells instead of landing on the last ones.
-  const runs = [];
-  for (let repetition = 1; repetition <= experiment.repetitions; repetition++) {
-    for (const cell of cells) runs.push(toRunSpec(experiment, cell, repetition));
-  }
+  const random = randomFor(seed, experiment.name);
+  const runs = [
+    ...interleave(cells, warmup, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, true)),
+    ...interleave(cells, experiment.repetitions, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, false)),
+  ];
   const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !BUILTIN_AXES.includes(axis));
-  return { experiment, cells, runs, envAxes };
+  return { experiment, cells, runs, envAxes, seed, random };
 }
 
 function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
@@ -83,14 +85,15 @@ function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
   return { cell, values, workload: values.workload, params, env, limits, nodeMajor };
 }
 
-function toRunSpec(experiment, cell, repetition) {
+export function toRunSpec(experiment, cell, repetition, warmup = false) {
   const spec = { workload: cell.workload, params: cell.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
   return {
     experiment: experiment.name,
     cell: cell.cell,
     values: cell.values,
     repetition,
-    runKey: `${cell.cell}.${repetition}`,
+    warmup,
+    runKey: `${cell.cell}.${warmup ? 'w' : ''}${repetition}`,
     workload: cell.workload,
     params: cell.params,
     nodeMajor: cell.nodeMajor,
@@ -116,5 +119,5 @@ export function formatPath(path) {
 /** One line per run for `--plan`. */
 export function describeRun(run) {
   const values = Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
-  return `${run.experiment} cell ${run.cell} rep ${run.repetition}: ${values}`;
+  return `${run.experiment} cell ${run.cell} ${run.warmup ? 'warm-up' : 'rep'} ${run.repetition}: ${values}`;
 }

@@ -25,11 +25,28 @@ function configOf(experiment, extra = {}) {
 }
 
 describe('planExperiments', () => {
-  test('one run per cell and repetition, repetition-major so drift spreads over cells', () => {
-    const [plan] = planExperiments(configOf({ matrix: { workload: ['pbkdf2'], cpus: [1, 2] } }), { defaultNodeMajor: 24 });
-    expect(plan.runs).toHaveLength(4);
-    expect(plan.runs.map((run) => [run.values.cpus, run.repetition])).toEqual([[1, 1], [2, 1], [1, 2], [2, 2]]);
-    expect(new Set(plan.runs.map((run) => run.runKey)).size).toBe(4);
+  test('one run per cell and repetition, interleaved: every round holds every cell once', () => {
+    const [plan] = planExperiments(configOf({ repetitions: 3, matrix: { workload: ['pbkdf2'], cpus: [0.5, 1, 1.5, 2] } }), { defaultNodeMajor: 24, seed: 7 });
+    expect(plan.runs).toHaveLength(12);
+    expect(plan.runs.map((run) => run.repetition)).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    for (const round of [0, 4, 8]) {
+      expect(plan.runs.slice(round, round + 4).map((run) => run.values.cpus).sort()).toEqual([0.5, 1, 1.5, 2]);
+    }
+    expect(new Set(plan.runs.map((run) => run.runKey)).size).toBe(12);
+  });
+
+  test('the shuffled order is a function of the seed', () => {
+    const config = configOf({ repetitions: 3, matrix: { workload: ['pbkdf2'], uv_threadpool_size: [1, 2, 3, 4, 5, 6, 7, 8] } });
+    const order = (seed) => planExperiments(config, { defaultNodeMajor: 24, seed })[0].runs.map((run) => run.runKey).join();
+    expect(order(42)).toBe(order(42));
+    expect(order(42)).not.toBe(order(43));
+  });
+
+  test('warm-up runs come first, flagged, with keys of their own', () => {
+    const [plan] = planExperiments(configOf({ warmup: 1, repetitions: 2, matrix: { workload: ['pbkdf2'], cpus: [1, 2] } }), { defaultNodeMajor: 24 });
+    expect(plan.runs.map((run) => run.warmup)).toEqual([true, true, false, false, false, false]);
+    expect(plan.runs[0].runKey).toMatch(/^[0-9a-f]{10}\.w1$/);
+    expect(describeRun(plan.runs[0])).toMatch(/warm-up 1/);
   });
 
   test('limits, env and the workload spec that goes into the container', () => {

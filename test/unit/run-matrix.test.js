@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { runMatrix } from '../../runner/run-matrix.js';
-import { createFakeExecutor } from '../support/fake-executor.js';
+import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
 
 const REQUIRED_COLUMNS = 'experiment, cell, repetition, workload, cpus, cpuset, uv_threadpool_size, workers, cluster, node, status, error, wall_ms, seen_available_parallelism, seen_cpu_quota, seen_cpuset, seen_uv_threadpool_size, peak_threads, throttled_periods, throttled_ms, cpu_user_ms, cpu_system_ms, peak_rss_mb, started_at'.split(', ');
 
@@ -28,11 +28,12 @@ describe('runMatrix with a fake executor', () => {
     expect(summary).toMatchObject({ total: 4, done: 4, ok: 4, failed: 0, stoppedBy: null });
     const runs = readCsv(outDir, 'runs.csv');
     expect(runs).toHaveLength(4);
-    expect(Object.keys(runs[0])).toEqual(expect.arrayContaining([...REQUIRED_COLUMNS, 'RUN_MODE', 'container_ms']));
-    expect(runs[0]).toMatchObject({ experiment: 'exp', workload: 'pbkdf2', cpus: '1', cpuset: '', status: 'ok', error: '', seen_cpu_quota: '1', RUN_MODE: 'a', started_at: '2026-11-22T05:00:00.000Z' });
+    expect(Object.keys(runs[0])).toEqual(expect.arrayContaining([...REQUIRED_COLUMNS, 'RUN_MODE', 'container_ms', 'warmup']));
+    const one = runs.find((row) => row.cpus === '1');
+    expect(one).toMatchObject({ experiment: 'exp', workload: 'pbkdf2', cpuset: '', status: 'ok', error: '', seen_cpu_quota: '1', RUN_MODE: 'a', started_at: '2026-11-22T05:00:00.000Z', warmup: 'false' });
     const tasks = readCsv(outDir, 'tasks.csv');
     expect(tasks).toHaveLength(12);
-    expect(tasks[0]).toMatchObject({ experiment: 'exp', cell: runs[0].cell, repetition: '1', task: '0', duration_ms: '99.5' });
+    expect(tasks.filter((task) => task.cell === one.cell && task.repetition === one.repetition)[0]).toMatchObject({ experiment: 'exp', task: '0', duration_ms: '99.5' });
   });
 
   test('failures become rows with a status word and the reason, and the matrix goes on', async () => {
@@ -47,7 +48,7 @@ describe('runMatrix with a fake executor', () => {
     const executor = createFakeExecutor((run) => outcomes[run.values.workers]);
     const summary = await runMatrix({ plan, executor, outDir });
     expect(summary).toMatchObject({ done: 5, ok: 1, failed: 4 });
-    const rows = readCsv(outDir, 'runs.csv');
+    const rows = readCsv(outDir, 'runs.csv').sort((a, b) => Number(a.workers) - Number(b.workers));
     expect(rows.map((row) => row.status)).toEqual(['timeout', 'oom', 'failed', 'failed', 'ok']);
     expect(rows[0].error).toMatch(/10 s timeout/);
     expect(rows[1].error).toMatch(/1g limit/);
@@ -60,7 +61,8 @@ describe('runMatrix with a fake executor', () => {
   test('--fail-fast stops after the first run that is not ok', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
-    const executor = createFakeExecutor((run) => (run.values.workers === 1 ? { exitCode: 1, stdout: '' } : {}));
+    let count = 0;
+    const executor = createFakeExecutor(() => (++count === 2 ? { exitCode: 1, stdout: '' } : {}));
     const summary = await runMatrix({ plan, executor, outDir, failFast: true });
     expect(summary).toMatchObject({ done: 2, failed: 1, stoppedBy: 'fail-fast' });
     expect(executor.executed).toHaveLength(2);
@@ -69,7 +71,8 @@ describe('runMatrix with a fake executor', () => {
   test('an aborted run gets no row and no later run starts', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
-    const executor = createFakeExecutor((run) => (run.values.workers === 1 ? { aborted: true } : {}));
+    let count = 0;
+    const executor = createFakeExecutor(() => (++count === 2 ? { aborted: true } : {}));
     const summary = await runMatrix({ plan, executor, outDir });
     expect(summary).toMatchObject({ done: 1, stoppedBy: 'abort' });
     expect(readCsv(outDir, 'runs.csv')).toHaveLength(1);
@@ -82,5 +85,36 @@ describe('runMatrix with a fake executor', () => {
     const summary = await runMatrix({ plan: planOf({ workload: ['pbkdf2'] }), executor, outDir, signal: AbortSignal.abort() });
     expect(summary.stoppedBy).toBe('abort');
     expect(executor.executed).toHaveLength(0);
+  });
+});
+
+describe('resume and adaptive repetitions', () => {
+  test('runs already done are skipped; the rest are appended', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
+    const done = new Set([plan.runs[0].runKey, plan.runs[2].runKey]);
+    const executor = createFakeExecutor();
+    const summary = await runMatrix({ plan, executor, outDir, done });
+    expect(summary).toMatchObject({ total: 1, done: 1 });
+    expect(executor.executed.map((run) => run.runKey)).toEqual([plan.runs[1].runKey]);
+  });
+
+  test('a noisy cell gets more runs until its CI is narrow enough; a steady one does not', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+    const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1] }, 2);
+    plan.experiment.adaptive = { max_repetitions: 6, target_ci_pct: 5 };
+    const noisy = [100, 160, 90, 150, 95, 155, 100];
+    let n = 0;
+    const executor = createFakeExecutor((run) => {
+      if (run.values.workers === 1) return {};
+      return { result: fakeResult(run, { wall_ms: noisy[n++] }) };
+    });
+    const summary = await runMatrix({ plan, executor, outDir });
+    const rows = readCsv(outDir, 'runs.csv');
+    const count = (workers) => rows.filter((row) => row.workers === String(workers)).length;
+    expect(count(1)).toBe(2);
+    expect(count(0)).toBe(6);
+    expect(rows.filter((row) => row.workers === '0').map((row) => Number(row.repetition)).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(summary).toMatchObject({ done: 8, total: 8 });
   });
 });

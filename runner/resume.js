@@ -1,0 +1,57 @@
+// --resume DIR: what the folder already holds, and whether the current config may add to it.
+// Mixing rows of two different configs in one runs.csv would make every statistic a lie, so any
+// difference in the experiment, its cells or the CSV header is a refusal, not a warning.
+import { existsSync, readFileSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { LabError } from './errors.js';
+import { computeCellId } from './matrix/cell-id.js';
+
+export function readResumeState(dir) {
+  const infoPath = join(dir, 'run.json');
+  if (!existsSync(infoPath)) {
+    throw new LabError('ERR_USAGE', `${dir} is not a results folder: it has no run.json`, {
+      hint: 'pass the folder a matrix wrote, e.g. --resume results/pool-vs-cores-20261122T051500Z',
+    });
+  }
+  const info = JSON.parse(readFileSync(infoPath, 'utf8'));
+  const runs = readCsvRepaired(join(dir, 'runs.csv'));
+  readCsvRepaired(join(dir, 'tasks.csv'));
+  const done = new Set(runs.rows.map((row) => `${row.cell}.${row.warmup === 'true' ? 'w' : ''}${row.repetition}`));
+  return { info, rows: runs.rows, header: runs.header, done };
+}
+
+/** Throws ERR_RESUME_MISMATCH unless the plan is the one that made the folder. */
+export function checkResumable(plan, state, columns) {
+  const { info } = state;
+  const differences = [];
+  const now = JSON.parse(JSON.stringify(plan.experiment));
+  for (const key of new Set([...Object.keys(now), ...Object.keys(info.config ?? {})])) {
+    if (computeCellId(now[key] ?? null) !== computeCellId(info.config?.[key] ?? null)) differences.push(`\`${key}\` changed`);
+  }
+  const cellsNow = plan.cells.map((cell) => cell.cell).sort().join();
+  const cellsThen = (info.cells ?? []).map((cell) => cell.cell).sort().join();
+  if (differences.length === 0 && cellsNow !== cellsThen) differences.push('the cells differ (a default such as the Node.js version changed)');
+  if (state.header && state.header.join() !== columns.join()) differences.push('the runs.csv columns differ');
+  if (differences.length > 0) {
+    throw new LabError('ERR_RESUME_MISMATCH', `cannot resume experiment ${info.experiment}: the config no longer matches the one recorded in run.json (${differences.join('; ')})`, {
+      hint: 'resuming would mix results of two configs; restore the config as it was, or start a new results folder without --resume',
+    });
+  }
+}
+
+// A power cut can leave a half-written last line; rows are fsync'ed one by one, so everything up
+// to the last line break is whole. Cut the rest off before appending after it.
+function readCsvRepaired(path) {
+  if (!existsSync(path)) return { rows: [], header: null };
+  let text = readFileSync(path, 'utf8');
+  const lastBreak = text.lastIndexOf('\n');
+  if (lastBreak !== text.length - 1) {
+    truncateSync(path, Buffer.byteLength(text.slice(0, lastBreak + 1)));
+    text = text.slice(0, lastBreak + 1);
+  }
+  if (text.trim() === '') return { rows: [], header: null };
+  const records = parse(text, { relax_column_count: false });
+  const [header, ...body] = records;
+  return { header, rows: body.map((record) => Object.fromEntries(header.map((column, i) => [column, record[i]]))) };
+}
