@@ -1,0 +1,81 @@
+// Results (from readResults) → everything the reports show, computed once: summary, pivots, the runs
+// whose task waves the HTML draws, failures, and the words that explain each workload's baseline.
+import { summarizeCells, isMeasured } from './summary.js';
+import { buildPivots } from './pivot.js';
+import { describeValues } from './format.js';
+import { isPrimaryMetric } from './metrics.js';
+
+/**
+ * @param {object} results  readResults(dir)
+ * @param {{ baseline?: object, pivots?: object[] }} [options]  defaults: run.json config.report
+ */
+export function buildReport(results, options = {}) {
+  const reportConfig = results.info?.config?.report ?? {};
+  const baseline = options.baseline ?? reportConfig.baseline;
+  const summary = summarizeCells(results, { baseline });
+  const { pivots, notes } = buildPivots(summary.rows, results.axes, options.pivots ?? reportConfig.pivots);
+  // The line charts show medians of primary metrics: from the configured pivots that have them, else the default ones.
+  const medians = (list) => list.filter((pivot) => pivot.stat === 'median' && isPrimaryMetric(pivot.metric));
+  const linePivots = medians(pivots).length ? medians(pivots) : medians(buildPivots(summary.rows, results.axes).pivots);
+  const workloads = [...new Set(summary.cells.map((cell) => cell.workload))];
+  return {
+    info: results.info,
+    experiment: results.info?.experiment ?? results.runs[0]?.experiment ?? 'results',
+    axes: results.axes,
+    workloads,
+    summary,
+    pivots,
+    linePivots,
+    notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes)],
+    baselines: describeBaselines(summary.cells, workloads, results.axes),
+    counts: countRuns(results.runs),
+    failures: results.runs.filter((run) => run.status !== 'ok'),
+    waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
+  };
+}
+
+function countRuns(runs) {
+  return {
+    total: runs.length,
+    measured: runs.filter(isMeasured).length,
+    failed: runs.filter((run) => run.status !== 'ok').length,
+    warmups: runs.filter((run) => run.warmup === true).length,
+  };
+}
+
+function describeBaselines(cells, workloads, axes) {
+  return workloads.map((workload) => {
+    const base = cells.find((cell) => cell.workload === workload)?.baseline;
+    return { workload, cell: base?.cell ?? null, text: base ? describeValues(base.values, axes) : null, cpuCapacity: base?.cpuCapacity ?? null };
+  });
+}
+
+function baselineNotes(cells, workloads, spec, axes) {
+  const notes = [];
+  for (const workload of workloads) {
+    const base = cells.find((cell) => cell.workload === workload)?.baseline;
+    if (!base) notes.push(`${workload}: no cell matches report.baseline ${JSON.stringify(spec)}, so it has no speedup or efficiency`);
+    else if (base.n === 0) notes.push(`${workload}: the baseline cell ${base.cell} (${describeValues(base.values, axes)}) has no ok run, so no speedup or efficiency`);
+  }
+  return notes;
+}
+
+/**
+ * Per cell, the first measured repetition that has tasks: its task rows, sorted by task index.
+ * Warm-up tasks are left out when tasks.csv says which they are.
+ */
+function pickWaveRuns(cells, tasks, axes) {
+  const byRun = new Map();
+  for (const task of tasks) {
+    if (task.warmup === true) continue;
+    const key = `${task.cell}.${task.repetition}`;
+    if (!byRun.has(key)) byRun.set(key, []);
+    byRun.get(key).push(task);
+  }
+  return cells.flatMap((cell) => {
+    const run = [...cell.runs].sort((a, b) => a.repetition - b.repetition).find((candidate) => byRun.has(`${cell.cell}.${candidate.repetition}`));
+    if (!run) return [];
+    const runTasks = byRun.get(`${cell.cell}.${run.repetition}`).sort((a, b) => a.task - b.task);
+    return [{ cell: cell.cell, label: describeValues(cell.values, axes), repetition: run.repetition, wall_ms: run.wall_ms, tasks: runTasks }];
+  });
+}

@@ -1,0 +1,161 @@
+// The report model → report.html: one file that opens offline. Heatmaps are SVG built here; the line,
+// waves and latency charts are Chart.js, whose UMD build is inlined from node_modules with the data.
+// A Content-Security-Policy forbids every fetch, so the page cannot depend on the network by accident.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { median } from 'simple-statistics';
+import { escapeHtml, jsonForScript, scriptForInline } from './html-escape.js';
+import { renderHeatmap } from './heatmap.js';
+import { axisLabel, findMetric, LATENCY_COLUMNS } from './metrics.js';
+import { describePivotValue, formatAxisValue } from './pivot.js';
+import { buildSummaryTable, varyingAxes } from './summary-table.js';
+import { describeValues } from './format.js';
+
+const require = createRequire(import.meta.url);
+// The package exports no path to its UMD build; it sits next to the CommonJS entry point.
+const CHART_JS = join(dirname(require.resolve('chart.js')), 'chart.umd.js');
+const CLIENT = new URL('./assets/report-charts.js', import.meta.url);
+const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+export function renderHtml(report) {
+  const data = buildChartData(report);
+  const heatmaps = report.pivots.map((pivot, index) => figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })));
+  const sections = [
+    section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
+    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are the 95% confidence interval of the mean.',
+      data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
+    section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves.',
+      data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : []),
+    section('latency', 'Latency percentiles (http)', 'Medians over repetitions of each percentile autocannon reported.',
+      data.latency.series.length ? [figure('Latency percentiles per cell', canvas('latency-chart', 380))] : []),
+    section('summary', 'Summary', 'The same numbers as summary.csv, rounded for reading.', report.workloads.map((workload) => summaryTable(report, workload))),
+  ].filter(Boolean);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(`${report.experiment}: report`)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(report.experiment)}</h1>${describeHeader(report)}</header>
+${sections.join('\n')}
+<script type="application/json" id="report-data">${jsonForScript(data)}</script>
+<script>${scriptForInline(readFileSync(CHART_JS, 'utf8'))}</script>
+<script>${scriptForInline(readFileSync(CLIENT, 'utf8'))}</script>
+</body>
+</html>
+`;
+}
+
+function describeHeader({ info, counts }) {
+  const parts = [`${counts.measured} measured runs${counts.failed ? `, ${counts.failed} not ok` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}`];
+  if (info?.host) parts.push(`host: ${info.host.cpu_model ?? 'unknown CPU'}, ${info.host.cpus} CPUs`);
+  if (info?.started_at) parts.push(`started ${info.started_at}`);
+  if (info?.seed !== undefined) parts.push(`seed ${info.seed}`);
+  const description = info?.config?.description ? `<p>${escapeHtml(info.config.description)}</p>` : '';
+  return `${description}<p class="meta">${escapeHtml(parts.join(' · '))}</p>`;
+}
+
+function buildChartData(report) {
+  const cellsById = new Map(report.summary.cells.map((cell) => [cell.cell, cell]));
+  const lines = report.linePivots.map((pivot, index) => lineChart(pivot, index, cellsById));
+  return { lines, waves: wavesData(report.waves), latency: latencyData(report) };
+}
+
+function lineChart(pivot, index, cellsById) {
+  const { unit } = findMetric(pivot.metric);
+  const series = pivot.columns ? pivot.columnValues : [pivot.column];
+  return {
+    id: `line-${index}`,
+    title: `${pivot.workload}: ${pivot.metric} against ${pivot.rows}${pivot.columns ? `, one line per ${pivot.columns}` : ''}${sliceText(pivot)}`,
+    xTitle: axisLabel(pivot.rows),
+    yTitle: `${pivot.metric} median (${unit})`,
+    labels: pivot.rowValues.map(formatAxisValue),
+    series: series.map((value, j) => ({
+      label: pivot.columns ? `${pivot.columns}=${formatAxisValue(value)}` : pivot.column,
+      values: pivot.values.map((line) => line[j]),
+      intervals: pivot.cellIds.map((line) => {
+        const stats = cellsById.get(line[j])?.stats[pivot.metric];
+        return stats && stats.ci95_low !== null ? [stats.ci95_low, stats.ci95_high] : null;
+      }),
+    })),
+  };
+}
+
+function wavesData(runs) {
+  const most = Math.max(0, ...runs.map((run) => run.tasks.length));
+  return {
+    height: Math.max(260, 90 + most * 20),
+    runs: runs.map((run) => ({
+      label: `${run.label} · repetition ${run.repetition}${Number.isFinite(run.wall_ms) ? ` · wall ${Math.round(run.wall_ms)} ms` : ''}`,
+      tasks: run.tasks.map(({ task, start_ms: start, end_ms: end, process, thread }) => ({ task, start, end, group: `process ${process ?? '?'}, thread ${thread ?? '?'}` })),
+    })),
+  };
+}
+
+function latencyData(report) {
+  const cells = report.summary.cells.filter((cell) => cell.workload === 'http' && cell.runs.length > 0);
+  const axes = varyingAxes(cells, report.axes).filter((axis) => axis !== 'workload');
+  return {
+    labels: LATENCY_COLUMNS.map(([label]) => label),
+    series: cells.map((cell) => ({
+      label: describeValues(cell.values, axes) || cell.cell,
+      values: LATENCY_COLUMNS.map(([, column]) => {
+        const sample = cell.runs.map((run) => run[column]).filter(Number.isFinite);
+        return sample.length ? median(sample) : null;
+      }),
+    })),
+  };
+}
+
+function pivotTitle(pivot) {
+  return `${pivot.workload}: ${describePivotValue(pivot)}${sliceText(pivot)}`;
+}
+
+function sliceText(pivot) {
+  const slice = Object.entries(pivot.slice).map(([axis, value]) => `${axis}=${formatAxisValue(value)}`).join(', ');
+  return slice ? ` (${slice})` : '';
+}
+
+function summaryTable(report, workload) {
+  const { header, rows } = buildSummaryTable(report, workload);
+  const head = header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
+  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('\n');
+  return `<h3>${escapeHtml(workload)}</h3><div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+function wavesPicker({ runs }) {
+  const options = runs.map((run, index) => `<option value="${index}">${escapeHtml(run.label)}</option>`).join('');
+  return `<label>Run: <select id="waves-run">${options}</select></label>`;
+}
+
+function section(id, title, intro, body) {
+  if (body.length === 0) return null;
+  return `<section id="${id}"><h2>${escapeHtml(title)}</h2><p class="intro">${escapeHtml(intro)}</p><div class="figures">${body.join('\n')}</div></section>`;
+}
+
+function figure(caption, content) {
+  return `<figure>${caption ? `<figcaption>${escapeHtml(caption)}</figcaption>` : ''}${content}</figure>`;
+}
+
+function canvas(id, height) {
+  return `<div class="chart" style="height:${height}px"><canvas id="${escapeHtml(id)}"></canvas></div>`;
+}
+
+const STYLE = `
+body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 24px 48px; color: #111; }
+h1 { margin-bottom: 4px; } .meta, .intro { color: #444; margin-top: 4px; }
+section { margin-top: 28px; } .figures { display: flex; flex-wrap: wrap; gap: 20px; }
+figure { margin: 0; } figcaption { font-weight: 600; margin-bottom: 6px; }
+#scaling figure { flex: 1 1 520px; } #waves figure, #latency figure { flex: 1 1 100%; }
+.chart { position: relative; width: 100%; min-width: 480px; }
+.scroll { overflow-x: auto; width: 100%; }
+table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; white-space: nowrap; } th { background: #f3f3f3; }
+select { font: inherit; margin-bottom: 8px; }
+`;

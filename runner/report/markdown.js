@@ -1,0 +1,104 @@
+// The report model → report.md: what ran, the summary per workload, the pivot tables ready to paste,
+// outliers, failed runs, and how each number was computed.
+import { axisLabel } from './metrics.js';
+import { buildSummaryTable } from './summary-table.js';
+import { describePivotValue, pivotToRecords } from './pivot.js';
+import { describeValues, formatNumber } from './format.js';
+import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from './statistics.js';
+
+export function renderMarkdown(report) {
+  const { info, experiment, counts } = report;
+  const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
+  if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
+  lines.push(...describeRun(info, counts), '');
+  lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
+    `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
+  lines.push('## Summary', '');
+  for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
+  if (report.pivots.length) {
+    lines.push('## Pivot tables', '');
+    for (const pivot of report.pivots) lines.push(...pivotTable(pivot), '');
+  }
+  lines.push(...outlierSection(report), ...failureSection(report), ...methodSection(report));
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+}
+
+function describeRun(info, counts) {
+  const lines = [
+    `- Runs: ${counts.measured} measured (ok, not warm-up)` +
+      `${counts.failed ? `, ${counts.failed} failed` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}, of ${counts.total} in runs.csv`,
+  ];
+  if (!info) return [...lines, '- run.json is missing: axis values and the host come from runs.csv alone'];
+  const host = info.host ?? {};
+  lines.push(`- Host: ${escapeMarkdown(host.cpu_model ?? 'unknown CPU')}, ${host.cpus ?? '?'} CPUs, kernel ${escapeMarkdown(host.kernel ?? '?')}`);
+  if (info.docker?.version) lines.push(`- Docker: ${escapeMarkdown(info.docker.version.Version ?? '')} (${escapeMarkdown(info.docker.engine ?? '')})`);
+  lines.push(`- Started ${escapeMarkdown(info.started_at ?? '?')}, finished ${escapeMarkdown(info.finished_at ?? 'not recorded')}`);
+  if (info.seed !== undefined) lines.push(`- Run order seed: ${escapeMarkdown(String(info.seed))}`);
+  if (info.project?.git_revision) lines.push(`- Project revision: ${escapeMarkdown(info.project.git_revision)}${info.project.git_dirty ? ' (with uncommitted changes)' : ''}`);
+  return lines;
+}
+
+function summaryTable(report, workload) {
+  const { header, rows } = buildSummaryTable(report, workload);
+  return [`### ${escapeMarkdown(workload)}`, '', ...table(header, rows)];
+}
+
+function pivotTable(pivot) {
+  const { header, body } = pivotToRecords(pivot);
+  // Markdown would need the CSV corner's backslash escaped; arrows read better anyway.
+  header[0] = pivot.columns ? `${pivot.rows} ↓ / ${pivot.columns} →` : pivot.rows;
+  const slice = Object.entries(pivot.slice).map(([axis, value]) => `${axis}=${value ?? 'unset'}`).join(', ');
+  const title = `${pivot.workload}: ${describePivotValue(pivot)}, ` +
+    `${axisLabel(pivot.rows)} down${pivot.columns ? `, ${axisLabel(pivot.columns)} across` : ''}${slice ? `; ${slice}` : ''}`;
+  return [`### ${escapeMarkdown(title)}`, '', `[${pivot.name}.csv](${pivot.name}.csv)`, '', ...table(header, body.map(([label, ...values]) => [label, ...values.map((value) => formatNumber(value))]))];
+}
+
+function outlierSection(report) {
+  const { outliers } = report.summary;
+  if (outliers.length === 0) return [];
+  return [
+    '## Outliers', '',
+    `Runs whose modified Z-score (0.6745 · (x − median) / MAD) is beyond ±${OUTLIER_THRESHOLD}, in cells with at least ${OUTLIER_MIN_N} measured runs. They are kept in every statistic; look at what else ran on the machine then.`, '',
+    ...table(['cell', 'repetition', 'metric', 'value', 'modified Z'], outliers.map((outlier) => [
+      `${outlier.cell} (${describeValues(outlier.values, report.axes)})`, outlier.repetition, outlier.metric, formatNumber(outlier.value), formatNumber(outlier.score, 3),
+    ])),
+    '',
+  ];
+}
+
+function failureSection(report) {
+  if (report.failures.length === 0) return [];
+  return [
+    '## Runs not ok', '',
+    'Left out of every statistic; counted per cell in `failed`.', '',
+    ...table(['cell', 'repetition', 'warm-up', 'status', 'error'], report.failures.map((run) => [
+      `${run.cell} (${describeValues(run, report.axes)})`, run.repetition, run.warmup ? 'yes' : '', run.status, run.error ?? '',
+    ])),
+    '',
+  ];
+}
+
+function methodSection(report) {
+  const baselines = report.baselines.map(({ workload, cell, text, cpuCapacity }) =>
+    `  - ${escapeMarkdown(workload)}: ${cell ? `${cell} (${escapeMarkdown(text)}), CPU capacity ${formatNumber(cpuCapacity)}` : 'none'}`);
+  return [
+    '## How these numbers were computed', '',
+    '- Statistics use runs with status `ok` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean; the 95% CI is of the mean, mean ± t(0.975, n − 1) · stdev / √n. With n = 1 there is no stdev, cv or CI.',
+    `- Outliers: |modified Z-score| > ${OUTLIER_THRESHOLD}, looked for in cells with at least ${OUTLIER_MIN_N} measured runs (with fewer, the MAD rests on one or two deviations and flags chance); counted in <metric>_outliers, never removed.`,
+    '- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload\'s first primary metric (wall_ms; requests_per_sec for http).',
+    '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity.',
+    '- Baseline cells:', ...baselines,
+    ...report.notes.map((note) => `- Note: ${escapeMarkdown(note)}`),
+    '',
+  ];
+}
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.map((cell) => escapeMarkdown(String(cell ?? ''))).join(' | ')} |`;
+  return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)];
+}
+
+/** Text as Markdown shows it literally: no table breaks, no HTML, no links, on one line. */
+export function escapeMarkdown(text) {
+  return String(text).replace(/\r?\n|\r/g, ' ').replace(/[\\`*[\]<>|]/g, '\\$&');
+}

@@ -1,0 +1,75 @@
+// A results folder (runs.csv, tasks.csv, run.json) → plain rows with typed values: numbers as numbers,
+// `warmup` as a boolean, text exactly as the workload wrote it (the spreadsheet guard undone).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { LabError } from '../errors.js';
+import { AXIS_COLUMNS, HEAD_COLUMNS } from '../collect/to-rows.js';
+
+// Text columns; every other column holds a number or nothing.
+const TEXT_COLUMNS = new Set([
+  'experiment', 'cell', 'workload', 'cpuset', 'status', 'error', 'seen_cpuset', 'node_version', 'started_at',
+  'finished_at', 'loader_cpuset', 'process', 'thread',
+]);
+const BOOLEAN_COLUMNS = new Set(['warmup', 'loader_saturated']);
+const DEFUSED = /^'[=+\-@\t\r]/;
+
+/**
+ * @param {string} dir
+ * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[], columns: string[] }}
+ *   axes = the axis columns in CSV order (built-in ones first, then environment-variable axes)
+ */
+export function readResults(dir) {
+  const runsPath = join(dir, 'runs.csv');
+  if (!existsSync(runsPath)) {
+    throw new LabError('ERR_USAGE', `${dir} has no runs.csv`, { hint: 'pass a results folder written by `npm run matrix` (results/<experiment>-<timestamp>)' });
+  }
+  const { rows: runs, columns } = readCsv(runsPath);
+  const tasksPath = join(dir, 'tasks.csv');
+  const tasks = existsSync(tasksPath) ? readCsv(tasksPath).rows : [];
+  const infoPath = join(dir, 'run.json');
+  const info = existsSync(infoPath) ? JSON.parse(readFileSync(infoPath, 'utf8')) : null;
+  const envAxes = findEnvAxes(columns);
+  const axes = [...AXIS_COLUMNS, ...envAxes].filter((axis) => columns.includes(axis));
+  return { dir, runs, tasks, info, axes, envAxes, columns };
+}
+
+// runs.csv puts environment-variable axes between `node` and the first measured column, `status`.
+function findEnvAxes(columns) {
+  const from = columns.indexOf('node');
+  const to = columns.indexOf('status');
+  if (from < 0 || to < 0) return [];
+  return columns.slice(from + 1, to).filter((column) => !HEAD_COLUMNS.includes(column) && column !== 'warmup');
+}
+
+function readCsv(path) {
+  let columns = [];
+  const rows = parse(readFileSync(path), {
+    bom: true,
+    columns: (header) => {
+      columns = header;
+      return header;
+    },
+    skip_empty_lines: true,
+    relax_column_count: true,
+  });
+  const envAxes = new Set(findEnvAxes(columns));
+  return { columns, rows: rows.map((row) => typeRow(row, envAxes)) };
+}
+
+function typeRow(row, envAxes) {
+  const typed = {};
+  for (const [column, text] of Object.entries(row)) {
+    if (text === '' || text === undefined) continue;
+    const value = DEFUSED.test(text) ? text.slice(1) : text;
+    if (BOOLEAN_COLUMNS.has(column)) typed[column] = value === 'true';
+    else if (TEXT_COLUMNS.has(column) || envAxes.has(column)) typed[column] = value;
+    else typed[column] = toNumber(value);
+  }
+  return typed;
+}
+
+function toNumber(text) {
+  const number = Number(text);
+  return text.trim() !== '' && Number.isFinite(number) ? number : text;
+}

@@ -1,0 +1,153 @@
+// runs → summary rows, one per cell: the cell's axis values, how many runs count, the statistics of its
+// primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
+import { median } from 'simple-statistics';
+import { parseCpuList } from '../plan/cpu-limits.js';
+import { describeSample, modifiedZScores } from './statistics.js';
+import { metricsOf, primaryMetrics, SEEN_COLUMNS } from './metrics.js';
+
+export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
+
+/** A run counts in statistics when it finished ok and was not a warm-up. */
+export function isMeasured(run) {
+  return run.status === 'ok' && run.warmup !== true;
+}
+
+/**
+ * @param {{ runs: object[], info: object|null, axes: string[] }} results  from readResults
+ * @param {{ baseline?: Record<string, unknown> }} [options]  axis values the baseline cell has
+ * @returns {{ columns: string[], rows: object[], cells: object[], metrics: object[], outliers: object[] }}
+ *   rows are CSV-ready; cells carry the same with the raw samples, for the other reports
+ */
+export function summarizeCells(results, { baseline } = {}) {
+  const { runs, info, axes } = results;
+  const hostCpus = info?.host?.cpus ?? null;
+  const experiment = info?.experiment ?? runs[0]?.experiment;
+  const cells = listCells(results).map((cell) => describeCell({ ...cell, experiment }, runs.filter((run) => run.cell === cell.cell), hostCpus));
+  const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
+  for (const cell of cells) cell.baseline = chooseBaseline(cells, cell.workload, baseline);
+  for (const cell of cells) Object.assign(cell, measureSpeedup(cell));
+  const columns = [
+    'experiment', 'cell', ...axes, 'n', 'failed', 'warmups',
+    ...metrics.flatMap(({ column }) => STAT_NAMES.map((stat) => `${column}_${stat}`)),
+    'baseline', 'speedup', 'efficiency', 'cpu_capacity',
+    ...SEEN_COLUMNS.map((column) => `${column}_median`),
+  ];
+  const rows = cells.map((cell) => toRow(cell, axes, metrics));
+  const outliers = cells.flatMap((cell) => cell.outlierRuns);
+  return { columns, rows, cells, metrics, outliers };
+}
+
+// Cells in run.json order (the matrix order); cells only runs.csv knows (no run.json) in order of appearance.
+function listCells({ runs, info, axes }) {
+  const cells = new Map((info?.cells ?? []).map(({ cell, values }) => [cell, { cell, values }]));
+  for (const run of runs) {
+    if (!cells.has(run.cell)) cells.set(run.cell, { cell: run.cell, values: null, firstRun: run });
+  }
+  return [...cells.values()].map(({ cell, values, firstRun }) => ({ cell, values: values ?? pickAxes(firstRun, axes) }));
+}
+
+function pickAxes(run, axes) {
+  return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
+}
+
+function describeCell({ experiment, cell, values }, cellRuns, hostCpus) {
+  const measured = cellRuns.filter(isMeasured);
+  const workload = values.workload ?? cellRuns[0]?.workload;
+  const stats = {};
+  const outlierRuns = [];
+  for (const metric of primaryMetrics(workload)) {
+    const withValue = measured.filter((run) => Number.isFinite(run[metric.column]));
+    const sample = withValue.map((run) => run[metric.column]);
+    stats[metric.column] = describeSample(sample);
+    const scores = modifiedZScores(sample);
+    for (const index of stats[metric.column].outliers) {
+      outlierRuns.push({ cell, values, metric: metric.column, repetition: withValue[index].repetition, value: sample[index], score: scores[index] });
+    }
+  }
+  const seen = Object.fromEntries(SEEN_COLUMNS.map((column) => {
+    const sample = measured.map((run) => run[column]).filter(Number.isFinite);
+    return [column, sample.length ? median(sample) : null];
+  }));
+  return {
+    experiment,
+    cell,
+    values,
+    workload,
+    n: measured.length,
+    failed: cellRuns.filter((run) => run.status !== 'ok').length,
+    warmups: cellRuns.filter((run) => run.warmup === true).length,
+    runs: measured,
+    stats,
+    outlierRuns,
+    seen,
+    cpuCapacity: cpuCapacity(values, hostCpus ?? seen.seen_available_parallelism),
+  };
+}
+
+/**
+ * The CPU time per second the container can use: the quota if set, the number of pinned CPUs if set,
+ * the host's CPUs if neither — the smallest of those that apply. Threads are not capacity: a pool of
+ * 8 on 1 CPU still has 1 CPU of capacity.
+ */
+export function cpuCapacity({ cpus, cpuset }, hostCpus) {
+  const limits = [cpus, cpuset === undefined ? undefined : parseCpuList(cpuset).length, hostCpus]
+    .filter((value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
+  return limits.length ? Math.min(...limits) : null;
+}
+
+/**
+ * Per workload: the cell matching every key of `spec` (all cells when there is none) that has the least
+ * CPU capacity, then the fewest processes, worker threads and pool threads; the matrix order breaks ties.
+ */
+export function chooseBaseline(cells, workload, spec = {}) {
+  const candidates = cells.filter((cell) => cell.workload === workload && matches(cell.values, spec));
+  if (candidates.length === 0) return null;
+  return candidates.reduce((best, cell) => (compareResources(cell, best) < 0 ? cell : best));
+}
+
+function matches(values, spec) {
+  return Object.entries(spec ?? {}).every(([axis, wanted]) => values[axis] !== undefined && String(values[axis]) === String(wanted));
+}
+
+function compareResources(a, b) {
+  const key = ({ cpuCapacity: capacity, values }) => [
+    capacity ?? Infinity, Math.max(1, values.cluster ?? 0), values.workers ?? 0, values.uv_threadpool_size ?? 4,
+  ];
+  const [ka, kb] = [key(a), key(b)];
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
+  return 0;
+}
+
+/**
+ * speedup = how many times better the cell's median of the workload's first primary metric is than the
+ * baseline's (baseline / cell for times, cell / baseline for rates); efficiency = speedup divided by the
+ * ratio of CPU capacities (cell / baseline).
+ */
+function measureSpeedup(cell) {
+  const base = cell.baseline;
+  const metric = primaryMetrics(cell.workload)[0];
+  const ours = cell.stats[metric.column]?.median;
+  const theirs = base?.stats[metric.column]?.median;
+  if (!base || !ours || !theirs) return { speedup: null, efficiency: null };
+  const speedup = metric.better === 'lower' ? theirs / ours : ours / theirs;
+  const efficiency = cell.cpuCapacity && base.cpuCapacity ? speedup / (cell.cpuCapacity / base.cpuCapacity) : null;
+  return { speedup, efficiency };
+}
+
+function toRow(cell, axes, metrics) {
+  const row = { experiment: cell.experiment, cell: cell.cell, n: cell.n, failed: cell.failed, warmups: cell.warmups };
+  for (const axis of axes) row[axis] = cell.values[axis];
+  for (const { column } of metrics) {
+    const stats = cell.stats[column];
+    if (!stats) continue;
+    for (const stat of STAT_NAMES) row[`${column}_${stat}`] = stat === 'outliers' ? stats.outliers.length : roundTo(stats[stat]);
+  }
+  Object.assign(row, { baseline: cell.baseline?.cell, speedup: roundTo(cell.speedup), efficiency: roundTo(cell.efficiency), cpu_capacity: cell.cpuCapacity });
+  for (const column of SEEN_COLUMNS) row[`${column}_median`] = roundTo(cell.seen[column]);
+  return row;
+}
+
+/** 6 significant digits: more than any run-to-run noise resolves, and readable in a spreadsheet. */
+export function roundTo(value, digits = 6) {
+  return typeof value === 'number' && Number.isFinite(value) ? Number(value.toPrecision(digits)) : null;
+}

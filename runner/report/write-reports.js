@@ -1,0 +1,41 @@
+// A results folder → summary.csv, pivot-*.csv, report.md and report.html next to its CSVs. Reads only
+// what the folder holds (runs.csv, tasks.csv, run.json), so `npm run report -- DIR` rebuilds them any time.
+import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { formatCsv, toCell } from './csv.js';
+import { readResults } from './read-results.js';
+import { buildReport } from './build-report.js';
+import { pivotToRecords } from './pivot.js';
+import { renderMarkdown } from './markdown.js';
+import { renderHtml } from './html.js';
+
+/**
+ * @param {string} dir  a results folder
+ * @param {{ baseline?: object, pivots?: object[] }} [options]  override run.json's config.report
+ * @returns {{ files: string[], report: object }}  files = paths written, in writing order
+ */
+export function writeReports(dir, options = {}) {
+  const report = buildReport(readResults(dir), options);
+  const files = [];
+  const write = (name, text) => files.push(writeAtomically(dir, name, text));
+  write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));
+  // Pivots from an earlier report with other settings would otherwise look current.
+  for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
+  for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));
+  write('report.md', renderMarkdown(report));
+  write('report.html', renderHtml(report));
+  return { files, report };
+}
+
+export function formatPivotCsv(pivot) {
+  const { header, body } = pivotToRecords(pivot);
+  return stringify([header, ...body].map((record) => record.map(toCell)), { record_delimiter: 'windows' });
+}
+
+function writeAtomically(dir, name, text) {
+  const path = join(dir, name);
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+  return path;
+}
