@@ -16,6 +16,7 @@ import { buildRunInfo, describeProject } from './run-info.js';
 import { checkResumable, readResumeState } from './resume.js';
 import { runColumns } from './collect/to-rows.js';
 import { newSeed } from './plan/run-order.js';
+import { writeReports } from './report/write-reports.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -75,18 +76,19 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
   const { connectEngine } = await import('./docker/engine.js');
   const { ensureImages } = await import('./docker/images.js');
-  const { removeProjectContainers } = await import('./docker/cleanup.js');
+  const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
   const { createDockerExecutor } = await import('./docker/executor.js');
 
   const engine = await connectEngine({ setup: true });
-  const orphans = await removeProjectContainers(engine.docker);
-  if (orphans.length > 0) stderr.write(`Removed ${orphans.length} container(s) left behind by an earlier run that was killed: ${orphans.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
+  const orphans = await removeOrphanContainers(engine.docker);
+  if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
+  if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
   const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
   const executor = createDockerExecutor(engine.docker, images);
   const project = await describeProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, () => removeProjectContainers(engine.docker));
+  const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
   let anyFailed = false;
   try {
     for (const { plan, outDir, done, previousRows, info: recorded } of jobs) {
@@ -107,6 +109,7 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
         progress.stop();
       }
       writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
+      writeReportsSafely(outDir, stderr);
       stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
       anyFailed ||= summary.failed > 0;
       if (summary.stoppedBy === 'abort') {
@@ -119,6 +122,17 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
     stopper.dispose();
   }
   return anyFailed ? 1 : 0;
+}
+
+// The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into
+// an error. Say so and how to retry.
+function writeReportsSafely(outDir, stderr) {
+  try {
+    const { files } = writeReports(outDir);
+    stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
+  } catch (error) {
+    stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
+  }
 }
 
 function chooseOutputDir(out, plan, count, startedAt) {

@@ -1,16 +1,52 @@
-// Containers are found by the project label, never by name: whatever a killed runner left behind
-// (SIGKILL, power loss) is recognisable at the next start.
+// Containers are found by the project label, never by name, and each carries its runner's
+// `host/pid` (LABELS.owner): whatever a killed runner left behind (SIGKILL, power loss) is
+// recognisable at the next start, while the runs of another runner still alive are left alone.
+import { hostname } from 'node:os';
 import { PROJECT, PROJECT_LABEL } from './client.js';
+import { LABELS, OWNER } from './run-container.js';
 
 export async function listProjectContainers(docker) {
   return docker.listContainers({ all: true, filters: { label: [`${PROJECT_LABEL}=${PROJECT}`] } });
 }
 
-/** Removes every container of the project; returns what it removed, so the caller can say so. */
-export async function removeProjectContainers(docker) {
+/** Removes the containers whose runner is gone; returns them, and how many live ones it left. */
+export async function removeOrphanContainers(docker, { isAlive = isProcessAlive } = {}) {
   const found = await listProjectContainers(docker);
-  await Promise.all(found.map((info) => docker.getContainer(info.Id).remove({ force: true, v: true }).catch((error) => {
+  const orphans = found.filter((info) => isOrphan(info.Labels?.[LABELS.owner], isAlive));
+  await removeAll(docker, orphans);
+  return { removed: orphans.map(describe), leftAlone: found.length - orphans.length };
+}
+
+/** This runner's own containers (second Ctrl-C: stop waiting, remove them now). */
+export async function removeOwnContainers(docker) {
+  const own = (await listProjectContainers(docker)).filter((info) => info.Labels?.[LABELS.owner] === OWNER);
+  await removeAll(docker, own);
+  return own.map(describe);
+}
+
+export function isOrphan(owner, isAlive = isProcessAlive) {
+  if (!owner) return true;
+  const [host, pid] = owner.split('/');
+  // A runner on another machine sharing this engine cannot be checked from here: leave its runs.
+  if (host !== hostname()) return false;
+  return !isAlive(Number(pid));
+}
+
+function isProcessAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+async function removeAll(docker, containers) {
+  await Promise.all(containers.map((info) => docker.getContainer(info.Id).remove({ force: true, v: true }).catch((error) => {
     if (error?.statusCode !== 404 && error?.statusCode !== 409) throw error;
   })));
-  return found.map((info) => ({ id: info.Id, name: info.Names?.[0], labels: info.Labels }));
+}
+
+function describe(info) {
+  return { id: info.Id, name: info.Names?.[0]?.replace(/^\//, ''), labels: info.Labels };
 }

@@ -1,22 +1,15 @@
 // Adaptive repetitions: after the planned rounds, cells whose primary metric is still uncertain get
 // more runs, one shuffled round at a time, until the 95% confidence interval of the mean is narrower
 // than the target or the cell reaches max_repetitions.
-import jstatModule from 'jstat';
 import { shuffle } from 'simple-statistics';
+import { primaryMetrics } from '../report/metrics.js';
+import { describeSample } from '../report/statistics.js';
 import { toRunSpec } from './plan-runs.js';
 
-const { jStat } = jstatModule;
-
-/** The metric statistics and adaptive repetitions are about, per workload. */
-export const PRIMARY_METRIC = { http: 'requests_per_sec' };
-export const primaryMetric = (workload) => PRIMARY_METRIC[workload] ?? 'wall_ms';
-
-/** Half-width of the 95% CI of the mean (t-distribution) as a percentage of the mean; Infinity below n = 2. */
+/** Half-width of the 95% CI of the mean as a percentage of the mean; Infinity while it is unknown (n < 2). */
 export function ciHalfWidthPct(values) {
-  if (values.length < 2) return Infinity;
-  const mean = jStat.mean(values);
-  const half = jStat.studentt.inv(0.975, values.length - 1) * (jStat.stdev(values, true) / Math.sqrt(values.length));
-  return mean === 0 ? Infinity : (100 * half) / Math.abs(mean);
+  const { ci95_relative: relative } = describeSample(values);
+  return relative === null ? Infinity : 100 * relative;
 }
 
 /**
@@ -29,14 +22,20 @@ export function planAdaptiveRound(plan, rows) {
   if (!adaptive) return [];
   const needing = plan.cells.filter((cell) => {
     const own = rows.filter((row) => row.cell === cell.cell && !isTrue(row.warmup));
-    const values = own.filter((row) => row.status === 'ok').map((row) => Number(row[primaryMetric(cell.workload)])).filter(Number.isFinite);
+    // Every primary metric must be precise enough (http has two: throughput and p99 latency).
+    const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => row.status === 'ok').map((row) => toNumber(row[column])));
     // A cell that keeps failing would never get precise: stop once it has used its runs.
-    return own.length < adaptive.max_repetitions && ciHalfWidthPct(values) > adaptive.target_ci_pct;
+    return own.length < adaptive.max_repetitions && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
   });
   return shuffle(needing, plan.random).map((cell) => {
     const done = rows.filter((row) => row.cell === cell.cell && !isTrue(row.warmup)).map((row) => Number(row.repetition));
     return toRunSpec(plan.experiment, cell, Math.max(0, ...done) + 1, false);
   });
+}
+
+// Rows read back from runs.csv (on resume) hold strings, and Number('') would be 0, not "missing".
+function toNumber(value) {
+  return value === '' || value === undefined || value === null ? NaN : Number(value);
 }
 
 function isTrue(value) {

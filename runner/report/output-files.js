@@ -1,7 +1,7 @@
 // Where results go and how they get there. Every row is appended and fsync'ed the moment its run
 // ends, so a crash or a Ctrl-C loses at most the run in progress and never leaves half a row.
 import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LabError } from '../errors.js';
 import { formatCsv } from './csv.js';
 
@@ -31,7 +31,7 @@ export class CsvAppender {
 /** Create the folder now and prove it is writable, before any container starts. */
 export function prepareOutputDir(dir) {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     accessSync(dir, constants.W_OK);
   } catch (cause) {
     throw new LabError('ERR_OUTPUT_UNWRITABLE', `cannot write results to ${dir}: ${cause.code ?? cause.message}`, {
@@ -40,6 +40,15 @@ export function prepareOutputDir(dir) {
     });
   }
   return dir;
+}
+
+// Level by level rather than mkdirSync({recursive}): Node 20's recursive mkdir spins forever on a
+// path it cannot create under /proc, and a hung runner is worse than an error.
+function makeDirs(dir) {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
 }
 
 export function writeJson(dir, name, data) {

@@ -122,3 +122,15 @@ describe('cpu limits', () => {
     expect(parseCpuList('')).toEqual([]);
   });
 });
+
+describe('orphan detection', () => {
+  test('a container is an orphan when its runner on this host is gone, or it has no owner', async () => {
+    const { isOrphan } = await import('../../runner/docker/cleanup.js');
+    const { hostname } = await import('node:os');
+    expect(isOrphan(`${hostname()}/123`, () => false)).toBe(true);
+    expect(isOrphan(`${hostname()}/123`, () => true)).toBe(false);
+    expect(isOrphan(`${hostname()}/${process.pid}`)).toBe(false);
+    expect(isOrphan('another-machine/123', () => false)).toBe(false);
+    expect(isOrphan(undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,186 @@
+// Nothing lost, nothing left behind: signals, resume, faults as rows, orphans, locked-down containers.
+import { parse } from 'csv-parse/sync';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { runContainer } from '../../runner/docker/run-container.js';
+import { connectTestEngine, countCreatedSince, listProjectContainers } from '../support/docker-helpers.js';
+import { runCli } from '../support/run-cli.js';
+
+const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
+const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
+
+async function waitFor(check, { timeoutMs = 60_000, everyMs = 100 } = {}) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const value = await check();
+    if (value) return value;
+    await delay(everyMs);
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
+}
+
+let docker;
+beforeAll(async () => {
+  docker = await connectTestEngine();
+});
+
+afterEach(async () => {
+  expect(await listProjectContainers(docker)).toEqual([]);
+});
+
+describe('Ctrl-C and --resume', () => {
+  const outDir = join(mkdtempSync(join(tmpdir(), 'lab-int-')), 'out');
+  let planned;
+
+  test('SIGINT after the first row: exit 130, whole rows only, no container left, resume hint', async () => {
+    planned = (await runCli(['--config', fixture('interrupt.yml'), '--plan', '--seed', '11'])).stdout.trim().split('\n').length - 1;
+    const child = runCli(['--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
+    await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1);
+    // Interrupt while the next run's container is up, the hard case.
+    await waitFor(async () => (await listProjectContainers(docker)).length > 0);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(result.stderr).toMatch(/SIGINT: stopping/);
+    expect(result.stderr).toContain(`npm run matrix -- --resume ${outDir}`);
+    const text = readFileSync(join(outDir, 'runs.csv'), 'utf8');
+    expect(text.endsWith('\r\n')).toBe(true);
+    const rows = parse(text, { columns: true });
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.length).toBeLessThan(planned);
+    for (const row of rows) expect(row.status).toBe('ok');
+  });
+
+  test('--resume runs exactly the missing runs and appends them', async () => {
+    const before = readRows(join(outDir, 'runs.csv'));
+    const result = await runCli(['--resume', outDir]);
+    expect(result.exitCode).toBe(0);
+    const after = readRows(join(outDir, 'runs.csv'));
+    expect(after).toHaveLength(planned);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after.map((row) => `${row.cell}.${row.repetition}`)).size).toBe(planned);
+    expect(result.stderr).toContain(`${planned - before.length} runs →`);
+    const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
+    expect(info.seed).toBe(11);
+    expect(info.resumed).toHaveLength(1);
+  });
+
+  test('--resume refuses a folder whose config no longer matches', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const changed = join(mkdtempSync(join(tmpdir(), 'lab-cfg-')), 'experiments.yml');
+    writeFileSync(changed, readFileSync(fixture('interrupt.yml'), 'utf8').replace('iterations: 150000', 'iterations: 150001'));
+    const result = await runCli(['--resume', outDir, '--config', changed]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/cannot resume experiment interrupt: .*`params` changed/);
+  });
+});
+
+describe('faults become rows, not crashes', () => {
+  test('timeout, oom and a crashing workload each get their status; the matrix goes on', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-faults-'));
+    const result = await runCli(['--config', fixture('faults.yml'), '--out', outDir]);
+    expect(result.exitCode).toBe(1);
+    expect(readdirSync(outDir).sort()).toEqual(['crash', 'fine', 'oom', 'timeout']);
+    const only = (name) => {
+      const rows = readRows(join(outDir, name, 'runs.csv'));
+      expect(rows).toHaveLength(1);
+      return rows[0];
+    };
+    expect(only('timeout')).toMatchObject({ status: 'timeout', wall_ms: '' });
+    expect(only('timeout').error).toMatch(/killed after the 2 s timeout/);
+    expect(only('oom')).toMatchObject({ status: 'oom', exit_code: '137' });
+    expect(only('oom').error).toMatch(/over the 96m limit/);
+    expect(only('crash').status).toBe('failed');
+    expect(only('crash').error).toMatch(/exited with code \d+; stderr: .*no-such-flag/);
+    expect(only('fine').status).toBe('ok');
+  });
+
+  test('--fail-fast stops at the first run that is not ok', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-ff-'));
+    const result = await runCli(['--config', fixture('faults.yml'), '--out', outDir, '--only', 'crash,fine', '--fail-fast']);
+    expect(result.exitCode).toBe(1);
+    expect(existsSync(join(outDir, 'fine', 'runs.csv'))).toBe(false);
+  });
+});
+
+describe('orphans of a killed runner', () => {
+  test('the next start removes them and says so', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-orphan-'));
+    const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
+    const [orphan] = await waitFor(async () => {
+      const found = await listProjectContainers(docker);
+      return found.length > 0 && found;
+    });
+    child.kill('SIGKILL');
+    await child;
+    expect((await listProjectContainers(docker)).map((c) => c.Id)).toEqual([orphan.Id]);
+    const next = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', join(outDir, 'next')]);
+    expect(next.exitCode).toBe(0);
+    expect(next.stderr).toMatch(/Removed 1 container\(s\) left behind by an earlier run that was killed/);
+  });
+});
+
+describe('locked-down workload containers', () => {
+  test('non-root, no capabilities, no new privileges, read-only root, no network, pids limit', async () => {
+    const script = [
+      "const fs = require('fs'); const os = require('os');",
+      "const status = fs.readFileSync('/proc/self/status', 'utf8');",
+      "let rootWritable = true; try { fs.writeFileSync('/probe', 'x'); } catch { rootWritable = false; }",
+      "let tmpWritable = true; try { fs.writeFileSync('/tmp/probe', 'x'); } catch { tmpWritable = false; }",
+      'console.log(JSON.stringify({ uid: process.getuid(), gid: process.getgid(),',
+      '  capEff: /CapEff:\\s+(\\w+)/.exec(status)[1], capBnd: /CapBnd:\\s+(\\w+)/.exec(status)[1],',
+      '  noNewPrivs: /NoNewPrivs:\\s+(\\d)/.exec(status)[1], rootWritable, tmpWritable,',
+      "  interfaces: Object.keys(os.networkInterfaces()), dockerSocket: fs.existsSync('/var/run/docker.sock'),",
+      "  pidsMax: fs.readFileSync('/sys/fs/cgroup/pids/pids.max', 'utf8').trim() }));",
+    ].join('\n');
+    const raw = await runContainer(docker, {
+      image: process.env.LAB_TEST_IMAGE,
+      entrypoint: ['node', '-e', script],
+      env: {},
+      limits: { memoryBytes: 256 * 2 ** 20 },
+      timeoutMs: 30_000,
+      labels: {},
+    });
+    expect(raw.exitCode).toBe(0);
+    expect(JSON.parse(raw.stdout)).toEqual({
+      uid: 1000, gid: 1000, capEff: '0000000000000000', capBnd: '0000000000000000', noNewPrivs: '1',
+      rootWritable: false, tmpWritable: true, interfaces: ['lo'], dockerSocket: false, pidsMax: '1024',
+    });
+  });
+});
+
+describe('bad input: exit 2, a message with a position, no container', () => {
+  const badDir = fileURLToPath(new URL('../fixtures/bad-configs/', import.meta.url));
+
+  test('every broken config of the catalogue, through the real CLI', async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const files = readdirSync(badDir).filter((name) => name.endsWith('.yml'));
+    expect(files.length).toBeGreaterThanOrEqual(20);
+    for (const name of files) {
+      const text = readFileSync(join(badDir, name), 'utf8');
+      const expectations = [...text.matchAll(/^# expect: (\S+)\s+(.*)$/gm)];
+      const result = await runCli(['--config', join(badDir, name), '--out', join(tmpdir(), 'never-written')]);
+      expect({ name, exitCode: result.exitCode }).toEqual({ name, exitCode: 2 });
+      expect(expectations.length).toBeGreaterThan(0);
+      for (const [, at, message] of expectations) {
+        expect(result.stderr).toContain(`${name}:${at}`);
+        expect(result.stderr).toContain(message);
+      }
+    }
+    expect(await countCreatedSince(docker, since)).toBe(0);
+  });
+
+  test('a missing config file and an unwritable output folder exit 2 before any container', async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const missing = await runCli(['--config', '/nonexistent/experiments.yml']);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/\/nonexistent\/experiments\.yml.*ENOENT|no such file/i);
+    const unwritable = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', '/proc/lab-results']);
+    expect(unwritable.exitCode).toBe(2);
+    expect(unwritable.stderr).toMatch(/cannot write results to \/proc\/lab-results/);
+    expect(await countCreatedSince(docker, since)).toBe(0);
+  });
+});
