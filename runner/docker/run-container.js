@@ -1,5 +1,6 @@
 // One run = one container: created with the cell's limits, locked down, attached (stdout and stderr
 // kept apart), started, awaited under a timeout, inspected for OOM, and always removed.
+import { hostname } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { PROJECT, PROJECT_LABEL } from './client.js';
@@ -9,7 +10,11 @@ export const LABELS = {
   experiment: 'node-threads-lab.experiment',
   run: 'node-threads-lab.run',
   cell: 'node-threads-lab.cell',
+  owner: 'node-threads-lab.owner',
 };
+
+/** `host/pid` of this runner: lets a later start tell a killed runner's orphans from a live runner's runs. */
+export const OWNER = `${hostname()}/${process.pid}`;
 
 const NON_ROOT_USER = '1000:1000';
 const PIDS_LIMIT = 1024;
@@ -19,7 +24,7 @@ const OUTPUT_DRAIN_MS = 5000;
 /**
  * @param {import('dockerode')} docker
  * @param {{ image: string, env: Record<string,string>, limits: {nanoCpus?: number, cpusetCpus?: string, memoryBytes?: number},
- *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], networkMode?: string }} spec
+ *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], entrypoint?: string[], networkMode?: string }} spec
  * @param {{ signal?: AbortSignal }} [options]  abort = stop and remove now (Ctrl-C)
  * @returns {Promise<{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
  *           aborted: boolean, containerMs: number, containerId: string }>}
@@ -50,13 +55,14 @@ export async function runContainer(docker, spec, { signal } = {}) {
   }
 }
 
-export function toCreateOptions({ image, env, limits, labels, cmd, networkMode = 'none' }) {
+export function toCreateOptions({ image, env, limits, labels, cmd, entrypoint, networkMode = 'none' }) {
   return {
     Image: image,
+    Entrypoint: entrypoint,
     Cmd: cmd,
     // An array of KEY=value: values are never interpreted by a shell.
     Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
-    Labels: { [LABELS.project]: PROJECT, ...labels },
+    Labels: { [LABELS.project]: PROJECT, [LABELS.owner]: OWNER, ...labels },
     User: NON_ROOT_USER,
     Tty: false,
     AttachStdout: true,
@@ -78,7 +84,7 @@ export function toCreateOptions({ image, env, limits, labels, cmd, networkMode =
   };
 }
 
-async function attachOutput(docker, container) {
+export async function attachOutput(docker, container) {
   const stream = await container.attach({ stream: true, stdout: true, stderr: true });
   const out = collect(new PassThrough());
   const err = collect(new PassThrough());
@@ -97,7 +103,8 @@ function collect(stream) {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-async function waitForEnd(container, timeoutMs, signal) {
+/** @returns {Promise<'exited'|'timeout'|'aborted'>} */
+export async function waitForEnd(container, timeoutMs, signal) {
   let timer;
   let onAbort;
   const timeout = new Promise((resolve) => {
@@ -116,7 +123,7 @@ async function waitForEnd(container, timeoutMs, signal) {
   }
 }
 
-function ignoreGone(error) {
+export function ignoreGone(error) {
   // 404: already removed; 409: removal already in progress, or not running when killed.
   if (error?.statusCode === 404 || error?.statusCode === 409 || error?.statusCode === 304) return;
   throw error;
