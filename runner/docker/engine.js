@@ -30,7 +30,6 @@ export async function connectEngine({ host = process.env.DOCKER_HOST, setup = fa
     failure = await setUpLocalEngine(docker, { onProgress });
   }
   if (failure) throw createUnreachableError({ host, failure, setup });
-  if (setup) await ensureHostTools({ onProgress });
   const version = await docker.version();
   return { docker, host: describeEngine(host), version };
 }

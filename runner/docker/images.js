@@ -11,6 +11,7 @@ import { withBaseRootfs } from '../../images/base/build-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
 import { LabError } from '../errors.js';
 import { PROJECT, PROJECT_LABEL } from './client.js';
+import { ensureHostTools } from './engine.js';
 
 export const DEFAULT_NODE_MAJOR = 24;
 export const BASE_REPOSITORY = 'node-threads-lab/base';
@@ -154,6 +155,8 @@ async function ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress }) {
   const tag = formatBaseTag(nodeVersion);
   const existing = await inspectImageId(docker, tag);
   if (existing) return { tag, id: existing };
+  // Only now is debootstrap needed: a machine that has its images never runs apt for it.
+  await ensureHostTools({ onProgress: (message) => onProgress({ phase: 'host-tools', message }) });
   try {
     await withBaseRootfs({ nodeVersion, cacheDir, onProgress }, (tarStream) => importRootfs(docker, tarStream, { tag, nodeVersion, onProgress }));
   } catch (cause) {
