@@ -31,6 +31,17 @@ export function buildResult({ workload, t0, records, seen, threadCounts, counter
     wall_ms: round(lastEnd - firstStart),
     setup_ms: round(firstStart - t0),
     tasks,
+    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }),
+    metrics: {},
+  };
+}
+
+/**
+ * The fields every workload's result has besides its timings: what the process saw and what the
+ * container used over the measured period. The http server (http/result.js) shares them.
+ */
+export function describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }) {
+  return {
     seen,
     peak_threads: threadCounts.peakThreads,
     pool_threads: threadCounts.poolThreads,
@@ -44,7 +55,6 @@ export function buildResult({ workload, t0, records, seen, threadCounts, counter
     // (the node binary) once per process, so with cluster it can exceed the cgroup's peak.
     peak_rss_mb: round(sum(usages, 'maxRssKiB') / 1024),
     cgroup_memory_peak_mb: memoryPeakBytes === null ? null : round(memoryPeakBytes / MIB),
-    metrics: {},
   };
 }
 
@@ -52,7 +62,7 @@ function sum(items, key) {
   return items.reduce((total, item) => total + item[key], 0);
 }
 
-function round(value) {
+export function round(value) {
   return Math.round(value * 1000) / 1000;
 }
 

@@ -8,7 +8,7 @@ const SPEC_KEYS = ['workload', 'params', 'workers', 'cluster'];
 const EXAMPLE = '{"workload":"pbkdf2","params":{"tasks":16},"workers":0,"cluster":0}';
 
 /**
- * @typedef {{ workload: string, params: Record<string, unknown> & { tasks: number }, workers: number, cluster: number }} Spec
+ * @typedef {{ workload: string, params: Record<string, unknown>, workers: number, cluster: number }} Spec  params.tasks for CPU workloads
  * @param {string|undefined} text  the LAB_SPEC environment variable
  * @returns {Spec}
  */
@@ -38,6 +38,8 @@ export function parseSpec(text) {
 
 function normalizeParams(name, workload, given) {
   if (!isPlainObject(given)) throw createSpecError(`LAB_SPEC.params: expected an object, got ${describe(given)}`);
+  // A workload whose parameters are not flat positive numbers (http) checks them itself.
+  if (workload.parseParams) return workload.parseParams(given);
   for (const [key, value] of Object.entries(given)) {
     if (!Object.hasOwn(workload.defaults, key)) {
       throw createSpecError(`LAB_SPEC.params.${key}: not a parameter of ${name}; expected one of ${Object.keys(workload.defaults).join(', ')}`);

@@ -32,6 +32,7 @@ export function judgeRun(raw, { timeoutMs, memoryBytes }) {
   const because = stderr ? `; stderr: ${stderr}` : '';
   if (raw.timedOut) return { status: 'timeout', error: `killed after the ${timeoutMs / 1000} s timeout${because}`, result };
   if (raw.oomKilled) return { status: 'oom', error: `killed for memory: over the ${formatBytes(memoryBytes)} limit${because}`, result };
+  if (raw.exitCode === null) return { status: 'failed', error: `the container did not run${because}`, result };
   if (raw.exitCode !== 0) return { status: 'failed', error: `workload exited with code ${raw.exitCode}${because}`, result };
   if (!result) return { status: 'failed', error: `workload printed no result line on stdout${because}`, result };
   return { status: 'ok', error: '', result };

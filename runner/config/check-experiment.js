@@ -20,7 +20,7 @@ export function checkExperiment(experiment, at, host) {
     ...checkEntries(experiment.exclude, [...at, 'exclude'], host),
     ...checkExcludeAxes(experiment, at),
     ...checkEnvClash(experiment, at),
-    ...checkParams(experiment.params, [...at, 'params']),
+    ...checkParams(experiment.params, [...at, 'params'], host),
   ];
 }
 
@@ -103,10 +103,10 @@ function checkEnvClash({ env, matrix, include }, at) {
   }));
 }
 
-function checkParams(params, path) {
+function checkParams(params, path, host) {
   if (!isPlainObject(params)) return [];
   const known = Object.keys(params).filter((name) => Object.hasOwn(WORKLOADS, name) && isPlainObject(params[name]));
   const filled = fillParams(Object.fromEntries(known.map((name) => [name, params[name]])));
-  return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name]) ?? [])
+  return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name], host) ?? [])
     .map((issue) => ({ ...issue, path: [...path, name, ...issue.path] })));
 }

@@ -19,7 +19,17 @@ export function readParamDefaults(workload) {
 
 /** Parameters for every known workload, so a later stage never wonders whether a key is set. */
 export function fillParams(params = {}) {
-  return Object.fromEntries(
-    WORKLOAD_NAMES.map((workload) => [workload, { ...readParamDefaults(workload), ...params[workload] }]),
-  );
+  return Object.fromEntries(WORKLOAD_NAMES.map((workload) => [workload, fillWorkloadParams(workload, params[workload])]));
+}
+
+// An object parameter (http's `pbkdf2`, `loader`, ...) takes its defaults key by key, so naming one key keeps the others.
+function fillWorkloadParams(workload, given = {}) {
+  const filled = { ...readParamDefaults(workload), ...given };
+  for (const [name, schema] of Object.entries(WORKLOADS[workload].params)) {
+    const value = given[name];
+    if (schema.type === 'object' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      filled[name] = { ...schema.default, ...value };
+    }
+  }
+  return filled;
 }

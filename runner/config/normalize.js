@@ -22,7 +22,12 @@ export function normalizeExperiment(name, experiment) {
     include: (experiment.include ?? []).map(normalizeEntry),
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillParams(experiment.params),
+    ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };
+}
+
+function normalizeReport({ baseline, pivots }) {
+  return { ...(baseline ? { baseline: normalizeEntry(baseline) } : {}), ...(pivots ? { pivots } : {}) };
 }
 
 function normalizeEntry(entry) {

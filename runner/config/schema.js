@@ -13,6 +13,10 @@ export const SCHEMA_FILE = fileURLToPath(new URL('./experiments.schema.json', im
 // Experiment names become results/<name>-<timestamp>/ folders.
 export const EXPERIMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 
+// What a pivot table may show: a primary metric, speedup/efficiency, or a median of what the process saw.
+const PIVOT_METRICS = ['wall_ms', 'requests_per_sec', 'latency_p99_ms', 'speedup', 'efficiency', 'seen_available_parallelism', 'seen_cpu_quota', 'peak_threads', 'pool_threads', 'throttled_ms', 'cpu_user_ms'];
+const PIVOT_STATS = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high'];
+
 export const EXPERIMENT_PROPERTIES = {
   description: {
     type: 'string', title: 'Description',
@@ -73,6 +77,26 @@ export const EXPERIMENT_PROPERTIES = {
   },
   params: {
     $ref: '#/definitions/params',
+  },
+  report: {
+    title: 'Report',
+    description:
+      'How summary.csv, the pivot tables, report.md and report.html present this experiment. `baseline` (axis → one value) ' +
+      'picks the cell of each workload that speedup and efficiency are measured against; default: the one with the least ' +
+      'CPU capacity, then the fewest processes and threads.',
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      baseline: {
+        $ref: '#/definitions/entry',
+      },
+      pivots: {
+        title: 'Pivot tables',
+        description: 'Tables to write as pivot-*.csv and into the reports, one per workload (and per combination of the other axes that vary). Default: uv_threadpool_size (or workers, cluster) down, cpus (or cpuset, node) across, the median of each primary metric.',
+        type: 'array', minItems: 1, items: { $ref: '#/definitions/reportPivot' },
+      },
+    },
+    examples: [{ baseline: { cpus: 1, uv_threadpool_size: 1 }, pivots: [{ rows: 'uv_threadpool_size', columns: 'cpus' }] }],
   },
 };
 
@@ -141,6 +165,19 @@ export function buildSchema() {
       },
       ...mapAxes((name, axis) => buildAxisValue(axis)),
       envAxis: buildAxisValue(ENV_AXIS),
+      reportPivot: {
+        title: 'Pivot table',
+        description: 'One axis down, another across, a statistic of a metric in each cell.',
+        type: 'object',
+        additionalProperties: false,
+        required: ['rows'],
+        properties: {
+          rows: { type: 'string', title: 'Row axis', description: 'The axis down the table.', examples: ['uv_threadpool_size', 'workers'] },
+          columns: { type: 'string', title: 'Column axis', description: 'The axis across the table; leave out for one column.', examples: ['cpus', 'cpuset'] },
+          metric: { type: 'string', enum: PIVOT_METRICS, title: 'Metric', description: "A runs.csv metric, speedup or efficiency; default: each of the workload's primary metrics." },
+          stat: { type: 'string', enum: PIVOT_STATS, default: 'median', title: 'Statistic', description: 'Which statistic of the metric each cell shows (only median for what the process saw).' },
+        },
+      },
       params: {
         title: 'Workload parameters',
         description: 'Workload → parameters; anything left out takes its default.',

@@ -1,6 +1,9 @@
 // The executor is the seam between the pure pipeline and the engine: run-matrix.js only calls
 // execute(run), so unit tests drive the whole pipeline with a fake executor of canned results.
 import { LabError } from '../errors.js';
+import { combineHttpRaw } from '../collect/http-result.js';
+import { planLoaderLimits } from '../plan/loader-limits.js';
+import { runHttpPair } from './http-pair.js';
 import { LABELS, runContainer } from './run-container.js';
 
 // The socket refused or vanished: the engine went away mid-matrix (restart, crash). Not a failed
@@ -12,27 +15,63 @@ const ENGINE_GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'E
  * @param {Map<number, {tag: string}>} images  Node major → workload image
  */
 export function createDockerExecutor(docker, images) {
+  let hostCpuIds;
   return {
     async execute(run, { signal } = {}) {
       const startedAt = new Date();
-      const raw = await runContainer(
-        docker,
-        {
-          image: images.get(run.nodeMajor).tag,
-          env: run.env,
-          limits: run.limits,
-          timeoutMs: run.timeoutMs,
-          labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
-        },
-        { signal },
-      ).catch((error) => {
-        if (!ENGINE_GONE.has(error?.code)) throw error;
-        throw new LabError('ERR_DOCKER_LOST', `the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
-          hint: 'rows of the finished runs are in runs.csv; start dockerd again, then run the matrix again',
-          cause: error,
-        });
+      const spec = {
+        image: images.get(run.nodeMajor).tag,
+        env: run.env,
+        limits: run.limits,
+        timeoutMs: run.timeoutMs,
+        labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
+      };
+      const running = run.workload === 'http'
+        ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => (hostCpuIds ??= await readEngineCpuIds(docker)) })
+        : runContainer(docker, spec, { signal });
+      const raw = await running.catch((error) => {
+        if (ENGINE_GONE.has(error?.code)) {
+          throw new LabError('ERR_DOCKER_LOST', `the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
+            hint: 'rows of the finished runs are in runs.csv; start dockerd again, then run the matrix again',
+            cause: error,
+          });
+        }
+        // The engine refused the container (a cpuset it lacks, say): a failed run with the reason, not a crash.
+        return refused(error);
       });
       return { ...raw, startedAt, finishedAt: new Date() };
     },
   };
+}
+
+/** http: a server container and a load-generator container, combined into one raw outcome (one row). */
+async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
+  const loaderLimits = planLoaderLimits({ server: run.limits, loader: run.params.loader, hostCpuIds: await readHostCpuIds() });
+  try {
+    const pair = await runHttpPair(docker, {
+      image: spec.image,
+      labels: spec.labels,
+      timeoutMs: spec.timeoutMs,
+      server: { env: spec.env, limits: spec.limits },
+      // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
+      loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
+    }, { signal });
+    return combineHttpRaw(pair, loaderLimits);
+  } catch (error) {
+    if (ENGINE_GONE.has(error?.code)) throw error;
+    return refused(error, 'the http pair');
+  }
+}
+
+function refused(error, what = 'the container') {
+  return {
+    exitCode: null, stdout: '', oomKilled: false, timedOut: false, aborted: false, containerMs: 0, containerId: '',
+    stderr: `[runner] Docker refused ${what}: ${error.message}\n`,
+  };
+}
+
+/** CPU ids of the engine's host, for the loader's cpuset; Docker reports only their count. */
+async function readEngineCpuIds(docker) {
+  const { NCPU } = await docker.info();
+  return Array.from({ length: NCPU }, (_, id) => id);
 }

@@ -12,6 +12,11 @@ const HOST = { cpus: 2, cpuIds: [0, 1] };
 
 const PBKDF2_DEFAULTS = { tasks: 16, iterations: 100000, keylen: 512, digest: 'sha512', sync: false };
 const ARGON2_DEFAULTS = { tasks: 8, memoryCost: 65536, timeCost: 3, parallelism: 4 };
+const HTTP_DEFAULTS = {
+  work: 'pbkdf2', pbkdf2: { iterations: 10000, keylen: 64, digest: 'sha512', sync: false },
+  argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 }, spin: { ms: 5 }, template: { rows: 100 },
+  duration: 10, warmup: 3, connections: 10, pipelining: 1, rate: undefined, loader: { cpus: 1, cpuset: 'auto' }, fault: 'none',
+};
 
 function validate(raw) {
   return validateConfig(raw, { file: 'memory.yml', host: HOST });
@@ -51,7 +56,7 @@ describe('the default experiments.yml', () => {
       matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8] },
       include: [],
       exclude: [],
-      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS },
+      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS },
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });
@@ -95,10 +100,11 @@ describe('good configs', () => {
       params: {
         pbkdf2: { tasks: 4, iterations: 1000, keylen: 64, digest: 'sha256', sync: true },
         argon2: { tasks: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 },
+        http: HTTP_DEFAULTS,
       },
     });
     expect(second.matrix).toEqual({ workload: ['argon2'] });
-    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS });
+    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS });
   });
 
   test('shorthand: scalar axes become lists, cpuset and env axes become strings, defaults fill the rest', async () => {
@@ -116,7 +122,7 @@ describe('good configs', () => {
       matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
       include: [],
       exclude: [],
-      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS },
+      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS },
     }]);
   });
 
@@ -239,7 +245,7 @@ describe('errors', () => {
       ['experiments.a.matrix.node_options', expect.stringContaining('or an environment variable in UPPER_SNAKE_CASE'),
         'for an environment variable, write it in UPPER_SNAKE_CASE: `NODE_OPTIONS`'],
       ['experiments.a.matrix.cpu', expect.stringContaining('(did you mean `cpus`?)'), 'rename it to `cpus`'],
-      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2', 'rename it to `pbkdf2`'],
+      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http', 'rename it to `pbkdf2`'],
       ['experiments.a.params.argon2.memorycost', expect.stringContaining('(did you mean `memoryCost`?)'), 'rename it to `memoryCost`'],
     ]);
   });

@@ -2,8 +2,9 @@
 // then `node runner/config/write-schema.js` republishes experiments.schema.json.
 
 import { argon2 } from './argon2.js';
+import { http } from './http.js';
 import { pbkdf2 } from './pbkdf2.js';
 
-export const WORKLOADS = { pbkdf2, argon2 };
+export const WORKLOADS = { pbkdf2, argon2, http };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);

@@ -1,0 +1,166 @@
+// The load generator's run, in the loader container that shares the server's network namespace:
+// wait for the server (bounded) → check its answers → warm up (not counted) → POST /__lab/start →
+// measure: autocannon on GET /work, and a light probe on GET /fast → POST /__lab/stop → numbers.
+
+import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { WorkloadError } from '../errors.js';
+import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
+import { round } from '../result.js';
+import { CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
+import { createLatencyRecorder } from './latency.js';
+import { judgeLoaderSaturation } from './saturation.js';
+import { prepareWork } from './work.js';
+
+export const READY_TIMEOUT_MS = 60_000;
+const READY_POLL_MS = 100;
+// The fast-route probe: one connection, a steady 100 requests per second, so it adds little load
+// and its p99 says how long a trivial request waits while the server is busy.
+const FAST_PROBE = { connections: 1, overallRate: 100 };
+const CONTROL_TIMEOUT_MS = 30_000;
+// autocannon ends a run at the first sample tick after `duration`; with its default 1 s ticks a 2 s run
+// could last 3 s. 100 ms ticks keep the measured period within 0.1 s of what was asked.
+const SAMPLE_MS = 100;
+
+/** @param {import('../spec.js').Spec} spec  the server's spec: the loader reads params.http from it */
+export async function runLoad(spec, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const { params } = spec;
+  await waitForServer();
+  await verifyServer(params);
+  if (params.warmup > 0) {
+    log(`warm-up: ${params.warmup} s`);
+    await autocannon(loadOptions(params, params.warmup));
+  }
+  await callControl(CONTROL.start);
+  const before = readCgroupSnapshot();
+  const cpuBefore = process.cpuUsage();
+  const began = performance.now();
+  const work = createLatencyRecorder();
+  const fast = createLatencyRecorder();
+  const [main, probe] = await Promise.all([
+    track(autocannon(loadOptions(params, params.duration)), work),
+    track(autocannon({ url: appUrl(FAST_PATH), ...FAST_PROBE, duration: params.duration, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true }), fast),
+  ]);
+  const periodMs = performance.now() - began;
+  const counters = diffCgroupCounters(before, readCgroupSnapshot());
+  const cpu = process.cpuUsage(cpuBefore);
+  await callControl(CONTROL.stop);
+
+  const latency = work.summarize();
+  const requestsPerSec = main.duration > 0 ? main.requests.total / main.duration : 0;
+  // getrusage, not the cgroup: cgroup v1 splits CPU time into user/system by sampling at timer ticks,
+  // which reads about half the real time for a process that wakes and sleeps as often as a loader does.
+  // The loader is the only process of its container, so its own time is the container's.
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const saturation = judgeLoaderSaturation({
+    periodMs,
+    cpuMs,
+    allowanceCpus: readAllowanceCpus(before),
+    throttledMs: counters.throttledMs,
+    requestsPerSec,
+    meanLatencyMs: latency.mean,
+    connections: params.connections,
+    pipelining: params.pipelining,
+    rate: params.rate,
+  });
+  if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
+  return {
+    workload: 'http',
+    role: 'loader',
+    wall_ms: round(periodMs),
+    tasks: [],
+    metrics: {
+      requests_per_sec: round(requestsPerSec),
+      latency_p50_ms: roundOrNull(latency.p50),
+      latency_p90_ms: roundOrNull(latency.p90),
+      latency_p99_ms: roundOrNull(latency.p99),
+      latency_max_ms: roundOrNull(latency.max),
+      throughput_bytes_per_sec: round(main.duration > 0 ? main.throughput.total / main.duration : 0),
+      errors: main.errors,
+      timeouts: main.timeouts,
+      non2xx: main.non2xx,
+      fast_route_p99_ms: roundOrNull(fast.summarize().p99),
+      loader_saturated: saturation.saturated,
+    },
+    loader: {
+      cpu_ms: round(cpuMs),
+      throttled_ms: counters.throttledMs === null ? null : round(counters.throttledMs),
+      fast_route_errors: probe.errors + probe.non2xx,
+      saturation,
+    },
+  };
+}
+
+function loadOptions(params, duration) {
+  return {
+    url: appUrl(WORK_PATH),
+    connections: params.connections,
+    pipelining: params.pipelining,
+    duration,
+    sampleInt: SAMPLE_MS,
+    // autocannon's coordinated-omission correction assumes 1 ms between requests whatever the rate;
+    // response times are kept as measured.
+    ...(params.rate === undefined ? {} : { overallRate: params.rate, ignoreCoordinatedOmission: true }),
+  };
+}
+
+/** The autocannon instance (a thenable for its result), with every response time recorded. */
+function track(instance, recorder) {
+  instance.on('response', (_client, _status, _bytes, responseTime) => recorder.record(responseTime));
+  return instance;
+}
+
+/** GET /__lab/ready until it answers: the primary opens the control port once every process listens. */
+async function waitForServer() {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  let last;
+  while (performance.now() < deadline) {
+    try {
+      const response = await fetch(controlUrl(CONTROL.ready), { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await delay(READY_POLL_MS);
+  }
+  throw new WorkloadError('ERR_SERVER_NOT_READY', `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
+}
+
+/** A server that answers wrongly must fail the run, not produce a number. */
+async function verifyServer(params) {
+  const expected = await (await prepareWork(params))();
+  await expectAnswer(WORK_PATH, expected);
+  await expectAnswer(FAST_PATH, FAST_BODY);
+}
+
+async function expectAnswer(path, expected) {
+  const response = await fetch(appUrl(path), { signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  const body = await response.text();
+  if (response.status !== 200) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with status ${response.status} (expected 200): ${preview(body)}`);
+  }
+  if (body !== expected) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`);
+  }
+}
+
+async function callControl(path) {
+  const response = await fetch(controlUrl(path), { method: 'POST', signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  if (!response.ok) throw new WorkloadError('ERR_CONTROL', `POST ${path} answered ${response.status}: ${await response.text()}`);
+}
+
+/** CPUs the loader's container may use: its quota, within its cpuset (availableParallelism honours the cpuset). */
+function readAllowanceCpus(cgroup) {
+  return Math.min(cgroup.cpuQuota ?? Infinity, os.availableParallelism());
+}
+
+function preview(text) {
+  const shown = text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
+  return `${Buffer.byteLength(text)} bytes ${shown}`;
+}
+
+function roundOrNull(value) {
+  return value === null ? null : round(value);
+}

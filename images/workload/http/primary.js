@@ -1,0 +1,138 @@
+// The http server's primary process: start the server processes (itself, or N cluster children),
+// then serve the control port until the load generator has bracketed the measured period with
+// POST /__lab/start and POST /__lab/stop. Event-loop delay, cgroup counters and CPU time cover
+// exactly that period; the warm-up before it is not counted. Returns the result; run.js prints it.
+
+import http from 'node:http';
+import { readClockMs } from '../clock.js';
+import { WorkloadError } from '../errors.js';
+import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
+import { readSeen } from '../probe/seen.js';
+import { startThreadSampler } from '../probe/threads.js';
+import { forkServerProcesses } from './cluster.js';
+import { CONTROL, CONTROL_PORT, HOST } from './endpoints.js';
+import { buildServerResult } from './result.js';
+import { startServerProcess } from './server-process.js';
+
+/** @param {import('../spec.js').Spec} spec */
+export async function runHttpPrimary(spec) {
+  const t0 = readClockMs();
+  const sampler = startThreadSampler([process.pid]);
+  let failed;
+  const failure = new Promise((_, reject) => {
+    failed = reject;
+  });
+  // A failure while starting also rejects startUnits itself; the race below is for later failures.
+  failure.catch(() => {});
+  const units = await startUnits(spec, { onFork: sampler.addProcess, onFailure: (error) => failed(error) });
+  const readyAt = readClockMs();
+  const measured = createDeferred();
+  const control = await startControlServer(createControl({ units, sampler, measured }));
+  try {
+    const window = await Promise.race([measured.promise, failure]);
+    return buildServerResult({ t0, readyAt, ...window });
+  } finally {
+    control.closeAllConnections();
+    control.close();
+    await units.close();
+  }
+}
+
+async function startUnits(spec, { onFork, onFailure }) {
+  if (spec.cluster > 0) {
+    const children = await forkServerProcesses({ spec, onFork, onFailure });
+    // The primary only hands out connections, but its CPU and memory are the run's too.
+    const own = trackOwnUsage();
+    return {
+      start: async () => {
+        own.start();
+        await children.start();
+      },
+      stop: async () => {
+        const reports = await children.stop();
+        return { loops: reports.map((report) => report.loop), usages: [own.stop().usage, ...reports.map((report) => report.usage)] };
+      },
+      close: children.close,
+    };
+  }
+  const server = await startServerProcess(spec);
+  return {
+    start: async () => server.start(),
+    stop: async () => {
+      const report = server.stop();
+      return { loops: [report.loop], usages: [report.usage] };
+    },
+    close: server.close,
+  };
+}
+
+/** The primary's own usage over the measured period when it serves no requests itself (cluster). */
+function trackOwnUsage() {
+  let before = null;
+  return {
+    start() {
+      before = process.cpuUsage();
+    },
+    stop() {
+      const cpu = process.cpuUsage(before ?? undefined);
+      return { usage: { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS } };
+    },
+  };
+}
+
+function createControl({ units, sampler, measured }) {
+  let started = null;
+  return {
+    [`GET ${CONTROL.ready}`]: async () => 'ready',
+    [`POST ${CONTROL.start}`]: async () => {
+      if (started) throw new WorkloadError('ERR_CONTROL', 'the measured period has already started');
+      await units.start();
+      const before = readCgroupSnapshot();
+      started = { before, seen: readSeen(before), startAt: readClockMs() };
+      return 'started';
+    },
+    [`POST ${CONTROL.stop}`]: async () => {
+      if (!started) throw new WorkloadError('ERR_CONTROL', `${CONTROL.stop} before ${CONTROL.start}`);
+      const stopAt = readClockMs();
+      const after = readCgroupSnapshot();
+      const { loops, usages } = await units.stop();
+      measured.resolve({
+        startAt: started.startAt,
+        stopAt,
+        seen: started.seen,
+        counters: diffCgroupCounters(started.before, after),
+        memoryPeakBytes: after.memoryPeakBytes,
+        threadCounts: sampler.stop(),
+        loops,
+        usages,
+      });
+      return 'stopped';
+    },
+  };
+}
+
+async function startControlServer(routes) {
+  const server = http.createServer((request, response) => {
+    const route = routes[`${request.method} ${request.url}`];
+    if (!route) return reply(response, 404, 'not found');
+    route().then((body) => reply(response, 200, body), (error) => reply(response, 409, error.message));
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(CONTROL_PORT, HOST, resolve);
+  });
+  return server;
+}
+
+function reply(response, status, body) {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  response.end(body);
+}
+
+function createDeferred() {
+  let resolve;
+  const promise = new Promise((onResolve) => {
+    resolve = onResolve;
+  });
+  return { promise, resolve };
+}

@@ -1,0 +1,22 @@
+// The http server's result line: the common fields (result.js) over the measured period, and the
+// server-side http metrics. The load generator's numbers are added by the runner, which combines
+// both containers' lines into one row.
+
+import { describeResources, round } from '../result.js';
+import { combineLoopDelays } from './event-loop.js';
+
+export function buildServerResult({ t0, readyAt, startAt, stopAt, seen, counters, memoryPeakBytes, threadCounts, loops, usages }) {
+  const loop = combineLoopDelays(loops);
+  return {
+    workload: 'http',
+    wall_ms: round(stopAt - startAt),
+    // Server start-up: forks, worker threads and work preparation until every process listens.
+    setup_ms: round(readyAt - t0),
+    tasks: [],
+    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }),
+    metrics: {
+      event_loop_delay_mean_ms: loop.mean_ms === null ? null : round(loop.mean_ms),
+      event_loop_delay_p99_ms: loop.p99_ms === null ? null : round(loop.p99_ms),
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// The work one GET /work does, by params.work. Each kind turns into a function that returns the
+// response body (a string, or a promise of one) and is deterministic, so the load generator can
+// compute the right body itself once and compare it with what the server sends.
+//
+// Where the work runs is the point of the experiments: `pbkdf2` (sync: false) and `argon2` go to the
+// process's libuv pool (UV_THREADPOOL_SIZE); `spin`, `template` and `pbkdf2` with sync: true block the
+// thread that handles the request: the event loop, or a pool worker thread when `workers` > 0.
+
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import { WorkloadError } from '../errors.js';
+import { prepareTemplate } from './template.js';
+
+const pbkdf2Async = promisify(crypto.pbkdf2);
+const PASSWORD = 'correct horse battery staple';
+// A fixed salt makes the derived key, and so the body, the same for every request.
+const SALT = Buffer.from('node-threads-lab');
+
+const PREPARE = {
+  none: () => () => 'ok',
+  spin: ({ ms }) => () => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+    return `spun ${ms} ms`;
+  },
+  pbkdf2: ({ iterations, keylen, digest, sync }) => {
+    try {
+      crypto.pbkdf2Sync('', '', 1, 1, digest);
+    } catch {
+      throw new WorkloadError('ERR_SPEC_INVALID', `LAB_SPEC.params.pbkdf2.digest: expected a digest this Node.js supports (e.g. sha512, sha256), got ${JSON.stringify(digest)}`);
+    }
+    if (sync) return () => crypto.pbkdf2Sync(PASSWORD, SALT, iterations, keylen, digest).toString('hex');
+    return async () => (await pbkdf2Async(PASSWORD, SALT, iterations, keylen, digest)).toString('hex');
+  },
+  argon2: async ({ memoryCost, timeCost, parallelism }) => {
+    const { default: argon2 } = await import('argon2');
+    const options = { raw: true, salt: SALT, memoryCost, timeCost, parallelism };
+    return async () => (await argon2.hash(PASSWORD, options)).toString('hex');
+  },
+  template: (options) => prepareTemplate(options),
+};
+
+/**
+ * @param {ReturnType<import('./params.js').parseParams>} params
+ * @returns {Promise<() => string|Promise<string>>}
+ */
+export async function prepareWork(params) {
+  return PREPARE[params.work](params[params.work] ?? {});
+}

@@ -1,0 +1,51 @@
+// An http run's two containers → one raw outcome of the shape runContainer returns, so judgeRun and
+// toRows treat it like any run. The server's line gives the row its timings, cgroup readings and
+// event-loop delay; the load generator's line adds the http numbers under `metrics`. A failure names
+// the container it came from, and the one that caused it comes last (the error column keeps the tail).
+import { parseResultLine } from './parse-result.js';
+
+/**
+ * @param {object} pair  runHttpPair's outcome
+ * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean }} pair.server
+ * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean }|null} pair.loader  null if never started
+ * @param {boolean} pair.timedOut
+ * @param {boolean} pair.aborted
+ * @param {boolean} pair.serverEndedFirst  the server exited on its own before the loader was done
+ * @param {number} pair.containerMs
+ * @param {string} pair.containerId  the server's
+ * @param {{ cpus: number, cpuset: string }} loaderLimits  what the loader was given
+ */
+export function combineHttpRaw(pair, loaderLimits) {
+  const { server, loader } = pair;
+  const base = { oomKilled: false, timedOut: false, aborted: false, containerMs: pair.containerMs, containerId: pair.containerId };
+  const both = [label('loader', loader?.stderr), label('server', server.stderr)];
+  if (pair.aborted) return { ...base, aborted: true, exitCode: null, stdout: '', stderr: both.join('') };
+  if (pair.timedOut) return { ...base, timedOut: true, exitCode: null, stdout: '', stderr: both.join('') };
+  if (server.oomKilled) return { ...base, oomKilled: true, exitCode: server.exitCode, stdout: '', stderr: label('server', server.stderr) };
+  const serverResult = parseResultLine(server.stdout);
+  const loaderResult = loader ? parseResultLine(loader.stdout) : null;
+  const failed = (exitCode, ...parts) => ({ ...base, exitCode, stdout: '', stderr: parts.join('') });
+  if (pair.serverEndedFirst && server.exitCode !== 0) {
+    return failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr));
+  }
+  if (!loader) return failed(server.exitCode ?? 1, label('server', server.stderr), '[loader] the load generator never started\n');
+  if (loader.oomKilled) return failed(loader.exitCode ?? 137, label('server', server.stderr), label('loader', loader.stderr), '[loader] killed for memory: over the load generator\'s limit\n');
+  if (loader.exitCode !== 0 || !loaderResult) {
+    return failed(loader.exitCode || 1, label('server', server.stderr), label('loader', loader.stderr) || '[loader] printed no result line\n');
+  }
+  if (server.exitCode !== 0 || !serverResult) {
+    return failed(server.exitCode || 1, label('loader', loader.stderr), label('server', server.stderr) || '[server] printed no result line after the measured period\n');
+  }
+  const result = {
+    ...serverResult,
+    metrics: { ...serverResult.metrics, ...loaderResult.metrics, loader_cpus: loaderLimits.cpus, loader_cpuset: loaderLimits.cpuset },
+    loader: loaderResult.loader,
+  };
+  return { ...base, exitCode: 0, stdout: `${JSON.stringify(result)}\n`, stderr: both.join('') };
+}
+
+/** Every line prefixed with its container, so the error column says which one spoke. */
+function label(role, text) {
+  const lines = (text ?? '').split('\n').filter((line) => line.trim() !== '');
+  return lines.map((line) => `[${role}] ${line}\n`).join('');
+}

@@ -1,0 +1,97 @@
+// One http run = two containers from the same image, both locked down like every run's container:
+//   server  node /app/run.js     NetworkMode none (loopback only), the cell's limits
+//   loader  node /app/loader.js  NetworkMode container:<server>, so it reaches 127.0.0.1 of the server
+//                                and nothing else; its own limits (plan/loader-limits.js)
+// The loader waits for the server, checks its answers, warms up, brackets the measured period with
+// POST /__lab/start and /__lab/stop, prints its line and exits; the server prints its line after
+// /__lab/stop and exits. Whatever happens (failure, timeout, abort), both are removed.
+import { setTimeout as delay } from 'node:timers/promises';
+import { attachOutput, ignoreGone, toCreateOptions, waitForEnd } from './run-container.js';
+
+export const ROLE_LABEL = 'node-threads-lab.role';
+export const LOADER_ENTRYPOINT = ['node', '/app/loader.js'];
+// After /__lab/stop the server only prints and exits; longer than this means it is stuck.
+const SERVER_EXIT_GRACE_MS = 15_000;
+const OUTPUT_DRAIN_MS = 5000;
+
+/**
+ * @param {import('dockerode')} docker
+ * @param {{ image: string, labels: Record<string,string>, timeoutMs: number,
+ *           server: { env: Record<string,string>, limits: object }, loader: { env: Record<string,string>, limits: object } }} spec
+ *   timeoutMs bounds the whole pair
+ * @param {{ signal?: AbortSignal }} [options]
+ */
+export async function runHttpPair(docker, { image, labels, timeoutMs, server, loader }, { signal } = {}) {
+  const began = performance.now();
+  const remaining = () => Math.max(0, timeoutMs - (performance.now() - began));
+  const created = [];
+  const create = async (options) => {
+    const container = await docker.createContainer(options);
+    created.push(container);
+    return { container, output: await attachOutput(docker, container) };
+  };
+  try {
+    const serverSide = await create(toCreateOptions({ image, ...server, labels: { ...labels, [ROLE_LABEL]: 'server' } }));
+    await serverSide.container.start();
+    const loaderSide = await create(toCreateOptions({
+      image,
+      ...loader,
+      entrypoint: LOADER_ENTRYPOINT,
+      networkMode: `container:${serverSide.container.id}`,
+      labels: { ...labels, [ROLE_LABEL]: 'loader' },
+    }));
+    await loaderSide.container.start();
+
+    const loaderPhase = await awaitLoader(serverSide.container, loaderSide.container, remaining(), signal);
+    const loaderState = (await loaderSide.container.inspect()).State;
+    const loaderDone = loaderPhase.ending === 'exited' && loaderState.ExitCode === 0;
+    let serverEnding = loaderPhase.serverEndedFirst ? 'exited' : 'stopped';
+    if (loaderDone) serverEnding = await waitForEnd(serverSide.container, Math.min(remaining(), SERVER_EXIT_GRACE_MS), signal);
+    if (serverEnding !== 'exited') await serverSide.container.kill().catch(ignoreGone);
+    const serverState = (await serverSide.container.inspect()).State;
+    await Promise.race([Promise.all([serverSide.output.done, loaderSide.output.done]), delay(OUTPUT_DRAIN_MS)]);
+    return {
+      server: describe(serverSide.output, serverState),
+      loader: describe(loaderSide.output, loaderState),
+      aborted: (loaderPhase.ending === 'aborted' && Boolean(signal?.aborted)) || serverEnding === 'aborted',
+      timedOut: loaderPhase.ending === 'timeout' || (serverEnding === 'timeout' && remaining() === 0),
+      serverEndedFirst: loaderPhase.serverEndedFirst,
+      containerMs: performance.now() - began,
+      containerId: serverSide.container.id,
+    };
+  } finally {
+    // The loader lives in the server's network namespace: remove it first.
+    for (const container of created.reverse()) await container.remove({ force: true, v: true }).catch(ignoreGone);
+  }
+}
+
+/**
+ * Wait for the loader to exit. The server exiting first (a crash: it only exits after /__lab/stop),
+ * the timeout or an abort cut the wait short; then the loader is killed.
+ * @returns {Promise<{ ending: 'exited'|'timeout'|'aborted', serverEndedFirst: boolean }>}
+ */
+async function awaitLoader(serverContainer, loaderContainer, timeoutMs, signal) {
+  const cut = new AbortController();
+  const onAbort = () => cut.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) cut.abort();
+  let waiting = true;
+  let serverEndedFirst = false;
+  serverContainer.wait().then(() => {
+    if (!waiting) return;
+    serverEndedFirst = true;
+    cut.abort();
+  }, () => {});
+  try {
+    const ending = await waitForEnd(loaderContainer, timeoutMs, cut.signal);
+    waiting = false;
+    if (ending !== 'exited') await loaderContainer.kill().catch(ignoreGone);
+    return { ending, serverEndedFirst };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function describe(output, state) {
+  return { exitCode: state.ExitCode ?? null, stdout: output.stdout(), stderr: output.stderr(), oomKilled: Boolean(state.OOMKilled) };
+}

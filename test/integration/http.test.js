@@ -1,0 +1,145 @@
+// The http workload on the real engine: a server container and a load-generator container per run,
+// one row per run, and nothing left behind.
+import { parse } from 'csv-parse/sync';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectTestEngine, listProjectContainers } from '../support/docker-helpers.js';
+import { runCli } from '../support/run-cli.js';
+
+const MATRIX = fileURLToPath(new URL('../fixtures/integration/http.yml', import.meta.url));
+const FAULTS = fileURLToPath(new URL('../fixtures/integration/http-faults.yml', import.meta.url));
+const LATENCY_COLUMNS = ['latency_p50_ms', 'latency_p90_ms', 'latency_p99_ms', 'latency_max_ms', 'fast_route_p99_ms'];
+
+const readRows = (file) => parse(readFileSync(file, 'utf8'), { columns: true });
+
+// This file's experiments; other test files may have containers of their own on the same engine.
+const OWN_EXPERIMENTS = ['http', 'http-wrong-body', 'http-pinned'];
+const listOwnContainers = async (docker) => (await listProjectContainers(docker))
+  .filter((info) => OWN_EXPERIMENTS.includes(info.Labels['node-threads-lab.experiment']));
+
+/** Containers of this experiment created since then, by role (other tests may share the engine). */
+async function countCreatedByRole(docker, sinceSeconds, experiment) {
+  const stream = await docker.getEvents({
+    since: sinceSeconds,
+    until: Math.ceil(Date.now() / 1000) + 1,
+    filters: { type: ['container'], event: ['create'], label: [`node-threads-lab.experiment=${experiment}`] },
+  });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
+  const counts = {};
+  for (const event of events) {
+    const role = event.Actor.Attributes['node-threads-lab.role'];
+    counts[role] = (counts[role] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe('http: cluster {1, 2} × cpus {1, 2} with the pbkdf2 route', () => {
+  let docker;
+  let result;
+  let rows;
+  let since;
+
+  beforeAll(async () => {
+    docker = await connectTestEngine();
+    since = Math.floor(Date.now() / 1000) - 1;
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-http-'));
+    result = await runCli(['--config', MATRIX, '--out', outDir]);
+    rows = readRows(join(outDir, 'runs.csv'));
+  });
+
+  test('every run is ok and has requests, no non-2xx, and latencies', () => {
+    expect(result.all).toMatch(/4 ok, 0 not ok, of 4/);
+    expect(result.exitCode).toBe(0);
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expect(row.status).toBe('ok');
+      expect(Number(row.requests_per_sec)).toBeGreaterThan(0);
+      expect(Number(row.throughput_bytes_per_sec)).toBeGreaterThan(0);
+      expect(row.non2xx).toBe('0');
+      expect(row.errors).toBe('0');
+      for (const column of LATENCY_COLUMNS) expect(Number(row[column])).toBeGreaterThan(0);
+      expect(Number(row.latency_p99_ms)).toBeGreaterThanOrEqual(Number(row.latency_p50_ms));
+      expect(row.event_loop_delay_mean_ms).not.toBe('');
+      expect(row.loader_saturated).toMatch(/^(true|false)$/);
+    }
+  });
+
+  test('server-side readings come from the server container over the measured period', () => {
+    for (const row of rows) {
+      expect(Number(row.seen_cpu_quota)).toBeCloseTo(Number(row.cpus), 5);
+      // The measured period is `duration` (2 s), not the warm-up or the start-up.
+      expect(Number(row.wall_ms)).toBeGreaterThan(1900);
+      expect(Number(row.wall_ms)).toBeLessThan(2600);
+      expect(Number(row.cpu_user_ms)).toBeGreaterThan(0);
+      expect(Number(row.peak_rss_mb)).toBeGreaterThan(10);
+      expect(row.nr_periods).not.toBe('');
+      // cluster N: the primary and N children.
+      expect(Number(row.peak_threads)).toBeGreaterThan(Number(row.cluster) * 7);
+    }
+  });
+
+  test('the loader limits are recorded: 1 CPU, unpinned as the cells pin no server', () => {
+    for (const row of rows) expect([row.loader_cpus, row.loader_cpuset]).toEqual(['1', '']);
+  });
+
+  test('two containers per run, both gone afterwards', async () => {
+    expect(await countCreatedByRole(docker, since, 'http')).toEqual({ server: 4, loader: 4 });
+    expect(await listOwnContainers(docker)).toEqual([]);
+  });
+});
+
+describe('http: a server that answers wrongly', () => {
+  let docker;
+  let result;
+  let outDir;
+
+  beforeAll(async () => {
+    docker = await connectTestEngine();
+    outDir = mkdtempSync(join(tmpdir(), 'lab-http-faults-'));
+    result = await runCli(['--config', FAULTS, '--out', outDir]);
+  });
+
+  test('gives a failed row that says why, and the matrix goes on', () => {
+    const [wrong] = readRows(join(outDir, 'http-wrong-body', 'runs.csv'));
+    expect(wrong.status).toBe('failed');
+    expect(wrong.error).toMatch(/\[loader\] .*the server answered GET \/work with a wrong body: expected 2 bytes "ok", got .*deliberately wrong/);
+    expect(wrong.requests_per_sec).toBe('');
+    const [next] = readRows(join(outDir, 'http-pinned', 'runs.csv'));
+    expect(next.status).toBe('ok');
+    expect(result.exitCode).toBe(1);
+  });
+
+  test('a server pinned by the cell gets a loader on the other CPU', () => {
+    const [pinned] = readRows(join(outDir, 'http-pinned', 'runs.csv'));
+    expect([pinned.cpuset, pinned.seen_cpuset, pinned.loader_cpuset, pinned.loader_cpus]).toEqual(['0', '0', '1', '1']);
+    expect(Number(pinned.requests_per_sec)).toBeGreaterThan(0);
+    expect(pinned.non2xx).toBe('0');
+  });
+
+  test('no container is left behind', async () => {
+    expect(await listOwnContainers(docker)).toEqual([]);
+  });
+});
+
+describe('http: Ctrl-C in the middle of a run', () => {
+  test('stops and removes both containers of the run', async () => {
+    const docker = await connectTestEngine();
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-http-abort-'));
+    const child = runCli(['--config', MATRIX, '--out', outDir]);
+    // Wait until the first pair is up (both containers exist), then interrupt.
+    for (let waited = 0; waited < 30_000; waited += 200) {
+      const running = await listOwnContainers(docker);
+      if (running.length >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await listOwnContainers(docker)).length).toBeGreaterThanOrEqual(2);
+    child.kill('SIGINT');
+    const result = await child;
+    expect(result.exitCode).toBe(130);
+    expect(await listOwnContainers(docker)).toEqual([]);
+  });
+});
