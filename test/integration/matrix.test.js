@@ -18,9 +18,11 @@ describe('npm run matrix on the real engine', () => {
   let rows;
   let tasks;
   let runInfo;
+  let startedMs;
 
   beforeAll(async () => {
     docker = await connectTestEngine();
+    startedMs = Date.now();
     outDir = mkdtempSync(join(tmpdir(), 'lab-it-'));
     planned = await runCli(['--config', LIMITS, '--plan']);
     result = await runCli(['--config', LIMITS, '--out', outDir]);
@@ -43,6 +45,10 @@ describe('npm run matrix on the real engine', () => {
     expect(lines.at(-1)).toBe('4 runs');
     expect(rows).toHaveLength(lines.length - 1);
     expect(runInfo.planned_runs).toBe(rows.length);
+  });
+
+  test('one container per run, seen by the engine (which also proves the event count used below works)', async () => {
+    expect(await countCreatedSince(docker, startedMs)).toBe(rows.length);
   });
 
   test('(b) the container sees the quota and the cpuset it was given', () => {
@@ -96,7 +102,7 @@ describe('bad input creates no container', () => {
     const file = join(dir, 'experiments.yml');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, 'experiments:\n  bad:\n    matrix:\n      workload: [pbkdf2]\n      uv_threadpool_size: [4, 2000]\n');
-    const since = Math.floor(Date.now() / 1000) - 1;
+    const since = Date.now();
     const result = await runCli(['--config', file, '--out', join(dir, 'out')]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`${file}:5:`);

@@ -9,15 +9,17 @@ export async function connectTestEngine() {
 
 export { listProjectContainers };
 
-/** Project containers CREATED in [since, now], even if already removed (from the engine's events). */
-export async function countCreatedSince(docker, sinceSeconds) {
+/** Project containers CREATED since `sinceMs` (Date.now() before the action), even if already removed (from the engine's events). */
+export async function countCreatedSince(docker, sinceMs) {
   const until = Math.ceil(Date.now() / 1000) + 1;
   const stream = await docker.getEvents({
-    since: sinceSeconds,
+    since: Math.floor(sinceMs / 1000),
     until,
     filters: { type: ['container'], event: ['create'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
   });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).length;
+  // The API filters by whole seconds; the event's own nanosecond time keeps an earlier test's container out.
+  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
+  return events.filter((event) => event.timeNano / 1e6 >= sinceMs).length;
 }
