@@ -4,9 +4,9 @@
 // preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { EventEmitter } from 'node:events';
 import { resolve, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { LabError } from './errors.js';
+import { parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
 import { planExperiments, describeRun } from './plan/plan-runs.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-files.js';
@@ -163,24 +163,11 @@ function listenForStop(stderr, removeContainers) {
 }
 
 function parseArguments(argv) {
-  try {
-    const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false, strict: true });
-    if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new Error(`--seed takes a whole number, found "${values.seed}"`);
-    if (values.resume && (values.out || values.only.length > 0)) throw new Error('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
-    return { ...values, seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
-  } catch (cause) {
-    throw new LabError('ERR_USAGE', cause.message, { hint: USAGE, cause });
-  }
+  const { values } = parseCommandLine(argv, { options: OPTIONS, usage: USAGE });
+  const usageError = (message) => new LabError('ERR_USAGE', message, { hint: USAGE });
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw usageError(`--seed takes a whole number, found "${values.seed}"`);
+  if (values.resume && (values.out || values.only.length > 0)) throw usageError('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
+  return { ...values, seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error) => {
-      process.stderr.write(`${error instanceof LabError ? error.format() : error.stack}\n`);
-      process.exitCode = error instanceof LabError ? error.exitCode : 1;
-    },
-  );
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) runCommand(main);

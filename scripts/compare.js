@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm run compare -- DIR_A DIR_B`: matches cells by id, prints per cell and primary metric both medians,
 // the ratio B / A with its 95% CI and Welch's significance stars, and writes the same to compare.csv.
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { LabError } from '../runner/errors.js';
+import { parseCommandLine, runCommand } from '../runner/command.js';
 import { readResults } from '../runner/report/read-results.js';
 import { compareResults, formatComparison } from '../runner/report/compare.js';
 import { formatCsv } from '../runner/report/csv.js';
@@ -37,16 +37,7 @@ export function main(argv, { stdout = process.stdout } = {}) {
 }
 
 function parse(argv) {
-  try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { out: { type: 'string', default: 'compare.csv' }, help: { type: 'boolean', short: 'h', default: false } } });
-  } catch (cause) {
-    throw new LabError('ERR_USAGE', cause.message, { hint: USAGE, cause });
-  }
+  return parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { out: { type: 'string', default: 'compare.csv' }, help: { type: 'boolean', short: 'h', default: false } } });
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(`${error instanceof LabError ? error.format() : error.stack}\n`);
-  process.exitCode = error instanceof LabError ? error.exitCode : 1;
-}
+runCommand(main);

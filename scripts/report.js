@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run report -- DIR [DIR...]`: (re)writes summary.csv, pivot-*.csv, report.md and report.html in each
 // results folder from its runs.csv, tasks.csv and run.json alone.
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { LabError } from '../runner/errors.js';
+import { parseCommandLine, runCommand } from '../runner/command.js';
 import { writeReports } from '../runner/report/write-reports.js';
 import { parseAxisValues } from '../runner/report/axis-values.js';
 
@@ -30,16 +30,7 @@ export function main(argv, { stdout = process.stdout } = {}) {
 }
 
 function parse(argv) {
-  try {
-    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: { baseline: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
-  } catch (cause) {
-    throw new LabError('ERR_USAGE', cause.message, { hint: USAGE, cause });
-  }
+  return parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  process.stderr.write(`${error instanceof LabError ? error.format() : error.stack}\n`);
-  process.exitCode = error instanceof LabError ? error.exitCode : 1;
-}
+runCommand(main);
