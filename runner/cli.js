@@ -14,7 +14,7 @@ import { attachProgress } from './progress.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo, describeProject } from './run-info.js';
 import { checkResumable, readResumeState } from './resume.js';
-import { runColumns } from './collect/to-rows.js';
+import { planColumns } from './collect/to-rows.js';
 import { newSeed } from './plan/run-order.js';
 import { writeReports } from './report/write-reports.js';
 
@@ -58,7 +58,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
   const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
-  if (resumed) for (const plan of plans) checkResumable(plan, resumed, runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]));
+  if (resumed) for (const plan of plans) checkResumable(plan, resumed, planColumns(plan));
   if (args.plan) {
     for (const plan of plans) for (const run of plan.runs) if (!resumed?.done.has(run.runKey)) stdout.write(`${describeRun(run)}\n`);
     stdout.write(`${plans.reduce((count, plan) => count + plan.runs.filter((run) => !resumed?.done.has(run.runKey)).length, 0)} runs\n`);

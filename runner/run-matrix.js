@@ -2,7 +2,7 @@
 // A failed run is a row like any other; only a lost engine or an abort (Ctrl-C) ends the loop early.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { toRows, runColumns, TASK_COLUMNS } from './collect/to-rows.js';
+import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
 import { planAdaptiveRound } from './plan/adaptive.js';
 import { CsvAppender } from './report/output-files.js';
 
@@ -19,7 +19,7 @@ import { CsvAppender } from './report/output-files.js';
  * @returns {Promise<{ total: number, done: number, ok: number, failed: number, stoppedBy: null|'abort'|'fail-fast' }>}
  */
 export async function runMatrix({ plan, executor, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter() }) {
-  const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]));
+  const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), planColumns(plan));
   const tasksCsv = new CsvAppender(join(outDir, 'tasks.csv'), TASK_COLUMNS);
   const rows = [...previousRows];
   const queue = plan.runs.filter((run) => !done.has(run.runKey));

@@ -18,6 +18,11 @@ export function runColumns(envAxes = [], workloads = []) {
   return [...HEAD_COLUMNS, ...AXIS_COLUMNS, ...envAxes, ...MEASURE_COLUMNS, ...workloadColumns(workloads)];
 }
 
+/** The runs.csv header of one experiment's plan. */
+export function planColumns(plan) {
+  return runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]);
+}
+
 /**
  * @param {import('../plan/plan-runs.js').RunSpec} run
  * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
