@@ -13,8 +13,9 @@ const MIB = 1024 * 1024;
  * @param {ReturnType<import('./probe/cgroup.js').diffCgroupCounters>} run.counters  cgroup deltas over the run
  * @param {number|null} run.memoryPeakBytes  cgroup memory peak
  * @param {{ cpuUserUs: number, cpuSystemUs: number, maxRssKiB: number }[]} run.usages  one per process
+ * @param {Record<string, number|null>} [run.metrics]  the workload's own measurements (its measure())
  */
-export function buildResult({ workload, t0, records, seen, threadCounts, counters, memoryPeakBytes, usages }) {
+export function buildResult({ workload, t0, records, seen, threadCounts, counters, memoryPeakBytes, usages, metrics = {} }) {
   const firstStart = records.reduce((min, record) => Math.min(min, record.start), Infinity);
   const lastEnd = records.reduce((max, record) => Math.max(max, record.end), -Infinity);
   const tasks = [...records]
@@ -32,7 +33,7 @@ export function buildResult({ workload, t0, records, seen, threadCounts, counter
     setup_ms: round(firstStart - t0),
     tasks,
     ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }),
-    metrics: {},
+    metrics,
   };
 }
 

@@ -42,8 +42,9 @@ async function runPrimary() {
   }
   getWorkload(spec.workload).assertRunnable?.();
   const t0 = readClockMs();
-  const sampler = startThreadSampler([process.pid]);
-  const run = await prepareRun(spec, sampler);
+  const pids = [process.pid];
+  const sampler = startThreadSampler(pids);
+  const run = await prepareRun(spec, sampler, (pid) => pids.push(pid));
   let result;
   try {
     const before = readCgroupSnapshot();
@@ -52,6 +53,8 @@ async function runPrimary() {
     const { records, usages } = await run.start();
     const cpu = process.cpuUsage(cpuBefore);
     const after = readCgroupSnapshot();
+    // While every thread and process is still up: what the workload measures of them itself (idle: RSS).
+    const metrics = getWorkload(spec.workload).measure?.({ pids }) ?? {};
     const own = { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS };
     result = buildResult({
       workload: spec.workload,
@@ -62,6 +65,7 @@ async function runPrimary() {
       counters: diffCgroupCounters(before, after),
       memoryPeakBytes: after.memoryPeakBytes,
       usages: [own, ...usages],
+      metrics,
     });
   } finally {
     await run.close();
@@ -73,8 +77,10 @@ function print(result) {
   process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 }
 
-function prepareRun(spec, sampler) {
-  if (spec.cluster > 0) return prepareCluster({ spec, onTaskEnd: sampler.sample, onFork: sampler.addProcess });
+function prepareRun(spec, sampler, onFork) {
+  if (spec.cluster > 0) {
+    return prepareCluster({ spec, onTaskEnd: sampler.sample, onFork: (pid) => { sampler.addProcess(pid); onFork(pid); } });
+  }
   return prepareThreads({
     workloadName: spec.workload,
     params: spec.params,

@@ -6,6 +6,8 @@ export const WORKLOAD_COLUMNS = {
     'throughput_bytes_per_sec', 'errors', 'timeouts', 'non2xx', 'fast_route_p99_ms',
     'event_loop_delay_mean_ms', 'event_loop_delay_p99_ms', 'loader_cpus', 'loader_cpuset', 'loader_saturated',
   ],
+  // idle: resident set after the threads and processes settled, all processes summed, and the primary's alone.
+  idle: ['rss_mb', 'main_rss_mb'],
 };
 
 export function workloadColumns(workloads) {

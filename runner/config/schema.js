@@ -14,7 +14,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('./experiments.schema.json', im
 export const EXPERIMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 
 // What a pivot table may show: a primary metric, speedup/efficiency, or a median of what the process saw.
-const PIVOT_METRICS = ['wall_ms', 'requests_per_sec', 'latency_p99_ms', 'speedup', 'efficiency', 'seen_available_parallelism', 'seen_cpu_quota', 'peak_threads', 'pool_threads', 'throttled_ms', 'cpu_user_ms'];
+const PIVOT_METRICS = ['wall_ms', 'requests_per_sec', 'latency_p99_ms', 'rss_mb', 'speedup', 'efficiency', 'seen_available_parallelism', 'seen_cpu_quota', 'peak_threads', 'pool_threads', 'throttled_ms', 'cpu_user_ms'];
 const PIVOT_STATS = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high'];
 
 export const EXPERIMENT_PROPERTIES = {

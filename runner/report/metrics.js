@@ -10,6 +10,7 @@ export const PRIMARY_METRICS = {
     { column: 'requests_per_sec', unit: 'req/s', better: 'higher', label: 'throughput' },
     { column: 'latency_p99_ms', unit: 'ms', better: 'lower', label: 'p99 latency' },
   ],
+  idle: [{ column: 'rss_mb', unit: 'MB', better: 'lower', label: 'resident memory' }],
 };
 
 /** Medians of what the process saw, carried into summary.csv because they explain the results. */

@@ -17,6 +17,8 @@ const HTTP_DEFAULTS = {
   argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 }, spin: { ms: 5 }, template: { rows: 100 },
   duration: 10, warmup: 3, connections: 10, pipelining: 1, rate: undefined, loader: { cpus: 1, cpuset: 'auto' }, fault: 'none',
 };
+const IDLE_DEFAULTS = { tasks: 1, settleMs: 500 };
+const SUM_DEFAULTS = { tasks: 1, n: 10_000_000 };
 
 function validate(raw) {
   return validateConfig(raw, { file: 'memory.yml', host: HOST });
@@ -56,7 +58,7 @@ describe('the default experiments.yml', () => {
       matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8] },
       include: [],
       exclude: [],
-      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS },
+      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS },
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });
@@ -101,10 +103,12 @@ describe('good configs', () => {
         pbkdf2: { tasks: 4, iterations: 1000, keylen: 64, digest: 'sha256', sync: true },
         argon2: { tasks: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 },
         http: HTTP_DEFAULTS,
+        idle: IDLE_DEFAULTS,
+        sum: SUM_DEFAULTS,
       },
     });
     expect(second.matrix).toEqual({ workload: ['argon2'] });
-    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS });
+    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS });
   });
 
   test('shorthand: scalar axes become lists, cpuset and env axes become strings, defaults fill the rest', async () => {
@@ -122,7 +126,7 @@ describe('good configs', () => {
       matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
       include: [],
       exclude: [],
-      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS },
+      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS },
     }]);
   });
 
@@ -245,7 +249,7 @@ describe('errors', () => {
       ['experiments.a.matrix.node_options', expect.stringContaining('or an environment variable in UPPER_SNAKE_CASE'),
         'for an environment variable, write it in UPPER_SNAKE_CASE: `NODE_OPTIONS`'],
       ['experiments.a.matrix.cpu', expect.stringContaining('(did you mean `cpus`?)'), 'rename it to `cpus`'],
-      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http', 'rename it to `pbkdf2`'],
+      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum', 'rename it to `pbkdf2`'],
       ['experiments.a.params.argon2.memorycost', expect.stringContaining('(did you mean `memoryCost`?)'), 'rename it to `memoryCost`'],
     ]);
   });

@@ -9,14 +9,19 @@
 //                             barrier, so loading costs stay out of task times
 //   runTask(params, index)    starts one task: returns a promise for async work, or returns nothing
 //                             once synchronous work is done (so its end is timed without a tick's delay)
+//   measure({ pids })         optional; run by the primary once every task has ended, while threads and
+//                             processes are still up (pids: primary first, then cluster processes);
+//                             returns the workload's own numbers, the result's `metrics`
 // `http` is not a CPU workload: it exports `serves` (run.js runs it as a server, see http/) and
 // `parseParams` (spec.js lets it check its nested parameters itself).
 
 import * as argon2 from './argon2.js';
 import * as http from './http.js';
+import * as idle from './idle.js';
 import * as pbkdf2 from './pbkdf2.js';
+import * as sum from './sum.js';
 
-const WORKLOADS = { pbkdf2, argon2, http };
+const WORKLOADS = { pbkdf2, argon2, http, idle, sum };
 
 export function getWorkload(name) {
   return typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;

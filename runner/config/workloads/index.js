@@ -3,8 +3,10 @@
 
 import { argon2 } from './argon2.js';
 import { http } from './http.js';
+import { idle } from './idle.js';
 import { pbkdf2 } from './pbkdf2.js';
+import { sum } from './sum.js';
 
-export const WORKLOADS = { pbkdf2, argon2, http };
+export const WORKLOADS = { pbkdf2, argon2, http, idle, sum };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);

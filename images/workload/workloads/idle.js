@@ -1,0 +1,34 @@
+// idle: what idle worker threads and cluster processes cost in memory. The spread starts `workers`
+// threads (per process) and `cluster` processes as for every workload and waits until each is up;
+// each task then only waits `settleMs`, so the process is quiet (start-up garbage collected or not,
+// as an app's would be). Then, with every thread and process still alive, measure() reads the resident
+// set of the primary and of each cluster process from /proc: what `process.memoryUsage().rss` of each
+// would say, summed. `tasks` (1) are dealt as usual; threads without a task just stay up.
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { readTextOrNull } from '../probe/read-text.js';
+
+export const defaults = { tasks: 1, settleMs: 500 };
+
+const KIB_PER_MIB = 1024;
+
+export function runTask({ settleMs }) {
+  return sleep(settleMs);
+}
+
+/** VmRSS of /proc/<pid>/status in KiB, or null where it cannot be read. */
+export function parseVmRssKiB(statusText) {
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(statusText ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+/** @param {{ pids: number[] }} run  the primary first, then the cluster processes */
+export function measure({ pids }) {
+  const rss = pids.map((pid) => parseVmRssKiB(readTextOrNull(`/proc/${pid}/status`)));
+  const known = rss.filter((value) => value !== null);
+  const toMiB = (kib) => Math.round((kib / KIB_PER_MIB) * 1000) / 1000;
+  return {
+    rss_mb: known.length > 0 ? toMiB(known.reduce((a, b) => a + b, 0)) : null,
+    main_rss_mb: rss[0] === null ? null : toMiB(rss[0]),
+  };
+}

@@ -1,0 +1,44 @@
+// sum: add the integers 1..n with a plain loop, split into `tasks` contiguous slices that are dealt over
+// worker threads and cluster processes like every workload's tasks. Pure CPU on the thread that runs
+// the task (no libuv pool), so it shows what workers and cluster buy for synchronous JavaScript.
+//
+// Doubles are exact only up to 2^53 and 1 + … + 10^9 ≈ 5·10^17 is past that, so the loop adds blocks
+// small enough to stay exact in a double, and each block goes into a BigInt. Every slice is checked
+// against the closed form (a + b)(b − a + 1) / 2 before it counts: a run that summed wrong fails.
+
+import { WorkloadError } from '../errors.js';
+
+export const defaults = { tasks: 1, n: 10_000_000 };
+
+export function checkParams({ tasks, n }) {
+  if (tasks > n) {
+    throw new WorkloadError('ERR_SPEC_INVALID', `LAB_SPEC.params.tasks: expected at most n (${n}) slices, got ${tasks}`);
+  }
+}
+
+/** Task `index` of `tasks` sums [first, last]; the slices partition 1..n. */
+export function sliceOf({ tasks, n }, index) {
+  return { first: Math.floor((index * n) / tasks) + 1, last: Math.floor(((index + 1) * n) / tasks) };
+}
+
+export function sumRange(first, last) {
+  // Any block of `block` numbers, each ≤ last, sums to at most MAX_SAFE_INTEGER.
+  const block = Math.max(1, Math.floor(Number.MAX_SAFE_INTEGER / last));
+  let total = 0n;
+  for (let start = first; start <= last; start += block) {
+    const end = Math.min(last, start + block - 1);
+    let partial = 0;
+    for (let i = start; i <= end; i++) partial += i;
+    total += BigInt(partial);
+  }
+  return total;
+}
+
+export function runTask(params, index) {
+  const { first, last } = sliceOf(params, index);
+  const total = sumRange(first, last);
+  const expected = ((BigInt(first) + BigInt(last)) * BigInt(last - first + 1)) / 2n;
+  if (total !== expected) {
+    throw new WorkloadError('ERR_TASK_FAILED', `the sum of ${first}..${last} came out ${total}, expected ${expected}`);
+  }
+}

@@ -1,0 +1,44 @@
+// published-experiments.yml (GitHub issue 6): the seven published experiments load on a 2-CPU host,
+// expand to the cells the findings cite, and stay inside their time budget in runs.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../runner/config/load.js';
+import { expandMatrix } from '../../runner/matrix/expand.js';
+
+const FILE = fileURLToPath(new URL('../../published-experiments.yml', import.meta.url));
+const HOST = { cpus: 2, cpuIds: [0, 1] };
+
+const cellsOf = (config, name) => {
+  const experiment = config.experiments.find((candidate) => candidate.name === name);
+  return { experiment, cells: expandMatrix(experiment.matrix, experiment) };
+};
+
+describe(path.basename(FILE), () => {
+  test('loads on a 2-CPU host with one experiment (or a pair) per published claim', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    expect(config.experiments.map((experiment) => experiment.name)).toEqual([
+      'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'http-cores-threads', 'http-taskset', 'idle-memory',
+      'template-offload-80', 'template-offload-5', 'sum-1e7', 'sum-1e9', 'cluster-size',
+    ]);
+  });
+
+  test('expands to the cells of the published axes, scaled to 2 CPUs', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    expect(cellsOf(config, 'pbkdf2-waves').cells.map((cell) => cell.uv_threadpool_size)).toEqual([1, 4, 8]);
+    expect(cellsOf(config, 'argon2-pool-32').cells).toHaveLength(10);
+    expect(cellsOf(config, 'http-cores-threads').cells).toHaveLength(12);
+    expect(cellsOf(config, 'http-taskset').cells.map((cell) => cell.cpuset)).toEqual(['0', '0-1']);
+    expect(cellsOf(config, 'idle-memory').cells).toHaveLength(12);
+    const sum = cellsOf(config, 'sum-1e9');
+    expect(sum.cells.map(({ workers, cluster }) => [workers, cluster])).toEqual([[0, 0], [0, 2], [1, 0]]);
+    expect(sum.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2 });
+    expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([[1, 1], [1, 2], [1, 4], [1, 6]]);
+  });
+
+  test('every experiment repeats its cells at least 3 times', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    for (const experiment of config.experiments) expect(experiment.repetitions).toBeGreaterThanOrEqual(3);
+    const runs = config.experiments.reduce((total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions, 0);
+    expect(runs).toBe(247);
+  });
+});
