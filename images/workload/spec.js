@@ -1,7 +1,7 @@
 // LAB_SPEC → Spec. The runner fills in defaults already; doing it again here keeps the image usable
 // on its own (docker run -e LAB_SPEC=...) and catches a runner that drifted from this contract.
 
-import { WorkloadError } from './errors.js';
+import { createSpecError, describe, isPlainObject } from './spec-errors.js';
 import { getWorkload, listWorkloadNames } from './workloads/index.js';
 
 const SPEC_KEYS = ['workload', 'params', 'workers', 'cluster'];
@@ -63,17 +63,4 @@ function readCount(raw, key) {
   const value = raw[key] ?? 0;
   if (!Number.isSafeInteger(value) || value < 0) throw createSpecError(`LAB_SPEC.${key}: expected a whole number ≥ 0, got ${describe(value)}`);
   return value;
-}
-
-function isPlainObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(value) {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function createSpecError(message) {
-  return new WorkloadError('ERR_SPEC_INVALID', message);
 }

@@ -2,7 +2,7 @@
 // (loader.js), which read the same LAB_SPEC. The runner fills defaults too (runner/config/workloads/http.js);
 // doing it here keeps the image usable on its own and catches a runner that drifted from this contract.
 
-import { WorkloadError } from '../errors.js';
+import { createSpecError, describe, isPlainObject } from '../spec-errors.js';
 
 export const WORK_KINDS = ['none', 'spin', 'pbkdf2', 'argon2', 'template'];
 // Test-only: make the server answer wrongly, so the loader's response check can be seen to fail a run.
@@ -42,7 +42,7 @@ export function parseParams(given) {
   const params = {};
   for (const key of Object.keys(given)) {
     if (!Object.hasOwn(defaults, key) && !OPTIONAL.includes(key)) {
-      throw specError(`LAB_SPEC.params.${key}: not a parameter of http; expected one of ${[...Object.keys(defaults), ...OPTIONAL].join(', ')}`);
+      throw createSpecError(`LAB_SPEC.params.${key}: not a parameter of http; expected one of ${[...Object.keys(defaults), ...OPTIONAL].join(', ')}`);
     }
   }
   for (const [key, fallback] of Object.entries(defaults)) {
@@ -59,37 +59,24 @@ export function parseParams(given) {
 }
 
 function parseGroup(name, given, fallback) {
-  if (!isPlainObject(given)) throw specError(`LAB_SPEC.params.${name}: expected an object, got ${describe(given)}`);
+  if (!isPlainObject(given)) throw createSpecError(`LAB_SPEC.params.${name}: expected an object, got ${describe(given)}`);
   for (const [key, value] of Object.entries(given)) {
     const at = `LAB_SPEC.params.${name}.${key}`;
-    if (!Object.hasOwn(fallback, key)) throw specError(`${at}: not a key of ${name}; expected one of ${Object.keys(fallback).join(', ')}`);
-    if (typeof value !== typeof fallback[key]) throw specError(`${at}: expected a ${typeof fallback[key]}, got ${describe(value)}`);
+    if (!Object.hasOwn(fallback, key)) throw createSpecError(`${at}: not a key of ${name}; expected one of ${Object.keys(fallback).join(', ')}`);
+    if (typeof value !== typeof fallback[key]) throw createSpecError(`${at}: expected a ${typeof fallback[key]}, got ${describe(value)}`);
     if (typeof value === 'number') checkNumber(value, at, { min: name === 'loader' ? 0.001 : 1 });
   }
   return { ...fallback, ...given };
 }
 
 function checkChoice(value, key, choices) {
-  if (!choices.includes(value)) throw specError(`${key}: expected one of ${choices.join(', ')}, got ${describe(value)}`);
+  if (!choices.includes(value)) throw createSpecError(`${key}: expected one of ${choices.join(', ')}, got ${describe(value)}`);
 }
 
 function checkNumber(value, key, { min }) {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw specError(`${key}: expected a number ≥ ${min}, got ${describe(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw createSpecError(`${key}: expected a number ≥ ${min}, got ${describe(value)}`);
 }
 
 function checkInteger(value, key, min) {
-  if (!Number.isSafeInteger(value) || value < min) throw specError(`${key}: expected a whole number ≥ ${min}, got ${describe(value)}`);
-}
-
-function isPlainObject(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describe(value) {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function specError(message) {
-  return new WorkloadError('ERR_SPEC_INVALID', message);
+  if (!Number.isSafeInteger(value) || value < min) throw createSpecError(`${key}: expected a whole number ≥ ${min}, got ${describe(value)}`);
 }
