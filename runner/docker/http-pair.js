@@ -6,13 +6,12 @@
 // POST /__lab/start and /__lab/stop, prints its line and exits; the server prints its line after
 // /__lab/stop and exits. Whatever happens (failure, timeout, abort), both are removed.
 import { setTimeout as delay } from 'node:timers/promises';
-import { attachOutput, ignoreGone, toCreateOptions, waitForEnd } from './run-container.js';
+import { attachOutput, ignoreGone, OUTPUT_DRAIN_MS, toCreateOptions, waitForEnd } from './run-container.js';
 
 export const ROLE_LABEL = 'node-threads-lab.role';
 export const LOADER_ENTRYPOINT = ['node', '/app/loader.js'];
 // After /__lab/stop the server only prints and exits; longer than this means it is stuck.
 const SERVER_EXIT_GRACE_MS = 15_000;
-const OUTPUT_DRAIN_MS = 5000;
 
 /**
  * @param {import('dockerode')} docker

@@ -19,7 +19,7 @@ export const OWNER = `${hostname()}/${process.pid}`;
 const NON_ROOT_USER = '1000:1000';
 const PIDS_LIMIT = 1024;
 const TMPFS_SIZE = '64m';
-const OUTPUT_DRAIN_MS = 5000;
+export const OUTPUT_DRAIN_MS = 5000;
 
 /**
  * @param {import('dockerode')} docker
