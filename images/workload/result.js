@@ -52,6 +52,7 @@ export function describeResources({ seen, threadCounts, counters, memoryPeakByte
     // Without cgroup counters, each process's own getrusage time (threads included) is the next best.
     cpu_user_ms: round(counters.userMs ?? sum(usages, 'cpuUserUs') / 1000),
     cpu_system_ms: round(counters.systemMs ?? sum(usages, 'cpuSystemUs') / 1000),
+    cpu_total_ms: round(counters.totalMs ?? sum(usages, 'cpuUserUs') / 1000 + sum(usages, 'cpuSystemUs') / 1000),
     // maxRSS is in KiB; sizes here are MiB (2^20 bytes). The sum counts pages that processes share
     // (the node binary) once per process, so with cluster it can exceed the cgroup's peak.
     peak_rss_mb: round(sum(usages, 'maxRssKiB') / 1024),

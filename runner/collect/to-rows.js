@@ -8,7 +8,7 @@ export const HEAD_COLUMNS = ['experiment', 'cell', 'repetition'];
 export const MEASURE_COLUMNS = [
   'status', 'error', 'wall_ms', 'setup_ms', 'container_ms',
   'seen_available_parallelism', 'seen_cpus_length', 'seen_cpu_quota', 'seen_cpuset', 'seen_uv_threadpool_size',
-  'pool_threads', 'peak_threads', 'nr_periods', 'throttled_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms',
+  'pool_threads', 'peak_threads', 'nr_periods', 'throttled_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms',
   'peak_rss_mb', 'cgroup_memory_peak_mb', 'node_version', 'exit_code', 'started_at', 'finished_at', 'warmup',
 ];
 export const TASK_COLUMNS = ['experiment', 'cell', 'repetition', 'task', 'start_ms', 'end_ms', 'duration_ms', 'process', 'thread', 'warmup'];
@@ -53,6 +53,7 @@ export function toRows(run, raw) {
     throttled_ms: round(result?.throttled_ms),
     cpu_user_ms: round(result?.cpu_user_ms),
     cpu_system_ms: round(result?.cpu_system_ms),
+    cpu_total_ms: round(result?.cpu_total_ms),
     peak_rss_mb: round(result?.peak_rss_mb),
     cgroup_memory_peak_mb: round(result?.cgroup_memory_peak_mb),
     node_version: seen.node_version,

@@ -24,6 +24,7 @@ export function fakeResult(run, overrides = {}) {
     throttled_ms: 12.5,
     cpu_user_ms: 190,
     cpu_system_ms: 5,
+    cpu_total_ms: 195,
     peak_rss_mb: 60,
     cgroup_memory_peak_mb: 70,
     metrics: {},

@@ -13,6 +13,7 @@ const V1_FILES = {
   '/sys/fs/cgroup/cpu/cpu.cfs_quota_us': '50000\n',
   '/sys/fs/cgroup/cpu/cpu.cfs_period_us': '100000\n',
   '/sys/fs/cgroup/cpu/cpu.stat': 'nr_periods 40\nnr_throttled 3\nthrottled_time 120500000\n',
+  '/sys/fs/cgroup/cpuacct/cpuacct.usage': '810300000\n',
   '/sys/fs/cgroup/cpuacct/cpuacct.usage_user': '800100000\n',
   '/sys/fs/cgroup/cpuacct/cpuacct.usage_sys': '10200000\n',
   '/sys/fs/cgroup/cpuset/cpuset.effective_cpus': '0-1\n',
@@ -39,6 +40,7 @@ describe('workload probe: cgroup files', () => {
       nrPeriods: 40,
       nrThrottled: 3,
       throttledMs: 120.5,
+      totalMs: 810.3,
       userMs: 800.1,
       systemMs: 10.2,
       memoryPeakBytes: 125829120,
@@ -53,6 +55,7 @@ describe('workload probe: cgroup files', () => {
       nrPeriods: 40,
       nrThrottled: 3,
       throttledMs: 120.5,
+      totalMs: 810.3,
       userMs: 800.1,
       systemMs: 10.2,
       memoryPeakBytes: 125829120,
@@ -67,7 +70,7 @@ describe('workload probe: cgroup files', () => {
     expect(noCpuController).toMatchObject({ version: 2, cpuQuota: null, cpuset: null, nrPeriods: null, throttledMs: null, userMs: 0.007, memoryPeakBytes: null });
     expect(readCgroupSnapshot(readFrom({}))).toEqual({
       version: null, cpuQuota: null, cpuset: null, nrPeriods: null, nrThrottled: null,
-      throttledMs: null, userMs: null, systemMs: null, memoryPeakBytes: null,
+      throttledMs: null, totalMs: null, userMs: null, systemMs: null, memoryPeakBytes: null,
     });
   });
 
@@ -88,9 +91,9 @@ describe('workload probe: cgroup files', () => {
   });
 
   test('counter deltas are after minus before, null where either side is missing', () => {
-    const before = { nrPeriods: 10, nrThrottled: 1, throttledMs: 5, userMs: 100, systemMs: null };
-    const after = { nrPeriods: 50, nrThrottled: 4, throttledMs: 125.5, userMs: 900.1, systemMs: 3 };
-    expect(diffCgroupCounters(before, after)).toEqual({ nrPeriods: 40, nrThrottled: 3, throttledMs: 120.5, userMs: 800.1, systemMs: null });
+    const before = { nrPeriods: 10, nrThrottled: 1, throttledMs: 5, totalMs: 110, userMs: 100, systemMs: null };
+    const after = { nrPeriods: 50, nrThrottled: 4, throttledMs: 125.5, totalMs: 920.1, userMs: 900.1, systemMs: 3 };
+    expect(diffCgroupCounters(before, after)).toEqual({ nrPeriods: 40, nrThrottled: 3, throttledMs: 120.5, totalMs: 810.1, userMs: 800.1, systemMs: null });
   });
 });
 

@@ -11,7 +11,7 @@ const POOL_NAMED = UV_MAJOR > 1 || UV_MINOR >= 50;
 const SMALL_PBKDF2 = { tasks: 8, iterations: 1000, keylen: 64 };
 const RESULT_KEYS = [
   'workload', 'wall_ms', 'setup_ms', 'tasks', 'seen', 'peak_threads', 'pool_threads', 'throttled_periods',
-  'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'metrics',
+  'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'metrics',
 ];
 
 function runWorkload(spec, env = {}) {

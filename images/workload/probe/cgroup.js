@@ -38,6 +38,9 @@ function readV1(read) {
     nrPeriods: stat.nr_periods ?? null,
     nrThrottled: stat.nr_throttled ?? null,
     throttledMs: scale(stat.throttled_time, 1e6),
+    // usage_user/usage_sys are split at timer ticks and read low for bursty work (an http server);
+    // cpuacct.usage is the scheduler's exact runtime.
+    totalMs: scale(parseNumber(read('cpuacct/cpuacct.usage')), 1e6),
     userMs: scale(parseNumber(read('cpuacct/cpuacct.usage_user')), 1e6),
     systemMs: scale(parseNumber(read('cpuacct/cpuacct.usage_sys')), 1e6),
     memoryPeakBytes: parseNumber(read('memory/memory.max_usage_in_bytes')),
@@ -53,6 +56,7 @@ function readV2(read) {
     nrPeriods: stat.nr_periods ?? null,
     nrThrottled: stat.nr_throttled ?? null,
     throttledMs: scale(stat.throttled_usec, 1e3),
+    totalMs: scale(stat.usage_usec, 1e3),
     userMs: scale(stat.user_usec, 1e3),
     systemMs: scale(stat.system_usec, 1e3),
     memoryPeakBytes: parseNumber(read('memory.peak')),
@@ -61,11 +65,12 @@ function readV2(read) {
 
 /** Counter changes between two snapshots; null where either side lacks the counter. */
 export function diffCgroupCounters(before, after) {
-  const diff = (key) => (before[key] === null || after[key] === null ? null : after[key] - before[key]);
+  const diff = (key) => (before[key] == null || after[key] == null ? null : after[key] - before[key]);
   return {
     nrPeriods: diff('nrPeriods'),
     nrThrottled: diff('nrThrottled'),
     throttledMs: diff('throttledMs'),
+    totalMs: diff('totalMs'),
     userMs: diff('userMs'),
     systemMs: diff('systemMs'),
   };
