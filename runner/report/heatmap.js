@@ -39,7 +39,13 @@ export function renderHeatmap(pivot, { id }) {
   columnValues.forEach((columnValue, j) => {
     parts.push(text(MARGIN.left + j * CELL.width + CELL.width / 2, gridBottom + 16, pivot.columns ? formatAxisValue(columnValue) : '', { anchor: 'middle' }));
   });
-  parts.push(text((MARGIN.left + gridRight) / 2, gridBottom + 42, pivot.columns ? axisLabel(pivot.columns) : valueTitle, { anchor: 'middle', weight: 'bold' }));
+  // A one-axis pivot has no column title: the legend already names the value. A title wider than a
+  // narrow grid starts at the grid's left edge instead of being centred off the picture.
+  if (pivot.columns) {
+    const title = axisLabel(pivot.columns);
+    const fits = title.length * 7.5 <= gridRight - MARGIN.left;
+    parts.push(text(fits ? (MARGIN.left + gridRight) / 2 : MARGIN.left, gridBottom + 42, title, { anchor: fits ? 'middle' : 'start', weight: 'bold' }));
+  }
   // Above the row labels, not rotated beside them: a few rows are shorter than the title.
   parts.push(text(4, MARGIN.top - 16, `↓ ${axisLabel(pivot.rows)}`, { anchor: 'start', weight: 'bold' }));
   // A spread (stdev, cv) is not better or worse in the metric's direction.
