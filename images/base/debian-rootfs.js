@@ -1,5 +1,6 @@
 // A minimal Debian root filesystem made with debootstrap: no registry is needed, only a Debian mirror.
 // It is kept as a tarball in the cache, so each further Node major costs an extraction, not a debootstrap.
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -7,17 +8,22 @@ import { LabError } from '../../runner/errors.js';
 
 export const DEBIAN_SUITE = 'bookworm';
 export const DEBIAN_MIRROR = 'http://deb.debian.org/debian';
+// Beyond minbase: Node.js 26's binary links libatomic.so.1.
+export const EXTRA_PACKAGES = ['libatomic1'];
+/** Names the recipe in the cached tarball and the base image tag, so a changed recipe is rebuilt. */
+export const ROOTFS_ID = `${DEBIAN_SUITE}-minbase-${createHash('sha256').update(EXTRA_PACKAGES.join(',')).digest('hex').slice(0, 6)}`;
 
 // debootstrap calls chroot, mknod and friends from sbin, which a non-login root shell may lack.
 const SBIN_PATH = ['/usr/local/sbin', '/usr/sbin', '/sbin'];
 
-export function getDebianTarballPath(cacheDir, suite = DEBIAN_SUITE) {
-  return path.join(cacheDir, `debian-${suite}-minbase.tar`);
+export function getDebianTarballPath(cacheDir) {
+  return path.join(cacheDir, `debian-${ROOTFS_ID}.tar`);
 }
 
 /** The cached tarball's path, running debootstrap first when it is missing. */
-export async function ensureDebianTarball({ cacheDir, suite = DEBIAN_SUITE, mirror = DEBIAN_MIRROR, onProgress = () => {} }) {
-  const tarball = getDebianTarballPath(cacheDir, suite);
+export async function ensureDebianTarball({ cacheDir, mirror = DEBIAN_MIRROR, onProgress = () => {} }) {
+  const suite = DEBIAN_SUITE;
+  const tarball = getDebianTarballPath(cacheDir);
   if (await isFile(tarball)) return tarball;
   assertRoot('debootstrap');
   await mkdir(cacheDir, { recursive: true });
@@ -25,7 +31,7 @@ export async function ensureDebianTarball({ cacheDir, suite = DEBIAN_SUITE, mirr
   // Written under a temporary name and renamed, so an interrupted run never leaves a truncated cache.
   const partial = `${tarball}.${process.pid}.partial`;
   try {
-    onProgress({ phase: 'debootstrap', message: `debootstrap --variant=minbase ${suite} (about half a minute)` });
+    onProgress({ phase: 'debootstrap', message: `debootstrap --variant=minbase --include=${EXTRA_PACKAGES.join(',')} ${suite} (about half a minute)` });
     await runDebootstrap({ dir, suite, mirror });
     await trimRootfs(dir);
     await execa('tar', ['-C', dir, '--numeric-owner', '-cf', partial, '.']);
@@ -40,7 +46,7 @@ export async function ensureDebianTarball({ cacheDir, suite = DEBIAN_SUITE, mirr
 async function runDebootstrap({ dir, suite, mirror }) {
   const env = { PATH: [...SBIN_PATH, process.env.PATH].join(':'), DEBIAN_FRONTEND: 'noninteractive' };
   try {
-    await execa('debootstrap', ['--variant=minbase', suite, dir, mirror], { env, all: true });
+    await execa('debootstrap', ['--variant=minbase', `--include=${EXTRA_PACKAGES.join(',')}`, suite, dir, mirror], { env, all: true });
   } catch (cause) {
     const missing = cause.code === 'ENOENT';
     throw new LabError('ERR_IMAGE_BUILD', missing ? 'debootstrap is not installed' : `debootstrap ${suite} failed: ${lastLines(cause.all)}`, {

@@ -1,5 +1,5 @@
 // The images every run uses, built locally because no registry is reachable from the engine:
-//   node-threads-lab/base:node<version>            Debian minbase + Node + user lab, imported from a rootfs
+//   node-threads-lab/base:node<version>-<rootfs id> Debian minbase + Node + user lab, imported from a rootfs
 //   node-threads-lab/workload:node<major>-<hash>   base + images/workload, tagged by content
 // Tagging by content makes "is it up to date?" a single inspect: an unchanged tree is never rebuilt.
 import { createHash } from 'node:crypto';
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { withBaseRootfs } from '../../images/base/build-rootfs.js';
+import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
 import { LabError } from '../errors.js';
 import { PROJECT, PROJECT_LABEL } from './client.js';
@@ -52,7 +53,7 @@ export async function ensureImages(docker, { nodeMajors = [DEFAULT_NODE_MAJOR], 
 }
 
 export function formatBaseTag(nodeVersion) {
-  return `${BASE_REPOSITORY}:node${nodeVersion}`;
+  return `${BASE_REPOSITORY}:node${nodeVersion}-${ROOTFS_ID}`;
 }
 
 export function formatWorkloadTag(major, hash) {

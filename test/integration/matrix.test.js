@@ -95,6 +95,17 @@ describe('npm run matrix on the real engine', () => {
   });
 });
 
+describe('the node axis', () => {
+  test('every Node.js major gets its own locally built image and runs both CPU workloads', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-node-'));
+    const result = await runCli(['--config', fileURLToPath(new URL('../fixtures/integration/node-versions.yml', import.meta.url)), '--out', outDir]);
+    const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
+    expect(rows.map((r) => `${r.workload} ${r.node} ${r.status} ${r.error}`).sort()).toEqual(['argon2 20 ok ', 'argon2 26 ok ', 'pbkdf2 20 ok ', 'pbkdf2 26 ok ']);
+    for (const r of rows) expect(r.node_version).toMatch(new RegExp(`^v${r.node}\\.`));
+    expect(result.exitCode).toBe(0);
+  });
+});
+
 describe('bad input creates no container', () => {
   test('an invalid config exits 2 with file:line:column and creates no container', async () => {
     const docker = await connectTestEngine();
