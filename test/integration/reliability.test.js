@@ -78,6 +78,23 @@ describe('Ctrl-C and --resume', () => {
   });
 });
 
+describe('a second Ctrl-C', () => {
+  test('right after the first still leaves no container and no partial row', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-twice-'));
+    const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
+    await waitFor(async () => (await listProjectContainers(docker)).length > 0);
+    child.kill('SIGINT');
+    await delay(20);
+    child.kill('SIGINT');
+    const result = await child;
+    // Either the second signal met the runner still stopping (its handler removes the containers and
+    // exits 130), or the runner had already cleaned up and the signal ended it as SIGINT does.
+    if (result.exitCode === 130) expect(result.stderr).toMatch(/SIGINT(: stopping| again: removing containers)/);
+    else expect(result.signal).toBe('SIGINT');
+    expect(readFileSync(join(outDir, 'runs.csv'), 'utf8').split('\r\n').filter(Boolean)).toHaveLength(1);
+  });
+});
+
 describe('faults become rows, not crashes', () => {
   test('timeout, oom and a crashing workload each get their status; the matrix goes on', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-faults-'));
