@@ -32,34 +32,15 @@ const V2_FILES = {
 const readFrom = (files) => (path) => files[path] ?? null;
 
 describe('workload probe: cgroup files', () => {
+  // Both fixtures hold the same counters, so both versions must give these, in CPUs and milliseconds.
+  const COUNTERS = { nrPeriods: 40, nrThrottled: 3, throttledMs: 120.5, totalMs: 810.3, userMs: 800.1, systemMs: 10.2, memoryPeakBytes: 125829120 };
+
   test('cgroup v1 files become one snapshot, in CPUs and milliseconds', () => {
-    expect(readCgroupSnapshot(readFrom(V1_FILES))).toEqual({
-      version: 1,
-      cpuQuota: 0.5,
-      cpuset: '0-1',
-      nrPeriods: 40,
-      nrThrottled: 3,
-      throttledMs: 120.5,
-      totalMs: 810.3,
-      userMs: 800.1,
-      systemMs: 10.2,
-      memoryPeakBytes: 125829120,
-    });
+    expect(readCgroupSnapshot(readFrom(V1_FILES))).toEqual({ version: 1, cpuQuota: 0.5, cpuset: '0-1', ...COUNTERS });
   });
 
   test('cgroup v2 files become the same snapshot', () => {
-    expect(readCgroupSnapshot(readFrom(V2_FILES))).toEqual({
-      version: 2,
-      cpuQuota: 1.5,
-      cpuset: '0,2-3',
-      nrPeriods: 40,
-      nrThrottled: 3,
-      throttledMs: 120.5,
-      totalMs: 810.3,
-      userMs: 800.1,
-      systemMs: 10.2,
-      memoryPeakBytes: 125829120,
-    });
+    expect(readCgroupSnapshot(readFrom(V2_FILES))).toEqual({ version: 2, cpuQuota: 1.5, cpuset: '0,2-3', ...COUNTERS });
   });
 
   test('missing files are nulls, never an error; no cgroup at all has no version', () => {
