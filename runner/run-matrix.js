@@ -1,41 +1,51 @@
-// The loop: for each planned run, execute it, turn what came back into rows, append them at once.
-// A failed run is a row like any other; only a lost engine or an abort (Ctrl-C) ends the loop early.
+// The loop: each planned run goes to a free lane (an engine's slot; one lane by default), what came
+// back becomes rows, appended at once. A failed run is a row like any other; an abort (Ctrl-C) or
+// fail-fast hands out no further run; a lost engine's run in flight gets no row and goes to the others.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
 import { planAdaptiveRound } from './plan/adaptive.js';
+import { createLaneAssigner } from './plan/assign-lanes.js';
 import { CsvAppender } from './report/output-files.js';
+import { dispatchRuns } from './schedule/dispatch-runs.js';
 
 /**
  * @param {object} options
  * @param {object} options.plan  one experiment's plan (runs, cells, envAxes, experiment, random)
- * @param {{ execute(run, opts): Promise<object> }} options.executor
+ * @param {{ execute(run, opts): Promise<object> }} [options.executor]  one lane (tests, one engine without slots)
+ * @param {{ id: string, engine: string, slot: object, execute(run, opts): Promise<object> }[]} [options.lanes]
+ * @param {(engine: string, error: Error) => void} [options.onEngineLost]
  * @param {string} options.outDir
  * @param {Set<string>} [options.done]          runKeys already in runs.csv (resume): not run again
  * @param {object[]} [options.previousRows]     their rows, for adaptive repetitions
  * @param {AbortSignal} [options.signal]
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display
- * @returns {Promise<{ total: number, done: number, ok: number, failed: number, stoppedBy: null|'abort'|'fail-fast' }>}
+ * @returns {Promise<{ total: number, done: number, ok: number, failed: number, stoppedBy: null|'abort'|'fail-fast',
+ *   lost_engines: string[], not_run: number, placements: object }>}  placements: runKey → `engine#slot` it ran on
  */
-export async function runMatrix({ plan, executor, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter() }) {
+export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter(), onEngineLost }) {
   const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), planColumns(plan));
   const tasksCsv = new CsvAppender(join(outDir, 'tasks.csv'), TASK_COLUMNS);
   const rows = [...previousRows];
   const queue = plan.runs.filter((run) => !done.has(run.runKey));
-  const summary = { total: queue.length, done: 0, ok: 0, failed: 0, stoppedBy: null };
+  const summary = { total: queue.length, done: 0, ok: 0, failed: 0, stoppedBy: null, lost_engines: [], not_run: 0, placements: {} };
+  const allLanes = lanes ?? [{ id: 'default#0', engine: 'default', slot: { index: 0 }, execute: (run, options) => executor.execute(run, options) }];
+  const preferredLane = createLaneAssigner(allLanes, { seed: plan.seed, experimentName: plan.experiment.name });
+  let started = 0;
 
-  // Returns false when the matrix must stop.
-  const execute = async (run) => {
+  // Returns false when no further run may start.
+  const execute = async (run, lane) => {
     if (signal?.aborted) return stop('abort');
-    events.emit('run-start', { run, index: summary.done, total: summary.total });
-    const raw = await executor.execute(run, { signal });
+    events.emit('run-start', { run, index: started++, total: summary.total, lane });
+    const raw = await lane.execute(run, { signal });
     // An aborted run is not a measurement: it gets no row, and --resume runs it again.
     if (raw.aborted) return stop('abort');
     const { row, tasks, status } = toRows(run, raw);
     runsCsv.append([row]);
     tasksCsv.append(tasks);
     rows.push(row);
+    summary.placements[run.runKey] = lane.id;
     summary.done++;
     summary[status === 'ok' ? 'ok' : 'failed']++;
     events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row });
@@ -46,11 +56,20 @@ export async function runMatrix({ plan, executor, outDir, done = new Set(), prev
     return false;
   };
 
+  const lost = new Set();
+  const dispatch = async (runs) => {
+    const outcome = await dispatchRuns({ runs, lanes: allLanes.filter((lane) => !lost.has(lane.engine)), preferredLane, work: execute, onEngineLost });
+    for (const engine of outcome.lost.keys()) lost.add(engine);
+    summary.lost_engines = [...lost];
+    summary.not_run += outcome.notRun.length;
+    return outcome.notRun.length === 0 && summary.stoppedBy === null;
+  };
+
   try {
-    for (const run of queue) if (!(await execute(run))) return summary;
+    if (!(await dispatch(queue))) return summary;
     for (let extra = planAdaptiveRound(plan, rows); extra.length > 0; extra = planAdaptiveRound(plan, rows)) {
       summary.total += extra.length;
-      for (const run of extra) if (!(await execute(run))) return summary;
+      if (!(await dispatch(extra))) return summary;
     }
     return summary;
   } finally {

@@ -9,7 +9,7 @@ export const MEASURE_COLUMNS = [
   'status', 'error', 'wall_ms', 'setup_ms', 'container_ms',
   'seen_available_parallelism', 'seen_cpus_length', 'seen_cpu_quota', 'seen_cpuset', 'seen_uv_threadpool_size',
   'pool_threads', 'peak_threads', 'nr_periods', 'throttled_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms',
-  'peak_rss_mb', 'cgroup_memory_peak_mb', 'node_version', 'exit_code', 'started_at', 'finished_at', 'warmup',
+  'peak_rss_mb', 'cgroup_memory_peak_mb', 'node_version', 'exit_code', 'engine', 'slot_cpuset', 'started_at', 'finished_at', 'warmup',
 ];
 export const TASK_COLUMNS = ['experiment', 'cell', 'repetition', 'task', 'start_ms', 'end_ms', 'duration_ms', 'process', 'thread', 'warmup'];
 
@@ -58,6 +58,9 @@ export function toRows(run, raw) {
     cgroup_memory_peak_mb: round(result?.cgroup_memory_peak_mb),
     node_version: seen.node_version,
     exit_code: raw.exitCode,
+    // Where the run went (an `engine` axis value is the same name).
+    engine: raw.engine ?? run.values.engine,
+    slot_cpuset: raw.slotCpuset,
     started_at: raw.startedAt.toISOString(),
     finished_at: raw.finishedAt.toISOString(),
     warmup: run.warmup,

@@ -56,6 +56,14 @@ export const AXES = {
     value: { type: 'integer', minimum: 18, examples: [20, 22, 24] },
     example: [20, 22],
   },
+  engine: {
+    title: 'Docker engine',
+    description:
+      'The engine a cell runs on, as named by --engine or the top-level `engines:` list (a Docker CLI context or a URL): ' +
+      'the machine becomes a compared factor. Without this axis every cell is spread over all engines.',
+    value: { type: 'string', minLength: 1, examples: ['laptop', 'server'] },
+    example: ['laptop', 'server'],
+  },
 };
 
 export const AXIS_NAMES = Object.keys(AXES);

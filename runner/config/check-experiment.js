@@ -35,6 +35,8 @@ function checkMemory(value, path) {
 }
 
 function checkAxisValue(axis, value, path, host) {
+  // host null: the engines are elsewhere; their own CPUs are checked once they are reached.
+  if (!host) return [];
   return HOST_CHECKS[axis]?.(value, path, host) ?? [];
 }
 

@@ -109,6 +109,18 @@ export function buildSchema() {
     required: ['experiments'],
     additionalProperties: false,
     properties: {
+      engines: {
+        title: 'Engines',
+        description:
+          'Docker engines the matrix runs on: Docker CLI context names (as `docker context ls` shows them) or URLs ' +
+          '(unix:///path, tcp://host:2376, ssh://user@host). --engine on the command line replaces this list. ' +
+          'Default: DOCKER_HOST or the local socket.',
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', minLength: 1 },
+        examples: [['laptop', 'ssh://lab@server']],
+      },
       experiments: {
         title: 'Experiments',
         description:

@@ -14,11 +14,13 @@ import { describeValue, isPlainObject } from './values.js';
  * @param {object} [options]
  * @param {string} [options.file]  for error messages
  * @param {(path: Array<string|number>, options?: {key?: boolean}) => {line: number, column: number}} [options.locate]
- * @param {{cpus?: number, cpuIds?: number[]}} [options.host]  what is left out is read from this machine
- * @returns {{file, experiments: object[], locate, raw}}
+ * @param {{cpus?: number, cpuIds?: number[]}|null} [options.host]  what is left out is read from this machine;
+ *   null (or engines named in the file) leaves the CPU checks to the engines' own facts (docker/engine-set.js)
+ * @returns {{file, experiments: object[], locate, raw, engines?: string[]}}
  */
 export function validateConfig(raw, { file, locate = () => ({}), host } = {}) {
-  const fullHost = host?.cpus !== undefined && host?.cpuIds !== undefined ? host : { ...readHost(), ...host };
+  const fullHost = host === null || namesEngines(raw) ? null
+    : host?.cpus !== undefined && host?.cpuIds !== undefined ? host : { ...readHost(), ...host };
   const issues = checkTopLevel(raw) ?? [
     ...checkSchema(raw),
     ...Object.entries(raw.experiments ?? {}).flatMap(([name, experiment]) =>
@@ -26,7 +28,14 @@ export function validateConfig(raw, { file, locate = () => ({}), host } = {}) {
   ];
   if (issues.length > 0) throw createLabError(issues, { file, locate });
   const experiments = Object.entries(raw.experiments).map(([name, experiment]) => normalizeExperiment(name, experiment));
-  return { file, experiments, locate, raw };
+  return { file, experiments, locate, raw, ...(raw.engines ? { engines: raw.engines } : {}) };
+}
+
+/** Engines named in the file (top level, or an `engine` axis) are other machines than this one. */
+function namesEngines(raw) {
+  if (!isPlainObject(raw)) return false;
+  return raw.engines !== undefined || Object.values(isPlainObject(raw.experiments) ? raw.experiments : {})
+    .some((experiment) => isPlainObject(experiment) && isPlainObject(experiment.matrix) && experiment.matrix.engine !== undefined);
 }
 
 // An empty file or a top-level list would make every schema error a confusing echo of this one.

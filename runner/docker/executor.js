@@ -17,7 +17,8 @@ const ENGINE_GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'E
 export function createDockerExecutor(docker, images) {
   let hostCpuIds;
   return {
-    async execute(run, { signal } = {}) {
+    // slotCpuIds: the CPUs of the slot the run was placed on (--slots), where the http loader may go.
+    async execute(run, { signal, hostCpuIds: slotCpuIds } = {}) {
       const startedAt = new Date();
       const spec = {
         image: images.get(run.nodeMajor).tag,
@@ -27,7 +28,7 @@ export function createDockerExecutor(docker, images) {
         labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
       };
       const running = run.workload === 'http'
-        ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => (hostCpuIds ??= await readEngineCpuIds(docker)) })
+        ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => slotCpuIds ?? (hostCpuIds ??= await readEngineCpuIds(docker)) })
         : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {

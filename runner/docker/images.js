@@ -225,7 +225,7 @@ async function buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, 
 }
 
 // The engine reports failures inside a 200 response, as a JSON line with `error`.
-function followProgress(docker, stream, onEvent) {
+export function followProgress(docker, stream, onEvent) {
   return new Promise((resolve, reject) => {
     docker.modem.followProgress(stream, (error, output) => {
       const failed = output?.find((event) => event.error || event.errorDetail);

@@ -6,7 +6,7 @@ import { toHostLimits } from './cpu-limits.js';
 import { interleave, randomFor } from './run-order.js';
 
 /** Axes the runner gives meaning to; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
-export const BUILTIN_AXES = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
+export const BUILTIN_AXES = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node', 'engine'];
 
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
 export const MAX_RUNS_PER_EXPERIMENT = 5000;
@@ -107,7 +107,7 @@ function stringifyValues(object) {
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, String(value)]));
 }
 
-function configError(config, path, message, hint) {
+export function configError(config, path, message, hint) {
   const { line, column } = config.locate?.(path) ?? {};
   return new LabError('ERR_CONFIG_INVALID', message, { file: config.file, line, column, path: formatPath(path), hint });
 }

@@ -9,7 +9,7 @@ import { AXIS_COLUMNS, HEAD_COLUMNS } from '../collect/to-rows.js';
 // Text columns; every other column holds a number or nothing.
 const TEXT_COLUMNS = new Set([
   'experiment', 'cell', 'workload', 'cpuset', 'status', 'error', 'seen_cpuset', 'node_version', 'started_at',
-  'finished_at', 'loader_cpuset', 'process', 'thread',
+  'finished_at', 'loader_cpuset', 'process', 'thread', 'engine', 'slot_cpuset',
 ]);
 const BOOLEAN_COLUMNS = new Set(['warmup', 'loader_saturated']);
 const DEFUSED = /^'[=+\-@\t\r]/;
@@ -30,7 +30,9 @@ export function readResults(dir) {
   const infoPath = join(dir, 'run.json');
   const info = existsSync(infoPath) ? JSON.parse(readFileSync(infoPath, 'utf8')) : null;
   const envAxes = findEnvAxes(columns);
-  const axes = [...AXIS_COLUMNS, ...envAxes].filter((axis) => columns.includes(axis));
+  // `engine` is always a column (where each run went) but an axis only when the matrix made it one.
+  const engineAxis = info?.config?.matrix?.engine ? ['engine'] : [];
+  const axes = [...AXIS_COLUMNS, ...envAxes, ...engineAxis].filter((axis) => columns.includes(axis));
   return { dir, runs, tasks, info, axes, envAxes, columns };
 }
 

@@ -1,0 +1,111 @@
+// The engines one matrix runs on, made ready before the first run: each reached and checked (API
+// version, cgroup driver and version), the images on every one of them, each machine's CPUs read from
+// the engine itself, engines of different machines refused unless that is what is being compared,
+// every cell checked against the slots it may land on, the orphans of killed runners removed on every
+// engine; then one watchdog and one executor per engine, and one lane per slot.
+import { LabError, LabErrors } from '../errors.js';
+import { formatPath } from '../plan/plan-runs.js';
+import { checkCellsFit, cutSlots } from '../plan/slots.js';
+import { removeOrphanContainers, removeOwnContainers } from './cleanup.js';
+import { DEFAULT_ENGINE, resolveEngine } from './contexts.js';
+import { connectEngine } from './engine.js';
+import { checkEngineFacts, probeEngineCpus, readEngineFacts } from './engine-facts.js';
+import { createDockerExecutor } from './executor.js';
+import { copyImages } from './image-transfer.js';
+import { ensureImages } from './images.js';
+import { createLanes } from './lanes.js';
+import { watchEngine } from './watchdog.js';
+
+/**
+ * The engine names of a matrix: --engine flags, else the config's top-level `engines:`, else the
+ * values of `engine` axes, else `default` (DOCKER_HOST or the local socket). An `engine` axis may
+ * only name engines of that list.
+ */
+export function chooseEngineNames({ flags = [], config, plans }) {
+  const axisValues = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.values.engine).filter((value) => value !== undefined)))];
+  const names = [...new Set(flags.length > 0 ? flags : config.engines ?? (axisValues.length > 0 ? axisValues : [DEFAULT_ENGINE]))];
+  const problems = [];
+  for (const plan of plans) {
+    (plan.experiment.matrix?.engine ?? []).forEach((value, index) => {
+      if (!names.includes(value)) problems.push(configError(config, ['experiments', plan.experiment.name, 'matrix', 'engine', index], `engine \`${value}\` is not one of the engines of this matrix (${names.join(', ')})`, `name it with --engine ${value}, or in the top-level \`engines:\` list`));
+    });
+  }
+  if (problems.length > 0) throw problems.length === 1 ? problems[0] : new LabErrors(problems);
+  return names;
+}
+
+/**
+ * @returns {Promise<{ engines: object[], lanes: object[], images: Map, describe(): object[], removeOwnContainers(): Promise<void>, close(): void }>}
+ */
+export async function openEngines({ names, slots = 1, allowMixed = false, plans, config, setup = true, onProgress = () => {} }) {
+  const engines = await Promise.all(names.map((name) => connectOne(name, { setup, onProgress })));
+  const engineAxis = plans.every((plan) => plan.experiment.matrix?.engine !== undefined);
+  checkSameMachines(engines, { engineAxis, allowMixed, detail: 'count' });
+
+  const nodeMajors = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.nodeMajor)))];
+  const [first, ...others] = engines;
+  const images = await ensureImages(first.docker, { nodeMajors, onProgress });
+  for (const engine of others) await copyImages(first, engine, images, { onProgress });
+
+  const probeImage = [...images.values()][0].tag;
+  for (const engine of engines) Object.assign(engine.facts, await probeEngineCpus(engine.docker, probeImage));
+  checkSameMachines(engines, { engineAxis, allowMixed, detail: 'model' });
+  for (const engine of engines) engine.slots = cutSlots(engine.facts.cpu_ids, slots, engine.name);
+  checkFit(plans, engines, config);
+
+  for (const engine of engines) {
+    const orphans = await removeOrphanContainers(engine.docker);
+    if (orphans.removed.length > 0) onProgress(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed${names.length > 1 ? ` on engine ${engine.name}` : ''}: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}`);
+    if (orphans.leftAlone > 0) onProgress(`Note: ${orphans.leftAlone} container(s) of another runner still at work share engine ${engine.name}; timings may be disturbed.`);
+  }
+  for (const engine of engines) {
+    engine.executor = createDockerExecutor(engine.docker, images);
+    engine.watchdog = watchEngine(engine.docker);
+  }
+  return {
+    engines,
+    lanes: engines.flatMap(createLanes),
+    images,
+    describe: () => engines.map(({ name, endpoint, facts, slots: cut }) => ({ name, host: endpoint.host, source: endpoint.source, ...facts, slots: cut.map((slot) => slot.cpuset) })),
+    removeOwnContainers: () => Promise.all(engines.map((engine) => removeOwnContainers(engine.docker).catch(() => []))),
+    close: () => engines.forEach((engine) => engine.watchdog?.stop()),
+  };
+}
+
+async function connectOne(name, { setup, onProgress }) {
+  const endpoint = resolveEngine(name);
+  // The default engine keeps today's behaviour, setting up a local dockerd when there is none.
+  const isDefault = endpoint.source === 'default';
+  const { docker, version } = await connectEngine({ host: isDefault ? process.env.DOCKER_HOST : endpoint, setup: isDefault && setup, onProgress });
+  const facts = await readEngineFacts(docker);
+  const problems = checkEngineFacts(facts);
+  if (problems.length > 0) {
+    throw new LabError('ERR_PREFLIGHT', `engine ${name} (${endpoint.host}) cannot run this matrix: ${problems.join('; ')}`, {
+      hint: 'use an engine with cgroup limits (a rootful dockerd, or rootless on cgroup v2 with the cpu and cpuset controllers delegated)',
+    });
+  }
+  return { name, endpoint, docker, version, facts };
+}
+
+// Runs of one cell spread over two different machines would mix two populations in one median.
+function checkSameMachines(engines, { engineAxis, allowMixed, detail }) {
+  if (engines.length < 2 || engineAxis || allowMixed) return;
+  const describe = (engine) => (detail === 'count' ? `${engine.facts.cpus} CPUs` : `${engine.facts.cpu_ids.length} usable CPUs, ${engine.facts.cpu_model}`);
+  const kinds = new Set(engines.map(describe));
+  if (kinds.size === 1) return;
+  throw new LabError('ERR_PREFLIGHT', `the engines differ in CPU ${detail}: ${engines.map((engine) => `${engine.name}: ${describe(engine)}`).join('; ')}`, {
+    hint: 'make the engine a compared factor (`matrix: {engine: [a, b]}`), or pass --allow-mixed-engines to spread every cell over them anyway',
+  });
+}
+
+function checkFit(plans, engines, config) {
+  const problems = plans.flatMap((plan) => checkCellsFit(plan, engines));
+  if (problems.length === 0) return;
+  const errors = problems.map((problem) => configError(config, problem.path, problem.message, 'narrow `cpus`/`cpuset`, or use fewer --slots'));
+  throw errors.length === 1 ? errors[0] : new LabErrors(errors);
+}
+
+function configError(config, path, message, hint) {
+  const { line, column } = config.locate?.(path) ?? {};
+  return new LabError('ERR_CONFIG_INVALID', message, { file: config.file, line, column, path: formatPath(path), hint });
+}
