@@ -31,6 +31,12 @@ const USAGE = `Usage: npm run matrix -- [options]
   --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
                   (with the config and seed recorded in DIR/run.json)
   --fail-fast     stop at the first run that is not ok
+  --engine NAME_OR_URL  run on this Docker engine: a Docker CLI context name or a URL (unix://,
+                  tcp://, ssh://user@host); repeatable, the runs are spread over all of them
+                  (default: the config's \`engines:\`, else DOCKER_HOST or the local socket)
+  --slots N       cut each engine's CPUs into N disjoint cpusets and run N runs at once, one per
+                  slot; a cell's cpuset counts from its slot's first CPU (default: 1, one at a time)
+  --allow-mixed-engines  spread cells over engines that differ in CPU model or count
   -h, --help      this text`;
 
 const OPTIONS = {
@@ -41,6 +47,9 @@ const OPTIONS = {
   only: { type: 'string', multiple: true, default: [] },
   plan: { type: 'boolean', default: false },
   'fail-fast': { type: 'boolean', default: false },
+  engine: { type: 'string', multiple: true, default: [] },
+  slots: { type: 'string' },
+  'allow-mixed-engines': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
@@ -54,7 +63,12 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   }
   const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
   const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
-  const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
+  // A resume goes back to the engines and slots it started with, unless told otherwise.
+  args.engine = args.engine.length > 0 ? args.engine : resumed?.info.engines?.map((engine) => engine.name) ?? [];
+  args.slots ??= resumed?.info.slots ?? 1;
+  // Engines named here are other machines: their CPUs are checked once they are reached.
+  const elsewhere = args.engine.length > 0 || args.slots > 1;
+  const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'), elsewhere ? { host: null } : {});
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
   const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
@@ -74,25 +88,26 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 
 async function runAll({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { connectEngine } = await import('./docker/engine.js');
-  const { ensureImages } = await import('./docker/images.js');
-  const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
-  const { createDockerExecutor } = await import('./docker/executor.js');
+  const { chooseEngineNames, openEngines } = await import('./docker/engine-set.js');
 
-  const engine = await connectEngine({ setup: true });
-  const orphans = await removeOrphanContainers(engine.docker);
-  if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-  if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
-  const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
-  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
-  const executor = createDockerExecutor(engine.docker, images);
+  const plans = jobs.map(({ plan }) => plan);
+  const names = chooseEngineNames({ flags: args.engine, config, plans });
+  const set = await openEngines({ names, slots: args.slots, allowMixed: args['allow-mixed-engines'], plans, config, onProgress: (line) => stderr.write(`${line}\n`) });
+  const { images, lanes } = set;
+  const [first] = set.engines;
+  const engine = { host: first.endpoint.host, version: first.version };
   const project = await describeProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
+  const stopper = listenForStop(stderr, () => set.removeOwnContainers());
+  const lostEngines = new Map();
+  const onEngineLost = (name, error) => {
+    lostEngines.set(name, error);
+    stderr.write(`\nEngine ${name} lost: ${error.message}. Its run in flight gets no row and goes to the other engines${set.engines.length > 1 ? '' : ' (there are none)'}.\n`);
+  };
   let anyFailed = false;
   try {
     for (const { plan, outDir, done, previousRows, info: recorded } of jobs) {
-      const fresh = buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt: new Date() });
+      const fresh = { ...buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt: new Date() }), engines: set.describe(), slots: args.slots };
       // A resumed folder keeps its first start time and config; each resume is noted beside them.
       const info = recorded ? { ...recorded, images: fresh.images, resumed: [...(recorded.resumed ?? []), { at: fresh.started_at, argv, project }] } : fresh;
       writeJson(outDir, 'run.json', info);
@@ -101,7 +116,8 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
       const progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
       let summary;
       try {
-        summary = await runMatrix({ plan, executor, outDir, done, previousRows, signal: stopper.signal, failFast: args['fail-fast'], events });
+        const live = lanes.filter((lane) => !lostEngines.has(lane.engine));
+        summary = await runMatrix({ plan, lanes: live, outDir, done, previousRows, signal: stopper.signal, failFast: args['fail-fast'], events, onEngineLost });
       } catch (error) {
         if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: npm run matrix -- --resume ${outDir}`.trim();
         throw error;
@@ -117,11 +133,22 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
         return SIGNAL_EXIT[stopper.signalName] ?? 130;
       }
       if (summary.stoppedBy === 'fail-fast') return 1;
+      if (summary.not_run > 0) throw engineLostError(lostEngines, `${summary.not_run} run(s) not done: no engine left that may take them`, outDir);
     }
   } finally {
     stopper.dispose();
+    set.close();
   }
+  if (lostEngines.size > 0) throw engineLostError(lostEngines, 'every run finished on the other engines');
   return anyFailed ? 1 : 0;
+}
+
+// Exit 1, naming the engines that went away; with runs left, the way to finish them.
+function engineLostError(lostEngines, outcome, outDir) {
+  const names = [...lostEngines.keys()].join(', ');
+  return new LabError('ERR_DOCKER_LOST', `lost engine ${names} during the matrix: ${[...lostEngines.values()].map((error) => error.message).join('; ')}; ${outcome}`, {
+    hint: outDir ? `start ${names} again, then: npm run matrix -- --resume ${outDir}` : `every row is in runs.csv; check ${names} before its next matrix`,
+  });
 }
 
 // The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into
@@ -167,7 +194,8 @@ function parseArguments(argv) {
   const usageError = (message) => new LabError('ERR_USAGE', message, { hint: USAGE });
   if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw usageError(`--seed takes a whole number, found "${values.seed}"`);
   if (values.resume && (values.out || values.only.length > 0)) throw usageError('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
-  return { ...values, seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
+  if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots)) throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
+  return { ...values, slots: values.slots === undefined ? undefined : Number(values.slots), seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) runCommand(main);
