@@ -1,6 +1,7 @@
 // The only module that imports dockerode. Everything else receives a client as a parameter, so a
 // matrix can be spread over several engines (one client per engine).
-import { Agent } from 'node:https';
+import http from 'node:http';
+import https from 'node:https';
 import Docker from 'dockerode';
 
 export const PROJECT_LABEL = 'node-threads-lab.project';
@@ -16,7 +17,8 @@ export function createDockerClient(host = process.env.DOCKER_HOST) {
   if (!host) return new Docker();
   const endpoint = typeof host === 'string' ? { host } : host;
   const url = new URL(endpoint.host);
-  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname });
+  // An agent of its own per engine: cutAllRequests() can then end every request to this engine alone.
+  if (url.protocol === 'unix:') return new Docker({ socketPath: url.pathname, agent: new http.Agent() });
   if (url.protocol === 'ssh:') {
     // As `docker -H ssh://…`: the engine is reached through `docker system dial-stdio` on the far side.
     return new Docker({
@@ -38,8 +40,25 @@ export function createDockerClient(host = process.env.DOCKER_HOST) {
     key,
     // SkipTLSVerify in a context: as the CLI does, accept any server certificate (an agent's options
     // are the only way past docker-modem, which passes no rejectUnauthorized of its own).
-    ...(endpoint.skipTLSVerify ? { agent: new Agent({ rejectUnauthorized: false }) } : {}),
+    agent: secure ? new https.Agent({ rejectUnauthorized: !endpoint.skipTLSVerify }) : new http.Agent(),
   });
+}
+
+/**
+ * Gives an engine up: every request in flight to it ends at once (ECONNRESET) and every later one
+ * fails (ECONNREFUSED), so nothing waits on an engine that will never answer and no request to it
+ * keeps this process alive. Used once the watchdog declared the engine lost.
+ */
+export function abandonEngine(docker) {
+  if (!docker.modem.agent) return;
+  docker.modem.agent.destroy();
+  docker.modem.agent = new RefusingAgent();
+}
+
+class RefusingAgent extends http.Agent {
+  createConnection(options, callback) {
+    process.nextTick(callback, Object.assign(new Error('the engine was given up as lost'), { code: 'ECONNREFUSED' }));
+  }
 }
 
 /** Describe an engine for run.json and for error messages. */

@@ -7,6 +7,7 @@ import { LabError, LabErrors } from '../errors.js';
 import { formatPath } from '../plan/plan-runs.js';
 import { checkCellsFit, cutSlots } from '../plan/slots.js';
 import { removeOrphanContainers, removeOwnContainers } from './cleanup.js';
+import { abandonEngine } from './client.js';
 import { DEFAULT_ENGINE, resolveEngine } from './contexts.js';
 import { connectEngine } from './engine.js';
 import { checkEngineFacts, probeEngineCpus, readEngineFacts } from './engine-facts.js';
@@ -41,27 +42,26 @@ export async function openEngines({ names, slots = 1, allowMixed = false, plans,
   const engines = await Promise.all(names.map((name) => connectOne(name, { setup, onProgress })));
   const engineAxis = plans.every((plan) => plan.experiment.matrix?.engine !== undefined);
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'count' });
+  // First from `docker info` (CPUs 0..n-1), before any image is sent or container started; again
+  // below with the CPU ids a container really gets.
+  cutAndCheckSlots(engines, slots, plans, config);
 
   const nodeMajors = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.nodeMajor)))];
   const [first, ...others] = engines;
-  const images = await ensureImages(first.docker, { nodeMajors, onProgress });
-  for (const engine of others) await copyImages(first, engine, images, { onProgress });
+  const images = await guard(first, ensureImages(first.docker, { nodeMajors, onProgress }));
+  for (const engine of others) await guard(engine, copyImages(first, engine, images, { onProgress }));
 
   const probeImage = [...images.values()][0].tag;
-  for (const engine of engines) Object.assign(engine.facts, await probeEngineCpus(engine.docker, probeImage));
+  for (const engine of engines) Object.assign(engine.facts, await guard(engine, probeEngineCpus(engine.docker, probeImage)));
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'model' });
-  for (const engine of engines) engine.slots = cutSlots(engine.facts.cpu_ids, slots, engine.name);
-  checkFit(plans, engines, config);
+  cutAndCheckSlots(engines, slots, plans, config);
 
   for (const engine of engines) {
-    const orphans = await removeOrphanContainers(engine.docker);
+    const orphans = await guard(engine, removeOrphanContainers(engine.docker));
     if (orphans.removed.length > 0) onProgress(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed${names.length > 1 ? ` on engine ${engine.name}` : ''}: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}`);
     if (orphans.leftAlone > 0) onProgress(`Note: ${orphans.leftAlone} container(s) of another runner still at work share engine ${engine.name}; timings may be disturbed.`);
   }
-  for (const engine of engines) {
-    engine.executor = createDockerExecutor(engine.docker, images);
-    engine.watchdog = watchEngine(engine.docker);
-  }
+  for (const engine of engines) engine.executor = createDockerExecutor(engine.docker, images);
   return {
     engines,
     lanes: engines.flatMap(createLanes),
@@ -77,14 +77,37 @@ async function connectOne(name, { setup, onProgress }) {
   // The default engine keeps today's behaviour, setting up a local dockerd when there is none.
   const isDefault = endpoint.source === 'default';
   const { docker, version } = await connectEngine({ host: isDefault ? process.env.DOCKER_HOST : endpoint, setup: isDefault && setup, onProgress });
-  const facts = await readEngineFacts(docker);
+  // Watched from here on: an engine that hangs while being prepared must not hang the runner.
+  const watchdog = watchEngine(docker, { onLost: () => abandonEngine(docker) });
+  const engine = { name, endpoint, docker, version, watchdog };
+  const facts = await guard(engine, readEngineFacts(docker));
   const problems = checkEngineFacts(facts);
   if (problems.length > 0) {
     throw new LabError('ERR_PREFLIGHT', `engine ${name} (${endpoint.host}) cannot run this matrix: ${problems.join('; ')}`, {
       hint: 'use an engine with cgroup limits (a rootful dockerd, or rootless on cgroup v2 with the cpu and cpuset controllers delegated)',
     });
   }
-  return { name, endpoint, docker, version, facts };
+  return Object.assign(engine, { facts });
+}
+
+/** The step's result, or ERR_DOCKER_UNREACHABLE as soon as the engine's watchdog gives the engine up. */
+async function guard(engine, step) {
+  const { signal } = engine.watchdog;
+  let onLost;
+  const lost = new Promise((resolve, reject) => {
+    onLost = () => reject(new LabError('ERR_DOCKER_UNREACHABLE', `engine ${engine.name} (${engine.endpoint.host}) stopped answering while being prepared: ${signal.reason?.message}`, {
+      hint: `check that it is running and reachable (docker --context ${engine.name} info), then start again`,
+      cause: signal.reason,
+    }));
+    if (signal.aborted) onLost();
+    else signal.addEventListener('abort', onLost, { once: true });
+  });
+  try {
+    return await Promise.race([step, lost]);
+  } finally {
+    signal.removeEventListener('abort', onLost);
+    step.catch(() => {});
+  }
 }
 
 // Runs of one cell spread over two different machines would mix two populations in one median.
@@ -98,7 +121,8 @@ function checkSameMachines(engines, { engineAxis, allowMixed, detail }) {
   });
 }
 
-function checkFit(plans, engines, config) {
+function cutAndCheckSlots(engines, slots, plans, config) {
+  for (const engine of engines) engine.slots = cutSlots(engine.facts.cpu_ids, slots, engine.name);
   const problems = plans.flatMap((plan) => checkCellsFit(plan, engines));
   if (problems.length === 0) return;
   const errors = problems.map((problem) => configError(config, problem.path, problem.message, 'narrow `cpus`/`cpuset`, or use fewer --slots'));

@@ -66,7 +66,8 @@ export async function startSecondEngine() {
     await delay(500);
     await execa('ip', ['link', 'del', bridge], { reject: false });
     for (const dir of [execRoot, dataRoot]) {
-      await execa('umount', ['-R', '-l', dir], { reject: false });
+      // dockerd mounts its data-root (and network namespaces under its exec-root) onto themselves.
+      for (const mount of listMountsUnder(dir)) await execa('umount', ['-l', mount], { reject: false });
       rmSync(dir, { recursive: true, force: true });
     }
   };
@@ -82,6 +83,12 @@ function isAlive(pid) {
   } catch {
     return false;
   }
+}
+
+function listMountsUnder(dir) {
+  return readFileSync('/proc/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1])
+    .filter((mount) => mount && (mount === dir || mount.startsWith(`${dir}/`)))
+    .sort((a, b) => b.length - a.length);
 }
 
 function findProcessesMentioning(path) {
