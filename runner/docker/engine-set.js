@@ -111,7 +111,7 @@ async function guard(engine, step) {
 }
 
 // Runs of one cell spread over two different machines would mix two populations in one median.
-function checkSameMachines(engines, { engineAxis, allowMixed, detail }) {
+export function checkSameMachines(engines, { engineAxis, allowMixed, detail }) {
   if (engines.length < 2 || engineAxis || allowMixed) return;
   const describe = (engine) => (detail === 'count' ? `${engine.facts.cpus} CPUs` : `${engine.facts.cpu_ids.length} usable CPUs, ${engine.facts.cpu_model}`);
   const kinds = new Set(engines.map(describe));

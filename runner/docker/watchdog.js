@@ -3,7 +3,7 @@
 // So each engine is pinged every second, and the engine counts as lost, aborting `signal`, when:
 //  - it refused the connection twice in a row (the socket or port is gone: about 1–2 s), or
 //  - nothing answered for LOST_AFTER_MS (a hung engine or a cut network: about 4–5 s).
-// A loaded engine that answers slowly is not lost: any answer, even late, resets the clock.
+// A loaded engine that answers slowly is not lost: one answer within PING_TIMEOUT_MS resets the clock.
 import { pingEngine } from './engine.js';
 
 export const PING_EVERY_MS = 1000;
