@@ -1,9 +1,10 @@
 // A judged run → one runs.csv row and its tasks.csv rows. Field names here ARE the CSV columns.
+import { AXIS_COLUMNS } from '../domain/axes.js';
 import { judgeRun } from './parse-result.js';
-import { workloadColumns } from './workload-columns.js';
+import { workloadColumns } from '../domain/workloads.js';
 
 /** The columns every runs.csv has, in order; axis columns for env axes go after `node`. */
-export const AXIS_COLUMNS = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
+export { AXIS_COLUMNS };
 export const HEAD_COLUMNS = ['experiment', 'cell', 'repetition'];
 export const MEASURE_COLUMNS = [
   'status', 'error', 'wall_ms', 'setup_ms', 'container_ms',

@@ -1,6 +1,6 @@
 // "expected ..." phrases, read off the schema so a new axis or parameter is described without new code.
 
-import { findAxis } from './axes.js';
+import { findAxis } from '../domain/axes.js';
 import { formatChoices } from './values.js';
 
 const CONTAINER_PHRASES = {

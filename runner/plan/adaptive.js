@@ -2,7 +2,7 @@
 // more runs, one shuffled round at a time, until the 95% confidence interval of the mean is narrower
 // than the target or the cell reaches max_repetitions.
 import { shuffle } from 'simple-statistics';
-import { primaryMetrics } from '../report/metrics.js';
+import { primaryMetrics } from '../domain/metrics.js';
 import { describeSample } from '../report/statistics.js';
 import { toRunSpec } from './plan-runs.js';
 

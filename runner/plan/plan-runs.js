@@ -1,4 +1,5 @@
 // Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
+import { AXES, AXIS_NAMES } from '../domain/axes.js';
 import { LabError } from '../errors.js';
 import { expandMatrix } from '../matrix/expand.js';
 import { computeCellId } from '../matrix/cell-id.js';
@@ -6,7 +7,7 @@ import { toHostLimits } from './cpu-limits.js';
 import { interleave, randomFor } from './run-order.js';
 
 /** Axes the runner gives meaning to; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
-export const BUILTIN_AXES = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
+export const BUILTIN_AXES = AXIS_NAMES;
 
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
 export const MAX_RUNS_PER_EXPERIMENT = 5000;
@@ -76,7 +77,9 @@ function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
   for (const [axis, value] of Object.entries(values)) {
     if (!BUILTIN_AXES.includes(axis)) env[axis] = String(value);
   }
-  if (values.uv_threadpool_size !== undefined) env.UV_THREADPOOL_SIZE = String(values.uv_threadpool_size);
+  for (const [axis, value] of Object.entries(values)) {
+    if (AXES[axis]?.env) env[AXES[axis].env] = String(value);
+  }
   const limits = toHostLimits(values, experiment.memory_bytes);
   const nodeMajor = values.node ?? defaultNodeMajor;
   // Everything that changes what runs inside the container, and nothing else (not the timeout,

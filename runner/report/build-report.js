@@ -3,7 +3,7 @@
 import { summarizeCells, isMeasured } from './summary.js';
 import { buildPivots } from './pivot.js';
 import { describeValues } from './format.js';
-import { isPrimaryMetric } from './metrics.js';
+import { isPrimaryMetric } from '../domain/metrics.js';
 
 /**
  * @param {object} results  readResults(dir)

@@ -1,7 +1,7 @@
 // A pivot → an SVG heatmap: one rectangle per (row, column) coloured by value (viridis), the value written
 // in it, axis titles with units and a colour legend. Built here, not in the browser, so it needs no script.
 import { escapeHtml } from './html-escape.js';
-import { axisLabel, findMetric } from './metrics.js';
+import { axisLabel, findMetric } from '../domain/metrics.js';
 import { describePivotValue, formatAxisValue } from './pivot.js';
 import { formatNumber } from './format.js';
 

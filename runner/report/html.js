@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { median } from 'simple-statistics';
 import { escapeHtml, jsonForScript, scriptForInline } from './html-escape.js';
 import { renderHeatmap } from './heatmap.js';
-import { axisLabel, findMetric, LATENCY_COLUMNS } from './metrics.js';
+import { axisLabel, findMetric } from '../domain/metrics.js';
+import { getWorkload } from '../domain/workloads.js';
 import { describePivotValue, formatAxisValue } from './pivot.js';
 import { buildSummaryTable, varyingAxes } from './summary-table.js';
 import { describeValues } from './format.js';
@@ -99,13 +100,16 @@ function wavesData(runs) {
 }
 
 function latencyData(report) {
-  const cells = report.summary.cells.filter((cell) => cell.workload === 'http' && cell.runs.length > 0);
+  // The workload that declares latency percentiles (http).
+  const percentilesOf = (cell) => getWorkload(cell.workload)?.latencyPercentiles;
+  const cells = report.summary.cells.filter((cell) => percentilesOf(cell) && cell.runs.length > 0);
   const axes = varyingAxes(cells, report.axes).filter((axis) => axis !== 'workload');
+  const percentiles = cells.length ? percentilesOf(cells[0]) : [];
   return {
-    labels: LATENCY_COLUMNS.map(([label]) => label),
+    labels: percentiles.map(([label]) => label),
     series: cells.map((cell) => ({
       label: describeValues(cell.values, axes) || cell.cell,
-      values: LATENCY_COLUMNS.map(([, column]) => {
+      values: percentiles.map(([, column]) => {
         const sample = cell.runs.map((run) => run[column]).filter(Number.isFinite);
         return sample.length ? median(sample) : null;
       }),

@@ -1,6 +1,6 @@
 // The report model → report.md: what ran, the summary per workload, the pivot tables ready to paste,
 // outliers, failed runs, and how each number was computed.
-import { axisLabel } from './metrics.js';
+import { axisLabel } from '../domain/metrics.js';
 import { buildSummaryTable } from './summary-table.js';
 import { describePivotValue, pivotToRecords } from './pivot.js';
 import { describeValues, formatNumber } from './format.js';

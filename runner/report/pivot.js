@@ -1,10 +1,11 @@
 // Summary rows → pivot tables like the published ones: one axis down, another across, a statistic of a
 // metric in each cell (by default pool threads down, CPUs across, the median wall time). One table per
 // workload, metric and combination of the other axes that vary ("slice").
-import { findMetric, primaryMetrics } from './metrics.js';
+import { listPivotAxes } from '../domain/axes.js';
+import { findMetric, primaryMetrics } from '../domain/metrics.js';
 
-const COLUMN_AXES = ['cpus', 'cpuset', 'node'];
-const ROW_AXES = ['uv_threadpool_size', 'workers', 'cluster'];
+const COLUMN_AXES = listPivotAxes('column');
+const ROW_AXES = listPivotAxes('row');
 const PLAIN_COLUMNS = new Set(['speedup', 'efficiency', 'n', 'failed', 'cpu_capacity']);
 
 /**

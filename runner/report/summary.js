@@ -1,9 +1,9 @@
 // runs → summary rows, one per cell: the cell's axis values, how many runs count, the statistics of its
 // primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
 import { median } from 'simple-statistics';
-import { parseCpuList } from '../plan/cpu-limits.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { describeSample, modifiedZScores } from './statistics.js';
-import { metricsOf, primaryMetrics, SEEN_COLUMNS } from './metrics.js';
+import { metricsOf, primaryMetrics, SEEN_COLUMNS } from '../domain/metrics.js';
 
 export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 

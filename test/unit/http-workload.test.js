@@ -1,4 +1,4 @@
-import { fillParams } from '../../runner/config/defaults.js';
+import { fillAllParams } from '../../runner/domain/workloads.js';
 import { validateConfig } from '../../runner/config/validate.js';
 import { parseSpec } from '../../images/workload/spec.js';
 import { combineLoopDelays } from '../../images/workload/http/event-loop.js';
@@ -11,7 +11,7 @@ const host = { cpus: 2, cpuIds: [0, 1] };
 
 describe('http params', () => {
   test('object parameters take their defaults key by key, in the runner and in the image alike', () => {
-    const filled = fillParams({ http: { work: 'spin', pbkdf2: { iterations: 5 }, loader: { cpus: 0.5 } } }).http;
+    const filled = fillAllParams({ http: { work: 'spin', pbkdf2: { iterations: 5 }, loader: { cpus: 0.5 } } }).http;
     expect(filled.pbkdf2).toEqual({ iterations: 5, keylen: 64, digest: 'sha512', sync: false });
     expect(filled.loader).toEqual({ cpus: 0.5, cpuset: 'auto' });
     expect(filled).not.toHaveProperty('rate', expect.anything());
@@ -38,7 +38,7 @@ describe('http params', () => {
   });
 
   test.each([
-    [{ work: 'scrypt' }, /params\.work: expected one of none, spin/],
+    [{ work: 'scrypt' }, /params\.work: expected one of pbkdf2, argon2, spin/],
     [{ spin: { ms: '5' } }, /params\.spin\.ms: expected a number/],
     [{ connections: 0 }, /params\.connections: expected a whole number ≥ 1/],
     [{ port: 80 }, /params\.port: not a parameter of http/],

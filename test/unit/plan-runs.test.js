@@ -1,5 +1,6 @@
 import { planExperiments, describeRun } from '../../runner/plan/plan-runs.js';
-import { parseCpuList, toHostLimits } from '../../runner/plan/cpu-limits.js';
+import { toHostLimits } from '../../runner/plan/cpu-limits.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { LabError } from '../../runner/errors.js';
 
 function configOf(experiment, extra = {}) {

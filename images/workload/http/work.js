@@ -41,7 +41,7 @@ const PREPARE = {
 };
 
 /**
- * @param {ReturnType<import('./params.js').parseParams>} params
+ * @param {object} params  params.http, defaults filled (workloads/http.js)
  * @returns {Promise<() => string|Promise<string>>}
  */
 export async function prepareWork(params) {

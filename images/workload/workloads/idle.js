@@ -8,7 +8,29 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readTextOrNull } from '../probe/read-text.js';
 
-export const defaults = { tasks: 1, settleMs: 500 };
+export const description =
+  'Start `workers` idle worker threads (per process) and/or `cluster` idle processes, wait until they are up and quiet, ' +
+  'then measure the resident set (RSS) of the primary plus every cluster process: rss_mb.';
+
+export const params = {
+  tasks: {
+    type: 'integer', minimum: 1, default: 1, examples: [1],
+    title: 'Waiting tasks', description: 'Tasks that only wait `settleMs`; threads without one stay up idle all the same.',
+  },
+  settleMs: {
+    type: 'integer', minimum: 1, default: 500, examples: [500],
+    title: 'Settle time (ms)', description: 'How long every thread is up and quiet before the resident set is read.',
+  },
+};
+
+// The result line's `metrics`, which measure() returns: resident set after the threads and processes
+// settled, all processes summed, and the primary's alone.
+export const columns = [
+  { name: 'rss_mb', unit: 'MB', description: 'resident set of the primary plus every cluster process' },
+  { name: 'main_rss_mb', unit: 'MB', description: 'resident set of the primary process alone' },
+];
+
+export const primaryMetrics = [{ column: 'rss_mb', better: 'lower', label: 'resident memory' }];
 
 const KIB_PER_MIB = 1024;
 
