@@ -1,8 +1,9 @@
 // Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
 import { AXES, AXIS_NAMES } from '../domain/axes.js';
+import { formatPath } from '../config/paths.js';
 import { LabError } from '../errors.js';
-import { expandMatrix } from '../matrix/expand.js';
-import { computeCellId } from '../matrix/cell-id.js';
+import { expandMatrix } from './expand.js';
+import { computeCellId } from './cell-id.js';
 import { toHostLimits } from './cpu-limits.js';
 import { interleave, randomFor } from './run-order.js';
 
@@ -96,7 +97,7 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
     values: cell.values,
     repetition,
     warmup,
-    runKey: `${cell.cell}.${warmup ? 'w' : ''}${repetition}`,
+    runKey: formatRunKey({ cell: cell.cell, warmup, repetition }),
     workload: cell.workload,
     params: cell.params,
     nodeMajor: cell.nodeMajor,
@@ -106,6 +107,11 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
   };
 }
 
+/** `${cell}.${repetition}`, `${cell}.w${repetition}` for a warm-up: a run's identity across folders (resume, run.json order). */
+export function formatRunKey({ cell, warmup, repetition }) {
+  return `${cell}.${warmup === true ? 'w' : ''}${repetition}`;
+}
+
 function stringifyValues(object) {
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, String(value)]));
 }
@@ -113,10 +119,6 @@ function stringifyValues(object) {
 function configError(config, path, message, hint) {
   const { line, column } = config.locate?.(path) ?? {};
   return new LabError('ERR_CONFIG_INVALID', message, { file: config.file, line, column, path: formatPath(path), hint });
-}
-
-export function formatPath(path) {
-  return path.reduce((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
 }
 
 /** One line per run for `--plan`. */

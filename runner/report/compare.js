@@ -1,6 +1,6 @@
 // Two results folders → per cell present in both and per primary metric: both medians, the ratio of
 // means B / A with its 95% interval, Welch's p and Node's significance stars.
-import { compareSamples } from './statistics.js';
+import { compareSamples } from '../stats/statistics.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
 import { roundTo, summarizeCells } from './summary.js';
 import { describeValues, formatNumber } from './format.js';

@@ -4,7 +4,7 @@ import { axisLabel } from '../domain/metrics.js';
 import { buildSummaryTable } from './summary-table.js';
 import { describePivotValue, pivotToRecords } from './pivot.js';
 import { describeValues, formatNumber } from './format.js';
-import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from './statistics.js';
+import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;

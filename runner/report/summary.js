@@ -2,7 +2,7 @@
 // primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
 import { median } from 'simple-statistics';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
-import { describeSample, modifiedZScores } from './statistics.js';
+import { describeSample, modifiedZScores } from '../stats/statistics.js';
 import { metricsOf, primaryMetrics, SEEN_COLUMNS } from '../domain/metrics.js';
 
 export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];

@@ -1,4 +1,4 @@
-import { describeSample, findOutliers, modifiedZScores, tQuantile, OUTLIER_MIN_N } from '../../runner/report/statistics.js';
+import { describeSample, findOutliers, modifiedZScores, tQuantile, OUTLIER_MIN_N } from '../../runner/stats/statistics.js';
 
 
 describe('describeSample', () => {

@@ -42,7 +42,8 @@ function findEnvAxes(columns) {
   return columns.slice(from + 1, to).filter((column) => !HEAD_COLUMNS.includes(column) && column !== 'warmup');
 }
 
-function readCsv(path) {
+/** One CSV file → { columns, rows } with typed values: the one reader of runs.csv and tasks.csv. */
+export function readCsv(path) {
   let columns = [];
   const rows = parse(readFileSync(path), {
     bom: true,
