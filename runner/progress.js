@@ -9,7 +9,7 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
   let multibar = null;
   const print = (line) => (multibar ? multibar.log(`${line}\n`) : stream.write(`${line}\n`));
 
-  events.on('run-start', ({ run, index, total }) => {
+  const onStart = ({ run, index, total }) => {
     if (interactive && !multibar) {
       multibar = new cliProgress.MultiBar(
         {
@@ -25,15 +25,19 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
     }
     if (bar) bar.update(index, { cell: describeValues(run) });
     else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${describeValues(run)} rep ${run.repetition}`);
-  });
-
-  events.on('run-end', ({ run, index, total, row }) => {
+  };
+  const onEnd = ({ index, total, row }) => {
     print(summarizeRow(row, index, total));
     bar?.update(index + 1);
-  });
+  };
+  events.on('run-start', onStart);
+  events.on('run-end', onEnd);
 
   return {
+    // One display per experiment on a shared emitter: stopping detaches it.
     stop() {
+      events.off('run-start', onStart);
+      events.off('run-end', onEnd);
       multibar?.stop();
     },
   };

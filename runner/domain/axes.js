@@ -88,6 +88,9 @@ export function listPivotAxes(role) {
   return AXIS_NAMES.filter((name) => AXES[name].pivot === role);
 }
 
+/** The Node.js major of a cell without a `node` axis (its workload image: runner/docker/images.js). */
+export const DEFAULT_NODE_MAJOR = 24;
+
 /** Any UPPER_SNAKE_CASE key of a matrix sets that environment variable in the container. */
 export const ENV_AXIS = {
   pattern: ENV_AXIS_PATTERN,
