@@ -126,7 +126,7 @@ async function assertWorkloadPresent(root) {
 
 // Dependencies are installed on the host because containers cannot reach the registry; the stamp
 // holds the hash of the lock file they were installed from, so a changed lock reinstalls them.
-async function ensureWorkloadDependencies({ root, onProgress }) {
+export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgress = () => {} } = {}) {
   const dir = path.join(root, WORKLOAD_DIR);
   const hasManifest = await stat(path.join(dir, 'package.json')).then(() => true, () => false);
   if (!hasManifest) return;

@@ -1,6 +1,6 @@
 // Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
 import { AXES, AXIS_NAMES } from '../domain/axes.js';
-import { formatPath } from '../config/paths.js';
+import { formatPath } from '../config/diagnostics/paths.js';
 import { LabError } from '../errors.js';
 import { expandMatrix } from './expand.js';
 import { computeCellId } from './cell-id.js';
