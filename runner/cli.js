@@ -9,10 +9,10 @@ import { LabError } from './errors.js';
 import { parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
 import { DEFAULT_NODE_MAJOR } from './domain/axes.js';
-import { planExperiments, describeRun } from './plan/plan-runs.js';
+import { planExperiments, formatRun } from './plan/plan-runs.js';
 import { newSeed } from './plan/run-order.js';
 import { planColumns } from './collect/to-rows.js';
-import { describeProject } from './results/run-info.js';
+import { readProject } from './results/run-info.js';
 import { checkResumable, readResumeState } from './results/resume.js';
 import { attachProgress } from './progress.js';
 import { prepareJobs, runExperiments } from './run-experiments.js';
@@ -59,7 +59,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   if (resumed) for (const plan of plans) checkResumable(plan, resumed, planColumns(plan));
   if (args.plan) {
     const pending = plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey)));
-    for (const run of pending) stdout.write(`${describeRun(run)}\n`);
+    for (const run of pending) stdout.write(`${formatRun(run)}\n`);
     stdout.write(`${pending.length} runs\n`);
     return 0;
   }
@@ -81,7 +81,7 @@ async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
   const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
   const executor = createDockerExecutor(engine.docker, images);
-  const project = await describeProject(PROJECT_DIR);
+  const project = await readProject(PROJECT_DIR);
 
   const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
   const events = printEvents(new EventEmitter(), stderr);

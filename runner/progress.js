@@ -1,6 +1,7 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
 import cliProgress from 'cli-progress';
+import { formatAssignments } from './plan/plan-runs.js';
 
 export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);
@@ -23,8 +24,8 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
       );
       bar = multibar.create(total, 0, { cell: '' });
     }
-    if (bar) bar.update(index, { cell: describeValues(run) });
-    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${describeValues(run)} rep ${run.repetition}`);
+    if (bar) bar.update(index, { cell: formatAssignments(run.values) });
+    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}`);
   };
   const onEnd = ({ index, total, row }) => {
     print(summarizeRow(row, index, total));
@@ -41,10 +42,6 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
       multibar?.stop();
     },
   };
-}
-
-export function describeValues(run) {
-  return Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
 }
 
 export function summarizeRow(row, index, total) {

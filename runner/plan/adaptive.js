@@ -3,12 +3,12 @@
 // than the target or the cell reaches max_repetitions.
 import { shuffle } from 'simple-statistics';
 import { primaryMetrics } from '../domain/metrics.js';
-import { describeSample } from '../stats/statistics.js';
+import { summarizeSample } from '../stats/statistics.js';
 import { toRunSpec } from './plan-runs.js';
 
 /** Half-width of the 95% CI of the mean as a percentage of the mean; Infinity while it is unknown (n < 2). */
 export function ciHalfWidthPct(values) {
-  const { ci95_relative: relative } = describeSample(values);
+  const { ci95_relative: relative } = summarizeSample(values);
   return relative === null ? Infinity : 100 * relative;
 }
 

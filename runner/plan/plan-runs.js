@@ -52,7 +52,7 @@ function selectExperiments(config, only) {
 function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
   const where = ['experiments', experiment.name];
   const values = expandMatrix(experiment.matrix, experiment);
-  const described = values.map((cellValues) => describeCell(experiment, cellValues, { config, where, defaultNodeMajor }));
+  const described = values.map((cellValues) => buildCell(experiment, cellValues, { config, where, defaultNodeMajor }));
   // An include entry can repeat a combination; one cell id must mean one cell, or runs would clash.
   const cells = [...new Map(described.map((cell) => [cell.cell, cell])).values()];
   const warmup = experiment.warmup ?? 0;
@@ -69,7 +69,7 @@ function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
   return { experiment, cells, runs, envAxes, seed, random };
 }
 
-function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
+function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   if (values.workload === undefined) {
     throw configError(config, [...where, 'matrix'], `a cell has no workload: ${JSON.stringify(values)}`, 'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry');
   }
@@ -122,7 +122,11 @@ function configError(config, path, message, hint) {
 }
 
 /** One line per run for `--plan`. */
-export function describeRun(run) {
-  const values = Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
-  return `${run.experiment} cell ${run.cell} ${run.warmup ? 'warm-up' : 'rep'} ${run.repetition}: ${values}`;
+export function formatRun(run) {
+  return `${run.experiment} cell ${run.cell} ${run.warmup ? 'warm-up' : 'rep'} ${run.repetition}: ${formatAssignments(run.values)}`;
+}
+
+/** "workload=pbkdf2 cpus=1": a run's axis values as the terminal shows them. */
+export function formatAssignments(values) {
+  return Object.entries(values).map(([axis, value]) => `${axis}=${value}`).join(' ');
 }
