@@ -6,6 +6,7 @@
 
 import { checkCpuset } from '../lib/check-host.js';
 import { CPUSET_PATTERN } from '../lib/cpuset.js';
+import { assertRunnable as assertArgon2Runnable } from './argon2.js';
 import { checkParams as checkPbkdf2, params as pbkdf2Params } from './pbkdf2.js';
 
 export const description =
@@ -121,6 +122,11 @@ export const primaryMetrics = [
   { column: 'requests_per_sec', better: 'higher', label: 'throughput' },
   { column: 'latency_p99_ms', better: 'lower', label: 'p99 latency' },
 ];
+
+/** The argon2 work needs its addon to load in this Node.js (see argon2.js). */
+export function assertRunnable({ work }) {
+  if (work === 'argon2') assertArgon2Runnable();
+}
 
 /** Issues with paths relative to params.http, for values with the defaults filled in. */
 export function checkParams(filled, host) {

@@ -22,7 +22,7 @@
 //                             what speedup and adaptive repetitions use; default wall_ms (lower is better)
 //   latencyPercentiles        optional; [[label, column]] drawn as report.html's latency percentile chart
 //   -- what runs in the container (a CPU workload):
-//   assertRunnable()          optional; run once by the primary before t0, throws when this Node.js
+//   assertRunnable(params)    optional; run once by the primary before t0, throws when this Node.js
 //                             cannot run the workload (better a message than a crash mid-run)
 //   prepare()                 optional, async; once per thread that runs tasks, before the start
 //                             barrier, so loading costs stay out of task times
