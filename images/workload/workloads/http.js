@@ -33,7 +33,7 @@ export const params = {
     title: 'Work per request',
     description:
       'What GET /work does: pbkdf2 or argon2 (password hashing on the libuv pool; pbkdf2 sync: true blocks the thread), ' +
-      'spin (busy CPU for `spin.ms`, like a blocking loop), template (render a mustache page of `template.rows` rows), ' +
+      'spin (busy for `spin.ms` of CPU time on the handling thread, like a blocking loop), template (render a mustache page of `template.rows` rows), ' +
       'none (answer at once). Its sub-parameters are under the key of the same name.',
   },
   pbkdf2: group('pbkdf2 work', 'One crypto.pbkdf2 per request, fixed password and salt.', {
@@ -48,7 +48,7 @@ export const params = {
     parallelism: { type: 'integer', minimum: 1, maximum: 255, default: 1, examples: [1], title: 'Parallelism', description: 'Lanes per hash.' },
   }),
   spin: group('spin work', 'Busy CPU on the thread handling the request, like a blocking loop.', {
-    ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'How long each request spins.' },
+    ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'CPU time each request burns on the handling thread (not wall time: under a quota a throttled request still does the same work).' },
   }),
   template: group('template work', 'Render a mustache page (the "offload rendering" case).', {
     rows: { type: 'integer', minimum: 1, default: 100, examples: [100, 1000], title: 'Rows', description: 'Table rows in the page: its size (≈ 150 bytes a row).' },
