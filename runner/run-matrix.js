@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
 import { planAdaptiveRound } from './plan/adaptive.js';
 import { createLaneAssigner } from './plan/assign-lanes.js';
-import { CsvAppender } from './report/output-files.js';
+import { CsvAppender } from './results/output-files.js';
 import { dispatchRuns } from './schedule/dispatch-runs.js';
 
 /**

@@ -4,7 +4,7 @@
 // model nor the CPU ids, so a tiny container on the engine reads them (the cpuset a container may
 // use, which is what `--cpuset-cpus` is checked against).
 import { LabError } from '../errors.js';
-import { parseCpuList } from '../plan/cpu-limits.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { runContainer } from './run-container.js';
 
 // NanoCpus (`docker run --cpus`) arrived with API 1.25 (Docker 1.13); everything else used is older.

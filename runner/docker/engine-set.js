@@ -4,7 +4,7 @@
 // every cell checked against the slots it may land on, the orphans of killed runners removed on every
 // engine; then one watchdog and one executor per engine, and one lane per slot.
 import { LabError, LabErrors } from '../errors.js';
-import { formatPath } from '../plan/plan-runs.js';
+import { configError } from '../plan/plan-runs.js';
 import { checkCellsFit, cutSlots } from '../plan/slots.js';
 import { removeOrphanContainers, removeOwnContainers } from './cleanup.js';
 import { abandonEngine } from './client.js';
@@ -127,9 +127,4 @@ function cutAndCheckSlots(engines, slots, plans, config) {
   if (problems.length === 0) return;
   const errors = problems.map((problem) => configError(config, problem.path, problem.message, 'narrow `cpus`/`cpuset`, or use fewer --slots'));
   throw errors.length === 1 ? errors[0] : new LabErrors(errors);
-}
-
-function configError(config, path, message, hint) {
-  const { line, column } = config.locate?.(path) ?? {};
-  return new LabError('ERR_CONFIG_INVALID', message, { file: config.file, line, column, path: formatPath(path), hint });
 }

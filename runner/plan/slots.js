@@ -2,9 +2,8 @@
 // sharing a core. A cell's `cpuset` is then read relative to its slot ("0" = the slot's first CPU) and
 // a run without one is confined to its slot; `cpus` (a CFS quota) must fit in the slot. With one slot
 // nothing changes: `cpuset` names the engine's own CPU ids, as it always did.
-import { formatCpuIds } from '../config/cpuset.js';
+import { formatCpuIds, parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { LabError } from '../errors.js';
-import { parseCpuList } from './cpu-limits.js';
 
 /**
  * @typedef {{ index: number, cpuIds: number[], cpuset: string }} Slot

@@ -65,6 +65,11 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     rate: params.rate,
   });
   if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
+  return buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast: fast.summarize(), probe, cpuMs, counters, saturation });
+}
+
+/** The loader's result line: the http columns it measures (workloads/http.js `columns`) and its own health. */
+export function buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast, probe, cpuMs, counters, saturation }) {
   return {
     workload: 'http',
     role: 'loader',
@@ -80,7 +85,7 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
       errors: main.errors,
       timeouts: main.timeouts,
       non2xx: main.non2xx,
-      fast_route_p99_ms: roundOrNull(fast.summarize().p99),
+      fast_route_p99_ms: roundOrNull(fast.p99),
       loader_saturated: saturation.saturated,
     },
     loader: {

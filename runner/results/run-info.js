@@ -2,13 +2,14 @@
 import os from 'node:os';
 import { execa } from 'execa';
 
-export async function describeProject(cwd) {
+export async function readProject(cwd) {
   const { stdout, exitCode } = await execa('git', ['rev-parse', 'HEAD'], { cwd, reject: false });
   const { stdout: dirty } = await execa('git', ['status', '--porcelain'], { cwd, reject: false });
   return { git_revision: exitCode === 0 ? stdout.trim() : null, git_dirty: exitCode === 0 ? dirty.trim() !== '' : null };
 }
 
-export function buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt }) {
+/** engines, slots (docker/engine-set.js): every engine with its facts, read from the engine itself, and --slots. */
+export function buildRunInfo({ plan, config, engine, engines, slots, images, project, argv, seed, startedAt }) {
   return {
     tool: 'node-threads-lab',
     experiment: plan.experiment.name,
@@ -22,6 +23,7 @@ export function buildRunInfo({ plan, config, engine, images, project, argv, seed
     cells: plan.cells.map(({ cell, values, params, env, limits, nodeMajor }) => ({ cell, values, params, env, limits, node_major: nodeMajor })),
     host: { cpus: os.cpus().length, available_parallelism: os.availableParallelism?.() ?? null, cpu_model: os.cpus()[0]?.model ?? null, total_memory_bytes: os.totalmem(), kernel: os.release(), hostname: os.hostname() },
     docker: { engine: engine.host, version: engine.version },
+    ...(engines ? { engines, slots } : {}),
     images: Object.fromEntries([...images].map(([major, image]) => [major, image])),
     project,
     started_at: startedAt.toISOString(),

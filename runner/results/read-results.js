@@ -4,14 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
-import { AXIS_COLUMNS, HEAD_COLUMNS } from '../collect/to-rows.js';
+import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS } from '../collect/to-rows.js';
 
-// Text columns; every other column holds a number or nothing.
-const TEXT_COLUMNS = new Set([
-  'experiment', 'cell', 'workload', 'cpuset', 'status', 'error', 'seen_cpuset', 'node_version', 'started_at',
-  'finished_at', 'loader_cpuset', 'process', 'thread', 'engine', 'slot_cpuset',
-]);
-const BOOLEAN_COLUMNS = new Set(['warmup', 'loader_saturated']);
 const DEFUSED = /^'[=+\-@\t\r]/;
 
 /**
@@ -31,20 +25,22 @@ export function readResults(dir) {
   const info = existsSync(infoPath) ? JSON.parse(readFileSync(infoPath, 'utf8')) : null;
   const envAxes = findEnvAxes(columns);
   // `engine` is always a column (where each run went) but an axis only when the matrix made it one.
-  const engineAxis = info?.config?.matrix?.engine ? ['engine'] : [];
-  const axes = [...AXIS_COLUMNS, ...envAxes, ...engineAxis].filter((axis) => columns.includes(axis));
+  const isAxis = (axis) => axis !== 'engine' || info?.config?.matrix?.engine !== undefined;
+  const axes = [...AXIS_COLUMNS, ...envAxes].filter((axis) => columns.includes(axis) && isAxis(axis));
   return { dir, runs, tasks, info, axes, envAxes, columns };
 }
 
-// runs.csv puts environment-variable axes between `node` and the first measured column, `status`.
+// runs.csv puts environment-variable axes between the last built-in axis (`node`, or `engine` in folders
+// that have it) and the first measured column, `status`.
 function findEnvAxes(columns) {
-  const from = columns.indexOf('node');
+  const from = Math.max(...AXIS_COLUMNS.map((axis) => columns.indexOf(axis)));
   const to = columns.indexOf('status');
   if (from < 0 || to < 0) return [];
   return columns.slice(from + 1, to).filter((column) => !HEAD_COLUMNS.includes(column) && column !== 'warmup');
 }
 
-function readCsv(path) {
+/** One CSV file → { columns, rows } with typed values: the one reader of runs.csv and tasks.csv. */
+export function readCsv(path) {
   let columns = [];
   const rows = parse(readFileSync(path), {
     bom: true,
@@ -64,8 +60,8 @@ function typeRow(row, envAxes) {
   for (const [column, text] of Object.entries(row)) {
     if (text === '' || text === undefined) continue;
     const value = DEFUSED.test(text) ? text.slice(1) : text;
-    if (BOOLEAN_COLUMNS.has(column)) typed[column] = value === 'true';
-    else if (TEXT_COLUMNS.has(column) || envAxes.has(column)) typed[column] = value;
+    if (COLUMN_TYPES.boolean.has(column)) typed[column] = value === 'true';
+    else if (COLUMN_TYPES.text.has(column) || envAxes.has(column)) typed[column] = value;
     else typed[column] = toNumber(value);
   }
   return typed;
