@@ -173,6 +173,7 @@ function translateEmptyMapping(error, path) {
 
 function translateEmptyList(error, path) {
   const { axis } = classifyPath(path);
+  if (!axis) return { path, message: `\`${path.join('.')}\` is empty; expected at least ${error.schema} value`, hint: 'remove the key, or name at least one' };
   return {
     path,
     message: `\`${axis}\` has no values; expected at least one value`,
