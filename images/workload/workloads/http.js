@@ -73,6 +73,10 @@ export const params = {
     type: 'integer', minimum: 1, examples: [500],
     title: 'Fixed rate (req/s)', description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
   },
+  burst: group('Burst load (ApacheBench-style)', 'Instead of a closed loop for `duration` seconds: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
+    requests: { type: 'integer', minimum: 0, default: 0, examples: [0, 6], title: 'Requests per burst', description: '0: no bursts (closed loop of `connections`); N: each burst sends N requests at once and ends when the last is answered.' },
+    rounds: { type: 'integer', minimum: 1, default: 20, examples: [20, 100], title: 'Bursts', description: 'Bursts per run, one after the other.' },
+  }),
   loader: group('Load generator', 'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.', {
     cpus: {
       type: 'number', exclusiveMinimum: 0, multipleOf: 0.001, default: 1, examples: [1],
@@ -106,6 +110,8 @@ export const columns = [
   { name: 'timeouts', unit: '', description: 'requests that timed out' },
   { name: 'non2xx', unit: '', description: 'responses with a status other than 2xx' },
   { name: 'fast_route_p99_ms', unit: 'ms', description: 'p99 of GET /fast while /work is loaded' },
+  { name: 'burst_p50_ms', unit: 'ms', description: 'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")' },
+  { name: 'burst_max_ms', unit: 'ms', description: 'slowest burst' },
   { name: 'event_loop_delay_mean_ms', unit: 'ms', description: 'mean event-loop delay of the server processes' },
   { name: 'event_loop_delay_p99_ms', unit: 'ms', description: 'p99 event-loop delay of the server processes' },
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
