@@ -10,7 +10,9 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
   let multibar = null;
   const print = (line) => (multibar ? multibar.log(`${line}\n`) : stream.write(`${line}\n`));
 
-  const onStart = ({ run, index, total }) => {
+  // With several lanes (engines, slots) each line says where the run goes.
+  const where = ({ lane, lanes = 1 }) => (lane && lanes > 1 ? ` on ${lane.id}` : '');
+  const onStart = ({ run, index, total, ...at }) => {
     if (interactive && !multibar) {
       multibar = new cliProgress.MultiBar(
         {
@@ -24,11 +26,12 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
       );
       bar = multibar.create(total, 0, { cell: '' });
     }
-    if (bar) bar.update(index, { cell: formatAssignments(run.values) });
-    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}`);
+    // The bar counts finished runs (run-end); a start only names the cell.
+    if (bar) bar.update({ cell: formatAssignments(run.values) });
+    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}${where(at)}`);
   };
-  const onEnd = ({ index, total, row }) => {
-    print(summarizeRow(row, index, total));
+  const onEnd = ({ index, total, row, ...at }) => {
+    print(`${summarizeRow(row, index, total)}${where(at)}`);
     bar?.update(index + 1);
   };
   events.on('run-start', onStart);

@@ -37,7 +37,7 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
   // Returns false when no further run may start.
   const execute = async (run, lane) => {
     if (signal?.aborted) return stop('abort');
-    events.emit('run-start', { run, index: started++, total: summary.total, lane });
+    events.emit('run-start', { run, index: started++, total: summary.total, lane, lanes: allLanes.length });
     const raw = await lane.execute(run, { signal });
     // An aborted run is not a measurement: it gets no row, and --resume runs it again.
     if (raw.aborted) return stop('abort');
@@ -48,7 +48,7 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
     summary.placements[run.runKey] = lane.id;
     summary.done++;
     summary[status === 'ok' ? 'ok' : 'failed']++;
-    events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row });
+    events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row, lane, lanes: allLanes.length });
     return failFast && status !== 'ok' ? stop('fail-fast') : true;
   };
   const stop = (reason) => {

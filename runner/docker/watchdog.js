@@ -1,14 +1,15 @@
-// Is the engine still there? A wait on a container (`POST /wait`) of an engine killed with SIGKILL
-// never ends: the request sits on a socket nobody answers, and the run waited out its whole timeout.
-// So each engine is pinged every second, and the engine counts as lost, aborting `signal`, when:
+// Is the engine still there? A wait on a container (`POST /wait`) ends when the engine closes its
+// socket (a local dockerd killed: at once), but not when it stops answering with the connection left
+// open (a hung dockerd, a machine powered off or cut off the network): the run then waited out its
+// whole timeout. So each engine is pinged every second, and counts as lost, aborting `signal`, when:
 //  - it refused the connection twice in a row (the socket or port is gone: about 1–2 s), or
-//  - nothing answered for LOST_AFTER_MS (a hung engine or a cut network: about 4–5 s).
+//  - nothing answered for LOST_AFTER_MS (a hung engine or a cut network: about 3.5–4.5 s).
 // A loaded engine that answers slowly is not lost: one answer within PING_TIMEOUT_MS resets the clock.
 import { pingEngine } from './engine.js';
 
 export const PING_EVERY_MS = 1000;
-export const PING_TIMEOUT_MS = 2000;
-export const LOST_AFTER_MS = 4000;
+export const PING_TIMEOUT_MS = 1500;
+export const LOST_AFTER_MS = 3000;
 const REFUSED = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**

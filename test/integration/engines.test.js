@@ -191,6 +191,30 @@ describe('one matrix over two engines', () => {
     expect(next.stderr).toMatch(/Removed 1 container\(s\) left behind by an earlier run that was killed on engine ntl-second/);
     expect(await ownContainers(second.docker)).toEqual([]);
   });
+
+  test('the only engine killed mid-run: rows kept, exit 1 with the resume hint; --resume after a restart removes the dead run\'s container and finishes', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-only-'));
+    const child = runCli(['--config', fixture('engines-long.yml'), '--out', outDir, '--engine', 'ntl-second', '--seed', '4'], { env });
+    await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1, { timeoutMs: 120_000 });
+    await waitFor(async () => (await runContainers(second.docker)).length > 0, { timeoutMs: 60_000, everyMs: 50 });
+    second.kill();
+    const result = await child;
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/lost engine ntl-second during the matrix: .*\d+ run\(s\) not done: no engine left that may take them/);
+    expect(result.stderr).toContain(`start ntl-second again, then: npm run matrix -- --resume ${outDir}`);
+    const before = readRows(join(outDir, 'runs.csv'));
+    expect(before.length).toBeGreaterThanOrEqual(1);
+
+    await second.start();
+    // The resume goes back to the engine recorded in run.json.
+    const resumed = await runCli(['--resume', outDir], { env });
+    expect(resumed.exitCode).toBe(0);
+    expect(resumed.stderr).toMatch(/Removed 1 container\(s\) left behind by an earlier run that was killed/);
+    const after = readRows(join(outDir, 'runs.csv'));
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(keysOf(after).sort()).toEqual(await plannedKeys(fixture('engines-long.yml'), 4, env));
+    for (const row of after) expect(row.engine).toBe('ntl-second');
+  });
 });
 
 describe('--slots 2 on one engine', () => {
