@@ -18,8 +18,8 @@ const ENGINE_GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'E
 export function createDockerExecutor(docker, images) {
   let hostCpuIds;
   return {
-    // slotCpuIds: the CPUs of the slot the run was placed on (--slots), where the http loader may go.
-    async execute(run, { signal, hostCpuIds: slotCpuIds } = {}) {
+    // slotCpuIds: the CPUs of the slot the run was placed on (--slots): the http loader stays on them.
+    async execute(run, { signal, slotCpuIds } = {}) {
       const startedAt = new Date();
       const spec = {
         image: images.get(run.nodeMajor).tag,
@@ -30,7 +30,7 @@ export function createDockerExecutor(docker, images) {
       };
       // A serving workload (http) is measured by a load generator in a second container.
       const running = getWorkload(run.workload).serves
-        ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => slotCpuIds ?? (hostCpuIds ??= await readEngineCpuIds(docker)) })
+        ? executeHttp(docker, run, spec, { signal, withinSlot: Boolean(slotCpuIds), readHostCpuIds: async () => slotCpuIds ?? (hostCpuIds ??= await readEngineCpuIds(docker)) })
         : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {
@@ -48,8 +48,8 @@ export function createDockerExecutor(docker, images) {
 }
 
 /** http: a server container and a load-generator container, combined into one raw outcome (one row). */
-async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
-  const loaderLimits = planLoaderLimits({ server: run.limits, loader: run.params.loader, hostCpuIds: await readHostCpuIds() });
+async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuIds }) {
+  const loaderLimits = planLoaderLimits({ server: run.limits, loader: run.params.loader, hostCpuIds: await readHostCpuIds(), withinSlot });
   try {
     const pair = await runHttpPair(docker, {
       image: spec.image,

@@ -23,7 +23,7 @@ async function executeOnLane(engine, slot, run, { signal } = {}) {
   if (lostSignal.aborted) throw engineLost(engine, run, lostSignal.reason);
   const placed = { ...run, limits: placeLimits(run.limits, slot, engine.slots.length) };
   const both = AbortSignal.any([lostSignal, ...(signal ? [signal] : [])]);
-  const running = engine.executor.execute(placed, { signal: both, hostCpuIds: slot.cpuIds });
+  const running = engine.executor.execute(placed, { signal: both, slotCpuIds: engine.slots.length > 1 ? slot.cpuIds : undefined });
   let onLost;
   const lost = new Promise((resolve) => {
     onLost = () => resolve('lost');

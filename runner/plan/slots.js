@@ -42,14 +42,14 @@ export function checkCellsFit(plan, engines) {
   for (const cell of plan.cells) {
     for (const engine of engines) {
       if (cell.values.engine !== undefined && cell.values.engine !== engine.name) continue;
-      const problem = checkCellFits(cell, engine);
-      if (problem) problems.push({ ...problem, path: locateCellValue(plan.experiment, cell.values, problem.axis) });
+      const problem = checkCellFits(cell, engine, plan.experiment.name);
+      if (problem) problems.push({ ...problem, path: problem.path ?? locateCellValue(plan.experiment, cell.values, problem.axis) });
     }
   }
   return problems;
 }
 
-function checkCellFits(cell, engine) {
+function checkCellFits(cell, engine, experimentName) {
   const slotCount = engine.slots.length;
   const slot = engine.slots[0];
   const size = slot.cpuIds.length;
@@ -63,6 +63,12 @@ function checkCellFits(cell, engine) {
   if (cpuset !== undefined) {
     const outside = parseCpuList(cpuset).filter((id) => !allowed.includes(id));
     if (outside.length > 0) return { axis: 'cpuset', message: `${describe}: cpuset "${cpuset}" names CPU ${formatCpuIds(outside)}, outside ${where}; ${fits}` };
+  }
+  // The http load generator's own CPU list is read the same way (plan/loader-limits.js).
+  const loaderCpuset = cell.params?.loader?.cpuset;
+  if (loaderCpuset !== undefined && loaderCpuset !== 'auto' && loaderCpuset !== 'none') {
+    const outside = parseCpuList(loaderCpuset).filter((id) => !allowed.includes(id));
+    if (outside.length > 0) return { path: ['experiments', experimentName, 'params', 'http', 'loader', 'cpuset'], message: `${describe}: params.http.loader.cpuset "${loaderCpuset}" names CPU ${formatCpuIds(outside)}, outside ${where}; ${fits}` };
   }
   return undefined;
 }

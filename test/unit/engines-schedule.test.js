@@ -201,3 +201,13 @@ describe('checkSameMachines', () => {
     expect(() => checkSameMachines([engine('a', 2, 'X'), engine('b', 2, 'X')], { detail: 'model' })).not.toThrow();
   });
 });
+
+describe('checkCellsFit and the http loader', () => {
+  test('a loader CPU list outside the slot is refused like a cell cpuset', () => {
+    const config = { file: 'x.yml', experiments: [{ name: 'web', repetitions: 1, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: ['http'] }, params: { http: { loader: { cpuset: '3' } } } }] };
+    const [plan] = planExperiments(config, { defaultNodeMajor: 24 });
+    const [problem] = checkCellsFit(plan, [{ name: 'box', slots: cutSlots([0, 1, 2, 3], 2) }]);
+    expect(problem.message).toMatch(/params\.http\.loader\.cpuset "3" names CPU 3, outside a slot of engine box/);
+    expect(problem.path).toEqual(['experiments', 'web', 'params', 'http', 'loader', 'cpuset']);
+  });
+});

@@ -25,3 +25,15 @@ describe('planLoaderLimits', () => {
     expect(plan({ cpusetCpus: '0' }, { cpuset: '2-3', cpus: 2 })).toMatchObject({ cpus: 2, cpuset: '2-3', cpusetCpus: '2-3' });
   });
 });
+
+describe('planLoaderLimits on a slot (--slots)', () => {
+  const slot = [4, 5];
+  const onSlot = (server, loader = {}) => planLoaderLimits({ server, loader: { cpus: 1, cpuset: 'auto', ...loader }, hostCpuIds: slot, withinSlot: true });
+
+  test('the loader never leaves the slot: unpinned means the slot, a list counts from the slot\'s first CPU', () => {
+    expect(onSlot({ cpusetCpus: '4-5' })).toMatchObject({ cpus: 1, cpuset: '4-5', cpusetCpus: '4-5' });
+    expect(onSlot({ cpusetCpus: '4' })).toMatchObject({ cpuset: '5' });
+    expect(onSlot({ cpusetCpus: '4' }, { cpuset: 'none' })).toMatchObject({ cpuset: '4-5' });
+    expect(onSlot({ cpusetCpus: '4' }, { cpuset: '1' })).toMatchObject({ cpuset: '5' });
+  });
+});
