@@ -7,7 +7,7 @@ import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
 import { planAdaptiveRound } from './plan/adaptive.js';
 import { createLaneAssigner } from './plan/assign-lanes.js';
 import { CsvAppender } from './results/output-files.js';
-import { dispatchRuns } from './schedule/dispatch-runs.js';
+import { dispatchRuns } from './dispatch-runs.js';
 
 /**
  * @param {object} options

@@ -9,7 +9,7 @@ import { createLaneAssigner } from '../../runner/plan/assign-lanes.js';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { checkCellsFit, cutSlots, placeLimits } from '../../runner/plan/slots.js';
 import { runMatrix } from '../../runner/run-matrix.js';
-import { dispatchRuns } from '../../runner/schedule/dispatch-runs.js';
+import { dispatchRuns } from '../../runner/dispatch-runs.js';
 import { createFakeExecutor } from '../support/fake-executor.js';
 
 function planOf(matrix, { repetitions = 1, include = [], seed = 1 } = {}) {
