@@ -5,7 +5,11 @@
 // use, which is what `--cpuset-cpus` is checked against).
 import { LabError } from '../errors.js';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+import { ROLE_LABEL } from './http-pair.js';
 import { runContainer } from './run-container.js';
+
+/** The role label of the CPU probe container: one per engine per start, not a run. */
+export const PROBE_ROLE = 'probe';
 
 // NanoCpus (`docker run --cpus`) arrived with API 1.25 (Docker 1.13); everything else used is older.
 export const MIN_API_VERSION = '1.25';
@@ -72,7 +76,7 @@ export async function probeEngineCpus(docker, image) {
     env: {},
     limits: { memoryBytes: 128 * 2 ** 20 },
     timeoutMs: 30_000,
-    labels: {},
+    labels: { [ROLE_LABEL]: PROBE_ROLE },
   });
   let seen;
   try {
