@@ -69,22 +69,13 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 
 async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { connectEngine } = await import('./docker/engine.js');
-  const { ensureImages } = await import('./docker/images.js');
-  const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
-  const { createDockerExecutor } = await import('./docker/executor.js');
-
-  const engine = await connectEngine({ setup: true });
-  const orphans = await removeOrphanContainers(engine.docker);
-  if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-  if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
+  const { openDockerSession } = await import('./docker/session.js');
+  const events = printEvents(new EventEmitter(), stderr);
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
-  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
-  const executor = createDockerExecutor(engine.docker, images);
+  const { engine, images, executor, removeOwnContainers } = await openDockerSession({ nodeMajors, events });
   const project = await readProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
-  const events = printEvents(new EventEmitter(), stderr);
+  const stopper = listenForStop(stderr, removeOwnContainers);
   try {
     const outcome = await runExperiments({ jobs, executor, context: { config, engine, images, project, argv, seed }, signal: stopper.signal, failFast: args['fail-fast'], events });
     if (outcome.stoppedBy === 'abort') {
@@ -106,6 +97,11 @@ function printEvents(events, stderr) {
     progress?.stop();
     progress = null;
   };
+  events.on('orphans', ({ removed, leftAlone }) => {
+    if (removed.length > 0) stderr.write(`Removed ${removed.length} container(s) left behind by an earlier run that was killed: ${removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
+    if (leftAlone > 0) stderr.write(`Note: ${leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
+  });
+  events.on('image-progress', (line) => stderr.write(`${line}\n`));
   events.on('experiment-start', ({ plan, outDir, pending }) => {
     stderr.write(`${plan.experiment.name}: ${pending} runs → ${outDir}\n`);
     progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
