@@ -15,7 +15,7 @@ import { buildServerResult } from '../../images/workload/http/result.js';
 import { parseSpec } from '../../images/workload/spec.js';
 
 const RUN_JS = fileURLToPath(new URL('../../images/workload/run.js', import.meta.url));
-const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => !WORKLOADS[name].serves);
+const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => WORKLOADS[name].runTask);
 // The cheapest run of each CPU workload: a test of the contract, not of speed.
 const QUICK = { pbkdf2: { tasks: 2, iterations: 10 }, argon2: { tasks: 1, memoryCost: 1024, timeCost: 1, parallelism: 1 }, sum: { tasks: 2, n: 1000 }, idle: { settleMs: 10 } };
 
@@ -36,8 +36,9 @@ describe.each(WORKLOAD_NAMES)('workload %s', (name) => {
     for (const schema of Object.values(workload.params)) expect(schema).toMatchObject({ title: expect.any(String), description: expect.any(String) });
   });
 
-  test('it runs in the container one way: tasks, or a server', () => {
-    expect(typeof workload.runTask === 'function').toBe(!workload.serves);
+  test('it runs in the container one way: tasks, or a run of its own', () => {
+    expect(typeof workload.runTask === 'function').toBe(typeof workload.runPrimary !== 'function');
+    if (workload.serves) expect(workload.runPrimary).toEqual(expect.any(Function));
   });
 
   test('its primary metrics are columns of its rows, with a direction and a unit', () => {
