@@ -112,3 +112,30 @@ describe('judgeLoaderSaturation', () => {
     expect(judgeLoaderSaturation({ ...reading, rate: 500, requestsPerSec: 300, meanLatencyMs: 33 }).saturated).toBe(false);
   });
 });
+
+describe('spin work costs a fixed amount of CPU', () => {
+  test('spins until the thread clock has advanced by ms, whatever the wall clock does', async () => {
+    const { spinCpu } = await import('../../images/workload/http/work.js');
+    // A fake thread clock advancing 0.5 ms per read: 5 ms of CPU take 10 reads past the first.
+    let now = 0;
+    let reads = 0;
+    const clock = () => { reads += 1; now += 0.5e6; return now; };
+    expect(spinCpu(clock, 5)).toBe('spun 5 ms');
+    expect(reads).toBe(11);
+  });
+
+  test('the real thread clock: 20 ms of spin cost at least 20 ms of this thread\'s CPU', async () => {
+    const { spinCpu } = await import('../../images/workload/http/work.js');
+    const { chooseThreadCpuClock } = await import('../../images/workload/probe/thread-cpu.js');
+    const clock = chooseThreadCpuClock();
+    const before = clock();
+    spinCpu(clock, 20);
+    expect(clock() - before).toBeGreaterThanOrEqual(20e6);
+  });
+
+  test('without schedstat and without process.threadCpuUsage it refuses, naming both', async () => {
+    const { chooseThreadCpuClock } = await import('../../images/workload/probe/thread-cpu.js');
+    const missing = () => { throw new Error('ENOENT'); };
+    expect(() => chooseThreadCpuClock({ readSchedstat: missing, threadCpuUsage: undefined })).toThrow(/schedstat.*threadCpuUsage/);
+  });
+});

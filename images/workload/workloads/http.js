@@ -45,7 +45,7 @@ export const params = {
     title: 'Work per request',
     description:
       'What GET /work does: pbkdf2 or argon2 (password hashing on the libuv pool; pbkdf2 sync: true blocks the thread), ' +
-      'spin (busy CPU for `spin.ms`, like a blocking loop), template (render a mustache page of `template.rows` rows), ' +
+      'spin (busy for `spin.ms` of CPU time on the handling thread, like a blocking loop), template (render a mustache page of `template.rows` rows), ' +
       'none (answer at once). Its sub-parameters are under the key of the same name.',
   },
   pbkdf2: group('pbkdf2 work', 'One crypto.pbkdf2 per request, fixed password and salt.', {
@@ -60,7 +60,7 @@ export const params = {
     parallelism: { type: 'integer', minimum: 1, maximum: 255, default: 1, examples: [1], title: 'Parallelism', description: 'Lanes per hash.' },
   }),
   spin: group('spin work', 'Busy CPU on the thread handling the request, like a blocking loop.', {
-    ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'How long each request spins.' },
+    ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'CPU time each request burns on the handling thread (not wall time: under a quota a throttled request still does the same work).' },
   }),
   template: group('template work', 'Render a mustache page (the "offload rendering" case).', {
     rows: { type: 'integer', minimum: 1, default: 100, examples: [100, 1000], title: 'Rows', description: 'Table rows in the page: its size (≈ 150 bytes a row).' },
@@ -85,6 +85,10 @@ export const params = {
     type: 'integer', minimum: 1, examples: [500],
     title: 'Fixed rate (req/s)', description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
   },
+  burst: group('Burst load (ApacheBench-style)', 'Instead of a closed loop for `duration` seconds: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
+    requests: { type: 'integer', minimum: 0, default: 0, examples: [0, 6], title: 'Requests per burst', description: '0: no bursts (closed loop of `connections`); N: each burst sends N requests at once and ends when the last is answered.' },
+    rounds: { type: 'integer', minimum: 1, default: 20, examples: [20, 100], title: 'Bursts', description: 'Bursts per run, one after the other.' },
+  }),
   loader: group('Load generator', 'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.', {
     cpus: {
       type: 'number', exclusiveMinimum: 0, multipleOf: 0.001, default: 1, examples: [1],
@@ -118,6 +122,8 @@ export const columns = [
   { name: 'timeouts', unit: '', description: 'requests that timed out' },
   { name: 'non2xx', unit: '', description: 'responses with a status other than 2xx' },
   { name: 'fast_route_p99_ms', unit: 'ms', description: 'p99 of GET /fast while /work is loaded' },
+  { name: 'burst_p50_ms', unit: 'ms', description: 'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")' },
+  { name: 'burst_max_ms', unit: 'ms', description: 'slowest burst' },
   { name: 'event_loop_delay_mean_ms', unit: 'ms', description: 'mean event-loop delay of the server processes' },
   { name: 'event_loop_delay_p99_ms', unit: 'ms', description: 'p99 event-loop delay of the server processes' },
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
