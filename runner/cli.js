@@ -51,7 +51,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const resumed = args.resume ? { ...readResumeState(resolve(args.resume)), dir: resolve(args.resume) } : null;
+  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
