@@ -14,7 +14,7 @@ import { newSeed } from './plan/run-order.js';
 import { planColumns } from './collect/to-rows.js';
 import { readProject } from './results/run-info.js';
 import { checkResumable, readResumeState } from './results/resume.js';
-import { attachProgress } from './progress.js';
+import { printRunEvents } from './progress.js';
 import { prepareJobs, runExperiments } from './run-experiments.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -60,7 +60,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const resumed = args.resume ? { ...readResumeState(resolve(args.resume)), dir: resolve(args.resume) } : null;
+  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   // A resume goes back to the engines and slots it started with, unless told otherwise.
   args.engine = args.engine.length > 0 ? args.engine : resumed?.info.engines?.map((engine) => engine.name) ?? [];
   args.slots ??= resumed?.info.slots ?? 1;
@@ -83,23 +83,17 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 
 async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { chooseEngineNames, openEngines } = await import('./docker/engine-set.js');
-
+  const { openDockerSession } = await import('./docker/session.js');
+  const events = new EventEmitter();
+  const display = printRunEvents(events, { stream: stderr });
   const plans = jobs.map(({ plan }) => plan);
-  const names = chooseEngineNames({ flags: args.engine, config, plans });
-  const set = await openEngines({ names, slots: args.slots, allowMixed: args['allow-mixed-engines'], plans, config, onProgress: (line) => stderr.write(`${line}\n`) });
-  const [first] = set.engines;
-  const engine = { host: first.endpoint.host, version: first.version };
+  const session = await openDockerSession({ plans, config, engineNames: args.engine, slots: args.slots, allowMixed: args['allow-mixed-engines'], events });
   const project = await readProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, () => set.removeOwnContainers());
-  const events = printEvents(new EventEmitter(), stderr);
-  events.on('engine-lost', ({ engine: name, error }) => {
-    stderr.write(`\nEngine ${name} lost: ${error.message}. Its run in flight gets no row and goes to the other engines${set.engines.length > 1 ? '' : ' (there are none)'}.\n`);
-  });
+  const stopper = listenForStop(stderr, session.removeOwnContainers);
   try {
-    const context = { config, engine, engines: set.describe(), slots: args.slots, images: set.images, project, argv, seed };
-    const outcome = await runExperiments({ jobs, lanes: set.lanes, context, signal: stopper.signal, failFast: args['fail-fast'], events });
+    const { engine, engines, images, lanes } = session;
+    const outcome = await runExperiments({ jobs, lanes, context: { config, engine, engines, slots: args.slots, images, project, argv, seed }, signal: stopper.signal, failFast: args['fail-fast'], events });
     if (outcome.stoppedBy === 'abort') {
       const { outDir, summary } = outcome.experiments.at(-1);
       stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: npm run matrix -- --resume ${outDir}\n`);
@@ -112,9 +106,9 @@ async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
     if (outcome.lostEngines.size > 0) throw engineLostError(outcome.lostEngines, 'every run finished on the other engines');
     return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
   } finally {
-    events.emit('detach');
+    display.stop();
     stopper.dispose();
-    set.close();
+    session.close();
   }
 }
 
@@ -124,32 +118,6 @@ function engineLostError(lostEngines, outcome, outDir) {
   return new LabError('ERR_DOCKER_LOST', `lost engine ${names} during the matrix: ${[...lostEngines.values()].map((error) => error.message).join('; ')}; ${outcome}`, {
     hint: outDir ? `start ${names} again, then: npm run matrix -- --resume ${outDir}` : `every row is in runs.csv; check ${names} before its next matrix`,
   });
-}
-
-/** What a person watching reads on stderr: a progress display per experiment and a line at each milestone. */
-function printEvents(events, stderr) {
-  let progress = null;
-  const stopProgress = () => {
-    progress?.stop();
-    progress = null;
-  };
-  events.on('experiment-start', ({ plan, outDir, pending }) => {
-    stderr.write(`${plan.experiment.name}: ${pending} runs → ${outDir}\n`);
-    progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
-  });
-  events.on('reports', ({ outDir, files }) => {
-    stopProgress();
-    stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
-  });
-  events.on('reports-failed', ({ outDir, error }) => {
-    stopProgress();
-    stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
-  });
-  events.on('experiment-end', ({ plan, outDir, summary }) => {
-    stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
-  });
-  events.on('detach', stopProgress);
-  return events;
 }
 
 // First signal: start no new run, stop and remove the current container, write what is whole.

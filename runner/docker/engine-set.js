@@ -3,6 +3,7 @@
 // the engine itself, engines of different machines refused unless that is what is being compared,
 // every cell checked against the slots it may land on, the orphans of killed runners removed on every
 // engine; then one watchdog and one executor per engine, and one lane per slot.
+import { EventEmitter } from 'node:events';
 import { LabError, LabErrors } from '../errors.js';
 import { configError } from '../plan/plan-runs.js';
 import { checkCellsFit, cutSlots } from '../plan/slots.js';
@@ -38,7 +39,8 @@ export function chooseEngineNames({ flags = [], config, plans }) {
 /**
  * @returns {Promise<{ engines: object[], lanes: object[], images: Map, describe(): object[], removeOwnContainers(): Promise<void>, close(): void }>}
  */
-export async function openEngines({ names, slots = 1, allowMixed = false, plans, config, setup = true, onProgress = () => {} }) {
+export async function openEngines({ names, slots = 1, allowMixed = false, plans, config, setup = true, events = new EventEmitter() }) {
+  const onProgress = (line) => events.emit('image-progress', line);
   const engines = await Promise.all(names.map((name) => connectOne(name, { setup, onProgress })));
   const engineAxis = plans.every((plan) => plan.experiment.matrix?.engine !== undefined);
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'count' });
@@ -58,8 +60,7 @@ export async function openEngines({ names, slots = 1, allowMixed = false, plans,
 
   for (const engine of engines) {
     const orphans = await guard(engine, removeOrphanContainers(engine.docker));
-    if (orphans.removed.length > 0) onProgress(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed${names.length > 1 ? ` on engine ${engine.name}` : ''}: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}`);
-    if (orphans.leftAlone > 0) onProgress(`Note: ${orphans.leftAlone} container(s) of another runner still at work share engine ${engine.name}; timings may be disturbed.`);
+    events.emit('orphans', { ...orphans, engine: names.length > 1 ? engine.name : undefined });
   }
   for (const engine of engines) engine.executor = createDockerExecutor(engine.docker, images);
   return {

@@ -3,15 +3,14 @@
 // socket and bridge, reached through a Docker CLI context made by the real `docker context create`.
 import { parse } from 'csv-parse/sync';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { resolveEngine } from '../../runner/docker/contexts.js';
 import { inspectImageId } from '../../runner/docker/images.js';
-import { connectTestEngine, listProjectContainers } from '../support/docker-helpers.js';
-import { runCli as runCliProcess } from '../support/run-cli.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
 import { describeDocker0, startSecondEngine } from '../support/second-engine.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
@@ -34,23 +33,9 @@ async function plannedKeys(config, seed, env) {
 }
 
 // Other runners may share the engine (other tests, other people): only this file's runners' containers count.
-const runners = new Set();
-function runCli(args, options) {
-  const child = runCliProcess(args, options);
-  runners.add(`${hostname()}/${child.pid}`);
-  return child;
-}
-/** Containers this file's runners CREATED since `sinceMs`, even if already removed (from the engine's events). */
-async function countCreatedSince(engineDocker, sinceMs) {
-  const stream = await engineDocker.getEvents({ since: Math.floor(sinceMs / 1000), until: Math.ceil(Date.now() / 1000) + 1, filters: { type: ['container'], event: ['create'] } });
-  const chunks = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
-  return events.filter((event) => event.timeNano / 1e6 >= sinceMs && runners.has(event.Actor?.Attributes?.['node-threads-lab.owner'])).length;
-}
-async function ownContainers(engineDocker) {
-  return (await listProjectContainers(engineDocker)).filter((info) => runners.has(info.Labels['node-threads-lab.owner']));
-}
+const own = createOwnRunner();
+const runCli = (args, options) => own.run(args, options);
+const ownContainers = (engineDocker) => listOwnContainers(engineDocker, own.owners);
 /** Containers of runs (not of the preflight CPU probe) of this file's runners. */
 async function runContainers(engineDocker) {
   return (await ownContainers(engineDocker)).filter((info) => info.Labels['node-threads-lab.run']);
@@ -241,6 +226,6 @@ describe('--slots 2 on one engine', () => {
     const result = await runCli(['--config', fixture('slots-too-big.yml'), '--out', join(tmpdir(), 'never-written'), '--slots', '2']);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/slots-too-big\.yml:8:\d+: experiments\.too-big\.matrix\.cpus\[1\]: cell \w+ \(workload=pbkdf2 cpus=2\): cpus 2 does not fit a slot of engine default \(--slots 2: 1 CPU\(s\) each, 0 \| 1\); what fits: cpus up to 1, cpuset within 0/);
-    expect(await countCreatedSince(docker, since)).toBe(0);
+    expect(await countCreatedSince(docker, since, own.owners)).toBe(0);
   });
 });

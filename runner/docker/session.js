@@ -1,0 +1,31 @@
+// Everything a real run needs from Docker before the first container: the engines (the local one started
+// if need be), each checked and described, the images on every one, orphans of a killed runner removed,
+// an executor and a watchdog per engine, a lane per slot (engine-set.js). Reports what it did through
+// `events` ('orphans', 'image-progress'); prints nothing.
+import { EventEmitter } from 'node:events';
+import { chooseEngineNames, openEngines } from './engine-set.js';
+
+/**
+ * @param {object} options
+ * @param {object[]} options.plans
+ * @param {object} options.config
+ * @param {string[]} [options.engineNames]  --engine (else the config's `engines:`, an `engine` axis, or the default engine)
+ * @param {number} [options.slots]          --slots
+ * @param {boolean} [options.allowMixed]    --allow-mixed-engines
+ * @param {EventEmitter} [options.events]
+ * @returns {Promise<{ engine: object, engines: object[], images: Map<number, object>, lanes: object[],
+ *   removeOwnContainers: () => Promise<unknown>, close: () => void }>}  engine: the first, for run.json's `docker`
+ */
+export async function openDockerSession({ plans, config, engineNames = [], slots = 1, allowMixed = false, events = new EventEmitter() }) {
+  const names = chooseEngineNames({ flags: engineNames, config, plans });
+  const set = await openEngines({ names, slots, allowMixed, plans, config, events });
+  const [first] = set.engines;
+  return {
+    engine: { host: first.endpoint.host, version: first.version },
+    engines: set.describe(),
+    images: set.images,
+    lanes: set.lanes,
+    removeOwnContainers: set.removeOwnContainers,
+    close: set.close,
+  };
+}
