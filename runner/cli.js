@@ -83,14 +83,19 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 
 async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { openDockerSession } = await import('./docker/session.js');
+  const { openDockerSession, removeOwnContainersOn } = await import('./docker/session.js');
   const events = new EventEmitter();
   const display = printRunEvents(events, { stream: stderr });
   const plans = jobs.map(({ plan }) => plan);
-  const session = await openDockerSession({ plans, config, engineNames: args.engine, slots: args.slots, allowMixed: args['allow-mixed-engines'], events });
+  // Engines join `connected` as they are reached, so a Ctrl-C while they are prepared (the CPU probe is a
+  // container) can remove this runner's containers on each of them before leaving.
+  const connected = [];
+  let preparing = true;
+  const stopper = listenForStop(stderr, () => removeOwnContainersOn(connected), { isPreparing: () => preparing });
+  const session = await openDockerSession({ plans, config, engineNames: args.engine, slots: args.slots, allowMixed: args['allow-mixed-engines'], events, connected });
+  preparing = false;
   const project = await readProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, session.removeOwnContainers);
   try {
     const { engine, engines, images, lanes } = session;
     const outcome = await runExperiments({ jobs, lanes, context: { config, engine, engines, slots: args.slots, images, project, argv, seed }, signal: stopper.signal, failFast: args['fail-fast'], events });
@@ -122,12 +127,13 @@ function engineLostError(lostEngines, outcome, outDir) {
 
 // First signal: start no new run, stop and remove the current container, write what is whole.
 // Second signal: stop waiting; remove the project's containers and leave at once.
-function listenForStop(stderr, removeContainers) {
+// Before the first run (engines being prepared): nothing to keep; remove this runner's containers and leave.
+function listenForStop(stderr, removeContainers, { isPreparing = () => false } = {}) {
   const controller = new AbortController();
   const state = { signal: controller.signal, signalName: null };
   const onSignal = async (name) => {
-    if (state.signalName) {
-      stderr.write(`\n${name} again: removing containers and exiting now.\n`);
+    if (state.signalName || isPreparing()) {
+      stderr.write(state.signalName ? `\n${name} again: removing containers and exiting now.\n` : `\n${name} while preparing the engines: no run was started; removing this runner's containers and exiting.\n`);
       await removeContainers().catch(() => {});
       process.exit(SIGNAL_EXIT[name]);
     }

@@ -39,9 +39,13 @@ export function chooseEngineNames({ flags = [], config, plans }) {
 /**
  * @returns {Promise<{ engines: object[], lanes: object[], images: Map, describe(): object[], removeOwnContainers(): Promise<void>, close(): void }>}
  */
-export async function openEngines({ names, slots = 1, allowMixed = false, plans, config, setup = true, events = new EventEmitter() }) {
+export async function openEngines({ names, slots = 1, allowMixed = false, plans, config, setup = true, events = new EventEmitter(), connected = [] }) {
   const onProgress = (line) => events.emit('image-progress', line);
-  const engines = await Promise.all(names.map((name) => connectOne(name, { setup, onProgress })));
+  const engines = await Promise.all(names.map(async (name) => {
+    const engine = await connectOne(name, { setup, onProgress });
+    connected.push(engine);
+    return engine;
+  }));
   const engineAxis = plans.every((plan) => plan.experiment.matrix?.engine !== undefined);
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'count' });
   // First from `docker info` (CPUs 0..n-1), before any image is sent or container started; again
@@ -68,9 +72,14 @@ export async function openEngines({ names, slots = 1, allowMixed = false, plans,
     lanes: engines.flatMap(createLanes),
     images,
     describe: () => engines.map(({ name, endpoint, facts, slots: cut }) => ({ name, host: endpoint.host, source: endpoint.source, ...facts, slots: cut.map((slot) => slot.cpuset) })),
-    removeOwnContainers: () => Promise.all(engines.map((engine) => removeOwnContainers(engine.docker).catch(() => []))),
+    removeOwnContainers: () => removeOwnContainersOn(engines),
     close: () => engines.forEach((engine) => engine.watchdog?.stop()),
   };
+}
+
+/** This runner's containers removed on every engine given (second Ctrl-C); an engine that fails is skipped. */
+export function removeOwnContainersOn(engines) {
+  return Promise.all(engines.map((engine) => removeOwnContainers(engine.docker).catch(() => [])));
 }
 
 async function connectOne(name, { setup, onProgress }) {

@@ -3,7 +3,9 @@
 // an executor and a watchdog per engine, a lane per slot (engine-set.js). Reports what it did through
 // `events` ('orphans', 'image-progress'); prints nothing.
 import { EventEmitter } from 'node:events';
-import { chooseEngineNames, openEngines } from './engine-set.js';
+import { chooseEngineNames, openEngines, removeOwnContainersOn } from './engine-set.js';
+
+export { removeOwnContainersOn };
 
 /**
  * @param {object} options
@@ -13,12 +15,13 @@ import { chooseEngineNames, openEngines } from './engine-set.js';
  * @param {number} [options.slots]          --slots
  * @param {boolean} [options.allowMixed]    --allow-mixed-engines
  * @param {EventEmitter} [options.events]
+ * @param {object[]} [options.connected]   filled with each engine as it is reached (see removeOwnContainersOn)
  * @returns {Promise<{ engine: object, engines: object[], images: Map<number, object>, lanes: object[],
  *   removeOwnContainers: () => Promise<unknown>, close: () => void }>}  engine: the first, for run.json's `docker`
  */
-export async function openDockerSession({ plans, config, engineNames = [], slots = 1, allowMixed = false, events = new EventEmitter() }) {
+export async function openDockerSession({ plans, config, engineNames = [], slots = 1, allowMixed = false, events = new EventEmitter(), connected = [] }) {
   const names = chooseEngineNames({ flags: engineNames, config, plans });
-  const set = await openEngines({ names, slots, allowMixed, plans, config, events });
+  const set = await openEngines({ names, slots, allowMixed, plans, config, events, connected });
   const [first] = set.engines;
   return {
     engine: { host: first.endpoint.host, version: first.version },

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { resolveEngine } from '../../runner/docker/contexts.js';
 import { inspectImageId } from '../../runner/docker/images.js';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers } from '../support/docker-helpers.js';
 import { describeDocker0, startSecondEngine } from '../support/second-engine.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
@@ -36,10 +36,7 @@ async function plannedKeys(config, seed, env) {
 const own = createOwnRunner();
 const runCli = (args, options) => own.run(args, options);
 const ownContainers = (engineDocker) => listOwnContainers(engineDocker, own.owners);
-/** Containers of runs (not of the preflight CPU probe) of this file's runners. */
-async function runContainers(engineDocker) {
-  return (await ownContainers(engineDocker)).filter((info) => info.Labels['node-threads-lab.run']);
-}
+const runContainers = (engineDocker) => listOwnRunContainers(engineDocker, own.owners);
 
 let docker;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runContainer } from '../../runner/docker/run-container.js';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers } from '../support/docker-helpers.js';
 
 // Every runner this file starts; the engine may run other people's containers meanwhile.
 const { run: runCli, owners } = createOwnRunner();
@@ -42,7 +42,7 @@ describe('Ctrl-C and --resume', () => {
     const child = runCli(['--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
     await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1);
     // Interrupt while the next run's container is up, the hard case.
-    await waitFor(async () => (await listOwnContainers(docker, owners)).length > 0);
+    await waitFor(async () => (await listOwnRunContainers(docker, owners)).length > 0);
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
@@ -84,7 +84,7 @@ describe('a second Ctrl-C', () => {
   test('right after the first still leaves no container and no partial row', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-twice-'));
     const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
-    await waitFor(async () => (await listOwnContainers(docker, owners)).length > 0);
+    await waitFor(async () => (await listOwnRunContainers(docker, owners)).length > 0);
     child.kill('SIGINT');
     await delay(20);
     child.kill('SIGINT');
@@ -130,7 +130,7 @@ describe('orphans of a killed runner', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-orphan-'));
     const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
     const [orphan] = await waitFor(async () => {
-      const found = await listOwnContainers(docker, owners);
+      const found = await listOwnRunContainers(docker, owners);
       return found.length > 0 && found;
     });
     child.kill('SIGKILL');

@@ -34,6 +34,11 @@ export async function listOwnContainers(docker, owners) {
   return (await listProjectContainers(docker)).filter((info) => owners.has(info.Labels?.[LABELS.owner]));
 }
 
+/** Of those, the containers of runs, not the CPU probe each runner starts once per engine before its first run. */
+export async function listOwnRunContainers(docker, owners) {
+  return (await listOwnContainers(docker, owners)).filter((info) => info.Labels?.[LABELS.run]);
+}
+
 /**
  * Containers of these runners CREATED since `sinceMs` (Date.now() before the action), even if already
  * removed (from the engine's events); the CPU probe a matrix runs once per engine before its runs
