@@ -3,6 +3,7 @@
 
 import { findAxis, normalizeAxisValue } from './axes.js';
 import { checkCpus, checkCpuset } from './check-host.js';
+import { checkAdaptive, checkClaims } from './claims.js';
 import { fillParams } from './defaults.js';
 import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from './memory.js';
 import { formatFlow, isPlainObject } from './values.js';
@@ -21,6 +22,8 @@ export function checkExperiment(experiment, at, host) {
     ...checkExcludeAxes(experiment, at),
     ...checkEnvClash(experiment, at),
     ...checkParams(experiment.params, [...at, 'params'], host),
+    ...checkClaims(experiment, at),
+    ...checkAdaptive(experiment, at),
   ];
 }
 

@@ -2,6 +2,7 @@
 // Docker and the CSV want strings.
 
 import { normalizeAxisValue } from './axes.js';
+import { normalizeClaim } from './claims.js';
 import { EXPERIMENT_DEFAULTS, fillParams } from './defaults.js';
 import { parseMemoryBytes } from './memory.js';
 import { ensureList } from './values.js';
@@ -22,6 +23,7 @@ export function normalizeExperiment(name, experiment) {
     include: (experiment.include ?? []).map(normalizeEntry),
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillParams(experiment.params),
+    ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };
 }
