@@ -17,6 +17,7 @@ import { checkResumable, readResumeState } from './resume.js';
 import { planColumns } from './collect/to-rows.js';
 import { newSeed } from './plan/run-order.js';
 import { writeReports } from './report/write-reports.js';
+import { formatAnswersText } from './verdicts/render.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -128,8 +129,10 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
 // an error. Say so and how to retry.
 function writeReportsSafely(outDir, stderr) {
   try {
-    const { files } = writeReports(outDir);
+    const { files, report } = writeReports(outDir);
     stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
+    const answers = formatAnswersText(report.verdicts);
+    if (answers.length) stderr.write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${answers.map((line) => `  ${line}`).join('\n')}\n`);
   } catch (error) {
     stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
   }

@@ -11,6 +11,7 @@ import { axisLabel, findMetric, LATENCY_COLUMNS } from './metrics.js';
 import { describePivotValue, formatAxisValue } from './pivot.js';
 import { buildSummaryTable, varyingAxes } from './summary-table.js';
 import { describeValues } from './format.js';
+import { ANSWERS_STYLE, renderAnswersHtml } from '../verdicts/render.js';
 
 const require = createRequire(import.meta.url);
 // The package exports no path to its UMD build; it sits next to the CommonJS entry point.
@@ -22,6 +23,7 @@ export function renderHtml(report) {
   const data = buildChartData(report);
   const heatmaps = report.pivots.map((pivot, index) => figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })));
   const sections = [
+    renderAnswersHtml(report.verdicts),
     section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
     section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are the 95% confidence interval of the mean.',
       data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
@@ -39,7 +41,7 @@ export function renderHtml(report) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(`${report.experiment}: report`)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${ANSWERS_STYLE}</style>
 </head>
 <body>
 <header><h1>${escapeHtml(report.experiment)}</h1>${describeHeader(report)}</header>

@@ -5,6 +5,7 @@ import { buildSummaryTable } from './summary-table.js';
 import { describePivotValue, pivotToRecords } from './pivot.js';
 import { describeValues, formatNumber } from './format.js';
 import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from './statistics.js';
+import { renderAnswersMarkdown } from '../verdicts/render.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
@@ -12,7 +13,8 @@ export function renderMarkdown(report) {
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
   lines.push(...describeRun(info, counts), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
-    `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
+    `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
+  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## Summary', '');
   for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
   if (report.pivots.length) {
