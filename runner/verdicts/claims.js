@@ -38,6 +38,7 @@ function checkClaim(cells, axes, varying, claim, number) {
       where: describeWhere(a.values, varying.filter((other) => other !== axis)),
       median_a: medianOf(a, metric),
       median_b: medianOf(b, metric),
+      cells: [a.cell, b.cell],
       comparison: compareRatio(sampleOf(a, metric), sampleOf(b, metric)),
     };
   });
