@@ -103,7 +103,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT
     lines.push(`Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`);
   }
   for (const [label, cells] of [[labelA, onlyA], [labelB, onlyB]]) {
-    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id): ${cells.map(({ cell, values }) => `${cell} (${describeValues(values, axes)})`).join(', ')}`);
+    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id; --match-on AXIS pairs cells across one axis): ${cells.map(({ cell, values }) => `${cell} (${describeValues(values, axes)})`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
 }
