@@ -10,7 +10,7 @@ export const PRIMARY_METRICS = {
     { column: 'requests_per_sec', unit: 'req/s', better: 'higher', label: 'throughput' },
     { column: 'latency_p99_ms', unit: 'ms', better: 'lower', label: 'p99 latency' },
   ],
-  idle: [{ column: 'rss_mb', unit: 'MB', better: 'lower', label: 'resident memory' }],
+  idle: [{ column: 'rss_mb', unit: 'MiB', better: 'lower', label: 'resident memory' }],
 };
 
 /** Medians of what the process saw, carried into summary.csv because they explain the results. */
@@ -53,7 +53,8 @@ export function findMetric(column) {
 
 function guessUnit(column) {
   if (column.endsWith('_ms')) return 'ms';
-  if (column.endsWith('_mb')) return 'MB';
+  // *_mb columns are bytes / 2^20 (collect/parse-result.js): mebibytes.
+  if (column.endsWith('_mb')) return 'MiB';
   if (column.endsWith('_per_sec')) return '/s';
   return '';
 }
