@@ -58,12 +58,17 @@ export function describeClaimRow(row) {
 }
 
 export function describeOverall(row) {
+  return `${row.verdict.toUpperCase()}: "${row.says}" (${describeOverallDetail(row)})`;
+}
+
+/** What the overall line says after the claim's own words: metric, step, expectation, combinations. */
+export function describeOverallDetail(row) {
   const counts = ['holds', 'refuted', 'inconclusive'].map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length]).filter(([, n]) => n > 0);
   const detail = row.family === 0
     ? 'no pair of cells differs in this axis alone'
     : row.family === 1 ? '1 combination' : `${row.family} combinations: ${counts.map(([v, n]) => `${n} ${v}`).join(', ')}, Holm-corrected`;
   const more = row.verdict === 'inconclusive' && row.runs_needed !== null ? `; about ${row.runs_needed} runs per cell would probably settle it` : '';
-  return `${row.verdict.toUpperCase()}: "${row.says}" (${row.metric || 'metric'}, ${row.axis} ${row.a} → ${row.b}, ${row.expect}; ${detail}${more})`;
+  return `${row.metric || 'metric'}, ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
 }
 
 export function describeRow(row) {
