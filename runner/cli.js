@@ -110,8 +110,9 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
         progress.stop();
       }
       writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
-      writeReportsSafely(outDir, stderr);
+      const report = writeReportsSafely(outDir, stderr);
       stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
+      if (report) writeAnswers(report.verdicts, outDir, stderr);
       anyFailed ||= summary.failed > 0;
       if (summary.stoppedBy === 'abort') {
         stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: npm run matrix -- --resume ${outDir}\n`);
@@ -131,11 +132,16 @@ function writeReportsSafely(outDir, stderr) {
   try {
     const { files, report } = writeReports(outDir);
     stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
-    const answers = formatAnswersText(report.verdicts);
-    if (answers.length) stderr.write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${answers.map((line) => `  ${line}`).join('\n')}\n`);
+    return report;
   } catch (error) {
     stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
+    return null;
   }
+}
+
+function writeAnswers(verdicts, outDir, stderr) {
+  const answers = formatAnswersText(verdicts);
+  if (answers.length) stderr.write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${answers.map((line) => `  ${line}`).join('\n')}\n`);
 }
 
 function chooseOutputDir(out, plan, count, startedAt) {
