@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { LabError } from '../runner/errors.js';
 import { parseCommandLine, runCommand } from '../runner/command.js';
-import { readResults } from '../runner/report/read-results.js';
+import { readResults } from '../runner/results/read-results.js';
 import { summarizeCells } from '../runner/report/summary.js';
 import { loadConfig } from '../runner/config/load.js';
 import { buildVerdicts } from '../runner/verdicts/verdicts.js';

@@ -6,9 +6,9 @@ import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { LabError } from '../runner/errors.js';
 import { parseCommandLine, runCommand } from '../runner/command.js';
-import { readResults } from '../runner/report/read-results.js';
+import { readResults } from '../runner/results/read-results.js';
 import { compareResults, formatComparison } from '../runner/report/compare.js';
-import { formatCsv } from '../runner/report/csv.js';
+import { formatCsv } from '../runner/results/csv.js';
 import { DEFAULT_THRESHOLD, parseThreshold } from '../runner/verdicts/compare-cells.js';
 import { formatNumber } from '../runner/report/format.js';
 

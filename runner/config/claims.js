@@ -1,11 +1,11 @@
 // `claims:` of an experiment: its schema fragment and the checks JSON Schema cannot express (the axis and values
 // must exist in this experiment's cells, the metric must be one the workloads measure, one expect form).
 
-import { MEASURE_COLUMNS } from '../collect/to-rows.js';
-import { WORKLOAD_COLUMNS } from '../collect/workload-columns.js';
-import { expandMatrix } from '../matrix/expand.js';
-import { findAxis, normalizeAxisValue } from './axes.js';
-import { suggestName } from './suggest.js';
+import { COLUMN_TYPES, MEASURE_COLUMNS } from '../collect/to-rows.js';
+import { findAxis, normalizeAxisValue } from '../domain/axes.js';
+import { WORKLOAD_NAMES, workloadColumns } from '../domain/workloads.js';
+import { expandMatrix } from '../plan/expand.js';
+import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
 
 const CLAIM_EXAMPLE = {
@@ -65,11 +65,10 @@ export const CLAIMS_PROPERTY = {
 };
 
 const EXPECT_FORMS = [['ratio', 'within'], ['below'], ['above'], ['same']];
-const TEXT_COLUMNS = new Set(['status', 'error', 'seen_cpuset', 'node_version', 'started_at', 'finished_at', 'warmup', 'loader_cpuset', 'loader_saturated']);
 
 /** The numeric runs.csv columns a run of this workload fills, so a claim can be checked on them. */
 export function claimableMetrics(workload) {
-  return [...MEASURE_COLUMNS, ...(WORKLOAD_COLUMNS[workload] ?? [])].filter((column) => !TEXT_COLUMNS.has(column));
+  return [...MEASURE_COLUMNS, ...workloadColumns([workload])].filter((column) => !COLUMN_TYPES.text.has(column) && !COLUMN_TYPES.boolean.has(column));
 }
 
 /** Issues in `claims` of one (schema-valid so far) experiment at path `at`. */
@@ -147,7 +146,7 @@ function checkMetric(claim, cells, path) {
   const workloads = [...new Set(covered.map((cell) => cell.workload).filter(Boolean))];
   const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(claim.metric));
   if (lacking.length === 0) return [];
-  const anyKnown = [...new Set(Object.keys(WORKLOAD_COLUMNS).concat(workloads).flatMap(claimableMetrics))];
+  const anyKnown = [...new Set(WORKLOAD_NAMES.flatMap(claimableMetrics))];
   if (!anyKnown.includes(claim.metric)) {
     const suggestion = suggestName(claim.metric, anyKnown);
     return [{ path, message: `\`${claim.metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`, hint: suggestion ? `did you mean \`${suggestion}\`?` : 'any numeric column of runs.csv works, e.g. wall_ms, cpu_total_ms, peak_rss_mb' }];

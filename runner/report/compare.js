@@ -2,12 +2,12 @@
 // geometric means with its 95% interval (Welch's t on the logs), the p-value, Node's significance stars and a
 // verdict that is "same" only when the interval lies inside the threshold.
 import { mean } from 'simple-statistics';
-import { significanceMark } from './statistics.js';
+import { significanceMark } from '../stats/statistics.js';
 import { compareRatio } from '../stats/ratio.js';
 import { DEFAULT_THRESHOLD, judgeChange, pairCells } from '../verdicts/compare-cells.js';
-import { primaryMetrics, findMetric } from './metrics.js';
+import { primaryMetrics, findMetric } from '../domain/metrics.js';
 import { roundTo, summarizeCells } from './summary.js';
-import { describeValues, formatNumber } from './format.js';
+import { formatCellValues, formatNumber } from './format.js';
 
 export const COMPARE_COLUMNS = [
   'cell', 'cell_b', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b',
@@ -79,7 +79,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT
     const { unit } = findMetric(row.metric);
     const interval = row.ratio_ci95_low === null ? '' : ` [${formatNumber(row.ratio_ci95_low)}, ${formatNumber(row.ratio_ci95_high)}]`;
     table.push([
-      describeValues(row, axes),
+      formatCellValues(row, axes),
       row.metric,
       `${formatNumber(row.median_a)} ${unit}`,
       `${formatNumber(row.median_b)} ${unit}`,
@@ -103,7 +103,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT
     lines.push(`Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`);
   }
   for (const [label, cells] of [[labelA, onlyA], [labelB, onlyB]]) {
-    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id; --match-on AXIS pairs cells across one axis): ${cells.map(({ cell, values }) => `${cell} (${describeValues(values, axes)})`).join(', ')}`);
+    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id; --match-on AXIS pairs cells across one axis): ${cells.map(({ cell, values }) => `${cell} (${formatCellValues(values, axes)})`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
 }

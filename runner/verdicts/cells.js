@@ -45,6 +45,6 @@ export function orderValues(values) {
 }
 
 /** "cpus=2 workload=pbkdf2": the held values that tell combinations apart. */
-export function describeWhere(values, axes) {
+export function formatWhere(values, axes) {
   return axes.filter((axis) => values[axis] !== undefined && values[axis] !== null).map((axis) => `${axis}=${values[axis]}`).join(' ');
 }

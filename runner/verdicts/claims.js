@@ -1,10 +1,10 @@
 // Claims from experiments.yml checked against a folder's cells: one row per combination of the axes the claim
 // does not compare, Holm-corrected as one family, and one overall row (holds only if every combination holds).
-import { primaryMetrics } from '../report/metrics.js';
+import { primaryMetrics } from '../domain/metrics.js';
 import { compareRatio } from '../stats/ratio.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
-import { describeExpect, expectRegions } from './regions.js';
-import { describeWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, varyingAxes } from './cells.js';
+import { formatExpect, expectRegions } from './regions.js';
+import { formatWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, varyingAxes } from './cells.js';
 
 /**
  * @param {object[]} cells  [{ cell, values, workload, runs }] (summarizeCells(...).cells has that shape)
@@ -26,7 +26,7 @@ function checkClaim(cells, axes, varying, claim, number) {
     return a && b ? [{ a, b }] : [];
   });
   const base = {
-    claim: number, says: claim.says, axis, a: valueA, b: valueB, expect: describeExpect(claim.expect),
+    claim: number, says: claim.says, axis, a: valueA, b: valueB, expect: formatExpect(claim.expect),
   };
   const rows = pairs.map(({ a, b }) => {
     const metric = claim.metric ?? primaryMetrics(a.workload)[0].column;
@@ -35,7 +35,7 @@ function checkClaim(cells, axes, varying, claim, number) {
       kind: 'claim',
       metric,
       workload: a.workload,
-      where: describeWhere(a.values, varying.filter((other) => other !== axis)),
+      where: formatWhere(a.values, varying.filter((other) => other !== axis)),
       median_a: medianOf(a, metric),
       median_b: medianOf(b, metric),
       cells: [a.cell, b.cell],
@@ -57,7 +57,7 @@ function overallRow(base, claim, rows) {
     ...base,
     kind: 'claim-overall',
     metric: claim.metric ?? [...new Set(rows.map((row) => row.metric))].join(' '),
-    where: describeWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),
+    where: formatWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),
     verdict,
     runs_needed: needed.length && needed.every((n) => n !== null) ? Math.max(...needed) : null,
     family: rows.length,

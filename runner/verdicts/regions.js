@@ -25,7 +25,7 @@ export function expectRegions(expect) {
 }
 
 /** `{ratio: 0.5, within: 0.1}` → "ratio in [0.45, 0.55]": what the claim expects, in the CSV and the reports. */
-export function describeExpect(expect) {
+export function formatExpect(expect) {
   const round = (value) => String(Number(value.toPrecision(6)));
   if (expect.same !== undefined) return `same within ±${round(expect.same * 100)}%: ratio in [${round(1 - expect.same)}, ${round(1 + expect.same)}]`;
   if (expect.ratio !== undefined) return `ratio in [${round(expect.ratio * (1 - expect.within))}, ${round(expect.ratio * (1 + expect.within))}]`;

@@ -2,7 +2,7 @@
 // `npm run claims` print. Words only; the numbers come from verdicts.js.
 import { escapeHtml } from '../report/html-escape.js';
 import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from './regions.js';
-import { describeOverallDetail } from './words.js';
+import { formatOverallDetail } from './words.js';
 
 const MARKS = { holds: '✔ holds', refuted: '✘ refuted', inconclusive: '? inconclusive' };
 
@@ -20,7 +20,7 @@ export function renderAnswersMarkdown(verdicts, escape) {
   if (overall.length) {
     lines.push('### Claims', '');
     for (const row of overall) {
-      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`"${row.says}" (${describeOverallDetail(row)})`)}`);
+      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`"${row.says}" (${formatOverallDetail(row)})`)}`);
       for (const each of verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)) lines.push(`  - ${escape(each.words)}`);
     }
     lines.push('');
@@ -44,7 +44,7 @@ export function renderAnswersHtml(verdicts) {
     const items = overall.map((row) => {
       const combos = verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)
         .map((each) => `<li>${badge(each.verdict)} ${escapeHtml(each.words.replace(/^[a-z]+: /, ''))}</li>`).join('');
-      return `<li>${badge(row.verdict)} <q>${escapeHtml(row.says)}</q> (${escapeHtml(describeOverallDetail(row))})<ul>${combos}</ul></li>`;
+      return `<li>${badge(row.verdict)} <q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
     });
     parts.push(`<h3>Claims</h3><ul class="answers">${items.join('\n')}</ul>`);
   }

@@ -1,11 +1,11 @@
 // Verdicts without claims: for every axis with two or more values, each step between neighbouring values with
 // the other axes held equal, on each primary metric. One step of one axis on one metric, across the combinations
 // of the other axes, is one family for Holm's correction.
-import { findMetric, primaryMetrics } from '../report/metrics.js';
+import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { compareRatio } from '../stats/ratio.js';
 import { judgeFamily } from './judge.js';
 import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
-import { describeWhere, groupByAxes, medianOf, orderValues, sampleOf, varyingAxes } from './cells.js';
+import { formatWhere, groupByAxes, medianOf, orderValues, sampleOf, varyingAxes } from './cells.js';
 
 /** @returns {object[]} `step` verdict rows, by axis, then step, then combination */
 export function findSteps(cells, axes) {
@@ -32,7 +32,7 @@ export function findSteps(cells, axes) {
             axis,
             a: a.values[axis],
             b: b.values[axis],
-            where: describeWhere(a.values, varying.filter((other) => other !== axis)),
+            where: formatWhere(a.values, varying.filter((other) => other !== axis)),
             median_a: medianOf(a, column),
             median_b: medianOf(b, column),
             expect: `change, or no change within ±${STEP_EQUIVALENCE * 100}%`,

@@ -1,5 +1,5 @@
 // For adaptive repetitions that aim at claims: the cells behind every claim combination still inconclusive,
-// judged on the rows written so far (fresh rows hold numbers; rows read back on --resume hold text).
+// judged on the rows written so far (typed: fresh from toRows, or read back by results/read-results.js).
 import { BUILTIN_AXES } from '../plan/plan-runs.js';
 import { checkClaims } from './claims.js';
 
@@ -7,15 +7,11 @@ import { checkClaims } from './claims.js';
 export function findUndecidedClaimCells(plan, rows) {
   const claims = plan.experiment.claims ?? [];
   if (claims.length === 0) return new Set();
-  const measured = rows.filter((row) => row.status === 'ok' && row.warmup !== true && row.warmup !== 'true').map(toNumbers);
+  const measured = rows.filter((row) => row.status === 'ok' && row.warmup !== true);
   const cells = plan.cells.map(({ cell, values, workload }) => ({ cell, values, workload, runs: measured.filter((row) => row.cell === cell) }));
   const keys = new Set(cells.flatMap((cell) => Object.keys(cell.values)));
   const axes = [...BUILTIN_AXES.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !BUILTIN_AXES.includes(axis)).sort()];
   return new Set(checkClaims(cells, axes, claims)
     .filter((row) => row.kind === 'claim' && row.verdict === 'inconclusive')
     .flatMap((row) => row.cells));
-}
-
-function toNumbers(row) {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value]));
 }

@@ -4,7 +4,7 @@ import { roundTo } from '../report/summary.js';
 import { checkClaims } from './claims.js';
 import { findSteps } from './steps.js';
 import { CHANGE_VERDICTS } from './regions.js';
-import { describeRow } from './words.js';
+import { formatVerdictRow } from './words.js';
 
 export const VERDICT_COLUMNS = [
   'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
@@ -41,7 +41,7 @@ export function claimsExitCode(overallRows) {
 }
 
 function withWords(row) {
-  return { ...row, words: describeRow(row) };
+  return { ...row, words: formatVerdictRow(row) };
 }
 
 /** Per workload and metric: the called step with the largest effect, and its axis. */

@@ -26,7 +26,7 @@ function stepHead(row) {
 }
 
 /** What more runs would do for an undecided row, or why they would not. */
-export function describeRunsNeeded(row) {
+export function formatRunsNeeded(row) {
   const have = Math.max(row.comparison?.n_a ?? 0, row.comparison?.n_b ?? 0);
   if (!row.comparison?.log) return row.comparison?.reason ?? '';
   if (row.runs_needed === null) return 'the estimate sits on a boundary: more runs are unlikely to settle it';
@@ -37,7 +37,7 @@ function holmNote(row) {
   return row.raw !== row.verdict && row.family > 1 ? ` (the interval alone says ${row.raw}; not after Holm's correction for ${row.family} combinations)` : '';
 }
 
-export function describeStep(row) {
+export function formatStep(row) {
   const { comparison } = row;
   const measured = `${row.metric} ${interval(comparison, formatChange)} (${runs(row)})`;
   if (CHANGE_VERDICTS.has(row.verdict)) return `${stepHead(row)}: ${measured}, ${row.verdict}`;
@@ -46,23 +46,23 @@ export function describeStep(row) {
     const shown = Math.max(1, Math.ceil(bound * 100 - 1e-9));
     return `${stepHead(row)}: no difference beyond ±${shown}% (${row.metric} ${interval(comparison, formatChange)}, ${runs(row)})`;
   }
-  const more = describeRunsNeeded(row);
+  const more = formatRunsNeeded(row);
   return `${stepHead(row)}: inconclusive, ${measured}${holmNote(row)}${more ? `; ${more} (±${STEP_EQUIVALENCE * 100}% band)` : ''}`;
 }
 
-export function describeClaimRow(row) {
+export function formatClaimRow(row) {
   const { comparison } = row;
   const measured = `${row.metric} B/A ${interval(comparison, (value) => formatNumber(value, 3))} = ${interval(comparison, formatChange)} (${runs(row)})`;
-  const more = row.verdict === 'inconclusive' ? describeRunsNeeded(row) : '';
+  const more = row.verdict === 'inconclusive' ? formatRunsNeeded(row) : '';
   return `${row.verdict}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${measured}; expected ${row.expect}${holmNote(row)}${more ? `; ${more}` : ''}`;
 }
 
-export function describeOverall(row) {
-  return `${row.verdict.toUpperCase()}: "${row.says}" (${describeOverallDetail(row)})`;
+export function formatOverall(row) {
+  return `${row.verdict.toUpperCase()}: "${row.says}" (${formatOverallDetail(row)})`;
 }
 
 /** What the overall line says after the claim's own words: metric, step, expectation, combinations. */
-export function describeOverallDetail(row) {
+export function formatOverallDetail(row) {
   const counts = ['holds', 'refuted', 'inconclusive'].map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length]).filter(([, n]) => n > 0);
   const detail = row.family === 0
     ? 'no pair of cells differs in this axis alone'
@@ -71,8 +71,8 @@ export function describeOverallDetail(row) {
   return `${row.metric || 'metric'}, ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
 }
 
-export function describeRow(row) {
-  if (row.kind === 'step') return describeStep(row);
-  if (row.kind === 'claim') return describeClaimRow(row);
-  return describeOverall(row);
+export function formatVerdictRow(row) {
+  if (row.kind === 'step') return formatStep(row);
+  if (row.kind === 'claim') return formatClaimRow(row);
+  return formatOverall(row);
 }
