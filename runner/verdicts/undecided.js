@@ -1,6 +1,6 @@
 // For adaptive repetitions that aim at claims: the cells behind every claim combination still inconclusive,
 // judged on the rows written so far (typed: fresh from toRows, or read back by results/read-results.js).
-import { BUILTIN_AXES } from '../plan/plan-runs.js';
+import { AXIS_COLUMNS } from '../domain/axes.js';
 import { checkClaims } from './claims.js';
 
 /** @returns {Set<string>} cell ids */
@@ -10,7 +10,8 @@ export function findUndecidedClaimCells(plan, rows) {
   const measured = rows.filter((row) => row.status === 'ok' && row.warmup !== true);
   const cells = plan.cells.map(({ cell, values, workload }) => ({ cell, values, workload, runs: measured.filter((row) => row.cell === cell) }));
   const keys = new Set(cells.flatMap((cell) => Object.keys(cell.values)));
-  const axes = [...BUILTIN_AXES.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !BUILTIN_AXES.includes(axis)).sort()];
+  // runs.csv order: built-in axes, then environment-variable axes.
+  const axes = [...AXIS_COLUMNS.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort()];
   return new Set(checkClaims(cells, axes, claims)
     .filter((row) => row.kind === 'claim' && row.verdict === 'inconclusive')
     .flatMap((row) => row.cells));
