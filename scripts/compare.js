@@ -35,7 +35,12 @@ export function main(argv, { stdout = process.stdout } = {}) {
   const [dirA, dirB] = positionals.map((dir) => resolve(dir));
   const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD : parseThreshold(values.threshold);
   const matchOn = values['match-on'];
-  const comparison = compareResults(readResults(dirA), readResults(dirB), { threshold, matchOn });
+  const [resultsA, resultsB] = [readResults(dirA), readResults(dirB)];
+  const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
+  if (matchOn !== undefined && !axes.includes(matchOn)) {
+    throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });
+  }
+  const comparison = compareResults(resultsA, resultsB, { threshold, matchOn });
   if (comparison.rows.length === 0) {
     throw new LabError('ERR_USAGE', `${dirA} and ${dirB} have no cell in common`, {
       hint: matchOn

@@ -118,3 +118,14 @@ test('compare --threshold is a gate: exit 1 on a regression beyond it, 0 otherwi
   expect(bad.stderr).toContain('--threshold takes a percentage');
   expect(bad.exitCode).toBe(2);
 });
+
+test('compare --match-on with an axis neither folder has, or one that leaves cells ambiguous, exits 2', async () => {
+  const cwd = fileURLToPath(new URL('../..', import.meta.url));
+  const run = (axis) => execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--match-on', axis], { cwd, reject: false });
+  const typo = await run('nod');
+  expect(typo.stderr).toContain('--match-on nod: neither folder has an axis of that name');
+  expect(typo.exitCode).toBe(2);
+  const ambiguous = await run('cpus');
+  expect(ambiguous.stderr).toMatch(/with --match-on cpus, cells \w+ and \w+ of B differ only in cpus/);
+  expect(ambiguous.exitCode).toBe(2);
+});
