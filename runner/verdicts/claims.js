@@ -12,7 +12,7 @@ import { formatWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, 
  * @param {object[]} claims the experiment's normalized claims
  * @returns {object[]} verdict rows: per claim, its `claim-overall` row, then a `claim` row per combination
  */
-export function checkClaims(cells, axes, claims = []) {
+export function judgeClaims(cells, axes, claims = []) {
   const varying = varyingAxes(cells, axes);
   return claims.flatMap((claim, index) => checkClaim(cells, axes, varying, claim, index + 1));
 }

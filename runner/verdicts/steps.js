@@ -8,7 +8,7 @@ import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
 import { formatWhere, groupByAxes, medianOf, orderValues, sampleOf, varyingAxes } from './cells.js';
 
 /** @returns {object[]} `step` verdict rows, by axis, then step, then combination */
-export function findSteps(cells, axes) {
+export function judgeSteps(cells, axes) {
   const varying = varyingAxes(cells, axes);
   // Different workloads are different programs: their ratio answers nothing.
   const stepAxes = varying.filter((axis) => axis !== 'workload');

@@ -1,8 +1,8 @@
 // A folder's cells (and its experiment's claims) → every verdict: the claims' rows, the automatic steps, which
 // axis moves each metric most, and the rows of verdicts.csv.
 import { roundTo } from '../report/summary.js';
-import { checkClaims } from './claims.js';
-import { findSteps } from './steps.js';
+import { judgeClaims } from './claims.js';
+import { judgeSteps } from './steps.js';
 import { CHANGE_VERDICTS } from './regions.js';
 import { formatVerdictRow } from './words.js';
 
@@ -19,8 +19,8 @@ export const VERDICT_COLUMNS = [
  *   exitCode: 0|1|3 }}  exitCode: 0 every claim holds (or none), 1 one is refuted, 3 some inconclusive, none refuted
  */
 export function buildVerdicts(cells, axes, claims = []) {
-  const claimRows = checkClaims(cells, axes, claims).map(withWords);
-  const steps = findSteps(cells, axes).map(withWords);
+  const claimRows = judgeClaims(cells, axes, claims).map(withWords);
+  const steps = judgeSteps(cells, axes).map(withWords);
   const rows = [...claimRows, ...steps];
   const overall = claimRows.filter((row) => row.kind === 'claim-overall');
   return {
