@@ -50,7 +50,7 @@ describe('the default experiments.yml', () => {
       description: '',
       repetitions: 3,
       warmup: 0,
-      adaptive: { max_repetitions: 8, claims: true },
+      adaptive: { max_repetitions: 10, claims: true },
       timeout: 120,
       memory: '1g',
       memory_bytes: 1024 ** 3,
