@@ -14,9 +14,8 @@ import { newSeed } from './plan/run-order.js';
 import { planColumns } from './collect/to-rows.js';
 import { readProject } from './results/run-info.js';
 import { checkResumable, readResumeState } from './results/resume.js';
-import { attachProgress } from './progress.js';
+import { printRunEvents } from './progress.js';
 import { prepareJobs, runExperiments } from './run-experiments.js';
-import { formatAnswersText } from './verdicts/render.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -52,7 +51,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const resumed = args.resume ? { ...readResumeState(resolve(args.resume)), dir: resolve(args.resume) } : null;
+  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
@@ -70,22 +69,14 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 
 async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { connectEngine } = await import('./docker/engine.js');
-  const { ensureImages } = await import('./docker/images.js');
-  const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
-  const { createDockerExecutor } = await import('./docker/executor.js');
-
-  const engine = await connectEngine({ setup: true });
-  const orphans = await removeOrphanContainers(engine.docker);
-  if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-  if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
+  const { openDockerSession } = await import('./docker/session.js');
+  const events = new EventEmitter();
+  const display = printRunEvents(events, { stream: stderr });
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
-  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
-  const executor = createDockerExecutor(engine.docker, images);
+  const { engine, images, executor, removeOwnContainers } = await openDockerSession({ nodeMajors, events });
   const project = await readProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
-  const events = printEvents(new EventEmitter(), stderr);
+  const stopper = listenForStop(stderr, removeOwnContainers);
   try {
     const outcome = await runExperiments({ jobs, executor, context: { config, engine, images, project, argv, seed }, signal: stopper.signal, failFast: args['fail-fast'], events });
     if (outcome.stoppedBy === 'abort') {
@@ -95,40 +86,9 @@ async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
     }
     return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
   } finally {
-    events.emit('detach');
+    display.stop();
     stopper.dispose();
   }
-}
-
-/** What a person watching reads on stderr: a progress display per experiment and a line at each milestone. */
-function printEvents(events, stderr) {
-  let progress = null;
-  const stopProgress = () => {
-    progress?.stop();
-    progress = null;
-  };
-  events.on('experiment-start', ({ plan, outDir, pending }) => {
-    stderr.write(`${plan.experiment.name}: ${pending} runs → ${outDir}\n`);
-    progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
-  });
-  const answers = new Map();
-  events.on('reports', ({ outDir, files, verdicts }) => {
-    stopProgress();
-    stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
-    answers.set(outDir, formatAnswersText(verdicts));
-  });
-  events.on('reports-failed', ({ outDir, error }) => {
-    stopProgress();
-    stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
-  });
-  events.on('experiment-end', ({ plan, outDir, summary }) => {
-    stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
-    // The answers come last: what a person reads when the matrix is done.
-    const lines = answers.get(outDir) ?? [];
-    if (lines.length) stderr.write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
-  });
-  events.on('detach', stopProgress);
-  return events;
 }
 
 // First signal: start no new run, stop and remove the current container, write what is whole.

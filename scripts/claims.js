@@ -7,8 +7,8 @@ import { parseCommandLine, runCommand } from '../runner/command.js';
 import { readResults } from '../runner/results/read-results.js';
 import { summarizeCells } from '../runner/report/summary.js';
 import { loadConfig } from '../runner/config/load.js';
-import { buildVerdicts } from '../runner/verdicts/verdicts.js';
-import { formatAnswersText } from '../runner/verdicts/render.js';
+import { buildVerdicts } from '../runner/report/verdicts.js';
+import { formatAnswersText } from '../runner/report/answers.js';
 
 const USAGE = `Usage: npm run claims -- DIR [--config FILE] [--steps]
 

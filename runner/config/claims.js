@@ -1,10 +1,9 @@
 // `claims:` of an experiment: its schema fragment and the checks JSON Schema cannot express (the axis and values
 // must exist in this experiment's cells, the metric must be one the workloads measure, one expect form).
 
-import { COLUMN_TYPES, MEASURE_COLUMNS } from '../collect/to-rows.js';
 import { findAxis, normalizeAxisValue } from '../domain/axes.js';
-import { WORKLOAD_NAMES, workloadColumns } from '../domain/workloads.js';
-import { expandMatrix } from '../plan/expand.js';
+import { RUN_METRICS } from '../domain/metrics.js';
+import { listWorkloadColumns, WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
 
@@ -68,27 +67,32 @@ const EXPECT_FORMS = [['ratio', 'within'], ['below'], ['above'], ['same']];
 
 /** The numeric runs.csv columns a run of this workload fills, so a claim can be checked on them. */
 export function claimableMetrics(workload) {
-  return [...MEASURE_COLUMNS, ...workloadColumns([workload])].filter((column) => !COLUMN_TYPES.text.has(column) && !COLUMN_TYPES.boolean.has(column));
+  return [...RUN_METRICS, ...listWorkloadColumns(workload).filter((column) => !column.type).map((column) => column.name)];
 }
 
 /** Issues in `claims` of one (schema-valid so far) experiment at path `at`. */
 export function checkClaims(experiment, at) {
   if (!Array.isArray(experiment.claims) || !isPlainObject(experiment.matrix)) return [];
-  const cells = expandCells(experiment);
-  return experiment.claims.flatMap((claim, index) => (isPlainObject(claim) ? checkClaim(claim, cells, [...at, 'claims', index]) : []));
+  const shapes = listCellShapes(experiment);
+  return experiment.claims.flatMap((claim, index) => (isPlainObject(claim) ? checkClaim(claim, shapes, [...at, 'claims', index]) : []));
 }
 
-function expandCells({ matrix, include, exclude }) {
-  const normalize = (entry) => Object.fromEntries(Object.entries(entry).map(([axis, value]) => [axis, normalizeAxisValue(axis, value)]));
+/**
+ * What the cells can hold, without expanding the matrix (that is plan's job, a later stage): the product of the
+ * matrix lists, as one "cell" per workload with every axis' values, plus each include entry as it is. Enough to
+ * know which axes and values exist and which workloads a `where` covers; an exclude never removes a whole value.
+ */
+function listCellShapes({ matrix, include }) {
   const lists = Object.fromEntries(Object.entries(matrix).map(([axis, values]) => [axis, ensureList(values).map((value) => normalizeAxisValue(axis, value))]));
-  const entries = (list) => (Array.isArray(list) ? list.filter(isPlainObject).map(normalize) : []);
-  return expandMatrix(lists, { include: entries(include), exclude: entries(exclude) });
+  const entries = Array.isArray(include) ? include.filter(isPlainObject) : [];
+  const normalized = entries.map((entry) => Object.fromEntries(Object.entries(entry).map(([axis, value]) => [axis, [normalizeAxisValue(axis, value)]])));
+  return [lists, ...normalized];
 }
 
-function checkClaim(claim, cells, path) {
+function checkClaim(claim, shapes, path) {
   const issues = [];
-  const axes = [...new Set(cells.flatMap(Object.keys))];
-  const valuesOf = (axis) => [...new Set(cells.map((cell) => cell[axis]).filter((value) => value !== undefined))];
+  const axes = [...new Set(shapes.flatMap(Object.keys))];
+  const valuesOf = (axis) => [...new Set(shapes.flatMap((shape) => shape[axis] ?? []))];
   const checkAxis = (axis, keyPath) => {
     if (axes.includes(axis)) return true;
     const suggestion = suggestName(axis, axes);
@@ -135,15 +139,17 @@ function checkClaim(claim, cells, path) {
       if (findAxis(axis) && checkAxis(axis, [...path, 'where', axis])) checkValue(axis, value, [...path, 'where', axis]);
     }
   }
-  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, cells, [...path, 'metric']));
+  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, shapes, [...path, 'metric']));
   if (isPlainObject(claim.expect)) issues.push(...checkExpect(claim.expect, [...path, 'expect']));
   return issues;
 }
 
-function checkMetric(claim, cells, path) {
+function checkMetric(claim, shapes, path) {
   const where = isPlainObject(claim.where) ? claim.where : {};
-  const covered = cells.filter((cell) => Object.entries(where).every(([axis, value]) => String(cell[axis]) === String(normalizeAxisValue(axis, value))));
-  const workloads = [...new Set(covered.map((cell) => cell.workload).filter(Boolean))];
+  const matches = (shape, axis) => (shape[axis] ?? []).some((value) => String(value) === String(normalizeAxisValue(axis, where[axis])));
+  const covered = shapes.filter((shape) => Object.keys(where).every((axis) => matches(shape, axis)));
+  const workloads = [...new Set(covered.flatMap((shape) => shape.workload ?? []))]
+    .filter((workload) => where.workload === undefined || String(where.workload) === workload);
   const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(claim.metric));
   if (lacking.length === 0) return [];
   const anyKnown = [...new Set(WORKLOAD_NAMES.flatMap(claimableMetrics))];

@@ -4,7 +4,7 @@ import { summarizeCells, isMeasured } from './summary.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues } from './format.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
-import { buildVerdicts } from '../verdicts/verdicts.js';
+import { buildVerdicts } from './verdicts.js';
 
 /**
  * @param {object} results  readResults(dir)

@@ -12,7 +12,7 @@ import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { buildSummaryTable, varyingAxes } from './summary-table.js';
 import { formatCellValues } from './format.js';
-import { ANSWERS_STYLE, renderAnswersHtml } from '../verdicts/render.js';
+import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
 import { medianInterval } from '../stats/median-interval.js';
 
 const require = createRequire(import.meta.url);

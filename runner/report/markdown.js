@@ -5,7 +5,7 @@ import { buildSummaryTable } from './summary-table.js';
 import { formatPivotValue, pivotToRecords } from './pivot.js';
 import { formatCellValues, formatNumber } from './format.js';
 import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
-import { renderAnswersMarkdown } from '../verdicts/render.js';
+import { renderAnswersMarkdown } from './answers.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;

@@ -1,7 +1,7 @@
-import { buildVerdicts } from '../../runner/verdicts/verdicts.js';
-import { formatAnswersText, renderAnswersHtml, renderAnswersMarkdown } from '../../runner/verdicts/render.js';
+import { buildVerdicts } from '../../runner/report/verdicts.js';
+import { formatAnswersText, renderAnswersHtml, renderAnswersMarkdown } from '../../runner/report/answers.js';
 import { escapeMarkdown } from '../../runner/report/markdown.js';
-import { formatChange } from '../../runner/verdicts/words.js';
+import { formatChange } from '../../runner/report/verdict-words.js';
 
 const AXES = ['workload', 'cpus'];
 const cell = (cpus, values) => ({ cell: `c${cpus}`, values: { workload: 'pbkdf2', cpus }, workload: 'pbkdf2', runs: values.map((wall_ms) => ({ wall_ms })) });

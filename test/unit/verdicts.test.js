@@ -1,4 +1,4 @@
-import { buildVerdicts, VERDICT_COLUMNS } from '../../runner/verdicts/verdicts.js';
+import { buildVerdicts, VERDICT_COLUMNS } from '../../runner/report/verdicts.js';
 import { normalizeClaim } from '../../runner/config/claims.js';
 
 // Samples with a known truth: log-normal around `center` with coefficient of variation `cv`, from a seeded

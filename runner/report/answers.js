@@ -1,8 +1,8 @@
 // Verdicts → the "Answers" that open report.md and report.html, and the short block `npm run matrix` and
 // `npm run claims` print. Words only; the numbers come from verdicts.js.
-import { escapeHtml } from '../report/html-escape.js';
-import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from './regions.js';
-import { formatOverallDetail } from './words.js';
+import { escapeHtml } from './html-escape.js';
+import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
+import { formatOverallDetail } from './verdict-words.js';
 
 const MARKS = { holds: '✔ holds', refuted: '✘ refuted', inconclusive: '? inconclusive' };
 

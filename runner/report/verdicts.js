@@ -1,10 +1,10 @@
 // A folder's cells (and its experiment's claims) → every verdict: the claims' rows, the automatic steps, which
 // axis moves each metric most, and the rows of verdicts.csv.
-import { roundTo } from '../report/summary.js';
-import { judgeClaims } from './claims.js';
-import { judgeSteps } from './steps.js';
-import { CHANGE_VERDICTS } from './regions.js';
-import { formatVerdictRow } from './words.js';
+import { roundTo } from './summary.js';
+import { judgeClaims } from '../verdicts/claims.js';
+import { judgeSteps } from '../verdicts/steps.js';
+import { CHANGE_VERDICTS } from '../verdicts/regions.js';
+import { formatVerdictRow } from './verdict-words.js';
 
 export const VERDICT_COLUMNS = [
   'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',

@@ -1,7 +1,7 @@
 // Verdict rows → sentences a person reads: percentages for steps, ratios for claims (their expectations are
 // ratios), always with the interval and the runs behind it.
-import { formatNumber } from '../report/format.js';
-import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from './regions.js';
+import { formatNumber } from './format.js';
+import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
 
 /** 0.51 → "−49%", 1.004 → "+0.4%": the change a ratio means, signed. */
 export function formatChange(ratio) {
