@@ -16,7 +16,6 @@ import { buildRunInfo, describeProject } from './run-info.js';
 import { checkResumable, readResumeState } from './resume.js';
 import { planColumns } from './collect/to-rows.js';
 import { newSeed } from './plan/run-order.js';
-import { writeReports } from './report/write-reports.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -79,14 +78,18 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
   const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
   const { createDockerExecutor } = await import('./docker/executor.js');
 
+  // Independent steps go at once: start-up to the first container is what every matrix and test pays.
+  const projectDescribed = describeProject(PROJECT_DIR);
   const engine = await connectEngine({ setup: true });
-  const orphans = await removeOrphanContainers(engine.docker);
+  const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
+  const [orphans, images, project] = await Promise.all([
+    removeOrphanContainers(engine.docker),
+    ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) }),
+    projectDescribed,
+  ]);
   if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
   if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
-  const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
-  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
   const executor = createDockerExecutor(engine.docker, images);
-  const project = await describeProject(PROJECT_DIR);
 
   const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
   let anyFailed = false;
@@ -109,7 +112,7 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
         progress.stop();
       }
       writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
-      writeReportsSafely(outDir, stderr);
+      await writeReportsSafely(outDir, stderr);
       stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
       anyFailed ||= summary.failed > 0;
       if (summary.stoppedBy === 'abort') {
@@ -126,8 +129,10 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
 
 // The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into
 // an error. Say so and how to retry.
-function writeReportsSafely(outDir, stderr) {
+// Loaded when the first matrix is done: the report modules are not on the way to the first container.
+async function writeReportsSafely(outDir, stderr) {
   try {
+    const { writeReports } = await import('./report/write-reports.js');
     const { files } = writeReports(outDir);
     stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
   } catch (error) {

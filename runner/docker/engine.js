@@ -2,7 +2,7 @@
 // has neither dockerd nor debootstrap, and no init system that would start dockerd for us.
 import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
+import { execa } from '../lazy-execa.js';
 import { LabError } from '../errors.js';
 import { createDockerClient, describeEngine } from './client.js';
 
@@ -86,16 +86,17 @@ async function setUpLocalEngine(docker, { onProgress }) {
     if (!(await pingEngine(docker))) return undefined;
   }
   onProgress(`dockerd: starting dockerd (log: ${DOCKERD_LOG})`);
-  startDockerd(findExecutable('dockerd'));
+  await startDockerd(findExecutable('dockerd'));
   return waitForEngine(docker, START_TIMEOUT_MS);
 }
 
 // Detached with its own session and its output in a file, so dockerd outlives this process and
 // never writes into a pipe that closes when we exit.
-function startDockerd(dockerd, log = DOCKERD_LOG) {
+async function startDockerd(dockerd, log = DOCKERD_LOG) {
+  const { execa: spawn } = await import('execa');
   const fd = openSync(log, 'a');
   try {
-    const daemon = execa(dockerd, [], {
+    const daemon = spawn(dockerd, [], {
       detached: true,
       cleanup: false,
       reject: false,

@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
-import { withBaseRootfs } from '../../images/base/build-rootfs.js';
+import { execa } from '../lazy-execa.js';
 import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
 import { LabError } from '../errors.js';
@@ -159,6 +158,8 @@ async function ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress }) {
   // Only now is debootstrap needed: a machine that has its images never runs apt for it.
   await ensureHostTools({ onProgress: (message) => onProgress({ phase: 'host-tools', message }) });
   try {
+    // Loaded only here: building a base image is rare, and its modules are not on the way to a run.
+    const { withBaseRootfs } = await import('../../images/base/build-rootfs.js');
     await withBaseRootfs({ nodeVersion, cacheDir, onProgress }, (tarStream) => importRootfs(docker, tarStream, { tag, nodeVersion, onProgress }));
   } catch (cause) {
     if (cause instanceof LabError) throw cause;

@@ -1,0 +1,54 @@
+// Times one real command line the way a person feels it: from spawning the process to the first
+// container it starts (the engine's own `start` event), and from its last line of output to its
+// exit. Shared by `npm run bench` (the figures) and the exit-time test (the runner must not linger).
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
+
+/**
+ * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', '--config', file]
+ * @param {{ docker?: import('dockerode'), cwd?: string, env?: object }} options  docker: to time the first container
+ * @returns {Promise<{ pid: number, exitCode: number, lines: string[], startupMs?: number, lingerMs: number, totalMs: number }>}
+ */
+export async function timeCommand(command, { docker, cwd, env } = {}) {
+  const spawnedAt = Date.now();
+  const began = performance.now();
+  const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  let lastLineAt = began;
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line);
+      lastLineAt = performance.now();
+    });
+  }
+  const exitCode = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? signal));
+  });
+  const exitedAt = performance.now();
+  const firstStart = docker ? await readFirstContainerStart(docker, spawnedAt) : undefined;
+  return {
+    pid: child.pid,
+    exitCode,
+    lines,
+    startupMs: firstStart === undefined ? undefined : firstStart - spawnedAt,
+    lingerMs: exitedAt - lastLineAt,
+    totalMs: exitedAt - began,
+  };
+}
+
+/** Epoch ms of the first project container started since `sinceMs`, from the engine's events. */
+async function readFirstContainerStart(docker, sinceMs) {
+  const stream = await docker.getEvents({
+    since: Math.floor(sinceMs / 1000),
+    until: Math.ceil(Date.now() / 1000) + 1,
+    filters: { type: ['container'], event: ['start'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
+  });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  const starts = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim())
+    .map((line) => JSON.parse(line).timeNano / 1e6)
+    .filter((at) => at >= sinceMs);
+  return starts.length > 0 ? Math.min(...starts) : undefined;
+}
