@@ -8,7 +8,7 @@ import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
 /**
  * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', '--config', file]
  * @param {{ docker?: import('dockerode'), cwd?: string, env?: object }} options  docker: to time the first container
- * @returns {Promise<{ pid: number, exitCode: number, lines: string[], startupMs?: number, lingerMs: number, totalMs: number }>}
+ * @returns {Promise<{ pid: number, exitCode: number, lines: string[], createdMs?: number, startupMs?: number, lingerMs: number, totalMs: number }>}
  */
 export async function timeCommand(command, { docker, cwd, env } = {}) {
   const spawnedAt = Date.now();
@@ -27,28 +27,30 @@ export async function timeCommand(command, { docker, cwd, env } = {}) {
     child.on('exit', (code, signal) => resolve(code ?? signal));
   });
   const exitedAt = performance.now();
-  const firstStart = docker ? await readFirstContainerStart(docker, spawnedAt) : undefined;
+  const first = docker ? await readFirstContainerEvents(docker, spawnedAt) : {};
   return {
     pid: child.pid,
     exitCode,
     lines,
-    startupMs: firstStart === undefined ? undefined : firstStart - spawnedAt,
+    createdMs: first.create === undefined ? undefined : first.create - spawnedAt,
+    startupMs: first.start === undefined ? undefined : first.start - spawnedAt,
     lingerMs: exitedAt - lastLineAt,
     totalMs: exitedAt - began,
   };
 }
 
-/** Epoch ms of the first project container started since `sinceMs`, from the engine's events. */
-async function readFirstContainerStart(docker, sinceMs) {
+/** Epoch ms of the first project container's create and start since `sinceMs`, from the engine's events. */
+async function readFirstContainerEvents(docker, sinceMs) {
   const stream = await docker.getEvents({
     since: Math.floor(sinceMs / 1000),
     until: Math.ceil(Date.now() / 1000) + 1,
-    filters: { type: ['container'], event: ['start'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
+    filters: { type: ['container'], event: ['create', 'start'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
   });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
-  const starts = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim())
-    .map((line) => JSON.parse(line).timeNano / 1e6)
-    .filter((at) => at >= sinceMs);
-  return starts.length > 0 ? Math.min(...starts) : undefined;
+  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim())
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.timeNano / 1e6 >= sinceMs);
+  const first = (action) => events.find((event) => event.Action === action)?.timeNano / 1e6;
+  return { create: first('create'), start: first('start') };
 }
