@@ -3,10 +3,11 @@
 // 0 all runs ok, 1 finished with failed runs (their rows are in the CSV), 2 invalid config or
 // preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabError } from './errors.js';
-import { parseCommandLine, runCommand } from './command.js';
+import { isEntryPoint, parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
 import { planExperiments, describeRun } from './plan/plan-runs.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-files.js';
@@ -18,19 +19,22 @@ import { planColumns } from './collect/to-rows.js';
 import { newSeed } from './plan/run-order.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const USAGE = `Usage: npm run matrix -- [options]
+       node-threads-lab [options]       (installed: npx, npm link, npm install -g)
 
   --config FILE   experiments file (default: experiments.yml)
-  --out DIR       results folder (default: results/<experiment>-<UTC timestamp>;
-                  with several experiments: DIR/<experiment>)
+  --out DIR       results folder (default: results/<experiment>-<UTC timestamp> in the
+                  current folder; with several experiments: DIR/<experiment>)
   --only NAME     run only this experiment (repeatable, or comma-separated)
   --plan          print the expanded runs and their count; touch no container
   --seed N        seed of the shuffled run order (default: random; recorded in run.json)
   --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
                   (with the config and seed recorded in DIR/run.json)
   --fail-fast     stop at the first run that is not ok
-  -h, --help      this text`;
+  -h, --help      this text
+  -v, --version   the version of node-threads-lab`;
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -41,6 +45,7 @@ const OPTIONS = {
   plan: { type: 'boolean', default: false },
   'fail-fast': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
 };
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
@@ -49,6 +54,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const args = parseArguments(argv);
   if (args.help) {
     stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (args.version) {
+    stdout.write(`${PACKAGE.name} ${PACKAGE.version}\n`);
     return 0;
   }
   const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
@@ -143,7 +152,9 @@ async function writeReportsSafely(outDir, stderr) {
 function chooseOutputDir(out, plan, count, startedAt) {
   if (out && count === 1) return resolve(out);
   if (out) return resolve(out, plan.experiment.name);
-  return defaultOutputDir(join(PROJECT_DIR, 'results'), plan.experiment.name, startedAt);
+  // The current folder's results/: the project's own when run by `npm run` (npm starts scripts in
+  // the package folder), the folder the person is in when run as a bin (npx, npm link, global).
+  return defaultOutputDir(resolve('results'), plan.experiment.name, startedAt);
 }
 
 // First signal: start no new run, stop and remove the current container, write what is whole.
@@ -175,4 +186,4 @@ function parseArguments(argv) {
   return { ...values, seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) runCommand(main);
+if (isEntryPoint(import.meta.url)) runCommand(main);
