@@ -10,6 +10,7 @@ import { LabError } from './errors.js';
 import { isEntryPoint, parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
 import { planExperiments, describeRun } from './plan/plan-runs.js';
+import { findPlanWarnings, formatWarning } from './plan/plan-warnings.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-files.js';
 import { attachProgress } from './progress.js';
 import { runMatrix } from './run-matrix.js';
@@ -67,6 +68,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const only = resumed ? [resumed.info.experiment] : args.only;
   const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
   if (resumed) for (const plan of plans) checkResumable(plan, resumed, planColumns(plan));
+  for (const warning of plans.flatMap((plan) => findPlanWarnings(plan, config))) stderr.write(`${formatWarning(warning)}\n`);
   if (args.plan) {
     for (const plan of plans) for (const run of plan.runs) if (!resumed?.done.has(run.runKey)) stdout.write(`${describeRun(run)}\n`);
     stdout.write(`${plans.reduce((count, plan) => count + plan.runs.filter((run) => !resumed?.done.has(run.runKey)).length, 0)} runs\n`);
