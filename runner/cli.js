@@ -92,10 +92,10 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
   // Independent steps go at once: start-up to the first container is what every matrix and test pays.
   const projectDescribed = describeProject(PROJECT_DIR);
   const engine = await connectEngine({ setup: true });
-  const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
+  const requests = jobs.flatMap(({ plan }) => plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })));
   const [orphans, images, project] = await Promise.all([
     removeOrphanContainers(engine.docker),
-    ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) }),
+    ensureImages(engine.docker, { requests, onProgress: (line) => stderr.write(`${line}\n`) }),
     projectDescribed,
   ]);
   if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
