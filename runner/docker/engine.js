@@ -148,7 +148,7 @@ function createUnreachableError({ host, failure, setup }) {
 function describeFix({ host, failure, setup }) {
   const where = describeEngine(host);
   if (failure.code === 'EACCES') {
-    return `This user may not use ${where}: run as root, or add the user to the docker group (\`usermod -aG docker $USER\`, then log in again).`;
+    return `This user may not use ${where}. Fix: \`sudo usermod -aG docker $USER\`, then log in again.`;
   }
   if (!isLocalEngine(host)) {
     return `Check that the engine at ${where} is running and reachable, or unset DOCKER_HOST to use the local one.`;

@@ -87,8 +87,8 @@ function createBaseSource(docker, { major, root, cacheDir, onProgress }) {
     // Without root, the offline base can only be used if it was built before.
     canBuildLocal: async () => process.getuid?.() === 0 || Boolean(await inspectImageId(docker, formatBaseTag(await localVersion()))),
     fixCommand: (wantedMajor) => {
-      const inProject = path.resolve(process.cwd()) === path.resolve(root);
-      return `sudo npm ${inProject ? '' : `--prefix ${root} `}run images -- ${wantedMajor}`.replace(/ {2,}/g, ' ');
+      const dir = path.resolve(root);
+      return `sudo npm ${path.resolve(process.cwd()) === dir ? '' : `--prefix ${dir} `}run images -- ${wantedMajor}`;
     },
   };
 }
