@@ -61,6 +61,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${PACKAGE.name} ${PACKAGE.version}\n`);
     return 0;
   }
+  // Asked before the config is read, so the engine's answer arrives while the config is checked. Not for
+  // --plan (it must not need Docker), and without setting up an engine: a bad config must change nothing.
+  const engineAnswer = args.plan ? undefined : import('./docker/engine.js').then(({ connectEngine }) => connectEngine());
+  engineAnswer?.catch(() => {});
   const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
   const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
@@ -79,10 +83,10 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     if (!resumed) return { plan, outDir: prepareOutputDir(chooseOutputDir(args.out, plan, plans.length, startedAt)), done: new Set(), previousRows: [] };
     return { plan, outDir: prepareOutputDir(resolve(args.resume)), done: resumed.done, previousRows: resumed.rows, info: resumed.info };
   });
-  return runAll({ args, argv, config, jobs, seed, stderr });
+  return runAll({ args, argv, config, jobs, seed, stderr, engineAnswer });
 }
 
-async function runAll({ args, argv, config, jobs, seed, stderr }) {
+async function runAll({ args, argv, config, jobs, seed, stderr, engineAnswer }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
   const { connectEngine } = await import('./docker/engine.js');
   const { ensureImages } = await import('./docker/images.js');
@@ -91,7 +95,8 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
 
   // Independent steps go at once: start-up to the first container is what every matrix and test pays.
   const projectDescribed = describeProject(PROJECT_DIR);
-  const engine = await connectEngine({ setup: true });
+  // No answer yet: now it may set up a local engine (root on Debian), or say how to get one.
+  const engine = await engineAnswer.catch(() => connectEngine({ setup: true }));
   const requests = jobs.flatMap(({ plan }) => plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })));
   const [orphans, images, project] = await Promise.all([
     removeOrphanContainers(engine.docker),

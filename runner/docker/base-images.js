@@ -3,7 +3,9 @@
 //             engine has it or can pull it (Docker Desktop, a docker-group user: no root needed);
 //   a name    an image the person names (a registry mirror, their own base), checked for `node`;
 //   local     the offline base built here from Debian packages (needs root; no registry at all);
-//   auto      (default) official when the engine can give it, else local.
+//   auto      (default) official when the engine has it; else the offline base if it was built
+//             before (no pull attempt on every start: on a machine without a registry that would
+//             cost a DNS timeout each time); else official if it can be pulled; else build local.
 import { LabError } from '../errors.js';
 // LAB_OFFICIAL_IMAGE points at a mirror (`registry.example/node:{major}-bookworm-slim`) or, in tests,
 // at a test-only name, so tagging a stand-in never changes what other runs on the engine use.
@@ -14,7 +16,8 @@ export function formatOfficialImage(major, template = process.env.LAB_OFFICIAL_I
 }
 
 /**
- * @param {object} engine  { inspect(ref) → id|undefined, pull(ref) → void (throws why not), buildLocal() → {tag,id,nodeVersion}, canBuildLocal() → bool }
+ * @param {object} engine  { inspect(ref) → id|undefined, pull(ref) → void (throws why not), buildLocal() → {tag,id,nodeVersion},
+ *   hasLocal() → bool (the offline base exists), canBuildLocal() → bool (root), fixCommand(major) → string }
  * @param {{ major: number, choice: string, template?: string }} request
  * @returns {Promise<{ source: 'official'|'named'|'local', tag: string, id: string, nodeVersion?: string, note?: string }>}
  */
@@ -28,6 +31,11 @@ export async function resolveBaseImage(engine, { major, choice, template }) {
     });
   }
   const official = formatOfficialImage(major, template);
+  if (choice === 'auto') {
+    const id = await engine.inspect(official);
+    if (id) return { source: 'official', tag: official, id };
+    if (await engine.hasLocal()) return { source: 'local', note: `${official} is not on the engine (\`docker pull ${official}\` to use it)`, ...(await engine.buildLocal()) };
+  }
   const found = await findOrPull(engine, official);
   if (found.id) return { source: 'official', tag: official, id: found.id };
   if (choice === 'official') {

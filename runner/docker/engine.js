@@ -25,13 +25,20 @@ let aptUpdated = false;
  */
 export async function connectEngine({ host = process.env.DOCKER_HOST, setup = false, onProgress = () => {} } = {}) {
   const docker = createDockerClient(host);
-  let failure = await pingEngine(docker);
-  if (failure && setup && isLocalEngine(host) && isRoot()) {
-    failure = await setUpLocalEngine(docker, { onProgress });
+  // The version request doubles as the ping: one round trip on the way to the first container.
+  let answer = await askVersion(docker);
+  if (answer.failure && setup && isLocalEngine(host) && isRoot()) {
+    const failure = await setUpLocalEngine(docker, { onProgress });
+    answer = failure ? { failure } : await askVersion(docker);
   }
-  if (failure) throw createUnreachableError({ host, failure, setup });
-  const version = await docker.version();
-  return { docker, host: describeEngine(host), version };
+  if (answer.failure) throw createUnreachableError({ host, failure: answer.failure, setup });
+  return { docker, host: describeEngine(host), version: answer.version };
+}
+
+async function askVersion(docker, timeoutMs = PING_TIMEOUT_MS) {
+  let version;
+  const failure = await pingEngine({ ping: async () => { version = await docker.version(); } }, timeoutMs);
+  return failure ? { failure } : { version };
 }
 
 /**

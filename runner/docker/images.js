@@ -84,8 +84,8 @@ function createBaseSource(docker, { major, root, cacheDir, onProgress }) {
       const nodeVersion = await localVersion();
       return { ...(await ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress })), nodeVersion };
     },
-    // Without root, the offline base can only be used if it was built before.
-    canBuildLocal: async () => process.getuid?.() === 0 || Boolean(await inspectImageId(docker, formatBaseTag(await localVersion()))),
+    hasLocal: async () => Boolean(await inspectImageId(docker, formatBaseTag(await localVersion()))),
+    canBuildLocal: async () => process.getuid?.() === 0,
     fixCommand: (wantedMajor) => {
       const dir = path.resolve(root);
       return `sudo npm ${path.resolve(process.cwd()) === dir ? '' : `--prefix ${dir} `}run images -- ${wantedMajor}`;

@@ -71,11 +71,11 @@ describe('image sources on the real engine', () => {
     expect(result.all).toMatch(/node24 build: Step \d+\/\d+ : RUN \["node", "\/app\/prepare-native\.js"\]/);
   });
 
-  test('auto with no official image and no registry: the offline base, and why', async () => {
+  test('auto with no official image: the offline base, and how to use the official one', async () => {
     const dir = freshDir();
     const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], { env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT } });
     expect(result.exitCode).toBe(0);
-    expect(result.all).toMatch(new RegExp(`node24 base: node-threads-lab/base:node${NODE_VERSIONS['24']}-\\S+ \\(local, Node ${NODE_VERSIONS['24']}\\): ${PREFIX}-absent/node:24-bookworm-slim unavailable`));
+    expect(result.all).toMatch(new RegExp(`node24 base: node-threads-lab/base:node${NODE_VERSIONS['24']}-\\S+ \\(local, Node ${NODE_VERSIONS['24']}\\): ${PREFIX}-absent/node:24-bookworm-slim is not on the engine \\(\`docker pull ${PREFIX}-absent/node:24-bookworm-slim\` to use it\\)`));
     expect(readInfo(dir).images['24']).toMatchObject({ source: 'local', base: formatBaseTag(NODE_VERSIONS['24']) });
   });
 

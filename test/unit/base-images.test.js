@@ -17,7 +17,8 @@ function fakeEngine({ has = {}, pullable = [], root = false, localBase = false }
       calls.push('build local');
       return { tag: 'node-threads-lab/base:node24.21.0-x', id: 'sha256:local', nodeVersion: '24.21.0' };
     },
-    canBuildLocal: async () => root || localBase,
+    hasLocal: async () => localBase,
+    canBuildLocal: async () => root,
     fixCommand: (major) => `sudo npm run images -- ${major}`,
   };
 }
@@ -54,8 +55,15 @@ describe('resolveBaseImage', () => {
     expect(engine.calls).not.toContain('build local');
   });
 
-  test('auto without root uses an offline base built before', async () => {
-    expect(await resolveBaseImage(fakeEngine({ localBase: true }), { major: 24, choice: 'auto' })).toMatchObject({ source: 'local' });
+  test('auto with an offline base built before: used without trying to pull on every start', async () => {
+    const engine = fakeEngine({ localBase: true, pullable: ['node:24-bookworm-slim'] });
+    expect(await resolveBaseImage(engine, { major: 24, choice: 'auto' })).toMatchObject({ source: 'local', note: 'node:24-bookworm-slim is not on the engine (`docker pull node:24-bookworm-slim` to use it)' });
+    expect(engine.calls).toEqual(['build local']);
+  });
+
+  test('official: pulled even where an offline base exists', async () => {
+    const engine = fakeEngine({ localBase: true, pullable: ['node:24-bookworm-slim'] });
+    expect(await resolveBaseImage(engine, { major: 24, choice: 'official' })).toMatchObject({ source: 'official' });
   });
 
   test('official: refused when the engine cannot give it, never built', async () => {
