@@ -10,12 +10,10 @@ import { LabError } from './errors.js';
 import { isEntryPoint, parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
 import { planExperiments, describeRun } from './plan/plan-runs.js';
+import { DEFAULT_NODE_MAJOR } from './plan/image-choice.js';
 import { findPlanWarnings, formatWarning } from './plan/plan-warnings.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-files.js';
-import { attachProgress } from './progress.js';
-import { runMatrix } from './run-matrix.js';
 import { buildRunInfo, describeProject } from './run-info.js';
-import { checkResumable, readResumeState } from './resume.js';
 import { planColumns } from './collect/to-rows.js';
 import { newSeed } from './plan/run-order.js';
 
@@ -65,7 +63,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   // --plan (it must not need Docker), and without setting up an engine: a bad config must change nothing.
   const engineAnswer = args.plan ? undefined : import('./docker/engine.js').then(({ connectEngine }) => connectEngine());
   engineAnswer?.catch(() => {});
-  const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
+  // Only a resume reads CSVs back.
+  const { checkResumable, readResumeState } = args.resume ? await import('./resume.js') : {};
   const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
@@ -92,6 +91,8 @@ async function runAll({ args, argv, config, jobs, seed, stderr, engineAnswer }) 
   const { ensureImages } = await import('./docker/images.js');
   const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
   const { createDockerExecutor } = await import('./docker/executor.js');
+  const { runMatrix } = await import('./run-matrix.js');
+  const { attachProgress } = await import('./progress.js');
 
   // Independent steps go at once: start-up to the first container is what every matrix and test pays.
   const projectDescribed = describeProject(PROJECT_DIR);
@@ -117,7 +118,7 @@ async function runAll({ args, argv, config, jobs, seed, stderr, engineAnswer }) 
       writeJson(outDir, 'run.json', info);
       stderr.write(`${plan.experiment.name}: ${plan.runs.length - done.size} runs → ${outDir}\n`);
       const events = new EventEmitter();
-      const progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
+      const progress = await attachProgress(events, { stream: stderr, label: plan.experiment.name });
       let summary;
       try {
         summary = await runMatrix({ plan, executor, outDir, done, previousRows, signal: stopper.signal, failFast: args['fail-fast'], events });

@@ -1,9 +1,9 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
-import cliProgress from 'cli-progress';
-
-export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
+export async function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);
+  // Only a terminal gets the bar; a pipe or a CI log never loads it.
+  const cliProgress = interactive ? (await import('cli-progress')).default : null;
   const started = Date.now();
   let bar = null;
   let multibar = null;

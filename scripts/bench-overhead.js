@@ -81,10 +81,10 @@ const lines = [
   `runner: wall per run ${fmt(median(runner.map((r) => r.total)))}, workload ${fmt(median(runner.map((r) => r.workload)))}, overhead ${fmt(overhead)} (median)`,
   `floor:  docker run --rm ${image} node -e 0: ${fmt(bare)} (median)`,
   `ratio overhead / floor: ${(overhead / bare).toFixed(2)} (goal ≤ 1.00)`,
-  `start-up: command → first container created ${fmt(created)}, started ${fmt(startup)} (median; goal ≤ 500 ms)`,
+  `start-up: command → first container created ${fmt(created)}, started ${fmt(startup)} (median; goal ≤ 500 ms), ${(startup / bare).toFixed(2)} × the floor`,
   `exit: last line → process gone ${fmt(linger)} (median; goal ≤ 100 ms)`,
 ];
-const readmeLine = `Measured by \`npm run bench\` on a shared 2-core VM (Docker ${engine.version.Version}): start-up to the first container ${Math.round(startup)} ms, exit ${Math.round(linger)} ms after the last line, per-run overhead ${(overhead / bare).toFixed(2)} × a bare \`docker run --rm\`.`;
+const readmeLine = `Measured by \`npm run bench\` on a shared 2-core VM (Docker ${engine.version.Version}), where a bare \`docker run --rm\` took ${Math.round(bare)} ms: start-up to the first container ${Math.round(startup)} ms, exit ${Math.round(linger)} ms after the last line, per-run overhead ${(overhead / bare).toFixed(2)} × the bare \`docker run\`.`;
 console.log(lines.join('\n'));
 console.log(`README: ${readmeLine}`);
 if (values.docs) {

@@ -12,13 +12,13 @@ import { execa } from '../lazy-execa.js';
 import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
 import { LabError } from '../errors.js';
-import { pickImageChoice } from '../plan/image-choice.js';
+import { DEFAULT_NODE_MAJOR, pickImageChoice } from '../plan/image-choice.js';
 import { resolveBaseImage } from './base-images.js';
 import { PROJECT, PROJECT_LABEL } from './client.js';
 import { ensureHostTools } from './engine.js';
 import { runContainer } from './run-container.js';
 
-export const DEFAULT_NODE_MAJOR = 24;
+export { DEFAULT_NODE_MAJOR } from '../plan/image-choice.js';
 export const BASE_REPOSITORY = 'node-threads-lab/base';
 export const WORKLOAD_REPOSITORY = 'node-threads-lab/workload';
 export const WORKLOAD_DIR = 'images/workload';

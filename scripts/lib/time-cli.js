@@ -2,6 +2,7 @@
 // container it starts (the engine's own `start` event), and from its last line of output to its
 // exit. Shared by `npm run bench` (the figures) and the exit-time test (the runner must not linger).
 import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
 import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
 
@@ -27,7 +28,7 @@ export async function timeCommand(command, { docker, cwd, env } = {}) {
     child.on('exit', (code, signal) => resolve(code ?? signal));
   });
   const exitedAt = performance.now();
-  const first = docker ? await readFirstContainerEvents(docker, spawnedAt) : {};
+  const first = docker ? await readFirstContainerEvents(docker, spawnedAt, `${hostname()}/${child.pid}`) : {};
   return {
     pid: child.pid,
     exitCode,
@@ -39,12 +40,13 @@ export async function timeCommand(command, { docker, cwd, env } = {}) {
   };
 }
 
-/** Epoch ms of the first project container's create and start since `sinceMs`, from the engine's events. */
-async function readFirstContainerEvents(docker, sinceMs) {
+/** Epoch ms of the first create and start since `sinceMs` of a container of this runner (its owner label). */
+async function readFirstContainerEvents(docker, sinceMs, owner) {
   const stream = await docker.getEvents({
     since: Math.floor(sinceMs / 1000),
     until: Math.ceil(Date.now() / 1000) + 1,
-    filters: { type: ['container'], event: ['create', 'start'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
+    // Only this runner's: other runners may share the engine.
+    filters: { type: ['container'], event: ['create', 'start'], label: [`${PROJECT_LABEL}=${PROJECT}`, `node-threads-lab.owner=${owner}`] },
   });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
