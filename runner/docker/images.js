@@ -46,8 +46,9 @@ export function imageKey(major, choice = 'auto') {
  */
 export async function ensureImages(docker, { nodeMajors = [DEFAULT_NODE_MAJOR], requests, onProgress = () => {}, root = PROJECT_ROOT, cacheDir, officialTemplate } = {}) {
   await assertWorkloadPresent(root);
+  const filesRead = readContextFiles(root);
+  filesRead.catch(() => {});
   await ensureWorkloadDependencies({ root, onProgress: (event) => onProgress(formatProgress(event)) });
-  const files = await readContextFiles(root);
   const images = new Map();
   const wanted = requests ?? nodeMajors.map((major) => ({ major: Number(major), choice: pickImageChoice(undefined, major) }));
   for (const { major, choice } of wanted) {
@@ -55,7 +56,7 @@ export async function ensureImages(docker, { nodeMajors = [DEFAULT_NODE_MAJOR], 
     if (images.has(key)) continue;
     const report = (event) => onProgress(formatProgress({ major, ...event }));
     const base = await resolveBaseImage(createBaseSource(docker, { major, root, cacheDir, onProgress: report }), { major, choice, template: officialTemplate });
-    const hash = hashWorkloadContext({ files, baseImageId: base.id });
+    const hash = hashWorkloadContext({ files: await filesRead, baseImageId: base.id });
     const tag = formatWorkloadTag(major, hash);
     const existing = await inspectImage(docker, tag);
     const nodeVersion = base.nodeVersion ?? existing?.Config?.Labels?.[NODE_VERSION_LABEL] ?? await probeNodeVersion(docker, base, major);
@@ -147,23 +148,21 @@ export function hashWorkloadContext({ files, baseImageId }) {
  * stands for), as { path, content } with paths relative to `root`; a symlink contributes its target.
  */
 export async function readContextFiles(root = PROJECT_ROOT) {
-  const files = [{ path: 'Dockerfile', content: await readFile(path.join(root, 'Dockerfile')) }];
+  // Read all at once, not one after another: this check runs before every matrix (hashing sorts them).
   const walk = async (relative) => {
     const entries = await readdir(path.join(root, relative), { withFileTypes: true });
-    for (const entry of entries) {
+    const found = await Promise.all(entries.map(async (entry) => {
       const entryPath = path.posix.join(relative, entry.name);
       const absolute = path.join(root, entryPath);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') await walk(entryPath);
-      } else if (entry.isSymbolicLink()) {
-        files.push({ path: entryPath, content: `symlink\0${await readlink(absolute)}` });
-      } else if (entry.isFile()) {
-        files.push({ path: entryPath, content: await readFile(absolute) });
-      }
-    }
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(entryPath);
+      if (entry.isSymbolicLink()) return [{ path: entryPath, content: `symlink\0${await readlink(absolute)}` }];
+      if (entry.isFile()) return [{ path: entryPath, content: await readFile(absolute) }];
+      return [];
+    }));
+    return found.flat();
   };
-  await walk(WORKLOAD_DIR);
-  return files;
+  const [dockerfile, workload] = await Promise.all([readFile(path.join(root, 'Dockerfile')), walk(WORKLOAD_DIR)]);
+  return [{ path: 'Dockerfile', content: dockerfile }, ...workload];
 }
 
 /** The image's id, or undefined when the engine has no such image. */
