@@ -117,7 +117,7 @@ export function buildSchema() {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'node-threads-lab experiments',
-    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. See README.md, "experiments.yml".',
+    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. Reference: docs/experiments.md.',
     type: 'object',
     required: ['experiments'],
     additionalProperties: false,
