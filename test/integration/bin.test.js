@@ -1,7 +1,7 @@
 // The bin as npm installs it (npm link, npm install -g, npx): a symlink in a bin folder pointing at
 // runner/cli.js, started from another folder. It must run (it once printed nothing and exited 0) and
 // write to results/ of the folder it is started in.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { execa } from 'execa';
 
 const CLI = fileURLToPath(new URL('../../runner/cli.js', import.meta.url));
 const TINY = fileURLToPath(new URL('../fixtures/integration/tiny.yml', import.meta.url));
+const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 describe('the bin through a symlink, from another folder', () => {
@@ -43,4 +44,16 @@ describe('the bin through a symlink, from another folder', () => {
     expect(folder).toMatch(/^tiny-/);
     expect(readFileSync(join(work, 'results', folder, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
   });
+});
+
+test('npm run matrix, started in a subfolder of the project, writes to the project\'s results/', async () => {
+  const before = new Set(readdirSync(join(PROJECT, 'results')));
+  const result = await execa('npm', ['run', '--silent', 'matrix', '--', '--config', TINY], { cwd: join(PROJECT, 'test'), reject: false, all: true });
+  const made = readdirSync(join(PROJECT, 'results')).filter((name) => !before.has(name));
+  try {
+    expect(result.exitCode).toBe(0);
+    expect(made).toEqual([expect.stringMatching(/^tiny-/)]);
+  } finally {
+    for (const name of made) rmSync(join(PROJECT, 'results', name), { recursive: true, force: true });
+  }
 });
