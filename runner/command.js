@@ -5,7 +5,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LabError } from './errors.js';
-import { suggestName } from './config/suggest.js';
+import { suggestName } from '../images/workload/lib/suggest.js';
 
 export function parseCommandLine(argv, { options, usage, allowPositionals = false }) {
   try {

@@ -1,15 +1,20 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
-export async function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
+import { createRequire } from 'node:module';
+import { formatAssignments } from './plan/plan-runs.js';
+
+const require = createRequire(import.meta.url);
+
+export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);
-  // Only a terminal gets the bar; a pipe or a CI log never loads it.
-  const cliProgress = interactive ? (await import('cli-progress')).default : null;
+  // Only a terminal gets the bar; a pipe or a CI log never loads it (it is CommonJS: required in place).
+  const cliProgress = interactive ? require('cli-progress') : null;
   const started = Date.now();
   let bar = null;
   let multibar = null;
   const print = (line) => (multibar ? multibar.log(`${line}\n`) : stream.write(`${line}\n`));
 
-  events.on('run-start', ({ run, index, total }) => {
+  const onStart = ({ run, index, total }) => {
     if (interactive && !multibar) {
       multibar = new cliProgress.MultiBar(
         {
@@ -23,24 +28,24 @@ export async function attachProgress(events, { stream = process.stderr, label = 
       );
       bar = multibar.create(total, 0, { cell: '' });
     }
-    if (bar) bar.update(index, { cell: describeValues(run) });
-    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${describeValues(run)} rep ${run.repetition}`);
-  });
-
-  events.on('run-end', ({ run, index, total, row }) => {
+    if (bar) bar.update(index, { cell: formatAssignments(run.values) });
+    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}`);
+  };
+  const onEnd = ({ index, total, row }) => {
     print(summarizeRow(row, index, total));
     bar?.update(index + 1);
-  });
+  };
+  events.on('run-start', onStart);
+  events.on('run-end', onEnd);
 
   return {
+    // One display per experiment on a shared emitter: stopping detaches it.
     stop() {
+      events.off('run-start', onStart);
+      events.off('run-end', onEnd);
       multibar?.stop();
     },
   };
-}
-
-export function describeValues(run) {
-  return Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
 }
 
 export function summarizeRow(row, index, total) {

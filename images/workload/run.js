@@ -34,13 +34,13 @@ function serveChild(spec) {
 
 async function runPrimary() {
   const spec = parseSpec(process.env.LAB_SPEC);
-  if (getWorkload(spec.workload).serves) {
+  const workload = getWorkload(spec.workload);
+  workload.assertRunnable?.(spec.params);
+  if (workload.serves) {
     // The http server runs until the load generator has measured it (http/primary.js).
-    if (spec.params.work === 'argon2') getWorkload('argon2').assertRunnable();
     print(await runHttpPrimary(spec));
     return;
   }
-  getWorkload(spec.workload).assertRunnable?.();
   const t0 = readClockMs();
   const pids = [process.pid];
   const sampler = startThreadSampler(pids);

@@ -1,7 +1,7 @@
 // The structural checks: types, unknown keys, enums and ranges, by ajv against the published schema.
 
 import { loadSchemaValidator } from './schema-validator.js';
-import { translateAjvErrors } from './translate-ajv-errors.js';
+import { translateAjvErrors } from './diagnostics/translate-ajv-errors.js';
 
 let validateSchema;
 

@@ -1,5 +1,6 @@
 // The executor is the seam between the pure pipeline and the engine: run-matrix.js only calls
 // execute(run), so unit tests drive the whole pipeline with a fake executor of canned results.
+import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
 import { combineHttpRaw } from '../collect/http-result.js';
 import { planLoaderLimits } from '../plan/loader-limits.js';
@@ -27,7 +28,8 @@ export function createDockerExecutor(docker, images) {
         timeoutMs: run.timeoutMs,
         labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
       };
-      const running = run.workload === 'http'
+      // A serving workload (http) is measured by a load generator in a second container.
+      const running = getWorkload(run.workload).serves
         ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => (hostCpuIds ??= await readEngineCpuIds(docker)) })
         : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {

@@ -11,14 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { execa } from '../lazy-execa.js';
 import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
+import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { LabError } from '../errors.js';
-import { DEFAULT_NODE_MAJOR, pickImageChoice } from '../plan/image-choice.js';
+import { pickImageChoice } from '../plan/image-choice.js';
 import { resolveBaseImage } from './base-images.js';
 import { PROJECT, PROJECT_LABEL } from './client.js';
 import { ensureHostTools } from './engine.js';
 import { runContainer } from './run-container.js';
 
-export { DEFAULT_NODE_MAJOR } from '../plan/image-choice.js';
+export { DEFAULT_NODE_MAJOR };
 export const BASE_REPOSITORY = 'node-threads-lab/base';
 export const WORKLOAD_REPOSITORY = 'node-threads-lab/workload';
 export const WORKLOAD_DIR = 'images/workload';
@@ -193,7 +194,7 @@ async function assertWorkloadPresent(root) {
 
 // Dependencies are installed on the host because containers cannot reach the registry; the stamp
 // holds the hash of the lock file they were installed from, so a changed lock reinstalls them.
-async function ensureWorkloadDependencies({ root, onProgress }) {
+export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgress = () => {} } = {}) {
   const dir = path.join(root, WORKLOAD_DIR);
   const hasManifest = await stat(path.join(dir, 'package.json')).then(() => true, () => false);
   if (!hasManifest) return;

@@ -1,8 +1,6 @@
 // Which image a cell's Node comes from (resolved against the engine by docker/base-images.js):
 // `image:` of an experiment is one choice for every Node major, or a mapping major → choice.
 export const DEFAULT_IMAGE_CHOICE = 'auto';
-// What a cell without a `node` axis runs: an LTS major.
-export const DEFAULT_NODE_MAJOR = 24;
 
 export function pickImageChoice(image, major) {
   if (image === undefined || image === null) return DEFAULT_IMAGE_CHOICE;

@@ -1,8 +1,8 @@
 // Configs that are valid but almost certainly not what was meant: said at --plan and at start, with
 // the place in the file, and never a reason to refuse (the person may mean it).
-import { countIncludeExtensions } from '../matrix/expand.js';
-import { formatPath } from './plan-runs.js';
-import { parseCpuList } from './cpu-limits.js';
+import { countIncludeExtensions } from './expand.js';
+import { formatPath } from '../config/diagnostics/paths.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 
 /**
  * @param {{ experiment: object, cells: { values: object }[] }} plan

@@ -1,9 +1,28 @@
-// Every workload this image can run, by the name LAB_SPEC.workload uses. A new CPU workload is one
-// module beside these and one entry here. A CPU workload module exports:
-//   defaults                  every parameter with its default; spec.js checks given values against
-//                             their types (numbers: positive integers). `tasks` is how many tasks run.
-//   checkParams(params)       optional; throws WorkloadError ERR_SPEC_INVALID for what types cannot say
-//   assertRunnable()          optional; run once by the primary before t0, throws when this Node.js
+// Every workload, by the name experiments.yml and LAB_SPEC.workload use: the one registry that the image
+// (spec.js, run.js, loader.js) and the runner (config schema and checks, CSV columns, reports, executor)
+// both read. The runner imports this folder; nothing here imports the runner, and nothing here imports a
+// package at module load (a workload loads its own, e.g. argon2, in prepare()).
+//
+// Adding a workload = one module beside these + one line in WORKLOADS below; then
+// `node runner/config/write-schema.js` republishes experiments.schema.json, and
+// test/unit/workload-contract.test.js checks the module against the image and the runner.
+//
+// A workload module exports:
+//   description               one or two sentences: the schema's description of params.<name>
+//   params                    JSON Schema properties of params.<name>: type, minimum/maximum, enum, default,
+//                             title, description, examples. `default` is THE default (runner and image);
+//                             an object parameter has `properties` and its own `default` object. `tasks`
+//                             is how many tasks a CPU workload runs.
+//   checkParams(params, host) optional; what the schema cannot say, for values with the defaults filled in:
+//                             returns [{ path (relative to params.<name>), message, hint }]. `host`
+//                             ({ cpus, cpuIds }) is given by the runner only.
+//   columns                   optional; runs.csv columns the result line's `metrics` carries, in order:
+//                             [{ name, unit, description, type? ('text' | 'boolean'; default number) }]
+//   primaryMetrics            optional; [{ column, better: 'lower' | 'higher', label }], the first one is
+//                             what speedup and adaptive repetitions use; default wall_ms (lower is better)
+//   latencyPercentiles        optional; [[label, column]] drawn as report.html's latency percentile chart
+//   -- what runs in the container (a CPU workload):
+//   assertRunnable(params)    optional; run once by the primary before t0, throws when this Node.js
 //                             cannot run the workload (better a message than a crash mid-run)
 //   prepare()                 optional, async; once per thread that runs tasks, before the start
 //                             barrier, so loading costs stay out of task times
@@ -11,9 +30,9 @@
 //                             once synchronous work is done (so its end is timed without a tick's delay)
 //   measure({ pids })         optional; run by the primary once every task has ended, while threads and
 //                             processes are still up (pids: primary first, then cluster processes);
-//                             returns the workload's own numbers, the result's `metrics`
-// `http` is not a CPU workload: it exports `serves` (run.js runs it as a server, see http/) and
-// `parseParams` (spec.js lets it check its nested parameters itself).
+//                             returns the result's `metrics` (the keys of `columns`)
+//   serves                    instead of runTask: the workload is a server measured by a load generator
+//                             in a second container (http: see http/ and loader.js)
 
 import * as argon2 from './argon2.js';
 import * as http from './http.js';
@@ -21,12 +40,10 @@ import * as idle from './idle.js';
 import * as pbkdf2 from './pbkdf2.js';
 import * as sum from './sum.js';
 
-const WORKLOADS = { pbkdf2, argon2, http, idle, sum };
+export const WORKLOADS = { pbkdf2, argon2, http, idle, sum };
+
+export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
 export function getWorkload(name) {
   return typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
-}
-
-export function listWorkloadNames() {
-  return Object.keys(WORKLOADS);
 }

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 // Node's own execFile, not execa: this runs before the first container, and both calls go at once.
 const git = (args, cwd) => promisify(execFile)('git', args, { cwd }).then(({ stdout }) => stdout, () => null);
 
-export async function describeProject(cwd) {
+export async function readProject(cwd) {
   const [revision, status] = await Promise.all([git(['rev-parse', 'HEAD'], cwd), git(['status', '--porcelain'], cwd)]);
   return { git_revision: revision === null ? null : revision.trim(), git_dirty: revision === null || status === null ? null : status.trim() !== '' };
 }
