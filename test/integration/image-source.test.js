@@ -107,9 +107,10 @@ describe('image sources on the real engine', () => {
   });
 
   describe('no root: a user in the docker group', () => {
-    const asDockerUser = (args, dir) => execa('setpriv', ['--reuid=65534', '--regid=65534', `--groups=${DOCKER_GROUP_ID}`, process.execPath, ...args], {
+    const asUser = (groups) => (args, dir) => execa('setpriv', ['--reuid=65534', '--regid=65534', groups, process.execPath, ...args], {
       cwd: dir, reject: false, all: true, env: { HOME: dir, PATH: process.env.PATH, LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
     });
+    const asDockerUser = asUser(`--groups=${DOCKER_GROUP_ID}`);
     const cli = new URL('../../runner/cli.js', import.meta.url).pathname;
 
     test('runs a matrix where the engine has an image', async () => {
@@ -128,6 +129,13 @@ describe('image sources on the real engine', () => {
       expect(result.exitCode).toBe(2);
       expect(result.all).toContain(`No image with Node ${missingMajors[0]}: the engine has no ${PREFIX}-absent/node:${missingMajors[0]}-bookworm-slim and cannot pull it`);
       expect(result.all).toMatch(new RegExp(`run once: sudo npm --prefix \\S+ run images -- ${missingMajors[0]}$`, 'm'));
+    });
+
+    test('a user the engine refuses: one message with the one command that fixes it', async () => {
+      const dir = freshDir();
+      const result = await asUser('--clear-groups')([cli, '--config', writeConfig(dir)], dir);
+      expect(result.exitCode).toBe(2);
+      expect(result.all).toContain('Fix: `sudo usermod -aG docker $USER`, then log in again.');
     });
   });
 });
