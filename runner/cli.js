@@ -15,7 +15,7 @@ import { findPlanWarnings, formatWarning } from './plan/plan-warnings.js';
 import { newSeed } from './plan/run-order.js';
 import { planColumns } from './collect/to-rows.js';
 import { readProject } from './results/run-info.js';
-import { attachProgress } from './progress.js';
+import { printRunEvents } from './progress.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -61,7 +61,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   }
   // Only a resume reads CSVs back.
   const { checkResumable, readResumeState } = args.resume ? await import('./results/resume.js') : {};
-  const resumed = args.resume ? { ...readResumeState(resolve(args.resume)), dir: resolve(args.resume) } : null;
+  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
@@ -83,26 +83,16 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 
 async function runWithDocker({ args, argv, config, jobs, seed, stderr, runExperiments }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { connectEngine } = await import('./docker/engine.js');
-  const { ensureImages } = await import('./docker/images.js');
-  const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
-  const { createDockerExecutor } = await import('./docker/executor.js');
-
-  // Independent steps go at once: start-up to the first container is what every matrix and test pays.
+  const { openDockerSession } = await import('./docker/session.js');
+  const events = new EventEmitter();
+  const display = printRunEvents(events, { stream: stderr });
+  // At once with the Docker steps: start-up to the first container is what every matrix and test pays.
   const projectRead = readProject(PROJECT_DIR);
-  const engine = await connectEngine({ setup: true });
   const requests = jobs.flatMap(({ plan }) => plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })));
-  const [orphans, images, project] = await Promise.all([
-    removeOrphanContainers(engine.docker),
-    ensureImages(engine.docker, { requests, onProgress: (line) => stderr.write(`${line}\n`) }),
-    projectRead,
-  ]);
-  if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-  if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
-  const executor = createDockerExecutor(engine.docker, images);
+  const { engine, images, executor, removeOwnContainers } = await openDockerSession({ requests, events });
+  const project = await projectRead;
 
-  const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
-  const events = printEvents(new EventEmitter(), stderr);
+  const stopper = listenForStop(stderr, removeOwnContainers);
   try {
     const outcome = await runExperiments({ jobs, executor, context: { config, engine, images, project, argv, seed }, signal: stopper.signal, failFast: args['fail-fast'], events });
     if (outcome.stoppedBy === 'abort') {
@@ -112,35 +102,9 @@ async function runWithDocker({ args, argv, config, jobs, seed, stderr, runExperi
     }
     return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
   } finally {
-    events.emit('detach');
+    display.stop();
     stopper.dispose();
   }
-}
-
-/** What a person watching reads on stderr: a progress display per experiment and a line at each milestone. */
-function printEvents(events, stderr) {
-  let progress = null;
-  const stopProgress = () => {
-    progress?.stop();
-    progress = null;
-  };
-  events.on('experiment-start', ({ plan, outDir, pending }) => {
-    stderr.write(`${plan.experiment.name}: ${pending} runs → ${outDir}\n`);
-    progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
-  });
-  events.on('reports', ({ outDir, files }) => {
-    stopProgress();
-    stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
-  });
-  events.on('reports-failed', ({ outDir, error }) => {
-    stopProgress();
-    stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
-  });
-  events.on('experiment-end', ({ plan, outDir, summary }) => {
-    stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
-  });
-  events.on('detach', stopProgress);
-  return events;
 }
 
 // First signal: start no new run, stop and remove the current container, write what is whole.

@@ -1,5 +1,6 @@
 // A judged run → one runs.csv row and its tasks.csv rows. Field names here ARE the CSV columns.
 import { AXES, AXIS_COLUMNS } from '../domain/axes.js';
+import { combineHttpRaw } from './http-result.js';
 import { judgeRun } from './parse-result.js';
 import { WORKLOADS, workloadColumns } from '../domain/workloads.js';
 
@@ -38,9 +39,11 @@ export function planColumns(plan) {
 /**
  * @param {import('../plan/plan-runs.js').RunSpec} run
  * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
- *           containerMs: number, startedAt: Date, finishedAt: Date }} raw
+ *           containerMs: number, startedAt: Date, finishedAt: Date }} outcome  a container's outcome, or a
+ *   server/loader pair's ({ pair, loaderLimits, startedAt, finishedAt }: docker/executor.js)
  */
-export function toRows(run, raw) {
+export function toRows(run, outcome) {
+  const raw = outcome.pair ? { ...combineHttpRaw(outcome.pair, outcome.loaderLimits), startedAt: outcome.startedAt, finishedAt: outcome.finishedAt } : outcome;
   const { status, error, result } = judgeRun(raw, { timeoutMs: run.timeoutMs, memoryBytes: run.limits.memoryBytes });
   const seen = result?.seen ?? {};
   const row = {

@@ -2,7 +2,7 @@
 // has neither dockerd nor debootstrap, and no init system that would start dockerd for us.
 import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from '../lazy-execa.js';
+import { execa } from './lazy-execa.js';
 import { LabError } from '../errors.js';
 import { createDockerClient, describeEngine } from './client.js';
 

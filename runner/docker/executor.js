@@ -2,7 +2,6 @@
 // execute(run), so unit tests drive the whole pipeline with a fake executor of canned results.
 import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
-import { combineHttpRaw } from '../collect/http-result.js';
 import { planLoaderLimits } from '../plan/loader-limits.js';
 import { runHttpPair } from './http-pair.js';
 import { imageKey } from './images.js';
@@ -47,7 +46,7 @@ export function createDockerExecutor(docker, images) {
   };
 }
 
-/** http: a server container and a load-generator container, combined into one raw outcome (one row). */
+/** http: a server container and a load-generator container; their outcomes become one row in collect/. */
 async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
   const loaderLimits = planLoaderLimits({ server: run.limits, loader: run.params.loader, hostCpuIds: await readHostCpuIds() });
   try {
@@ -59,7 +58,8 @@ async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
       // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
       loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
     }, { signal });
-    return combineHttpRaw(pair, loaderLimits);
+    // Both containers' outcomes, for collect/ to combine into one row (collect/http-result.js).
+    return { pair, loaderLimits, aborted: pair.aborted, containerMs: pair.containerMs, containerId: pair.containerId };
   } catch (error) {
     if (ENGINE_GONE.has(error?.code)) throw error;
     return refused(error, 'the http pair');

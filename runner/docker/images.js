@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from '../lazy-execa.js';
+import { execa } from './lazy-execa.js';
 import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';

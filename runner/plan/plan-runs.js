@@ -8,9 +8,6 @@ import { toHostLimits } from './cpu-limits.js';
 import { pickImageChoice } from './image-choice.js';
 import { interleave, randomFor } from './run-order.js';
 
-/** Axes the runner gives meaning to; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
-export const BUILTIN_AXES = AXIS_NAMES;
-
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
 export const MAX_RUNS_PER_EXPERIMENT = 5000;
 
@@ -66,7 +63,7 @@ function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
     ...interleave(cells, warmup, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, true)),
     ...interleave(cells, experiment.repetitions, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, false)),
   ];
-  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !BUILTIN_AXES.includes(axis));
+  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !AXIS_NAMES.includes(axis));
   return { experiment, cells, runs, envAxes, seed, random };
 }
 
@@ -77,7 +74,7 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   const params = experiment.params[values.workload] ?? {};
   const env = { ...stringifyValues(experiment.env ?? {}) };
   for (const [axis, value] of Object.entries(values)) {
-    if (!BUILTIN_AXES.includes(axis)) env[axis] = String(value);
+    if (!AXIS_NAMES.includes(axis)) env[axis] = String(value);
   }
   for (const [axis, value] of Object.entries(values)) {
     if (AXES[axis]?.env) env[AXES[axis].env] = String(value);

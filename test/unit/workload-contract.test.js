@@ -13,9 +13,10 @@ import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { buildLoaderResult } from '../../images/workload/http/load.js';
 import { buildServerResult } from '../../images/workload/http/result.js';
 import { parseSpec } from '../../images/workload/spec.js';
+import { fakeResult } from '../support/fake-executor.js';
 
 const RUN_JS = fileURLToPath(new URL('../../images/workload/run.js', import.meta.url));
-const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => !WORKLOADS[name].serves);
+const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => WORKLOADS[name].runTask);
 // The cheapest run of each CPU workload: a test of the contract, not of speed.
 const QUICK = { pbkdf2: { tasks: 2, iterations: 10 }, argon2: { tasks: 1, memoryCost: 1024, timeCost: 1, parallelism: 1 }, sum: { tasks: 2, n: 1000 }, idle: { settleMs: 10 } };
 
@@ -36,8 +37,9 @@ describe.each(WORKLOAD_NAMES)('workload %s', (name) => {
     for (const schema of Object.values(workload.params)) expect(schema).toMatchObject({ title: expect.any(String), description: expect.any(String) });
   });
 
-  test('it runs in the container one way: tasks, or a server', () => {
-    expect(typeof workload.runTask === 'function').toBe(!workload.serves);
+  test('it runs in the container one way: tasks, or a run of its own', () => {
+    expect(typeof workload.runTask === 'function').toBe(typeof workload.runPrimary !== 'function');
+    if (workload.serves) expect(workload.runPrimary).toEqual(expect.any(Function));
   });
 
   test('its primary metrics are columns of its rows, with a direction and a unit', () => {
@@ -51,7 +53,7 @@ describe.each(WORKLOAD_NAMES)('workload %s', (name) => {
 });
 
 describe.each(CPU_WORKLOADS)('%s on the host: the image\'s result line fits the runner\'s columns', (name) => {
-  test('metrics keys = the workload\'s columns, and toRows fills them', async () => {
+  test('metrics keys = the workload\'s columns, toRows reads the line, the fake executor has its shape', async () => {
     const [run] = planOf(name, QUICK[name]).runs;
     const started = new Date();
     const child = await execa(process.execPath, [RUN_JS], { env: run.env, reject: false, timeout: 60_000 });
@@ -61,6 +63,10 @@ describe.each(CPU_WORKLOADS)('%s on the host: the image\'s result line fits the 
     const { row, status } = toRows(run, { ...child, oomKilled: false, timedOut: false, containerMs: 1, startedAt: started, finishedAt: new Date() });
     expect(status).toBe('ok');
     for (const { column } of primaryMetrics(name)) expect(row[column]).toEqual(expect.any(Number));
+    // The fake executor's canned line (what the fast pipeline tests feed the runner) has the image's shape.
+    const fake = fakeResult(run);
+    expect(Object.keys(fake).sort()).toEqual(Object.keys(result).sort());
+    expect(Object.keys(fake.seen).sort()).toEqual(Object.keys(result.seen).sort());
   });
 });
 

@@ -1,7 +1,7 @@
 // http: a server (single process, `cluster`, `workers` pool) under autocannon load from a second
-// container, not a batch of tasks. It has no runTask: run.js hands the whole run to http/primary.js (and
-// cluster children to http/cluster.js), loader.js drives it from a second container, and the runner's
-// executor starts both (`serves`). Object parameters take their defaults key by key (params.js), so
+// container, not a batch of tasks. It has no runTask: run.js hands the whole run to runPrimary
+// (http/primary.js) and cluster children to serveChild (http/cluster.js), loader.js drives it from a
+// second container, and the runner's executor starts both (`serves`). Object parameters take their defaults key by key (params.js), so
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
 import { checkCpuset } from '../lib/check-host.js';
@@ -13,8 +13,20 @@ export const description =
   'An HTTP server (single process, `cluster` processes, or a `workers` pool) under autocannon load from a separate ' +
   'container in its network namespace. GET /work does `work`; GET /fast answers at once.';
 
-/** Runs as a server with a load generator beside it (run.js, loader.js, runner/docker/executor.js). */
+/** Runs as a server with a load generator beside it (loader.js; runner/docker/executor.js starts both). */
 export const serves = true;
+
+// The server runs until the load generator has measured it. Loaded on use: the runner imports this
+// module for its tables and must not load the server (or its packages).
+export async function runPrimary(spec) {
+  const { runHttpPrimary } = await import('../http/primary.js');
+  return runHttpPrimary(spec);
+}
+
+export async function serveChild(spec) {
+  const { serveHttpClusterProcess } = await import('../http/cluster.js');
+  return serveHttpClusterProcess(spec);
+}
 
 const WORK_KINDS = ['pbkdf2', 'argon2', 'spin', 'template', 'none'];
 

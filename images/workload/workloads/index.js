@@ -31,8 +31,13 @@
 //   measure({ pids })         optional; run by the primary once every task has ended, while threads and
 //                             processes are still up (pids: primary first, then cluster processes);
 //                             returns the result's `metrics` (the keys of `columns`)
-//   serves                    instead of runTask: the workload is a server measured by a load generator
-//                             in a second container (http: see http/ and loader.js)
+//   -- or, a workload that runs its own way instead of tasks:
+//   runPrimary(spec)          async; runs the whole run in the primary and returns the result object
+//                             (result.js's shape: wall_ms, tasks, seen, ... metrics); import what it needs
+//                             inside it, so the runner can import this module for its tables alone
+//   serveChild(spec)          async; what each cluster child runs, if runPrimary forks any
+//   serves                    true: a server measured by a load generator in a second container (http:
+//                             see http/ and loader.js; runner/docker/executor.js starts the pair)
 
 import * as argon2 from './argon2.js';
 import * as http from './http.js';
