@@ -22,7 +22,14 @@ export function formatOfficialImage(major, template = process.env.LAB_OFFICIAL_I
  * @returns {Promise<{ source: 'official'|'named'|'local', tag: string, id: string, nodeVersion?: string, note?: string }>}
  */
 export async function resolveBaseImage(engine, { major, choice, template }) {
-  if (choice === 'local') return { source: 'local', ...(await engine.buildLocal()) };
+  if (choice === 'local') {
+    if (!(await engine.hasLocal()) && !(await engine.canBuildLocal())) {
+      throw new LabError('ERR_IMAGE_UNAVAILABLE', `No offline base image with Node ${major} on the engine (\`image: local\`), and building it needs root`, {
+        hint: `run once: ${engine.fixCommand(major)}`,
+      });
+    }
+    return { source: 'local', ...(await engine.buildLocal()) };
+  }
   if (choice !== 'auto' && choice !== 'official') {
     const found = await findOrPull(engine, choice);
     if (found.id) return { source: 'named', tag: choice, id: found.id };

@@ -73,8 +73,13 @@ describe('resolveBaseImage', () => {
   });
 
   test('local: the offline base, the engine is not asked for the official one', async () => {
-    const engine = fakeEngine({ has: { 'node:24-bookworm-slim': 'sha256:official' } });
+    const engine = fakeEngine({ has: { 'node:24-bookworm-slim': 'sha256:official' }, root: true });
     expect(await resolveBaseImage(engine, { major: 24, choice: 'local' })).toMatchObject({ source: 'local', id: 'sha256:local' });
+    expect(engine.calls).toEqual(['build local']);
+  });
+
+  test('local without root and without the offline base: the one command that fixes it', async () => {
+    await expect(resolveBaseImage(fakeEngine(), { major: 22, choice: 'local' })).rejects.toMatchObject({ code: 'ERR_IMAGE_UNAVAILABLE', hint: 'run once: sudo npm run images -- 22' });
   });
 
   test('a named image: used when present or pullable, refused otherwise', async () => {
