@@ -76,3 +76,10 @@ test('the README states the start-up and exit times that `npm run bench -- --doc
   expect(measured).toMatch(/start-up to the first container \d+ ms, exit \d+ ms after the last line/);
   expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n')).toContain(measured);
 });
+
+test('the minimal experiments.yml an empty file is pointed to is itself valid', async () => {
+  const { MINIMAL_EXAMPLE } = await import('../../runner/config/diagnostics/hints.js');
+  const yaml = MINIMAL_EXAMPLE.split('\n').slice(1).map((line) => line.slice(4)).join('\n');
+  const [plan] = planExample({ file: 'minimal.yml', text: yaml });
+  expect(plan.cells).toEqual(['workload=pbkdf2 uv_threadpool_size=1', 'workload=pbkdf2 uv_threadpool_size=4']);
+});
