@@ -11,17 +11,16 @@ export function parseCommandLine(argv, { options, usage, allowPositionals = fals
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (cause) {
-    throw new LabError('ERR_USAGE', `${cause.message}${describeSuggestion(cause, options)}`, { hint: usage, cause });
+    throw new LabError('ERR_USAGE', suggestOption(cause, options) ?? cause.message, { hint: usage, cause });
   }
 }
 
-/** ` (did you mean --only?)` for an unknown option close to a known one, else ''. */
-function describeSuggestion(error, options) {
-  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+/** `Unknown option '--onyl' (did you mean --only?)` for an unknown option close to a known one. */
+function suggestOption(error, options) {
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
   const typed = /'(-{1,2}[^'=]+)/.exec(error.message)?.[1];
-  if (!typed) return '';
-  const name = suggestName(typed.replace(/^-+/, ''), Object.keys(options));
-  return name ? ` (did you mean --${name}?)` : '';
+  const name = typed && suggestName(typed.replace(/^-+/, ''), Object.keys(options));
+  return name ? `Unknown option '${typed}' (did you mean --${name}?)` : undefined;
 }
 
 /**
