@@ -25,6 +25,7 @@ export function normalizeExperiment(name, experiment) {
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillAllParams(experiment.params),
     ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
+    ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 // Everything a real run needs from Docker before the first container: the engine (started if need be),
-// orphans of a killed runner removed, one workload image per Node major, the executor. Reports what it
+// orphans of a killed runner removed, one workload image per Node major (and image choice: base-images.js),
+// the executor. The orphan sweep and the image check go at once. Reports what it
 // did through `events` ('orphans', 'image-progress'); prints nothing.
 import { EventEmitter } from 'node:events';
 import { removeOrphanContainers, removeOwnContainers } from './cleanup.js';
@@ -8,13 +9,17 @@ import { createDockerExecutor } from './executor.js';
 import { ensureImages } from './images.js';
 
 /**
- * @param {{ nodeMajors: number[], events?: EventEmitter }} options
- * @returns {Promise<{ engine: object, images: Map<number, object>, executor: object, removeOwnContainers: () => Promise<unknown> }>}
+ * @param {{ requests?: { major: number, choice: string }[], nodeMajors?: number[], events?: EventEmitter }} options
+ *   requests: each cell's Node major and image choice; nodeMajors: majors with the default choice
+ * @returns {Promise<{ engine: object, images: Map<number|string, object>, executor: object, removeOwnContainers: () => Promise<unknown> }>}
  */
-export async function openDockerSession({ nodeMajors, events = new EventEmitter() }) {
+export async function openDockerSession({ requests, nodeMajors, events = new EventEmitter() }) {
   const engine = await connectEngine({ setup: true });
-  events.emit('orphans', await removeOrphanContainers(engine.docker));
-  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => events.emit('image-progress', line) });
+  const [orphans, images] = await Promise.all([
+    removeOrphanContainers(engine.docker),
+    ensureImages(engine.docker, { requests, nodeMajors, onProgress: (line) => events.emit('image-progress', line) }),
+  ]);
+  events.emit('orphans', orphans);
   return {
     engine,
     images,
