@@ -1,8 +1,11 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { formatAssignments } from './plan/plan-runs.js';
+import { formatAnswersText } from './report/answers.js';
+
+const require = createRequire(import.meta.url);
 
 /**
  * Everything a real run reports (docker/session.js, run-experiments.js, run-matrix.js) as lines on `stream`:
@@ -28,9 +31,11 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     write(`${plan.experiment.name}: ${pending} runs → ${outDir}`);
     progress = attachProgress(events, { stream, label: plan.experiment.name });
   });
-  events.on('reports', ({ outDir, files }) => {
+  const answers = new Map();
+  events.on('reports', ({ outDir, files, verdicts }) => {
     stopProgress();
     write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}`);
+    if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
   });
   events.on('reports-failed', ({ outDir, error }) => {
     stopProgress();
@@ -38,12 +43,17 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
     write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}`);
+    // The answers come last: what a person reads when the matrix is done.
+    const lines = answers.get(outDir) ?? [];
+    if (lines.length) write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
   });
   return { stop: stopProgress };
 }
 
 export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);
+  // Only a terminal gets the bar; a pipe or a CI log never loads it (it is CommonJS: required in place).
+  const cliProgress = interactive ? require('cli-progress') : null;
   const started = Date.now();
   let bar = null;
   let multibar = null;

@@ -8,7 +8,6 @@ import { LabError } from './errors.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo } from './results/run-info.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './results/output-files.js';
-import { writeReports } from './report/write-reports.js';
 
 /**
  * @typedef {object} Job  one experiment to run and where its rows go
@@ -51,7 +50,7 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
  * @param {AbortSignal} [options.signal]  abort: start no new run, stop the current one (it gets no row)
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'experiment-start' { plan, outDir, pending }, 'run-start' and 'run-end'
- *   (run-matrix.js), 'reports' { outDir, files }, 'reports-failed' { outDir, error }, 'experiment-end' { plan, outDir, summary },
+ *   (run-matrix.js), 'reports' { outDir, files, verdicts }, 'reports-failed' { outDir, error }, 'experiment-end' { plan, outDir, summary },
  *   'engine-lost' { engine, error }
  * @returns {Promise<{ experiments: { plan: object, outDir: string, summary: object }[], stoppedBy: null|'abort'|'fail-fast'|'engine-lost',
  *   anyFailed: boolean, lostEngines: Map<string, Error> }>}  engine-lost: runs left that no remaining engine may take
@@ -81,7 +80,7 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
       throw error;
     }
     writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
-    writeReportsSafely(outDir, events);
+    await writeReportsSafely(outDir, events);
     events.emit('experiment-end', { plan, outDir, summary });
     experiments.push({ plan, outDir, summary });
     anyFailed ||= summary.failed > 0;
@@ -92,10 +91,12 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
 }
 
 // The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into an error.
-function writeReportsSafely(outDir, events) {
+// Loaded when a matrix is done: the report modules are not on the way to the first container.
+async function writeReportsSafely(outDir, events) {
   try {
-    const { files } = writeReports(outDir);
-    events.emit('reports', { outDir, files });
+    const { writeReports } = await import('./report/write-reports.js');
+    const { files, report } = writeReports(outDir);
+    events.emit('reports', { outDir, files, verdicts: report.verdicts });
   } catch (error) {
     events.emit('reports-failed', { outDir, error });
   }

@@ -4,7 +4,6 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
-import { planAdaptiveRound } from './plan/adaptive.js';
 import { createLaneAssigner } from './plan/assign-lanes.js';
 import { CsvAppender } from './results/output-files.js';
 import { dispatchRuns } from './dispatch-runs.js';
@@ -67,6 +66,8 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
 
   try {
     if (!(await dispatch(queue))) return summary;
+    // Loaded once the planned runs are done: its statistics modules are not on the way to the first container.
+    const { planAdaptiveRound } = await import('./plan/adaptive.js');
     for (let extra = planAdaptiveRound(plan, rows); extra.length > 0; extra = planAdaptiveRound(plan, rows)) {
       summary.total += extra.length;
       if (!(await dispatch(extra))) return summary;

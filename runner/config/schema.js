@@ -3,6 +3,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { AXES, ENV_AXIS } from '../domain/axes.js';
+import { CLAIMS_PROPERTY } from './claims.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
 import { MEMORY_PATTERN } from '../domain/memory.js';
@@ -34,15 +35,17 @@ export const EXPERIMENT_PROPERTIES = {
     title: 'Adaptive repetitions',
     description:
       'After `repetitions`, keep repeating a cell (up to `max_repetitions`) until the 95% confidence interval of the ' +
-      'mean of its primary metric is narrower than `target_ci_pct` percent of the mean.',
+      'mean of its primary metric is narrower than `target_ci_pct` percent of the mean, and, with `claims: true`, ' +
+      'while a claim that covers the cell is inconclusive. Give `target_ci_pct`, `claims: true` or both.',
     type: 'object',
     additionalProperties: false,
-    required: ['max_repetitions', 'target_ci_pct'],
+    required: ['max_repetitions'],
     properties: {
       max_repetitions: { type: 'integer', minimum: 2, title: 'Most repetitions per cell', examples: [10] },
       target_ci_pct: { type: 'number', exclusiveMinimum: 0, title: 'Target CI half-width (% of the mean)', examples: [5] },
+      claims: { type: 'boolean', title: 'Until the claims are decided', description: 'Keep adding rounds for the cells of inconclusive claims.', examples: [true] },
     },
-    examples: [{ max_repetitions: 10, target_ci_pct: 5 }],
+    examples: [{ max_repetitions: 10, target_ci_pct: 5 }, { max_repetitions: 12, claims: true }],
   },
   timeout: {
     type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.timeout, examples: [120, 300],
@@ -77,6 +80,20 @@ export const EXPERIMENT_PROPERTIES = {
   params: {
     $ref: '#/definitions/params',
   },
+  claims: CLAIMS_PROPERTY,
+  image: {
+    title: 'Image',
+    description:
+      'Where the Node.js of the containers comes from: `auto` (default) the official node:<major>-bookworm-slim when ' +
+      'the Docker engine has it or can pull it, else the offline base built here (needs root once); `official` only the ' +
+      'official image; `local` only the offline base; or the name of an image with Node.js (checked; its version is ' +
+      'recorded). One choice for every `node` value, or a mapping Node major → choice.',
+    anyOf: [
+      { type: 'string', minLength: 1, examples: ['auto', 'official', 'local', 'registry.example/node:24-bookworm-slim'] },
+      { type: 'object', minProperties: 1, additionalProperties: false, patternProperties: { '^[1-9][0-9]*$': { type: 'string', minLength: 1 } } },
+    ],
+    examples: ['auto', { 20: 'local', 24: 'official' }],
+  },
   report: {
     title: 'Report',
     description:
@@ -103,7 +120,7 @@ export function buildSchema() {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'node-threads-lab experiments',
-    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. See README.md, "experiments.yml".',
+    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. Reference: docs/experiments.md.',
     type: 'object',
     required: ['experiments'],
     additionalProperties: false,

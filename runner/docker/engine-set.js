@@ -52,9 +52,9 @@ export async function openEngines({ names, slots = 1, allowMixed = false, plans,
   // below with the CPU ids a container really gets.
   cutAndCheckSlots(engines, slots, plans, config);
 
-  const nodeMajors = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.nodeMajor)))];
+  const requests = plans.flatMap((plan) => plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })));
   const [first, ...others] = engines;
-  const images = await guard(first, ensureImages(first.docker, { nodeMajors, onProgress }));
+  const images = await guard(first, ensureImages(first.docker, { requests, onProgress }));
   for (const engine of others) await guard(engine, copyImages(first, engine, images, { onProgress }));
 
   const probeImage = [...images.values()][0].tag;

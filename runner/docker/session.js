@@ -1,5 +1,6 @@
 // Everything a real run needs from Docker before the first container: the engines (the local one started
-// if need be), each checked and described, the images on every one, orphans of a killed runner removed,
+// if need be), each checked and described, the images on every one (and image choice: base-images.js),
+// orphans of a killed runner removed,
 // an executor and a watchdog per engine, a lane per slot (engine-set.js). Reports what it did through
 // `events` ('orphans', 'image-progress'); prints nothing.
 import { EventEmitter } from 'node:events';

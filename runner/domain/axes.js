@@ -79,7 +79,8 @@ export const AXES = {
     title: 'Docker engine',
     description:
       'The engine a cell runs on, as named by --engine or the top-level `engines:` list (a Docker CLI context or a URL): ' +
-      'the machine becomes a compared factor. Without this axis every cell is spread over all engines.',
+      'the machine becomes a compared factor. Without this axis every cell is spread over all engines. ' +
+      'As a runs.csv column it is always filled: the engine the run went to.',
     value: { type: 'string', minLength: 1, examples: ['laptop', 'server'] },
     example: ['laptop', 'server'],
   },
