@@ -29,7 +29,22 @@ export async function startSecondEngine() {
   const engine = { bridge, execRoot, dataRoot, socket, host: `unix://${socket}`, pid: undefined, log };
   engine.docker = createDockerClient(engine.host);
 
+  // A dockerd killed with SIGKILL can leave its containerd behind, still holding its state: a restart
+  // that cannot get containerd up ends what is left of the old one (by pid, found by this exec-root) and
+  // tries once more.
   engine.start = async () => {
+    try {
+      await startOnce();
+    } catch (error) {
+      await engine.stop();
+      killProcessesMentioning(execRoot);
+      await delay(1000);
+      await startOnce().catch((again) => {
+        throw new Error(`${error.message}\nand again: ${again.message}`);
+      });
+    }
+  };
+  const startOnce = async () => {
     const fd = openSync(log, 'a');
     const daemon = execa('dockerd', [
       '--data-root', join(dataRoot, 'data'), '--exec-root', join(execRoot, 'x'), '--pidfile', pidfile,
@@ -40,7 +55,7 @@ export async function startSecondEngine() {
     engine.pid = daemon.pid;
     const until = Date.now() + 60_000;
     while (await pingEngine(engine.docker, 2000)) {
-      if (Date.now() > until) throw new Error(`the second dockerd did not answer within 60 s; see ${log}:\n${readFileSync(log, 'utf8').slice(-2000)}`);
+      if (Date.now() > until || !isAlive(engine.pid)) throw new Error(`the second dockerd did not answer within 60 s; see ${log}:\n${readFileSync(log, 'utf8').slice(-2000)}`);
       await delay(300);
     }
   };
@@ -56,13 +71,7 @@ export async function startSecondEngine() {
   /** Stop it, end what it started (its containerd and shims, found by its own exec-root), remove the bridge and folders. */
   engine.remove = async () => {
     await engine.stop();
-    for (const pid of findProcessesMentioning(execRoot)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    killProcessesMentioning(execRoot);
     await delay(500);
     await execa('ip', ['link', 'del', bridge], { reject: false });
     for (const dir of [execRoot, dataRoot]) {
@@ -89,6 +98,16 @@ function listMountsUnder(dir) {
   return readFileSync('/proc/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1])
     .filter((mount) => mount && (mount === dir || mount.startsWith(`${dir}/`)))
     .sort((a, b) => b.length - a.length);
+}
+
+function killProcessesMentioning(path) {
+  for (const pid of findProcessesMentioning(path)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 }
 
 function findProcessesMentioning(path) {
