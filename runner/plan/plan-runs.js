@@ -1,4 +1,6 @@
 // Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
+import path from 'node:path';
+import { WORKLOADS } from '../config/workloads/index.js';
 import { LabError } from '../errors.js';
 import { expandMatrix } from '../matrix/expand.js';
 import { computeCellId } from '../matrix/cell-id.js';
@@ -72,6 +74,7 @@ function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
     throw configError(config, [...where, 'matrix'], `a cell has no workload: ${JSON.stringify(values)}`, 'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry');
   }
   const params = experiment.params[values.workload] ?? {};
+  checkCellAxes(values, { config, where });
   const env = { ...stringifyValues(experiment.env ?? {}) };
   for (const [axis, value] of Object.entries(values)) {
     if (!BUILTIN_AXES.includes(axis)) env[axis] = String(value);
@@ -82,11 +85,20 @@ function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
   // Everything that changes what runs inside the container, and nothing else (not the timeout,
   // not the repetition count), so the id survives edits that do not change the measurement.
   const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor });
-  return { cell, values, workload: values.workload, params, env, limits, nodeMajor };
+  const configDir = config.file ? path.dirname(config.file) : process.cwd();
+  const container = WORKLOADS[values.workload]?.toContainer?.(params, { configDir }) ?? { params, mounts: [] };
+  return { cell, values, workload: values.workload, params, env, limits, nodeMajor, container };
+}
+
+/** A workload may refuse an axis value it cannot honour (command: workers, cluster, uv_threadpool_size). */
+function checkCellAxes(values, { config, where }) {
+  const [issue] = WORKLOADS[values.workload]?.checkCell?.(values) ?? [];
+  if (issue) throw configError(config, [...where, 'matrix', issue.axis], issue.message, issue.hint);
 }
 
 export function toRunSpec(experiment, cell, repetition, warmup = false) {
-  const spec = { workload: cell.workload, params: cell.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
+  const container = cell.container ?? { params: cell.params, mounts: [] };
+  const spec = { workload: cell.workload, params: container.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
   return {
     experiment: experiment.name,
     cell: cell.cell,
@@ -99,6 +111,8 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
     nodeMajor: cell.nodeMajor,
     env: { ...cell.env, LAB_SPEC: JSON.stringify(spec) },
     limits: cell.limits,
+    mounts: container.mounts,
+    ...(container.workingDir ? { workingDir: container.workingDir } : {}),
     timeoutMs: experiment.timeout * 1000,
   };
 }

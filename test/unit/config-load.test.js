@@ -19,6 +19,8 @@ const HTTP_DEFAULTS = {
 };
 const IDLE_DEFAULTS = { tasks: 1, settleMs: 500 };
 const SUM_DEFAULTS = { tasks: 1, n: 10_000_000 };
+// The user's kinds default only what can be defaulted; their file/argv must be written.
+const USER_DEFAULTS = { script: { export: 'default', tasks: 1, args: {} }, command: { tasks: 1 } };
 
 function validate(raw) {
   return validateConfig(raw, { file: 'memory.yml', host: HOST });
@@ -58,7 +60,7 @@ describe('the default experiments.yml', () => {
       matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8] },
       include: [],
       exclude: [],
-      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS },
+      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });
@@ -105,10 +107,11 @@ describe('good configs', () => {
         http: HTTP_DEFAULTS,
         idle: IDLE_DEFAULTS,
         sum: SUM_DEFAULTS,
+        ...USER_DEFAULTS,
       },
     });
     expect(second.matrix).toEqual({ workload: ['argon2'] });
-    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS });
+    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS });
   });
 
   test('shorthand: scalar axes become lists, cpuset and env axes become strings, defaults fill the rest', async () => {
@@ -126,7 +129,7 @@ describe('good configs', () => {
       matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
       include: [],
       exclude: [],
-      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS },
+      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
     }]);
   });
 

@@ -5,6 +5,7 @@
 import { checkCpuset } from '../check-host.js';
 import { CPUSET_PATTERN } from '../cpuset.js';
 import { pbkdf2 } from './pbkdf2.js';
+import { checkUserFile, resolveUserFile, toUserMount } from '../user-files.js';
 
 const WORK_KINDS = ['pbkdf2', 'argon2', 'spin', 'template', 'none'];
 
@@ -76,6 +77,26 @@ const params = {
         'none: never pin. A CPU list ("1", "2-3"): pin there.',
     },
   }),
+  app: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['file'],
+    title: 'Your app',
+    description:
+      'Serve your own app instead of the lab\'s: `export` is a `(req, res)` handler (two or more parameters, e.g. an Express app) ' +
+      'or a function returning an unlistened `http.Server`. The loader sends `method` `path` (with `headers` and `body`) and ' +
+      'expects `status`; `work` is then unused.',
+    properties: {
+      file: { type: 'string', minLength: 1, examples: ['server/app.js'], title: 'Module file', description: 'Relative to the folder of the experiments file.' },
+      export: { type: 'string', minLength: 1, default: 'default', examples: ['default', 'handler'], title: 'Export name', description: 'The handler or server factory.' },
+      root: { type: 'string', minLength: 1, examples: ['.'], title: 'Folder to mount', description: 'Mounted read-only (its node_modules is used); default: the file\'s folder.' },
+      path: { type: 'string', pattern: '^/', default: '/', examples: ['/api/users?limit=20'], title: 'Route', description: 'Path (and query) every request asks for.' },
+      method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET', title: 'Method' },
+      headers: { type: 'object', additionalProperties: { type: 'string' }, default: {}, examples: [{ 'content-type': 'application/json' }], title: 'Headers' },
+      body: { type: 'string', default: '', examples: ['{"name":"ada"}'], title: 'Body', description: 'Request body, sent as is.' },
+      status: { type: 'integer', minimum: 100, maximum: 599, default: 200, title: 'Expected status', description: 'Any other status fails the run before it is measured, and counts as an error during it.' },
+    },
+  },
   fault: {
     type: 'string', enum: ['none', 'wrong-body', 'wrong-status'], default: 'none', examples: ['none'],
     title: 'Fault (tests only)',
@@ -88,12 +109,25 @@ export const http = {
     'An HTTP server (single process, `cluster` processes, or a `workers` pool) under autocannon load from a separate ' +
     'container in its network namespace. GET /work does `work`; GET /fast answers at once.',
   params,
+  userCode: { kind: 'app', at: ['app'] },
   checkParams,
+  toContainer,
 };
 
+const APP_DEFAULTS = Object.fromEntries(Object.entries(params.app.properties).filter(([, schema]) => 'default' in schema).map(([key, schema]) => [key, schema.default]));
+
+/** With `app`: its defaults filled, its file as seen inside the container, and the mount of its folder. */
+function toContainer(filled, { configDir }) {
+  if (!filled.app) return { params: filled, mounts: [] };
+  const { hostRoot, containerFile } = resolveUserFile(filled.app, configDir);
+  const { root, ...app } = { ...APP_DEFAULTS, ...filled.app };
+  return { params: { ...filled, app: { ...app, file: containerFile } }, mounts: [toUserMount(hostRoot)] };
+}
+
 /** Issues with paths relative to params.http, for values with the defaults filled in. */
-function checkParams(filled, host) {
+function checkParams(filled, host, { configDir } = {}) {
   return [
+    ...checkUserFile(filled.app, configDir, { at: ['app'] }),
     ...(pbkdf2.checkParams({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
     ...checkLoader(filled.loader, host),
   ];
