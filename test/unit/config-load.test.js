@@ -252,7 +252,7 @@ describe('errors', () => {
       ['experiments.a.matrix.node_options', expect.stringContaining('or an environment variable in UPPER_SNAKE_CASE'),
         'for an environment variable, write it in UPPER_SNAKE_CASE: `NODE_OPTIONS`'],
       ['experiments.a.matrix.cpu', expect.stringContaining('(did you mean `cpus`?)'), 'rename it to `cpus`'],
-      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum', 'rename it to `pbkdf2`'],
+      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum, script, command', 'rename it to `pbkdf2`'],
       ['experiments.a.params.argon2.memorycost', expect.stringContaining('(did you mean `memoryCost`?)'), 'rename it to `memoryCost`'],
     ]);
   });
