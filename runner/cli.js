@@ -58,7 +58,13 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
   const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
-  if (resumed) for (const plan of plans) checkResumable(plan, resumed, planColumns(plan));
+  if (resumed) {
+    for (const plan of plans) {
+      // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
+      plan.userColumns = (resumed.header ?? []).filter((column) => column.startsWith('user_'));
+      checkResumable(plan, resumed, planColumns(plan));
+    }
+  }
   if (args.plan) {
     for (const plan of plans) for (const run of plan.runs) if (!resumed?.done.has(run.runKey)) stdout.write(`${describeRun(run)}\n`);
     stdout.write(`${plans.reduce((count, plan) => count + plan.runs.filter((run) => !resumed?.done.has(run.runKey)).length, 0)} runs\n`);
@@ -78,6 +84,7 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
   const { ensureImages } = await import('./docker/images.js');
   const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
   const { createDockerExecutor } = await import('./docker/executor.js');
+  const { preflightUserCode } = await import('./docker/preflight.js');
 
   const engine = await connectEngine({ setup: true });
   const orphans = await removeOrphanContainers(engine.docker);
@@ -85,6 +92,7 @@ async function runAll({ args, argv, config, jobs, seed, stderr }) {
   if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
   const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
+  await preflightUserCode(engine.docker, { plans: jobs.map((job) => job.plan), images, config, onProgress: (line) => stderr.write(`${line}\n`) });
   const executor = createDockerExecutor(engine.docker, images);
   const project = await describeProject(PROJECT_DIR);
 

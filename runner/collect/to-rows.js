@@ -20,7 +20,8 @@ export function runColumns(envAxes = [], workloads = []) {
 
 /** The runs.csv header of one experiment's plan. */
 export function planColumns(plan) {
-  return runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]);
+  // userColumns: user_<key> of a script's or command's returned numbers, learnt by the preflight.
+  return [...runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]), ...(plan.userColumns ?? [])];
 }
 
 /**

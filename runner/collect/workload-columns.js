@@ -8,6 +8,8 @@ export const WORKLOAD_COLUMNS = {
   ],
   // idle: resident set after the threads and processes settled, all processes summed, and the primary's alone.
   idle: ['rss_mb', 'main_rss_mb'],
+  // command: true when every cgroup reading was taken after the command exited (exact), see images/workload/cgroup-watch.js.
+  command: ['cgroup_reading_final'],
 };
 
 export function workloadColumns(workloads) {

@@ -1,8 +1,10 @@
 // The executor is the seam between the pure pipeline and the engine: run-matrix.js only calls
 // execute(run), so unit tests drive the whole pipeline with a fake executor of canned results.
 import { LabError } from '../errors.js';
+import { combineCommandRaw } from '../collect/command-result.js';
 import { combineHttpRaw } from '../collect/http-result.js';
 import { planLoaderLimits } from '../plan/loader-limits.js';
+import { runCommandTasks } from './command-run.js';
 import { runHttpPair } from './http-pair.js';
 import { LABELS, runContainer } from './run-container.js';
 
@@ -23,12 +25,13 @@ export function createDockerExecutor(docker, images) {
         image: images.get(run.nodeMajor).tag,
         env: run.env,
         limits: run.limits,
+        mounts: run.mounts ?? [],
         timeoutMs: run.timeoutMs,
         labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
       };
       const running = run.workload === 'http'
         ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => (hostCpuIds ??= await readEngineCpuIds(docker)) })
-        : runContainer(docker, spec, { signal });
+        : run.workload === 'command' ? executeCommand(docker, run, spec, { signal }) : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {
           throw new LabError('ERR_DOCKER_LOST', `the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
@@ -52,7 +55,7 @@ async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
       image: spec.image,
       labels: spec.labels,
       timeoutMs: spec.timeoutMs,
-      server: { env: spec.env, limits: spec.limits },
+      server: { env: spec.env, limits: spec.limits, mounts: spec.mounts },
       // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
       loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
     }, { signal });
@@ -61,6 +64,21 @@ async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
     if (ENGINE_GONE.has(error?.code)) throw error;
     return refused(error, 'the http pair');
   }
+}
+
+/** command: the user's image and argv, measured from outside (command-run.js); our image only watches. */
+export async function executeCommand(docker, run, spec, { signal }) {
+  const { LAB_SPEC, ...env } = spec.env;
+  const outcome = await runCommandTasks(docker, {
+    ...spec,
+    env,
+    image: run.params.image ?? spec.image,
+    watcherImage: spec.image,
+    argv: run.params.argv,
+    tasks: run.params.tasks,
+    workingDir: run.workingDir,
+  }, { signal });
+  return combineCommandRaw(outcome);
 }
 
 function refused(error, what = 'the container') {
