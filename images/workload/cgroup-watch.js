@@ -84,7 +84,7 @@ async function follow({ version, path }) {
     // Empty before processes join it (start) and after they are gone (exit): only the second counts.
     const empty = before.trim() === '' && after.trim() === '';
     if (!empty) seenRunning = true;
-    else if (seenRunning || snapshot.totalMs > 0) return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax) };
+    else if (seenRunning) return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax) };
     await delay(POLL_MS);
   }
 }

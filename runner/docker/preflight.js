@@ -8,9 +8,11 @@ import { readUserNumbers } from '../collect/command-result.js';
 import { WORKLOADS } from '../config/workloads/index.js';
 import { LabError } from '../errors.js';
 import { runCommandTasks } from './command-run.js';
-import { ignoreGone, LABELS, runContainer, toCreateOptions } from './run-container.js';
+import { LABELS, runContainer } from './run-container.js';
 
 const PREFLIGHT_ENTRYPOINT = ['node', '/app/preflight.js'];
+// How the engine says that argv[0] is not there (runc's exec error, passed on by dockerd).
+const NOT_FOUND = /executable file not found|no such file or directory|permission denied/i;
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /**
@@ -74,43 +76,21 @@ async function preflightCommand({ docker, plan, cell, image: labImage, config, o
     throw locatedError(config, [...at, 'image'], `image ${image} is not on the engine (nothing is pulled)`,
       `build or load it first (\`docker build -t ${image} .\`, \`docker load -i image.tar\`), or leave \`image\` out for the lab's own image`);
   });
-  await findProgram(docker, { image, info, argv0: params.argv[0], mounts, workingDir }).then((found) => {
-    if (found) return;
+  onProgress(`preflight: ${image} ${params.argv.join(' ')} (one unmeasured run for its result keys)`);
+  // The engine resolves argv[0] when it starts the container, and refuses to start it when the
+  // program is missing: the primer run is also the check that argv[0] exists.
+  const outcome = await runCommandTasks(docker, {
+    image, watcherImage: labImage, argv: params.argv, tasks: 1, env: {}, limits: cell.limits, mounts, workingDir,
+    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' }, timeoutMs: plan.experiment.timeout * 1000,
+  }).catch((error) => {
+    if (!NOT_FOUND.test(error?.message ?? '')) throw error;
     const where = params.argv[0].includes('/') ? `at ${params.argv[0]}` : `in its PATH (${readPath(info)})`;
     throw locatedError(config, [...at, 'argv', 0], `\`${params.argv[0]}\` is not in image ${image} ${where}`,
       'write a program the image has (`docker run --rm --entrypoint ls IMAGE /usr/bin` lists some), or an absolute path');
   });
-  onProgress(`preflight: ${image} ${params.argv.join(' ')} (one unmeasured run for its result keys)`);
-  const outcome = await runCommandTasks(docker, {
-    image, watcherImage: labImage, argv: params.argv, tasks: 1, env: {}, limits: cell.limits, mounts, workingDir,
-    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' }, timeoutMs: plan.experiment.timeout * 1000,
-  });
   const [task] = outcome.tasks;
   if (task.exitCode !== 0) onProgress(`preflight: the command exited with code ${task.exitCode}; every run will record it`);
   return Object.keys(readUserNumbers(task.stdout));
-}
-
-/** Whether argv[0] exists in the image: looked up in a created (never started) container through the archive API. */
-async function findProgram(docker, { image, info, argv0, mounts, workingDir }) {
-  const container = await docker.createContainer(toCreateOptions({
-    image, env: {}, limits: {}, mounts, workingDir, entrypoint: [argv0], labels: { [LABELS.run]: 'preflight' },
-  }));
-  try {
-    const cwd = workingDir ?? (info.Config?.WorkingDir || '/');
-    const candidates = argv0.includes('/')
-      ? [path.posix.resolve(cwd, argv0)]
-      : readPath(info).split(':').filter(Boolean).map((dir) => path.posix.join(dir, argv0));
-    for (const candidate of candidates) {
-      const exists = await container.infoArchive({ path: candidate }).then(() => true, (error) => {
-        if (error?.statusCode === 404) return false;
-        throw error;
-      });
-      if (exists) return true;
-    }
-    return false;
-  } finally {
-    await container.remove({ force: true, v: true }).catch(ignoreGone);
-  }
 }
 
 function readPath(info) {
