@@ -38,9 +38,10 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
   const began = performance.now();
   const work = createLatencyRecorder();
   const fast = createLatencyRecorder();
+  // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
   const [main, probe] = await Promise.all([
     track(autocannon(loadOptions(params, params.duration)), work),
-    track(autocannon({ url: appUrl(FAST_PATH), ...FAST_PROBE, duration: params.duration, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true }), fast),
+    params.app ? { errors: 0, non2xx: 0 } : track(autocannon({ url: appUrl(FAST_PATH), ...FAST_PROBE, duration: params.duration, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true }), fast),
   ]);
   const periodMs = performance.now() - began;
   const counters = diffCgroupCounters(before, readCgroupSnapshot());
@@ -94,7 +95,7 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
 
 function loadOptions(params, duration) {
   return {
-    url: appUrl(WORK_PATH),
+    ...(params.app ? appRequest(params.app) : { url: appUrl(WORK_PATH) }),
     connections: params.connections,
     pipelining: params.pipelining,
     duration,
@@ -128,8 +129,17 @@ async function waitForServer() {
   throw new WorkloadError('ERR_SERVER_NOT_READY', `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
 }
 
+/** The user's route as autocannon and fetch both take it. */
+function appRequest({ path, method, headers, body }) {
+  return { url: appUrl(path), method, headers, ...(body === '' ? {} : { body }) };
+}
+
 /** A server that answers wrongly must fail the run, not produce a number. */
 async function verifyServer(params) {
+  if (params.app) {
+    await expectStatus(params.app);
+    return;
+  }
   const expected = await (await prepareWork(params))();
   await expectAnswer(WORK_PATH, expected);
   await expectAnswer(FAST_PATH, FAST_BODY);
@@ -143,6 +153,16 @@ async function expectAnswer(path, expected) {
   }
   if (body !== expected) {
     throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`);
+  }
+}
+
+/** A user's app: the status it was told to expect; its body is theirs to know. */
+async function expectStatus(app) {
+  const { url, ...init } = appRequest(app);
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  const body = await response.text();
+  if (response.status !== app.status) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `your app answered ${app.method} ${app.path} with status ${response.status} (expected ${app.status}): ${preview(body)}`);
   }
 }
 

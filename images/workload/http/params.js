@@ -24,8 +24,9 @@ export const defaults = {
   fault: 'none',
 };
 
-// `rate` has no default: without it the loader sends as fast as the connections allow.
-const OPTIONAL = ['rate'];
+// `rate` has no default: without it the loader sends as fast as the connections allow. `app`: the
+// user's own server instead of ours (its defaults are filled by the runner, checked in user-app.js).
+const OPTIONAL = ['rate', 'app'];
 
 const CHECKS = {
   work: (value, key) => checkChoice(value, key, WORK_KINDS),
@@ -51,11 +52,25 @@ export function parseParams(given) {
     else params[key] = value ?? fallback;
     CHECKS[key]?.(params[key], `LAB_SPEC.params.${key}`);
   }
+  if (given.app !== undefined) params.app = parseApp(given.app);
   if (given.rate !== undefined) {
     CHECKS.rate(given.rate, 'LAB_SPEC.params.rate');
     params.rate = given.rate;
   }
   return params;
+}
+
+const APP_KEYS = { file: 'string', export: 'string', path: 'string', method: 'string', headers: 'object', body: 'string', status: 'number' };
+
+function parseApp(given) {
+  if (!isPlainObject(given)) throw createSpecError(`LAB_SPEC.params.app: expected an object, got ${describe(given)}`);
+  for (const [key, type] of Object.entries(APP_KEYS)) {
+    if (typeof given[key] !== type) throw createSpecError(`LAB_SPEC.params.app.${key}: expected a ${type}, got ${describe(given[key])}`);
+  }
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(APP_KEYS, key)) throw createSpecError(`LAB_SPEC.params.app.${key}: not a key of app; expected one of ${Object.keys(APP_KEYS).join(', ')}`);
+  }
+  return given;
 }
 
 function parseGroup(name, given, fallback) {
