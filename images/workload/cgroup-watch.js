@@ -9,7 +9,9 @@
 // (`final: true`, exact), taken in the moment between the command's exit and the engine removing
 // the cgroup. If the cgroup is gone first, the last reading is at most POLL_MS old (`final: false`).
 //
-// LAB_WATCH: {"id": "<container id>"}. Prints one JSON line and exits when the cgroup is gone.
+// LAB_WATCH: {"id": "<container id>"}. Prints {"ready":true} once it polls (the runner starts the
+// command only then), {"watching":true} once it has found the cgroup, and a last JSON line with the
+// reading when the cgroup is gone.
 
 import { readdirSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -21,7 +23,9 @@ const POLL_MS = 5;
 const FIND_TIMEOUT_MS = 60_000;
 
 const { id } = JSON.parse(process.env.LAB_WATCH ?? '{}');
+process.stdout.write('{"ready":true}\n');
 const found = await findCgroup(id);
+if (found) process.stdout.write('{"watching":true}\n');
 if (!found) finish({ found: false, final: false, samples: 0, snapshot: null });
 else finish(await follow(found));
 

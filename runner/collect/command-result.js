@@ -12,7 +12,7 @@ export function combineCommandRaw(outcome) {
   const failing = tasks.find((task) => task.exitCode !== 0) ?? tasks.at(-1);
   const result = buildCommandResult(tasks);
   const stderr = tasks.map((task) => task.stderr).join('') +
-    tasks.filter((task) => task.watch === null).map((task) => `[runner] the cgroup watcher of task ${task.task} gave no reading: ${task.watchError.trim() || 'no output'}\n`).join('');
+    tasks.filter((task) => task.watch === null).map((task) => `[runner] no cgroup reading for task ${task.task}: ${task.watchError.trim() || 'the command ended before the watcher found its cgroup'}\n`).join('');
   return {
     exitCode: failing.exitCode,
     stdout: `${JSON.stringify(result)}\n`,

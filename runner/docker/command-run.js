@@ -13,6 +13,9 @@ const WATCHER_ENTRYPOINT = ['node', '/app/cgroup-watch.js'];
 const WATCHER_MEMORY = 128 * 2 ** 20;
 // After the command exits the engine removes its cgroup at once; the watcher then prints and exits.
 const WATCHER_GRACE_MS = 10_000;
+// A watcher that has not found the cgroup by the command's exit (a command shorter than its poll) never will.
+const WATCHER_FIND_GRACE_MS = 500;
+const WATCHER_READY_TIMEOUT_MS = 30_000;
 
 /**
  * @param {import('dockerode')} docker
@@ -59,11 +62,14 @@ async function runCommandOnce(docker, { image, watcherImage, argv, env, limits, 
       labels: { ...labels, [ROLE_LABEL]: 'watcher' },
     }));
     await watcher.container.start();
+    // Node's start-up in the watcher takes longer than a short command lives: wait until it polls.
+    await waitForLine(watcher.output, '"ready"', WATCHER_READY_TIMEOUT_MS);
     await target.container.start();
     const ending = await waitForEnd(target.container, timeoutMs, signal);
     if (ending !== 'exited') await target.container.kill().catch(ignoreGone);
     const state = (await target.container.inspect()).State;
-    const watchEnding = await waitForEnd(watcher.container, WATCHER_GRACE_MS);
+    const watching = await waitForLine(watcher.output, '"watching"', WATCHER_FIND_GRACE_MS);
+    const watchEnding = watching ? await waitForEnd(watcher.container, WATCHER_GRACE_MS) : 'not found';
     if (watchEnding !== 'exited') await watcher.container.kill().catch(ignoreGone);
     await Promise.race([Promise.all([target.output.done, watcher.output.done]), delay(OUTPUT_DRAIN_MS)]);
     return {
@@ -84,6 +90,16 @@ async function runCommandOnce(docker, { image, watcherImage, argv, env, limits, 
   }
 }
 
+/** Whether the attached stdout shows `marker` within timeoutMs. */
+async function waitForLine(output, marker, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  while (!output.stdout().includes(marker)) {
+    if (performance.now() > deadline) return false;
+    await delay(5);
+  }
+  return true;
+}
+
 /** The engine's RFC 3339 time with nanoseconds → ms since the epoch, keeping the sub-ms digits Date drops. */
 export function parseEngineTime(text) {
   const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(text ?? '');
@@ -92,10 +108,12 @@ export function parseEngineTime(text) {
   return seconds + Number(`0.${match[2] ?? '0'}`) * 1000;
 }
 
+/** The watcher's reading: its last line, if it got as far as printing one. */
 function parseWatchLine(stdout) {
   const line = stdout.trim().split('\n').at(-1);
   try {
-    return JSON.parse(line);
+    const parsed = JSON.parse(line);
+    return 'found' in parsed ? parsed : null;
   } catch {
     return null;
   }
