@@ -40,7 +40,9 @@ export function runTask({ args }, task) {
 
 /** The numbers a call returned, or undefined: only a plain object's finite numbers count. */
 export function readTaskValues(returned) {
-  if (!isPlainObject(returned)) return undefined;
+  // A plain object only: a Buffer or an array would turn its indexes into columns.
+  const prototype = returned !== null && typeof returned === 'object' ? Object.getPrototypeOf(returned) : undefined;
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
   const numbers = Object.entries(returned).filter(([, value]) => typeof value === 'number' && Number.isFinite(value));
   return numbers.length > 0 ? Object.fromEntries(numbers) : undefined;
 }
