@@ -112,8 +112,9 @@ describe('examples/own-command: a Perl program measured from outside', () => {
     const ratio = Math.max(...cpuOf('0.5')) / Math.min(...cpuOf('2'));
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(2);
-    const halfCpu = rows.filter((row) => row.cpus === '0.5');
-    expect(halfCpu.every((row) => Number(row.throttled_periods) > 0)).toBe(true);
+    // Throttling is read (how much depends on what else the host runs): never more periods than there were.
+    for (const row of rows) expect(Number(row.throttled_periods)).toBeLessThanOrEqual(Number(row.nr_periods));
+    expect(rows.filter((row) => row.cpus === '2').every((row) => row.throttled_periods === '0')).toBe(true);
     expect(tasks).toHaveLength(8);
   });
 });
