@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// argv → run. The only module that prints to the terminal for the person or sets the exit status:
+// argv → runExperiments (run-experiments.js). Only parses arguments, prints and sets the exit status:
 // 0 all runs ok, 1 finished with failed runs (their rows are in the CSV), 2 invalid config or
 // preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { EventEmitter } from 'node:events';
@@ -8,15 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { LabError } from './errors.js';
 import { parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
-import { planExperiments, describeRun } from './plan/plan-runs.js';
-import { defaultOutputDir, prepareOutputDir, writeJson } from './report/output-files.js';
-import { attachProgress } from './progress.js';
-import { runMatrix } from './run-matrix.js';
-import { buildRunInfo, describeProject } from './run-info.js';
-import { checkResumable, readResumeState } from './resume.js';
-import { planColumns } from './collect/to-rows.js';
+import { DEFAULT_NODE_MAJOR } from './domain/axes.js';
+import { planExperiments, formatRun } from './plan/plan-runs.js';
 import { newSeed } from './plan/run-order.js';
-import { writeReports } from './report/write-reports.js';
+import { planColumns } from './collect/to-rows.js';
+import { readProject } from './results/run-info.js';
+import { checkResumable, readResumeState } from './results/resume.js';
+import { attachProgress } from './progress.js';
+import { prepareJobs, runExperiments } from './run-experiments.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -52,8 +51,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const { DEFAULT_NODE_MAJOR } = await import('./docker/images.js');
-  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
+  const resumed = args.resume ? { ...readResumeState(resolve(args.resume)), dir: resolve(args.resume) } : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
@@ -66,87 +64,69 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     }
   }
   if (args.plan) {
-    for (const plan of plans) for (const run of plan.runs) if (!resumed?.done.has(run.runKey)) stdout.write(`${describeRun(run)}\n`);
-    stdout.write(`${plans.reduce((count, plan) => count + plan.runs.filter((run) => !resumed?.done.has(run.runKey)).length, 0)} runs\n`);
+    const pending = plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey)));
+    for (const run of pending) stdout.write(`${formatRun(run)}\n`);
+    stdout.write(`${pending.length} runs\n`);
     return 0;
   }
-  const startedAt = new Date();
-  const jobs = plans.map((plan) => {
-    if (!resumed) return { plan, outDir: prepareOutputDir(chooseOutputDir(args.out, plan, plans.length, startedAt)), done: new Set(), previousRows: [] };
-    return { plan, outDir: prepareOutputDir(resolve(args.resume)), done: resumed.done, previousRows: resumed.rows, info: resumed.info };
-  });
-  return runAll({ args, argv, config, jobs, seed, stderr });
+  const jobs = prepareJobs({ plans, out: args.out, resultsRoot: join(PROJECT_DIR, 'results'), resumed });
+  return runWithDocker({ args, argv, config, jobs, seed, stderr });
 }
 
-async function runAll({ args, argv, config, jobs, seed, stderr }) {
+async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
-  const { connectEngine } = await import('./docker/engine.js');
-  const { ensureImages } = await import('./docker/images.js');
-  const { removeOrphanContainers, removeOwnContainers } = await import('./docker/cleanup.js');
-  const { createDockerExecutor } = await import('./docker/executor.js');
-  const { preflightUserCode } = await import('./docker/preflight.js');
-
-  const engine = await connectEngine({ setup: true });
-  const orphans = await removeOrphanContainers(engine.docker);
-  if (orphans.removed.length > 0) stderr.write(`Removed ${orphans.removed.length} container(s) left behind by an earlier run that was killed: ${orphans.removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-  if (orphans.leftAlone > 0) stderr.write(`Note: ${orphans.leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
+  const { openDockerSession } = await import('./docker/session.js');
+  const events = printEvents(new EventEmitter(), stderr);
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
-  const images = await ensureImages(engine.docker, { nodeMajors, onProgress: (line) => stderr.write(`${line}\n`) });
-  await preflightUserCode(engine.docker, { plans: jobs.map((job) => job.plan), images, config, onProgress: (line) => stderr.write(`${line}\n`) });
-  const executor = createDockerExecutor(engine.docker, images);
-  const project = await describeProject(PROJECT_DIR);
+  const plans = jobs.map((job) => job.plan);
+  const { engine, images, executor, removeOwnContainers } = await openDockerSession({ nodeMajors, events, plans, config });
+  const project = await readProject(PROJECT_DIR);
 
-  const stopper = listenForStop(stderr, () => removeOwnContainers(engine.docker));
-  let anyFailed = false;
+  const stopper = listenForStop(stderr, removeOwnContainers);
   try {
-    for (const { plan, outDir, done, previousRows, info: recorded } of jobs) {
-      const fresh = buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt: new Date() });
-      // A resumed folder keeps its first start time and config; each resume is noted beside them.
-      const info = recorded ? { ...recorded, images: fresh.images, resumed: [...(recorded.resumed ?? []), { at: fresh.started_at, argv, project }] } : fresh;
-      writeJson(outDir, 'run.json', info);
-      stderr.write(`${plan.experiment.name}: ${plan.runs.length - done.size} runs → ${outDir}\n`);
-      const events = new EventEmitter();
-      const progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
-      let summary;
-      try {
-        summary = await runMatrix({ plan, executor, outDir, done, previousRows, signal: stopper.signal, failFast: args['fail-fast'], events });
-      } catch (error) {
-        if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: npm run matrix -- --resume ${outDir}`.trim();
-        throw error;
-      } finally {
-        progress.stop();
-      }
-      writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
-      writeReportsSafely(outDir, stderr);
-      stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
-      anyFailed ||= summary.failed > 0;
-      if (summary.stoppedBy === 'abort') {
-        stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: npm run matrix -- --resume ${outDir}\n`);
-        return SIGNAL_EXIT[stopper.signalName] ?? 130;
-      }
-      if (summary.stoppedBy === 'fail-fast') return 1;
+    const outcome = await runExperiments({ jobs, executor, context: { config, engine, images, project, argv, seed }, signal: stopper.signal, failFast: args['fail-fast'], events });
+    if (outcome.stoppedBy === 'abort') {
+      const { outDir, summary } = outcome.experiments.at(-1);
+      stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: npm run matrix -- --resume ${outDir}\n`);
+      return SIGNAL_EXIT[stopper.signalName] ?? 130;
     }
+    return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
   } finally {
+    events.emit('detach');
     stopper.dispose();
   }
-  return anyFailed ? 1 : 0;
 }
 
-// The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into
-// an error. Say so and how to retry.
-function writeReportsSafely(outDir, stderr) {
-  try {
-    const { files } = writeReports(outDir);
+/** What a person watching reads on stderr: a progress display per experiment and a line at each milestone. */
+function printEvents(events, stderr) {
+  let progress = null;
+  const stopProgress = () => {
+    progress?.stop();
+    progress = null;
+  };
+  events.on('orphans', ({ removed, leftAlone }) => {
+    if (removed.length > 0) stderr.write(`Removed ${removed.length} container(s) left behind by an earlier run that was killed: ${removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
+    if (leftAlone > 0) stderr.write(`Note: ${leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
+  });
+  events.on('image-progress', (line) => stderr.write(`${line}\n`));
+  events.on('preflight', (line) => stderr.write(`preflight: ${line}\n`));
+  events.on('experiment-start', ({ plan, outDir, pending }) => {
+    stderr.write(`${plan.experiment.name}: ${pending} runs → ${outDir}\n`);
+    progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
+  });
+  events.on('reports', ({ outDir, files }) => {
+    stopProgress();
     stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
-  } catch (error) {
+  });
+  events.on('reports-failed', ({ outDir, error }) => {
+    stopProgress();
     stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
-  }
-}
-
-function chooseOutputDir(out, plan, count, startedAt) {
-  if (out && count === 1) return resolve(out);
-  if (out) return resolve(out, plan.experiment.name);
-  return defaultOutputDir(join(PROJECT_DIR, 'results'), plan.experiment.name, startedAt);
+  });
+  events.on('experiment-end', ({ plan, outDir, summary }) => {
+    stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
+  });
+  events.on('detach', stopProgress);
+  return events;
 }
 
 // First signal: start no new run, stop and remove the current container, write what is whole.

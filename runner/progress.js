@@ -1,6 +1,7 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
 import cliProgress from 'cli-progress';
+import { formatAssignments } from './plan/plan-runs.js';
 
 export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);
@@ -9,7 +10,7 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
   let multibar = null;
   const print = (line) => (multibar ? multibar.log(`${line}\n`) : stream.write(`${line}\n`));
 
-  events.on('run-start', ({ run, index, total }) => {
+  const onStart = ({ run, index, total }) => {
     if (interactive && !multibar) {
       multibar = new cliProgress.MultiBar(
         {
@@ -23,24 +24,24 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
       );
       bar = multibar.create(total, 0, { cell: '' });
     }
-    if (bar) bar.update(index, { cell: describeValues(run) });
-    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${describeValues(run)} rep ${run.repetition}`);
-  });
-
-  events.on('run-end', ({ run, index, total, row }) => {
+    if (bar) bar.update(index, { cell: formatAssignments(run.values) });
+    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}`);
+  };
+  const onEnd = ({ index, total, row }) => {
     print(summarizeRow(row, index, total));
     bar?.update(index + 1);
-  });
+  };
+  events.on('run-start', onStart);
+  events.on('run-end', onEnd);
 
   return {
+    // One display per experiment on a shared emitter: stopping detaches it.
     stop() {
+      events.off('run-start', onStart);
+      events.off('run-end', onEnd);
       multibar?.stop();
     },
   };
-}
-
-export function describeValues(run) {
-  return Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
 }
 
 export function summarizeRow(row, index, total) {

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
 import { planAdaptiveRound } from './plan/adaptive.js';
-import { CsvAppender } from './report/output-files.js';
+import { CsvAppender } from './results/output-files.js';
 
 /**
  * @param {object} options

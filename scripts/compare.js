@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { LabError } from '../runner/errors.js';
 import { parseCommandLine, runCommand } from '../runner/command.js';
-import { readResults } from '../runner/report/read-results.js';
+import { readResults } from '../runner/results/read-results.js';
 import { compareResults, formatComparison } from '../runner/report/compare.js';
-import { formatCsv } from '../runner/report/csv.js';
+import { formatCsv } from '../runner/results/csv.js';
 
 const USAGE = `Usage: npm run compare -- DIR_A DIR_B [--out FILE]
 

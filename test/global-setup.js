@@ -1,6 +1,6 @@
-// Jest globalSetup: one engine check and one image build for the whole test run, so integration tests
-// only read LAB_TEST_IMAGE. It never throws: unit tests need no Docker and must run without one;
-// integration tests report LAB_TEST_IMAGE_ERROR instead.
+// Jest globalSetup of the integration project only (package.json "jest.projects"): one engine check and
+// one image build for the whole run, so integration tests only read LAB_TEST_IMAGE. `npm run test:unit`
+// never runs it. It never throws: integration tests report LAB_TEST_IMAGE_ERROR instead.
 import { connectEngine } from '../runner/docker/engine.js';
 import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
 

@@ -8,7 +8,7 @@
 
 import { loadUserExport } from './user/load-export.js';
 import { formatUserError } from './user/user-error.js';
-import { readTaskValues } from './workloads/script.js';
+import { pickUserNumbers } from './lib/user-numbers.js';
 
 process.on('uncaughtException', fail);
 process.on('unhandledRejection', fail);
@@ -19,7 +19,7 @@ const report = { ok: true, kind: request.kind, arity: userFunction.length, colum
 if (request.kind === 'function') {
   // The call is a primer: not measured; if it throws, the runs will fail with the same stack.
   try {
-    report.columns = Object.keys(readTaskValues(await userFunction(request.args ?? {}, { task: 0 })) ?? {});
+    report.columns = Object.keys(pickUserNumbers(await userFunction(request.args ?? {}, { task: 0 })) ?? {});
   } catch (error) {
     report.callError = formatUserError(error);
   }

@@ -1,5 +1,5 @@
-// Entry of the workload container (node /app/run.js): read LAB_SPEC, run the tasks (or, for http,
-// serve until the load generator is done: see http/), print exactly
+// Entry of the workload container (node /app/run.js): read LAB_SPEC, run the tasks (or hand the run to
+// a workload that runs its own way: http serves until the load generator is done, see http/), print exactly
 // one JSON line on stdout and exit. Logs and the one-line failure message go to stderr; a failed run
 // exits non-zero and prints no result. The same file is the entry of every cluster child.
 //
@@ -13,8 +13,6 @@ import { WorkloadError } from './errors.js';
 import { diffCgroupCounters, readCgroupSnapshot } from './probe/cgroup.js';
 import { readSeen } from './probe/seen.js';
 import { startThreadSampler } from './probe/threads.js';
-import { serveHttpClusterProcess } from './http/cluster.js';
-import { runHttpPrimary } from './http/primary.js';
 import { buildResult } from './result.js';
 import { parseSpec } from './spec.js';
 import { prepareCluster, reportClusterProcessFailure, serveClusterProcess } from './spread/cluster.js';
@@ -28,19 +26,20 @@ process.on('unhandledRejection', fail);
 if (cluster.isPrimary) runPrimary().catch(fail);
 else serveChild(parseSpec(process.env.LAB_SPEC)).catch(fail);
 
+// A workload that runs its own way (http: a server) takes over the primary and the cluster children.
 function serveChild(spec) {
-  return getWorkload(spec.workload).serves ? serveHttpClusterProcess(spec) : serveClusterProcess(spec);
+  const workload = getWorkload(spec.workload);
+  return workload.serveChild ? workload.serveChild(spec) : serveClusterProcess(spec);
 }
 
 async function runPrimary() {
   const spec = parseSpec(process.env.LAB_SPEC);
-  if (getWorkload(spec.workload).serves) {
-    // The http server runs until the load generator has measured it (http/primary.js).
-    if (spec.params.work === 'argon2') getWorkload('argon2').assertRunnable();
-    print(await runHttpPrimary(spec));
+  const workload = getWorkload(spec.workload);
+  workload.assertRunnable?.(spec.params);
+  if (workload.runPrimary) {
+    print(await workload.runPrimary(spec));
     return;
   }
-  getWorkload(spec.workload).assertRunnable?.();
   const t0 = readClockMs();
   const pids = [process.pid];
   const sampler = startThreadSampler(pids);

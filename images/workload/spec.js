@@ -2,7 +2,8 @@
 // on its own (docker run -e LAB_SPEC=...) and catches a runner that drifted from this contract.
 
 import { createSpecError, describe, isPlainObject } from './spec-errors.js';
-import { getWorkload, listWorkloadNames } from './workloads/index.js';
+import { getWorkload, WORKLOAD_NAMES } from './workloads/index.js';
+import { fillParams, findParamProblem } from './workloads/params.js';
 
 const SPEC_KEYS = ['workload', 'params', 'workers', 'cluster'];
 const EXAMPLE = '{"workload":"pbkdf2","params":{"tasks":16},"workers":0,"cluster":0}';
@@ -26,7 +27,7 @@ export function parseSpec(text) {
   }
   const workload = getWorkload(raw.workload);
   if (!workload) {
-    throw createSpecError(`LAB_SPEC.workload: expected one of ${listWorkloadNames().join(', ')}, got ${describe(raw.workload)}`);
+    throw createSpecError(`LAB_SPEC.workload: expected one of ${WORKLOAD_NAMES.join(', ')}, got ${describe(raw.workload)}`);
   }
   return {
     workload: raw.workload,
@@ -36,27 +37,12 @@ export function parseSpec(text) {
   };
 }
 
+// The workload's params table is the contract (workloads/index.js): the same defaults and bounds the runner used.
 function normalizeParams(name, workload, given) {
   if (!isPlainObject(given)) throw createSpecError(`LAB_SPEC.params: expected an object, got ${describe(given)}`);
-  // A workload whose parameters are not flat positive numbers (http) checks them itself.
-  if (workload.parseParams) return workload.parseParams(given);
-  for (const [key, value] of Object.entries(given)) {
-    if (!Object.hasOwn(workload.defaults, key)) {
-      throw createSpecError(`LAB_SPEC.params.${key}: not a parameter of ${name}; expected one of ${Object.keys(workload.defaults).join(', ')}`);
-    }
-    checkParamType(key, value, workload.defaults[key]);
-  }
-  const params = { ...workload.defaults, ...given };
-  workload.checkParams?.(params);
-  return params;
-}
-
-function checkParamType(key, value, fallback) {
-  if (typeof fallback === 'number') {
-    if (!Number.isSafeInteger(value) || value < 1) throw createSpecError(`LAB_SPEC.params.${key}: expected a positive integer, got ${describe(value)}`);
-  } else if (typeof value !== typeof fallback) {
-    throw createSpecError(`LAB_SPEC.params.${key}: expected a ${typeof fallback}, got ${describe(value)}`);
-  }
+  const problem = findParamProblem(workload.params, given, name) ?? workload.checkParams?.(fillParams(workload.params, given))[0];
+  if (problem) throw createSpecError(`LAB_SPEC.params.${problem.path.join('.')}: ${problem.message}`);
+  return fillParams(workload.params, given);
 }
 
 function readCount(raw, key) {

@@ -2,6 +2,8 @@
 // result line the lab wrote for it (the command itself prints what it likes). judgeRun and toRows
 // then treat it like any run: exit code → status, cgroup numbers → the usual columns.
 
+import { averageUserNumbers, readLastLineNumbers } from '../../images/workload/lib/user-numbers.js';
+
 const MIB = 2 ** 20;
 
 /**
@@ -46,31 +48,11 @@ export function buildCommandResult(tasks) {
     peak_rss_mb: null,
     cgroup_memory_peak_mb: maxOf(snapshots, 'memoryPeakBytes', (bytes) => round(bytes / MIB)),
     metrics: {
-      ...averageUserNumbers(tasks.map((task) => readUserNumbers(task.stdout))),
+      ...averageUserNumbers(tasks.map((task) => readLastLineNumbers(task.stdout))),
       // Whether every reading was taken after the command's exit, inside its cgroup (exact).
       cgroup_reading_final: tasks.every((task) => task.watch?.final === true),
     },
   };
-}
-
-/** The command's last stdout line, if it is a JSON object: its finite numbers. */
-export function readUserNumbers(stdout) {
-  const line = stdout.trim().split('\n').at(-1)?.trim() ?? '';
-  if (!line.startsWith('{')) return {};
-  try {
-    const parsed = JSON.parse(line);
-    return Object.fromEntries(Object.entries(parsed).filter(([, value]) => typeof value === 'number' && Number.isFinite(value)));
-  } catch {
-    return {};
-  }
-}
-
-function averageUserNumbers(objects) {
-  const keys = [...new Set(objects.flatMap(Object.keys))];
-  return Object.fromEntries(keys.map((key) => {
-    const values = objects.map((object) => object[key]).filter((value) => value !== undefined);
-    return [`user_${key}`, round(sum(values) / values.length)];
-  }));
 }
 
 // A task without a reading makes the run's total unknown, not smaller.

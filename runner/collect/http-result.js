@@ -1,5 +1,5 @@
 // An http run's two containers → one raw outcome of the shape runContainer returns, so judgeRun and
-// toRows treat it like any run. The server's line gives the row its timings, cgroup readings and
+// toRows treat it like any run (toRows calls this for the executor's { pair, loaderLimits }). The server's line gives the row its timings, cgroup readings and
 // event-loop delay; the load generator's line adds the http numbers under `metrics`. A failure names
 // the container it came from, and the one that caused it comes last (the error column keeps the tail).
 import { parseResultLine } from './parse-result.js';

@@ -1,9 +1,12 @@
 // A judged run → one runs.csv row and its tasks.csv rows. Field names here ARE the CSV columns.
+import { AXES, AXIS_COLUMNS } from '../domain/axes.js';
+import { combineCommandRaw } from './command-result.js';
+import { combineHttpRaw } from './http-result.js';
 import { judgeRun } from './parse-result.js';
-import { workloadColumns } from './workload-columns.js';
+import { WORKLOADS, workloadColumns } from '../domain/workloads.js';
 
 /** The columns every runs.csv has, in order; axis columns for env axes go after `node`. */
-export const AXIS_COLUMNS = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
+export { AXIS_COLUMNS };
 export const HEAD_COLUMNS = ['experiment', 'cell', 'repetition'];
 export const MEASURE_COLUMNS = [
   'status', 'error', 'wall_ms', 'setup_ms', 'container_ms',
@@ -12,6 +15,17 @@ export const MEASURE_COLUMNS = [
   'peak_rss_mb', 'cgroup_memory_peak_mb', 'node_version', 'exit_code', 'started_at', 'finished_at', 'warmup',
 ];
 export const TASK_COLUMNS = ['experiment', 'cell', 'repetition', 'task', 'start_ms', 'end_ms', 'duration_ms', 'process', 'thread', 'warmup'];
+
+// Columns of runs.csv and tasks.csv that hold text or a boolean; every other one holds a number or nothing.
+// Text axes are those whose values are strings (workload, cpuset); a workload's columns say their own type.
+const TEXT_COLUMNS = ['experiment', 'cell', 'status', 'error', 'seen_cpuset', 'node_version', 'started_at', 'finished_at', 'process', 'thread'];
+const workloadColumnsOfType = (type) => Object.values(WORKLOADS).flatMap((workload) => (workload.columns ?? []).filter((column) => column.type === type).map((column) => column.name));
+
+/** { text, boolean }: which columns results/read-results.js reads back as text and as booleans. */
+export const COLUMN_TYPES = {
+  text: new Set([...TEXT_COLUMNS, ...AXIS_COLUMNS.filter((axis) => [AXES[axis].value.type].flat().includes('string')), ...workloadColumnsOfType('text')]),
+  boolean: new Set(['warmup', ...workloadColumnsOfType('boolean')]),
+};
 
 /** The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. */
 export function runColumns(envAxes = [], workloads = []) {
@@ -24,12 +38,22 @@ export function planColumns(plan) {
   return [...runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]), ...(plan.userColumns ?? [])];
 }
 
+/** A pair's (http) or a command's outcome → one raw outcome of a single container's shape. */
+function combineOutcome(outcome) {
+  const times = { startedAt: outcome.startedAt, finishedAt: outcome.finishedAt };
+  if (outcome.pair) return { ...combineHttpRaw(outcome.pair, outcome.loaderLimits), ...times };
+  if (outcome.commandRun) return { ...combineCommandRaw(outcome.commandRun), ...times };
+  return outcome;
+}
+
 /**
  * @param {import('../plan/plan-runs.js').RunSpec} run
  * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
- *           containerMs: number, startedAt: Date, finishedAt: Date }} raw
+ *           containerMs: number, startedAt: Date, finishedAt: Date }} outcome  a container's outcome, or a
+ *   server/loader pair's ({ pair, loaderLimits, startedAt, finishedAt }: docker/executor.js)
  */
-export function toRows(run, raw) {
+export function toRows(run, outcome) {
+  const raw = combineOutcome(outcome);
   const { status, error, result } = judgeRun(raw, { timeoutMs: run.timeoutMs, memoryBytes: run.limits.memoryBytes });
   const seen = result?.seen ?? {};
   const row = {

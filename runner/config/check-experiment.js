@@ -1,12 +1,11 @@
 // Checks JSON Schema cannot express: the host's CPUs, Docker's memory floor, values that collide once normalized,
 // keys that must agree across sections. Each runs only on values the schema would accept, so nothing is said twice.
 
-import { findAxis, normalizeAxisValue } from './axes.js';
-import { checkCpus, checkCpuset } from './check-host.js';
-import { fillParams } from './defaults.js';
-import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from './memory.js';
+import { findAxis, normalizeAxisValue } from '../domain/axes.js';
+import { checkCpus, checkCpuset } from '../../images/workload/lib/check-host.js';
+import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from '../domain/memory.js';
 import { formatFlow, isPlainObject } from './values.js';
-import { WORKLOADS } from './workloads/index.js';
+import { fillAllParams, WORKLOADS } from '../domain/workloads.js';
 
 const HOST_CHECKS = { cpus: checkCpus, cpuset: checkCpuset };
 
@@ -107,7 +106,7 @@ function checkEnvClash({ env, matrix, include }, at) {
 function checkParams(params, path, host, configDir) {
   if (!isPlainObject(params)) return [];
   const known = Object.keys(params).filter((name) => Object.hasOwn(WORKLOADS, name) && isPlainObject(params[name]));
-  const filled = fillParams(Object.fromEntries(known.map((name) => [name, params[name]])));
+  const filled = fillAllParams(Object.fromEntries(known.map((name) => [name, params[name]])));
   return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name], host, { configDir }) ?? [])
     .map((issue) => ({ ...issue, path: [...path, name, ...issue.path] })));
 }

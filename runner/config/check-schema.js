@@ -2,7 +2,7 @@
 
 import Ajv from 'ajv';
 import { buildSchema } from './schema.js';
-import { translateAjvErrors } from './translate-ajv-errors.js';
+import { translateAjvErrors } from './diagnostics/translate-ajv-errors.js';
 
 let validateSchema;
 

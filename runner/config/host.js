@@ -2,7 +2,7 @@
 
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { listCpuIds, parseCpuset } from './cpuset.js';
+import { listCpuIds, parseCpuset } from '../../images/workload/lib/cpuset.js';
 
 const ONLINE_CPUS_FILE = '/sys/devices/system/cpu/online';
 

@@ -1,9 +1,10 @@
 // A valid raw experiment → the shape every later stage reads: defaults filled, lists everywhere, strings where
 // Docker and the CSV want strings.
 
-import { normalizeAxisValue } from './axes.js';
-import { EXPERIMENT_DEFAULTS, fillParams } from './defaults.js';
-import { parseMemoryBytes } from './memory.js';
+import { normalizeAxisValue } from '../domain/axes.js';
+import { fillAllParams } from '../domain/workloads.js';
+import { EXPERIMENT_DEFAULTS } from './defaults.js';
+import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
 
 export function normalizeExperiment(name, experiment) {
@@ -21,7 +22,7 @@ export function normalizeExperiment(name, experiment) {
     matrix: mapValues(experiment.matrix, (values, axis) => ensureList(values).map((value) => normalizeAxisValue(axis, value))),
     include: (experiment.include ?? []).map(normalizeEntry),
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
-    params: fillParams(experiment.params),
+    params: fillAllParams(experiment.params),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };
 }

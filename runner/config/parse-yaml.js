@@ -3,8 +3,8 @@
 
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { LabError, LabErrors } from '../errors.js';
-import { createLocator } from './locate.js';
-import { formatPath } from './paths.js';
+import { createLocator } from './diagnostics/locate.js';
+import { formatPath } from './diagnostics/paths.js';
 
 const SYNTAX_HINTS = {
   TAB_AS_INDENT: 'indent with spaces; YAML does not allow tabs for indentation',

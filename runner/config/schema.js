@@ -2,19 +2,18 @@
 // written out by write-schema.js, the editor completion of experiments.schema.json.
 
 import { fileURLToPath } from 'node:url';
-import { AXES, ENV_AXIS } from './axes.js';
+import { AXES, ENV_AXIS } from '../domain/axes.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
-import { ENV_NAME_PATTERN } from './env-names.js';
-import { MEMORY_PATTERN } from './memory.js';
-import { WORKLOADS } from './workloads/index.js';
+import { ENV_NAME_PATTERN } from '../domain/env-names.js';
+import { MEMORY_PATTERN } from '../domain/memory.js';
+import { PIVOT_METRICS } from '../domain/metrics.js';
+import { WORKLOADS } from '../domain/workloads.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('./experiments.schema.json', import.meta.url));
 
 // Experiment names become results/<name>-<timestamp>/ folders.
 export const EXPERIMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 
-// What a pivot table may show: a primary metric, speedup/efficiency, or a median of what the process saw.
-const PIVOT_METRICS = ['wall_ms', 'requests_per_sec', 'latency_p99_ms', 'rss_mb', 'speedup', 'efficiency', 'seen_available_parallelism', 'seen_cpu_quota', 'peak_threads', 'pool_threads', 'throttled_ms', 'cpu_user_ms'];
 const PIVOT_STATS = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high'];
 
 export const EXPERIMENT_PROPERTIES = {

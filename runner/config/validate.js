@@ -4,10 +4,10 @@ import path from 'node:path';
 import { LabError, LabErrors } from '../errors.js';
 import { checkExperiment } from './check-experiment.js';
 import { checkSchema } from './check-schema.js';
-import { MINIMAL_EXAMPLE } from './hints.js';
+import { MINIMAL_EXAMPLE } from './diagnostics/hints.js';
 import { readHost } from './host.js';
 import { normalizeExperiment } from './normalize.js';
-import { formatPath } from './paths.js';
+import { formatPath } from './diagnostics/paths.js';
 import { describeValue, isPlainObject } from './values.js';
 
 /**

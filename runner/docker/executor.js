@@ -1,8 +1,7 @@
 // The executor is the seam between the pure pipeline and the engine: run-matrix.js only calls
 // execute(run), so unit tests drive the whole pipeline with a fake executor of canned results.
+import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
-import { combineCommandRaw } from '../collect/command-result.js';
-import { combineHttpRaw } from '../collect/http-result.js';
 import { planLoaderLimits } from '../plan/loader-limits.js';
 import { runCommandTasks } from './command-run.js';
 import { runHttpPair } from './http-pair.js';
@@ -29,9 +28,12 @@ export function createDockerExecutor(docker, images) {
         timeoutMs: run.timeoutMs,
         labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
       };
-      const running = run.workload === 'http'
+      // A serving workload (http) is measured by a load generator in a second container; an external
+      // one (command) runs in the user's image, watched from outside.
+      const workload = getWorkload(run.workload);
+      const running = workload.serves
         ? executeHttp(docker, run, spec, { signal, readHostCpuIds: async () => (hostCpuIds ??= await readEngineCpuIds(docker)) })
-        : run.workload === 'command' ? executeCommand(docker, run, spec, { signal }) : runContainer(docker, spec, { signal });
+        : workload.external ? executeCommand(docker, run, spec, { signal }) : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {
           throw new LabError('ERR_DOCKER_LOST', `the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
@@ -47,7 +49,7 @@ export function createDockerExecutor(docker, images) {
   };
 }
 
-/** http: a server container and a load-generator container, combined into one raw outcome (one row). */
+/** http: a server container and a load-generator container; their outcomes become one row in collect/. */
 async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
   const loaderLimits = planLoaderLimits({ server: run.limits, loader: run.params.loader, hostCpuIds: await readHostCpuIds() });
   try {
@@ -59,7 +61,8 @@ async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
       // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
       loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
     }, { signal });
-    return combineHttpRaw(pair, loaderLimits);
+    // Both containers' outcomes, for collect/ to combine into one row (collect/http-result.js).
+    return { pair, loaderLimits, aborted: pair.aborted, containerMs: pair.containerMs, containerId: pair.containerId };
   } catch (error) {
     if (ENGINE_GONE.has(error?.code)) throw error;
     return refused(error, 'the http pair');
@@ -69,7 +72,7 @@ async function executeHttp(docker, run, spec, { signal, readHostCpuIds }) {
 /** command: the user's image and argv, measured from outside (command-run.js); our image only watches. */
 export async function executeCommand(docker, run, spec, { signal }) {
   const { LAB_SPEC, ...env } = spec.env;
-  const outcome = await runCommandTasks(docker, {
+  const command = await runCommandTasks(docker, {
     ...spec,
     env,
     image: run.params.image ?? spec.image,
@@ -78,7 +81,8 @@ export async function executeCommand(docker, run, spec, { signal }) {
     tasks: run.params.tasks,
     workingDir: run.workingDir,
   }, { signal });
-  return combineCommandRaw(outcome);
+  // Every task's outcome, for collect/ to turn into one row (collect/command-result.js).
+  return { commandRun: command, aborted: command.aborted, containerMs: command.containerMs, containerId: command.containerId };
 }
 
 function refused(error, what = 'the container') {

@@ -10,11 +10,12 @@ import { execa } from 'execa';
 import { withBaseRootfs } from '../../images/base/build-rootfs.js';
 import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
+import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { LabError } from '../errors.js';
 import { PROJECT, PROJECT_LABEL } from './client.js';
 import { ensureHostTools } from './engine.js';
 
-export const DEFAULT_NODE_MAJOR = 24;
+export { DEFAULT_NODE_MAJOR };
 export const BASE_REPOSITORY = 'node-threads-lab/base';
 export const WORKLOAD_REPOSITORY = 'node-threads-lab/workload';
 export const WORKLOAD_DIR = 'images/workload';
@@ -125,7 +126,7 @@ async function assertWorkloadPresent(root) {
 
 // Dependencies are installed on the host because containers cannot reach the registry; the stamp
 // holds the hash of the lock file they were installed from, so a changed lock reinstalls them.
-async function ensureWorkloadDependencies({ root, onProgress }) {
+export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgress = () => {} } = {}) {
   const dir = path.join(root, WORKLOAD_DIR);
   const hasManifest = await stat(path.join(dir, 'package.json')).then(() => true, () => false);
   if (!hasManifest) return;

@@ -4,8 +4,8 @@
 // measured): the numeric keys it returns become the user_<key> columns, which runs.csv's header
 // needs before any row exists. A command's primer is one unmeasured run of the command itself.
 import path from 'node:path';
-import { readUserNumbers } from '../collect/command-result.js';
-import { WORKLOADS } from '../config/workloads/index.js';
+import { readLastLineNumbers } from '../../images/workload/lib/user-numbers.js';
+import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
 import { runCommandTasks } from './command-run.js';
 import { LABELS, runContainer } from './run-container.js';
@@ -38,8 +38,8 @@ export async function preflightUserCode(docker, { plans, images, config, onProgr
 function describeCheck(plan, cell) {
   const at = ['experiments', plan.experiment.name, 'params', cell.workload];
   const { params } = cell.container;
-  if (cell.workload === 'command') return { kind: 'command', key: JSON.stringify([params.image, params.argv, params.root]), at };
-  const userCode = WORKLOADS[cell.workload]?.userCode;
+  if (getWorkload(cell.workload).external) return { kind: 'command', key: JSON.stringify([params.image, params.argv, params.root]), at };
+  const userCode = getWorkload(cell.workload).userCode;
   const target = userCode && userCode.at.reduce((object, key) => object?.[key], params);
   if (!target?.file) return null;
   return { kind: userCode.kind, key: JSON.stringify([userCode.kind, target.file, target.export, cell.nodeMajor]), target, at: [...at, ...userCode.at] };
@@ -47,7 +47,7 @@ function describeCheck(plan, cell) {
 
 async function preflightModule({ docker, plan, cell, image, config, onProgress }, { kind, target, at }) {
   const shown = path.relative(process.cwd(), path.join(cell.container.mounts[0].source, target.file.replace(/^\/lab\/user\//, '')));
-  onProgress(`preflight: ${shown} export \`${target.export}\``);
+  onProgress(`${shown} export \`${target.export}\``);
   const raw = await runContainer(docker, {
     image,
     env: { LAB_PREFLIGHT: JSON.stringify({ kind, file: target.file, export: target.export, args: target.args ?? {} }) },
@@ -64,7 +64,7 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
     throw locatedError(config, [...at, exportIssue ? 'export' : 'file'], `preflight of ${shown}: ${reason}`,
       exportIssue ? `write the name of an exported function in \`export:\`` : 'fix the module so that it loads, then run the matrix again');
   }
-  if (report.callError) onProgress(`preflight: the first call of ${shown} threw (${report.callError}); every run will record it`);
+  if (report.callError) onProgress(`the first call of ${shown} threw (${report.callError}); every run will record it`);
   return report.columns;
 }
 
@@ -76,7 +76,7 @@ async function preflightCommand({ docker, plan, cell, image: labImage, config, o
     throw locatedError(config, [...at, 'image'], `image ${image} is not on the engine (nothing is pulled)`,
       `build or load it first (\`docker build -t ${image} .\`, \`docker load -i image.tar\`), or leave \`image\` out for the lab's own image`);
   });
-  onProgress(`preflight: ${image} ${params.argv.join(' ')} (one unmeasured run for its result keys)`);
+  onProgress(`${image} ${params.argv.join(' ')} (one unmeasured run for its result keys)`);
   // The engine resolves argv[0] when it starts the container, and refuses to start it when the
   // program is missing: the primer run is also the check that argv[0] exists.
   const outcome = await runCommandTasks(docker, {
@@ -89,8 +89,8 @@ async function preflightCommand({ docker, plan, cell, image: labImage, config, o
       'write a program the image has (`docker run --rm --entrypoint ls IMAGE /usr/bin` lists some), or an absolute path');
   });
   const [task] = outcome.tasks;
-  if (task.exitCode !== 0) onProgress(`preflight: the command exited with code ${task.exitCode}; every run will record it`);
-  return Object.keys(readUserNumbers(task.stdout));
+  if (task.exitCode !== 0) onProgress(`the command exited with code ${task.exitCode}; every run will record it`);
+  return Object.keys(readLastLineNumbers(task.stdout));
 }
 
 function readPath(info) {

@@ -2,13 +2,13 @@
 // more runs, one shuffled round at a time, until the 95% confidence interval of the mean is narrower
 // than the target or the cell reaches max_repetitions.
 import { shuffle } from 'simple-statistics';
-import { primaryMetrics } from '../report/metrics.js';
-import { describeSample } from '../report/statistics.js';
+import { primaryMetrics } from '../domain/metrics.js';
+import { summarizeSample } from '../stats/statistics.js';
 import { toRunSpec } from './plan-runs.js';
 
 /** Half-width of the 95% CI of the mean as a percentage of the mean; Infinity while it is unknown (n < 2). */
 export function ciHalfWidthPct(values) {
-  const { ci95_relative: relative } = describeSample(values);
+  const { ci95_relative: relative } = summarizeSample(values);
   return relative === null ? Infinity : 100 * relative;
 }
 
@@ -18,26 +18,18 @@ export function ciHalfWidthPct(values) {
  * @param {object[]} rows every row of this experiment so far (this invocation and, on resume, before)
  */
 export function planAdaptiveRound(plan, rows) {
+  // rows are typed (toRows, or runs.csv read back by results/read-results.js): numbers, warmup a boolean.
   const { adaptive } = plan.experiment;
   if (!adaptive) return [];
   const needing = plan.cells.filter((cell) => {
-    const own = rows.filter((row) => row.cell === cell.cell && !isTrue(row.warmup));
+    const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true);
     // Every primary metric must be precise enough (http has two: throughput and p99 latency).
-    const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => row.status === 'ok').map((row) => toNumber(row[column])));
+    const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => row.status === 'ok').map((row) => row[column]));
     // A cell that keeps failing would never get precise: stop once it has used its runs.
     return own.length < adaptive.max_repetitions && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
   });
   return shuffle(needing, plan.random).map((cell) => {
-    const done = rows.filter((row) => row.cell === cell.cell && !isTrue(row.warmup)).map((row) => Number(row.repetition));
+    const done = rows.filter((row) => row.cell === cell.cell && row.warmup !== true).map((row) => Number(row.repetition));
     return toRunSpec(plan.experiment, cell, Math.max(0, ...done) + 1, false);
   });
-}
-
-// Rows read back from runs.csv (on resume) hold strings, and Number('') would be 0, not "missing".
-function toNumber(value) {
-  return value === '' || value === undefined || value === null ? NaN : Number(value);
-}
-
-function isTrue(value) {
-  return value === true || value === 'true';
 }

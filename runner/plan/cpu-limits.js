@@ -8,14 +8,3 @@ export function toHostLimits({ cpus, cpuset }, memoryBytes) {
     memoryBytes,
   };
 }
-
-/** "0-2,5" → [0, 1, 2, 5]: to compare what was asked with what the kernel reports ("0,1" is "0-1"). */
-export function parseCpuList(list) {
-  if (list === undefined || list === null || list === '') return [];
-  return String(list)
-    .split(',')
-    .flatMap((part) => {
-      const [low, high = low] = part.split('-').map(Number);
-      return Array.from({ length: high - low + 1 }, (_, i) => low + i);
-    });
-}

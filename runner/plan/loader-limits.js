@@ -5,8 +5,7 @@
 // does not pin the server, the server may run on every CPU and no set is disjoint from it: the loader
 // is left unpinned rather than the server pinned behind the cell's back (that would change what the
 // server sees, e.g. os.availableParallelism()). `none` never pins; a CPU list pins there.
-import { formatCpuIds } from '../config/cpuset.js';
-import { parseCpuList } from './cpu-limits.js';
+import { formatCpuIds, parseCpuList } from '../../images/workload/lib/cpuset.js';
 
 // autocannon holds latencies and counters for a run in tens of MB; this leaves room without
 // depending on the experiment's `memory`, which is the server's.

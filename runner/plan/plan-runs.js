@@ -1,14 +1,13 @@
 // Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
 import path from 'node:path';
-import { WORKLOADS } from '../config/workloads/index.js';
+import { AXES, AXIS_NAMES } from '../domain/axes.js';
+import { formatPath } from '../config/diagnostics/paths.js';
+import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
-import { expandMatrix } from '../matrix/expand.js';
-import { computeCellId } from '../matrix/cell-id.js';
+import { expandMatrix } from './expand.js';
+import { computeCellId } from './cell-id.js';
 import { toHostLimits } from './cpu-limits.js';
 import { interleave, randomFor } from './run-order.js';
-
-/** Axes the runner gives meaning to; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
-export const BUILTIN_AXES = ['workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node'];
 
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
 export const MAX_RUNS_PER_EXPERIMENT = 5000;
@@ -52,7 +51,7 @@ function selectExperiments(config, only) {
 function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
   const where = ['experiments', experiment.name];
   const values = expandMatrix(experiment.matrix, experiment);
-  const described = values.map((cellValues) => describeCell(experiment, cellValues, { config, where, defaultNodeMajor }));
+  const described = values.map((cellValues) => buildCell(experiment, cellValues, { config, where, defaultNodeMajor }));
   // An include entry can repeat a combination; one cell id must mean one cell, or runs would clash.
   const cells = [...new Map(described.map((cell) => [cell.cell, cell])).values()];
   const warmup = experiment.warmup ?? 0;
@@ -65,11 +64,11 @@ function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
     ...interleave(cells, warmup, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, true)),
     ...interleave(cells, experiment.repetitions, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, false)),
   ];
-  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !BUILTIN_AXES.includes(axis));
+  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !AXIS_NAMES.includes(axis));
   return { experiment, cells, runs, envAxes, seed, random };
 }
 
-function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
+function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   if (values.workload === undefined) {
     throw configError(config, [...where, 'matrix'], `a cell has no workload: ${JSON.stringify(values)}`, 'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry');
   }
@@ -77,22 +76,24 @@ function describeCell(experiment, values, { config, where, defaultNodeMajor }) {
   checkCellAxes(values, { config, where });
   const env = { ...stringifyValues(experiment.env ?? {}) };
   for (const [axis, value] of Object.entries(values)) {
-    if (!BUILTIN_AXES.includes(axis)) env[axis] = String(value);
+    if (!AXIS_NAMES.includes(axis)) env[axis] = String(value);
   }
-  if (values.uv_threadpool_size !== undefined) env.UV_THREADPOOL_SIZE = String(values.uv_threadpool_size);
+  for (const [axis, value] of Object.entries(values)) {
+    if (AXES[axis]?.env) env[AXES[axis].env] = String(value);
+  }
   const limits = toHostLimits(values, experiment.memory_bytes);
   const nodeMajor = values.node ?? defaultNodeMajor;
   // Everything that changes what runs inside the container, and nothing else (not the timeout,
   // not the repetition count), so the id survives edits that do not change the measurement.
   const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor });
   const configDir = config.file ? path.dirname(config.file) : process.cwd();
-  const container = WORKLOADS[values.workload]?.toContainer?.(params, { configDir }) ?? { params, mounts: [] };
+  const container = getWorkload(values.workload)?.toContainer?.(params, { configDir }) ?? { params, mounts: [] };
   return { cell, values, workload: values.workload, params, env, limits, nodeMajor, container };
 }
 
 /** A workload may refuse an axis value it cannot honour (command: workers, cluster, uv_threadpool_size). */
 function checkCellAxes(values, { config, where }) {
-  const [issue] = WORKLOADS[values.workload]?.checkCell?.(values) ?? [];
+  const [issue] = getWorkload(values.workload)?.checkCell?.(values) ?? [];
   if (issue) throw configError(config, [...where, 'matrix', issue.axis], issue.message, issue.hint);
 }
 
@@ -105,7 +106,7 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
     values: cell.values,
     repetition,
     warmup,
-    runKey: `${cell.cell}.${warmup ? 'w' : ''}${repetition}`,
+    runKey: formatRunKey({ cell: cell.cell, warmup, repetition }),
     workload: cell.workload,
     params: cell.params,
     nodeMajor: cell.nodeMajor,
@@ -117,6 +118,11 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
   };
 }
 
+/** `${cell}.${repetition}`, `${cell}.w${repetition}` for a warm-up: a run's identity across folders (resume, run.json order). */
+export function formatRunKey({ cell, warmup, repetition }) {
+  return `${cell}.${warmup === true ? 'w' : ''}${repetition}`;
+}
+
 function stringifyValues(object) {
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, String(value)]));
 }
@@ -126,12 +132,12 @@ function configError(config, path, message, hint) {
   return new LabError('ERR_CONFIG_INVALID', message, { file: config.file, line, column, path: formatPath(path), hint });
 }
 
-export function formatPath(path) {
-  return path.reduce((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
+/** One line per run for `--plan`. */
+export function formatRun(run) {
+  return `${run.experiment} cell ${run.cell} ${run.warmup ? 'warm-up' : 'rep'} ${run.repetition}: ${formatAssignments(run.values)}`;
 }
 
-/** One line per run for `--plan`. */
-export function describeRun(run) {
-  const values = Object.entries(run.values).map(([axis, value]) => `${axis}=${value}`).join(' ');
-  return `${run.experiment} cell ${run.cell} ${run.warmup ? 'warm-up' : 'rep'} ${run.repetition}: ${values}`;
+/** "workload=pbkdf2 cpus=1": a run's axis values as the terminal shows them. */
+export function formatAssignments(values) {
+  return Object.entries(values).map(([axis, value]) => `${axis}=${value}`).join(' ');
 }

@@ -2,8 +2,8 @@
 // whose task waves the HTML draws, failures, and the words that explain each workload's baseline.
 import { summarizeCells, isMeasured } from './summary.js';
 import { buildPivots } from './pivot.js';
-import { describeValues } from './format.js';
-import { isPrimaryMetric } from './metrics.js';
+import { formatCellValues } from './format.js';
+import { isPrimaryMetric } from '../domain/metrics.js';
 
 /**
  * @param {object} results  readResults(dir)
@@ -27,7 +27,7 @@ export function buildReport(results, options = {}) {
     pivots,
     linePivots,
     notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes)],
-    baselines: describeBaselines(summary.cells, workloads, results.axes),
+    baselines: listBaselines(summary.cells, workloads, results.axes),
     counts: countRuns(results.runs),
     failures: results.runs.filter((run) => run.status !== 'ok'),
     waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
@@ -43,10 +43,10 @@ function countRuns(runs) {
   };
 }
 
-function describeBaselines(cells, workloads, axes) {
+function listBaselines(cells, workloads, axes) {
   return workloads.map((workload) => {
     const base = cells.find((cell) => cell.workload === workload)?.baseline;
-    return { workload, cell: base?.cell ?? null, text: base ? describeValues(base.values, axes) : null, cpuCapacity: base?.cpuCapacity ?? null };
+    return { workload, cell: base?.cell ?? null, text: base ? formatCellValues(base.values, axes) : null, cpuCapacity: base?.cpuCapacity ?? null };
   });
 }
 
@@ -55,7 +55,7 @@ function baselineNotes(cells, workloads, spec, axes) {
   for (const workload of workloads) {
     const base = cells.find((cell) => cell.workload === workload)?.baseline;
     if (!base) notes.push(`${workload}: no cell matches report.baseline ${JSON.stringify(spec)}, so it has no speedup or efficiency`);
-    else if (base.n === 0) notes.push(`${workload}: the baseline cell ${base.cell} (${describeValues(base.values, axes)}) has no ok run, so no speedup or efficiency`);
+    else if (base.n === 0) notes.push(`${workload}: the baseline cell ${base.cell} (${formatCellValues(base.values, axes)}) has no ok run, so no speedup or efficiency`);
   }
   return notes;
 }
@@ -76,6 +76,6 @@ function pickWaveRuns(cells, tasks, axes) {
     const run = [...cell.runs].sort((a, b) => a.repetition - b.repetition).find((candidate) => byRun.has(`${cell.cell}.${candidate.repetition}`));
     if (!run) return [];
     const runTasks = byRun.get(`${cell.cell}.${run.repetition}`).sort((a, b) => a.task - b.task);
-    return [{ cell: cell.cell, label: describeValues(cell.values, axes), repetition: run.repetition, wall_ms: run.wall_ms, tasks: runTasks }];
+    return [{ cell: cell.cell, label: formatCellValues(cell.values, axes), repetition: run.repetition, wall_ms: run.wall_ms, tasks: runTasks }];
   });
 }

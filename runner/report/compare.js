@@ -1,9 +1,9 @@
 // Two results folders → per cell present in both and per primary metric: both medians, the ratio of
 // means B / A with its 95% interval, Welch's p and Node's significance stars.
-import { compareSamples } from './statistics.js';
-import { primaryMetrics, findMetric } from './metrics.js';
+import { compareSamples } from '../stats/statistics.js';
+import { primaryMetrics, findMetric } from '../domain/metrics.js';
 import { roundTo, summarizeCells } from './summary.js';
-import { describeValues, formatNumber } from './format.js';
+import { formatCellValues, formatNumber } from './format.js';
 
 export const COMPARE_COLUMNS = [
   'cell', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b',
@@ -74,7 +74,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB }, { labelA = 'A', l
     const { unit } = findMetric(row.metric);
     const interval = row.ratio_ci95_low === null ? '' : ` [${formatNumber(row.ratio_ci95_low)}, ${formatNumber(row.ratio_ci95_high)}]`;
     table.push([
-      describeValues(row, axes),
+      formatCellValues(row, axes),
       row.metric,
       `${formatNumber(row.median_a)} ${unit}`,
       `${formatNumber(row.median_b)} ${unit}`,
@@ -97,7 +97,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB }, { labelA = 'A', l
     lines.push(`Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`);
   }
   for (const [label, cells] of [[labelA, onlyA], [labelB, onlyB]]) {
-    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id): ${cells.map(({ cell, values }) => `${cell} (${describeValues(values, axes)})`).join(', ')}`);
+    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id): ${cells.map(({ cell, values }) => `${cell} (${formatCellValues(values, axes)})`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,7 @@ export function formatPercent(fraction, digits = 3) {
 }
 
 /** "pbkdf2 cpus=1 uv_threadpool_size=4": a cell's axis values, workload first, unset ones left out. */
-export function describeValues(values, axes) {
+export function formatCellValues(values, axes) {
   return axes
     .filter((axis) => values[axis] !== undefined && values[axis] !== null)
     .map((axis) => (axis === 'workload' ? String(values[axis]) : `${axis}=${values[axis]}`))

@@ -1,8 +1,8 @@
 // A pivot → an SVG heatmap: one rectangle per (row, column) coloured by value (viridis), the value written
 // in it, axis titles with units and a colour legend. Built here, not in the browser, so it needs no script.
 import { escapeHtml } from './html-escape.js';
-import { axisLabel, findMetric } from './metrics.js';
-import { describePivotValue, formatAxisValue } from './pivot.js';
+import { axisLabel, findMetric } from '../domain/metrics.js';
+import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { formatNumber } from './format.js';
 
 const VIRIDIS = ['#440154', '#3b528b', '#21918c', '#5ec962', '#fde725'];
@@ -16,7 +16,7 @@ export function renderHeatmap(pivot, { id }) {
   const low = Math.min(...numbers);
   const high = Math.max(...numbers);
   const { unit, better } = findMetric(pivot.metric);
-  const valueTitle = describePivotValue(pivot);
+  const valueTitle = formatPivotValue(pivot);
   // Room on the right for the legend: its bar, value labels, and its title written below the bar.
   const right = 40 + Math.max(110, valueTitle.length * 8.5);
   const width = MARGIN.left + columnValues.length * CELL.width + right;

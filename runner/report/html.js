@@ -7,10 +7,11 @@ import { dirname, join } from 'node:path';
 import { median } from 'simple-statistics';
 import { escapeHtml, jsonForScript, scriptForInline } from './html-escape.js';
 import { renderHeatmap } from './heatmap.js';
-import { axisLabel, findMetric, LATENCY_COLUMNS } from './metrics.js';
-import { describePivotValue, formatAxisValue } from './pivot.js';
+import { axisLabel, findMetric } from '../domain/metrics.js';
+import { getWorkload } from '../domain/workloads.js';
+import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { buildSummaryTable, varyingAxes } from './summary-table.js';
-import { describeValues } from './format.js';
+import { formatCellValues } from './format.js';
 
 const require = createRequire(import.meta.url);
 // The package exports no path to its UMD build; it sits next to the CommonJS entry point.
@@ -42,7 +43,7 @@ export function renderHtml(report) {
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>${escapeHtml(report.experiment)}</h1>${describeHeader(report)}</header>
+<header><h1>${escapeHtml(report.experiment)}</h1>${renderHeader(report)}</header>
 ${sections.join('\n')}
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>
 <script>${scriptForInline(readFileSync(CHART_JS, 'utf8'))}</script>
@@ -52,7 +53,7 @@ ${sections.join('\n')}
 `;
 }
 
-function describeHeader({ info, counts }) {
+function renderHeader({ info, counts }) {
   const parts = [`${counts.measured} measured runs${counts.failed ? `, ${counts.failed} not ok` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}`];
   if (info?.host) parts.push(`host: ${info.host.cpu_model ?? 'unknown CPU'}, ${info.host.cpus} CPUs`);
   if (info?.started_at) parts.push(`started ${info.started_at}`);
@@ -99,13 +100,16 @@ function wavesData(runs) {
 }
 
 function latencyData(report) {
-  const cells = report.summary.cells.filter((cell) => cell.workload === 'http' && cell.runs.length > 0);
+  // The workload that declares latency percentiles (http).
+  const percentilesOf = (cell) => getWorkload(cell.workload)?.latencyPercentiles;
+  const cells = report.summary.cells.filter((cell) => percentilesOf(cell) && cell.runs.length > 0);
   const axes = varyingAxes(cells, report.axes).filter((axis) => axis !== 'workload');
+  const percentiles = cells.length ? percentilesOf(cells[0]) : [];
   return {
-    labels: LATENCY_COLUMNS.map(([label]) => label),
+    labels: percentiles.map(([label]) => label),
     series: cells.map((cell) => ({
-      label: describeValues(cell.values, axes) || cell.cell,
-      values: LATENCY_COLUMNS.map(([, column]) => {
+      label: formatCellValues(cell.values, axes) || cell.cell,
+      values: percentiles.map(([, column]) => {
         const sample = cell.runs.map((run) => run[column]).filter(Number.isFinite);
         return sample.length ? median(sample) : null;
       }),
@@ -114,7 +118,7 @@ function latencyData(report) {
 }
 
 function pivotTitle(pivot) {
-  return `${pivot.workload}: ${describePivotValue(pivot)}${sliceText(pivot)}`;
+  return `${pivot.workload}: ${formatPivotValue(pivot)}${sliceText(pivot)}`;
 }
 
 function sliceText(pivot) {

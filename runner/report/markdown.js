@@ -1,16 +1,16 @@
 // The report model → report.md: what ran, the summary per workload, the pivot tables ready to paste,
 // outliers, failed runs, and how each number was computed.
-import { axisLabel } from './metrics.js';
+import { axisLabel } from '../domain/metrics.js';
 import { buildSummaryTable } from './summary-table.js';
-import { describePivotValue, pivotToRecords } from './pivot.js';
-import { describeValues, formatNumber } from './format.js';
-import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from './statistics.js';
+import { formatPivotValue, pivotToRecords } from './pivot.js';
+import { formatCellValues, formatNumber } from './format.js';
+import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
   const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
-  lines.push(...describeRun(info, counts), '');
+  lines.push(...formatRun(info, counts), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
     `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
   lines.push('## Summary', '');
@@ -23,7 +23,7 @@ export function renderMarkdown(report) {
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
-function describeRun(info, counts) {
+function formatRun(info, counts) {
   const lines = [
     `- Runs: ${counts.measured} measured (ok, not warm-up)` +
       `${counts.failed ? `, ${counts.failed} failed` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}, of ${counts.total} in runs.csv`,
@@ -48,7 +48,7 @@ function pivotTable(pivot) {
   // Markdown would need the CSV corner's backslash escaped; arrows read better anyway.
   header[0] = pivot.columns ? `${pivot.rows} ↓ / ${pivot.columns} →` : pivot.rows;
   const slice = Object.entries(pivot.slice).map(([axis, value]) => `${axis}=${value ?? 'unset'}`).join(', ');
-  const title = `${pivot.workload}: ${describePivotValue(pivot)}, ` +
+  const title = `${pivot.workload}: ${formatPivotValue(pivot)}, ` +
     `${axisLabel(pivot.rows)} down${pivot.columns ? `, ${axisLabel(pivot.columns)} across` : ''}${slice ? `; ${slice}` : ''}`;
   return [`### ${escapeMarkdown(title)}`, '', `[${pivot.name}.csv](${pivot.name}.csv)`, '', ...table(header, body.map(([label, ...values]) => [label, ...values.map((value) => formatNumber(value))]))];
 }
@@ -60,7 +60,7 @@ function outlierSection(report) {
     '## Outliers', '',
     `Runs whose modified Z-score (0.6745 · (x − median) / MAD) is beyond ±${OUTLIER_THRESHOLD}, in cells with at least ${OUTLIER_MIN_N} measured runs. They are kept in every statistic; look at what else ran on the machine then.`, '',
     ...table(['cell', 'repetition', 'metric', 'value', 'modified Z'], outliers.map((outlier) => [
-      `${outlier.cell} (${describeValues(outlier.values, report.axes)})`, outlier.repetition, outlier.metric, formatNumber(outlier.value), formatNumber(outlier.score, 3),
+      `${outlier.cell} (${formatCellValues(outlier.values, report.axes)})`, outlier.repetition, outlier.metric, formatNumber(outlier.value), formatNumber(outlier.score, 3),
     ])),
     '',
   ];
@@ -72,7 +72,7 @@ function failureSection(report) {
     '## Runs not ok', '',
     'Left out of every statistic; counted per cell in `failed`.', '',
     ...table(['cell', 'repetition', 'warm-up', 'status', 'error'], report.failures.map((run) => [
-      `${run.cell} (${describeValues(run, report.axes)})`, run.repetition, run.warmup ? 'yes' : '', run.status, run.error ?? '',
+      `${run.cell} (${formatCellValues(run, report.axes)})`, run.repetition, run.warmup ? 'yes' : '', run.status, run.error ?? '',
     ])),
     '',
   ];

@@ -1,10 +1,11 @@
 // Summary rows → pivot tables like the published ones: one axis down, another across, a statistic of a
 // metric in each cell (by default pool threads down, CPUs across, the median wall time). One table per
 // workload, metric and combination of the other axes that vary ("slice").
-import { findMetric, primaryMetrics } from './metrics.js';
+import { listPivotAxes } from '../domain/axes.js';
+import { findMetric, primaryMetrics } from '../domain/metrics.js';
 
-const COLUMN_AXES = ['cpus', 'cpuset', 'node'];
-const ROW_AXES = ['uv_threadpool_size', 'workers', 'cluster'];
+const COLUMN_AXES = listPivotAxes('column');
+const ROW_AXES = listPivotAxes('row');
 const PLAIN_COLUMNS = new Set(['speedup', 'efficiency', 'n', 'failed', 'cpu_capacity']);
 
 /**
@@ -34,9 +35,9 @@ export function buildPivots(rows, axes, specs) {
         const column = PLAIN_COLUMNS.has(metric) ? metric : `${metric}_${stat}`;
         const missing = [spec.rows, spec.columns].filter((axis) => axis && !axes.includes(axis));
         if (missing.length) {
-          notes.push(`pivot ${describeSpec(spec)} for ${workload}: no axis ${missing.join(', ')} in these results`);
+          notes.push(`pivot ${formatPivotSpec(spec)} for ${workload}: no axis ${missing.join(', ')} in these results`);
         } else if (!cells.some((row) => typeof row[column] === 'number')) {
-          notes.push(`pivot ${describeSpec(spec)} for ${workload}: summary.csv has no values in column ${column}`);
+          notes.push(`pivot ${formatPivotSpec(spec)} for ${workload}: summary.csv has no values in column ${column}`);
         } else {
           const sliceAxes = varying.filter((axis) => axis !== spec.rows && axis !== spec.columns);
           for (const group of groupBy(cells, sliceAxes)) pivots.push(pivotCells(group, { workload, metric, stat, column, rows: spec.rows, columns: spec.columns ?? null, sliceAxes }));
@@ -78,7 +79,7 @@ export function pivotToRecords(pivot) {
 }
 
 /** "wall_ms_median (ms)", "speedup (×)", "wall_ms_cv" (a cv is a fraction: no unit). */
-export function describePivotValue(pivot) {
+export function formatPivotValue(pivot) {
   const { unit } = findMetric(pivot.metric);
   return unit && pivot.stat !== 'cv' ? `${pivot.column} (${unit})` : pivot.column;
 }
@@ -87,7 +88,7 @@ export function formatAxisValue(value) {
   return value === undefined || value === null ? 'unset' : String(value);
 }
 
-function describeSpec({ rows, columns, metric, stat }) {
+function formatPivotSpec({ rows, columns, metric, stat }) {
   return `${rows}${columns ? ` × ${columns}` : ''}${metric ? ` of ${metric}` : ''}${stat ? ` ${stat}` : ''}`;
 }
 

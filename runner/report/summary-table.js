@@ -1,7 +1,7 @@
 // The summary as a table for people (report.md and report.html show the same one): the axes that vary,
 // n, each primary metric's median with the 95% CI of the mean and cv, outliers, speedup, efficiency and
 // what the process saw.
-import { primaryMetrics } from './metrics.js';
+import { primaryMetrics } from '../domain/metrics.js';
 import { formatNumber, formatPercent } from './format.js';
 
 /** The columns a person reads first, as text: varying axes, n, each primary metric, speedup, what the process saw. */

@@ -1,9 +1,9 @@
 // runs → summary rows, one per cell: the cell's axis values, how many runs count, the statistics of its
 // primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
 import { median } from 'simple-statistics';
-import { parseCpuList } from '../plan/cpu-limits.js';
-import { describeSample, modifiedZScores } from './statistics.js';
-import { metricsOf, primaryMetrics, SEEN_COLUMNS } from './metrics.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
+import { metricsOf, primaryMetrics, SEEN_COLUMNS } from '../domain/metrics.js';
 
 export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 
@@ -22,7 +22,7 @@ export function summarizeCells(results, { baseline } = {}) {
   const { runs, info, axes } = results;
   const hostCpus = info?.host?.cpus ?? null;
   const experiment = info?.experiment ?? runs[0]?.experiment;
-  const cells = listCells(results).map((cell) => describeCell({ ...cell, experiment }, runs.filter((run) => run.cell === cell.cell), hostCpus));
+  const cells = listCells(results).map((cell) => summarizeCell({ ...cell, experiment }, runs.filter((run) => run.cell === cell.cell), hostCpus));
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
   for (const cell of cells) cell.baseline = chooseBaseline(cells, cell.workload, baseline);
   for (const cell of cells) Object.assign(cell, measureSpeedup(cell));
@@ -50,7 +50,7 @@ function pickAxes(run, axes) {
   return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
 }
 
-function describeCell({ experiment, cell, values }, cellRuns, hostCpus) {
+function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus) {
   const measured = cellRuns.filter(isMeasured);
   const workload = values.workload ?? cellRuns[0]?.workload;
   const stats = {};
@@ -58,7 +58,7 @@ function describeCell({ experiment, cell, values }, cellRuns, hostCpus) {
   for (const metric of primaryMetrics(workload)) {
     const withValue = measured.filter((run) => Number.isFinite(run[metric.column]));
     const sample = withValue.map((run) => run[metric.column]);
-    stats[metric.column] = describeSample(sample);
+    stats[metric.column] = summarizeSample(sample);
     const scores = modifiedZScores(sample);
     for (const index of stats[metric.column].outliers) {
       outlierRuns.push({ cell, values, metric: metric.column, repetition: withValue[index].repetition, value: sample[index], score: scores[index] });

@@ -3,8 +3,8 @@
 import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { formatCsv, toCell } from './csv.js';
-import { readResults } from './read-results.js';
+import { formatCsv, toCell } from '../results/csv.js';
+import { readResults } from '../results/read-results.js';
 import { buildReport } from './build-report.js';
 import { pivotToRecords } from './pivot.js';
 import { renderMarkdown } from './markdown.js';

@@ -10,12 +10,13 @@ import { runCli } from '../support/run-cli.js';
 
 const MATRIX = fileURLToPath(new URL('../fixtures/integration/http.yml', import.meta.url));
 const FAULTS = fileURLToPath(new URL('../fixtures/integration/http-faults.yml', import.meta.url));
+const BURST = fileURLToPath(new URL('../fixtures/integration/http-burst.yml', import.meta.url));
 const LATENCY_COLUMNS = ['latency_p50_ms', 'latency_p90_ms', 'latency_p99_ms', 'latency_max_ms', 'fast_route_p99_ms'];
 
 const readRows = (file) => parse(readFileSync(file, 'utf8'), { columns: true });
 
 // This file's experiments; other test files may have containers of their own on the same engine.
-const OWN_EXPERIMENTS = ['http', 'http-wrong-body', 'http-pinned'];
+const OWN_EXPERIMENTS = ['http', 'http-wrong-body', 'http-pinned', 'http-burst'];
 const listOwnContainers = async (docker) => (await listProjectContainers(docker))
   .filter((info) => OWN_EXPERIMENTS.includes(info.Labels['node-threads-lab.experiment']));
 
@@ -121,6 +122,24 @@ describe('http: a server that answers wrongly', () => {
   });
 
   test('no container is left behind', async () => {
+    expect(await listOwnContainers(docker)).toEqual([]);
+  });
+});
+
+describe('http: bursts of simultaneous requests (ab -c N)', () => {
+  test('times each burst until its last answer; a 1-thread pool makes the burst outlast the median request', async () => {
+    const docker = await connectTestEngine();
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-http-burst-'));
+    const result = await runCli(['--config', BURST, '--out', outDir]);
+    expect(result.exitCode).toBe(0);
+    const [row] = readRows(join(outDir, 'runs.csv'));
+    expect(row.status).toBe('ok');
+    expect(Number(row.requests_per_sec)).toBeGreaterThan(0);
+    expect([row.errors, row.non2xx, row.timeouts]).toEqual(['0', '0', '0']);
+    expect(Number(row.burst_max_ms)).toBeGreaterThanOrEqual(Number(row.burst_p50_ms));
+    // Served one at a time, the 4 requests of a burst wait 1, 2, 3 and 4 service times: the burst (4)
+    // is about twice the median request (2); 1.3 leaves room for a noisy machine.
+    expect(Number(row.burst_p50_ms)).toBeGreaterThan(1.3 * Number(row.latency_p50_ms));
     expect(await listOwnContainers(docker)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCpuList } from '../../runner/plan/cpu-limits.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { connectTestEngine, countCreatedSince, listProjectContainers } from '../support/docker-helpers.js';
 import { runCli } from '../support/run-cli.js';
 

@@ -1,8 +1,8 @@
-import { formatCpuIds, listCpuIds, parseCpuset } from '../../runner/config/cpuset.js';
+import { formatCpuIds, listCpuIds, parseCpuset } from '../../images/workload/lib/cpuset.js';
 import { readHost } from '../../runner/config/host.js';
-import { parseMemoryBytes } from '../../runner/config/memory.js';
-import { formatPath } from '../../runner/config/paths.js';
-import { suggestName } from '../../runner/config/suggest.js';
+import { parseMemoryBytes } from '../../runner/domain/memory.js';
+import { formatPath } from '../../runner/config/diagnostics/paths.js';
+import { suggestName } from '../../images/workload/lib/suggest.js';
 
 test('suggestName finds typos and truncations, and nothing for unrelated words', () => {
   const axes = ['cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'workload', 'node'];

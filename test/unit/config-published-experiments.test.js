@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../runner/config/load.js';
-import { expandMatrix } from '../../runner/matrix/expand.js';
+import { expandMatrix } from '../../runner/plan/expand.js';
 
 const FILE = fileURLToPath(new URL('../../published-experiments.yml', import.meta.url));
 const HOST = { cpus: 2, cpuIds: [0, 1] };

@@ -2,8 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatCsv, toCell } from '../../runner/report/csv.js';
-import { CsvAppender } from '../../runner/report/output-files.js';
+import { formatCsv, toCell } from '../../runner/results/csv.js';
+import { CsvAppender } from '../../runner/results/output-files.js';
 
 describe('CSV', () => {
   test('round-trips through an RFC 4180 parser: quotes, commas, newlines', () => {

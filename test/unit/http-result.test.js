@@ -1,6 +1,6 @@
 import { combineHttpRaw } from '../../runner/collect/http-result.js';
 import { runColumns, toRows } from '../../runner/collect/to-rows.js';
-import { WORKLOAD_COLUMNS } from '../../runner/collect/workload-columns.js';
+import { workloadColumns } from '../../runner/domain/workloads.js';
 
 const serverLine = {
   workload: 'http', wall_ms: 2000, setup_ms: 150, tasks: [],
@@ -10,7 +10,7 @@ const serverLine = {
 };
 const loaderMetrics = {
   requests_per_sec: 350, latency_p50_ms: 20, latency_p90_ms: 35, latency_p99_ms: 60, latency_max_ms: 70,
-  throughput_bytes_per_sec: 100000, errors: 0, timeouts: 0, non2xx: 0, fast_route_p99_ms: 9.5, loader_saturated: false,
+  throughput_bytes_per_sec: 100000, errors: 0, timeouts: 0, non2xx: 0, fast_route_p99_ms: 9.5, burst_p50_ms: null, burst_max_ms: null, loader_saturated: false,
 };
 const loaderLine = { workload: 'http', role: 'loader', wall_ms: 2001, tasks: [], metrics: loaderMetrics, loader: { cpu_ms: 500 } };
 const ok = (line) => ({ exitCode: 0, stdout: `${JSON.stringify(line)}\n`, stderr: '', oomKilled: false });
@@ -29,7 +29,7 @@ describe('combineHttpRaw', () => {
     expect(tasks).toEqual([]);
     expect(row).toMatchObject({ wall_ms: 2000, throttled_periods: 3, cpu_user_ms: 1800, peak_rss_mb: 70, seen_cpuset: '0', ...loaderMetrics });
     expect(row).toMatchObject({ event_loop_delay_mean_ms: 1.5, event_loop_delay_p99_ms: 9, loader_cpus: 1, loader_cpuset: '1' });
-    for (const column of WORKLOAD_COLUMNS.http) expect(row).toHaveProperty(column);
+    for (const column of workloadColumns(['http'])) expect(row).toHaveProperty(column);
     expect(runColumns([], ['http'])).toEqual(expect.arrayContaining(Object.keys(row).filter((key) => key !== 'values')));
   });
 

@@ -1,4 +1,4 @@
-import { fillParams } from '../../runner/config/defaults.js';
+import { fillAllParams } from '../../runner/domain/workloads.js';
 import { validateConfig } from '../../runner/config/validate.js';
 import { parseSpec } from '../../images/workload/spec.js';
 import { combineLoopDelays } from '../../images/workload/http/event-loop.js';
@@ -11,7 +11,7 @@ const host = { cpus: 2, cpuIds: [0, 1] };
 
 describe('http params', () => {
   test('object parameters take their defaults key by key, in the runner and in the image alike', () => {
-    const filled = fillParams({ http: { work: 'spin', pbkdf2: { iterations: 5 }, loader: { cpus: 0.5 } } }).http;
+    const filled = fillAllParams({ http: { work: 'spin', pbkdf2: { iterations: 5 }, loader: { cpus: 0.5 } } }).http;
     expect(filled.pbkdf2).toEqual({ iterations: 5, keylen: 64, digest: 'sha512', sync: false });
     expect(filled.loader).toEqual({ cpus: 0.5, cpuset: 'auto' });
     expect(filled).not.toHaveProperty('rate', expect.anything());
@@ -38,7 +38,7 @@ describe('http params', () => {
   });
 
   test.each([
-    [{ work: 'scrypt' }, /params\.work: expected one of none, spin/],
+    [{ work: 'scrypt' }, /params\.work: expected one of pbkdf2, argon2, spin/],
     [{ spin: { ms: '5' } }, /params\.spin\.ms: expected a number/],
     [{ connections: 0 }, /params\.connections: expected a whole number ≥ 1/],
     [{ port: 80 }, /params\.port: not a parameter of http/],
@@ -110,5 +110,32 @@ describe('judgeLoaderSaturation', () => {
     expect(judgeLoaderSaturation({ ...reading, rate: 500, requestsPerSec: 300, meanLatencyMs: 2 }).reasons).toEqual(['sent 300 of the 500 req/s asked with connections to spare']);
     // Short of the rate because every connection waits on a slow server: the server's limit.
     expect(judgeLoaderSaturation({ ...reading, rate: 500, requestsPerSec: 300, meanLatencyMs: 33 }).saturated).toBe(false);
+  });
+});
+
+describe('spin work costs a fixed amount of CPU', () => {
+  test('spins until the thread clock has advanced by ms, whatever the wall clock does', async () => {
+    const { spinCpu } = await import('../../images/workload/http/work.js');
+    // A fake thread clock advancing 0.5 ms per read: 5 ms of CPU take 10 reads past the first.
+    let now = 0;
+    let reads = 0;
+    const clock = () => { reads += 1; now += 0.5e6; return now; };
+    expect(spinCpu(clock, 5)).toBe('spun 5 ms');
+    expect(reads).toBe(11);
+  });
+
+  test('the real thread clock: 20 ms of spin cost at least 20 ms of this thread\'s CPU', async () => {
+    const { spinCpu } = await import('../../images/workload/http/work.js');
+    const { chooseThreadCpuClock } = await import('../../images/workload/probe/thread-cpu.js');
+    const clock = chooseThreadCpuClock();
+    const before = clock();
+    spinCpu(clock, 20);
+    expect(clock() - before).toBeGreaterThanOrEqual(20e6);
+  });
+
+  test('without schedstat and without process.threadCpuUsage it refuses, naming both', async () => {
+    const { chooseThreadCpuClock } = await import('../../images/workload/probe/thread-cpu.js');
+    const missing = () => { throw new Error('ENOENT'); };
+    expect(() => chooseThreadCpuClock({ readSchedstat: missing, threadCpuUsage: undefined })).toThrow(/schedstat.*threadCpuUsage/);
   });
 });

@@ -1,5 +1,5 @@
-import { expandMatrix } from '../../runner/matrix/expand.js';
-import { computeCellId } from '../../runner/matrix/cell-id.js';
+import { expandMatrix } from '../../runner/plan/expand.js';
+import { computeCellId } from '../../runner/plan/cell-id.js';
 
 describe('expandMatrix', () => {
   test('cartesian product in a stable order: the first axis varies slowest', () => {

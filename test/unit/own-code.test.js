@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { validateConfig } from '../../runner/config/validate.js';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { buildCommandResult, readUserNumbers } from '../../runner/collect/command-result.js';
+import { buildCommandResult } from '../../runner/collect/command-result.js';
+import { readLastLineNumbers } from '../../images/workload/lib/user-numbers.js';
 import { parseEngineTime } from '../../runner/docker/command-run.js';
 import { explainImportError } from '../../images/workload/user/load-export.js';
 import { formatUserError } from '../../images/workload/user/user-error.js';
@@ -111,9 +112,9 @@ describe('numbers the user\'s code returns', () => {
   });
 
   test('a command\'s last stdout line, if it is a JSON object', () => {
-    expect(readUserNumbers('warming up\n{"ops": 1200.5, "label": "a", "ok": true}\n')).toEqual({ ops: 1200.5 });
-    expect(readUserNumbers('{"ops": 1}\nbye\n')).toEqual({});
-    expect(readUserNumbers('{not json\n')).toEqual({});
+    expect(readLastLineNumbers('warming up\n{"ops": 1200.5, "label": "a", "ok": true}\n')).toEqual({ ops: 1200.5 });
+    expect(readLastLineNumbers('{"ops": 1}\nbye\n')).toEqual({});
+    expect(readLastLineNumbers('{not json\n')).toEqual({});
   });
 });
 

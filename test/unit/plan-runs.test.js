@@ -1,5 +1,6 @@
-import { planExperiments, describeRun } from '../../runner/plan/plan-runs.js';
-import { parseCpuList, toHostLimits } from '../../runner/plan/cpu-limits.js';
+import { planExperiments, formatRun } from '../../runner/plan/plan-runs.js';
+import { toHostLimits } from '../../runner/plan/cpu-limits.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { LabError } from '../../runner/errors.js';
 
 function configOf(experiment, extra = {}) {
@@ -46,7 +47,7 @@ describe('planExperiments', () => {
     const [plan] = planExperiments(configOf({ warmup: 1, repetitions: 2, matrix: { workload: ['pbkdf2'], cpus: [1, 2] } }), { defaultNodeMajor: 24 });
     expect(plan.runs.map((run) => run.warmup)).toEqual([true, true, false, false, false, false]);
     expect(plan.runs[0].runKey).toMatch(/^[0-9a-f]{10}\.w1$/);
-    expect(describeRun(plan.runs[0])).toMatch(/warm-up 1/);
+    expect(formatRun(plan.runs[0])).toMatch(/warm-up 1/);
   });
 
   test('limits, env and the workload spec that goes into the container', () => {
@@ -105,9 +106,9 @@ describe('planExperiments', () => {
     expect(() => planExperiments(config, { only: ['nope'], defaultNodeMajor: 24 })).toThrow(/--only names no experiment/);
   });
 
-  test('describeRun prints one line per run', () => {
+  test('formatRun prints one line per run', () => {
     const [plan] = planExperiments(configOf({ matrix: { workload: ['pbkdf2'], cpus: [1] } }), { defaultNodeMajor: 24 });
-    expect(describeRun(plan.runs[0])).toMatch(/^exp cell [0-9a-f]{10} rep 1: workload=pbkdf2 cpus=1$/);
+    expect(formatRun(plan.runs[0])).toMatch(/^exp cell [0-9a-f]{10} rep 1: workload=pbkdf2 cpus=1$/);
   });
 });
 

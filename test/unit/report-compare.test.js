@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { compareResults, formatComparison } from '../../runner/report/compare.js';
-import { readResults } from '../../runner/report/read-results.js';
+import { readResults } from '../../runner/results/read-results.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/results/${name}`, import.meta.url));
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { readResults } from '../../runner/report/read-results.js';
+import { readResults } from '../../runner/results/read-results.js';
 import { cpuCapacity, summarizeCells } from '../../runner/report/summary.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/results/${name}`, import.meta.url));

@@ -1,4 +1,4 @@
-import { compareSamples, significanceMark, welchTest } from '../../runner/report/statistics.js';
+import { compareSamples, significanceMark, welchTest } from '../../runner/stats/statistics.js';
 
 // R's `sleep` data set; t.test(extra ~ group, data = sleep) prints
 // t = -1.8608, df = 17.776, p-value = 0.07939, 95% CI of group1 − group2: -3.3654832 0.2054832.

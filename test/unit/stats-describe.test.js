@@ -1,11 +1,11 @@
-import { describeSample, findOutliers, modifiedZScores, tQuantile, OUTLIER_MIN_N } from '../../runner/report/statistics.js';
+import { summarizeSample, findOutliers, modifiedZScores, tQuantile, OUTLIER_MIN_N } from '../../runner/stats/statistics.js';
 
 
-describe('describeSample', () => {
+describe('summarizeSample', () => {
   test('matches hand-computed values for [2, 4, 4, 4, 5, 5, 7, 9]', () => {
     // mean 5; Σ(x − 5)² = 32, so stdev = √(32/7) = 2.13809; t(0.975, 7) = 2.364624;
     // halfwidth = 2.364624 · 2.13809 / √8 = 2.364624 · 0.755929 = 1.787488
-    const stats = describeSample([2, 4, 4, 4, 5, 5, 7, 9]);
+    const stats = summarizeSample([2, 4, 4, 4, 5, 5, 7, 9]);
     expect(stats).toMatchObject({ n: 8, median: 4.5, mean: 5, min: 2, max: 9 });
     expect(stats.stdev).toBeCloseTo(2.13809, 5);
     expect(stats.cv).toBeCloseTo(0.427618, 5);
@@ -17,7 +17,7 @@ describe('describeSample', () => {
   });
 
   test('n = 2 uses t(0.975, 1) = 12.706: a very wide interval, as it should be', () => {
-    const stats = describeSample([1, 3]);
+    const stats = summarizeSample([1, 3]);
     expect(stats).toMatchObject({ n: 2, median: 2, mean: 2, min: 1, max: 3 });
     expect(stats.stdev).toBeCloseTo(Math.SQRT2, 10);
     expect(stats.ci95_low).toBeCloseTo(2 - 12.7062047, 6);
@@ -25,19 +25,19 @@ describe('describeSample', () => {
   });
 
   test('n = 1 has a median, mean, min and max but no spread or interval', () => {
-    expect(describeSample([5724.3])).toEqual({
+    expect(summarizeSample([5724.3])).toEqual({
       n: 1, median: 5724.3, mean: 5724.3, stdev: null, min: 5724.3, max: 5724.3, cv: null,
       ci95_low: null, ci95_high: null, ci95_halfwidth: null, ci95_relative: null, outliers: [],
     });
   });
 
   test('n = 0 and values a run did not report (undefined, NaN) are left out', () => {
-    expect(describeSample([])).toMatchObject({ n: 0, median: null, mean: null, ci95_low: null, outliers: [] });
-    expect(describeSample([undefined, 10, Number.NaN, null, 20])).toMatchObject({ n: 2, mean: 15 });
+    expect(summarizeSample([])).toMatchObject({ n: 0, median: null, mean: null, ci95_low: null, outliers: [] });
+    expect(summarizeSample([undefined, 10, Number.NaN, null, 20])).toMatchObject({ n: 2, mean: 15 });
   });
 
   test('identical values: zero spread, a zero-width interval', () => {
-    expect(describeSample([7, 7, 7])).toMatchObject({ stdev: 0, cv: 0, ci95_low: 7, ci95_high: 7 });
+    expect(summarizeSample([7, 7, 7])).toMatchObject({ stdev: 0, cv: 0, ci95_low: 7, ci95_high: 7 });
   });
 });
 
@@ -65,7 +65,7 @@ describe('outliers by modified Z-score', () => {
 
   test(`fewer than ${OUTLIER_MIN_N} values flag nothing (with 3 the MAD is one deviation)`, () => {
     expect(findOutliers([5858, 5849, 8076])).toEqual([]);
-    expect(describeSample([5858, 5849, 8076]).outliers).toEqual([]);
+    expect(summarizeSample([5858, 5849, 8076]).outliers).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
 // processes are up when the resident set is read, and every process is counted.
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
-import { parseVmRssKiB } from '../../images/workload/workloads/idle.js';
+import { parseProcKiB } from '../../images/workload/workloads/idle.js';
 
 const RUN_JS = fileURLToPath(new URL('../../images/workload/run.js', import.meta.url));
 
@@ -13,10 +13,11 @@ async function runOk(spec) {
 }
 
 describe('idle workload', () => {
-  test('reads VmRSS in KiB from /proc/<pid>/status', () => {
-    expect(parseVmRssKiB('Name:\tnode\nVmHWM:\t  70000 kB\nVmRSS:\t   61234 kB\nThreads:\t7\n')).toBe(61234);
-    expect(parseVmRssKiB('Name:\tzombie\n')).toBeNull();
-    expect(parseVmRssKiB(null)).toBeNull();
+  test('reads a size in KiB from /proc/<pid>/status and smaps_rollup', () => {
+    expect(parseProcKiB('Name:\tnode\nVmHWM:\t  70000 kB\nVmRSS:\t   61234 kB\nThreads:\t7\n', 'VmRSS')).toBe(61234);
+    expect(parseProcKiB('Rss:               44696 kB\nPss:               44656 kB\nPss_Dirty:   8764 kB\n', 'Pss')).toBe(44656);
+    expect(parseProcKiB('Name:\tzombie\n', 'VmRSS')).toBeNull();
+    expect(parseProcKiB(null, 'VmRSS')).toBeNull();
   });
 
   test('workers 0: the process alone; wall_ms is the settle time', async () => {
@@ -39,5 +40,8 @@ describe('idle workload', () => {
     expect(result.tasks.map(({ process }) => process)).toEqual([1]);
     // Two children, each a whole Node.js process, on top of the primary.
     expect(result.metrics.rss_mb).toBeGreaterThan(result.metrics.main_rss_mb * 2);
+    // Shared pages (the node binary) are split between the processes by PSS, counted in full by each RSS.
+    expect(result.metrics.pss_mb).toBeLessThan(result.metrics.rss_mb);
+    expect(result.metrics.vsz_mb).toBeGreaterThan(result.metrics.rss_mb);
   });
 });

@@ -51,6 +51,6 @@ describe('sum workload', () => {
     const run = await execa(process.execPath, [RUN_JS], { env: { LAB_SPEC: JSON.stringify({ workload: 'sum', params: { n: 3, tasks: 4 } }) }, reject: false });
     expect(run.exitCode).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^workload failed: LAB_SPEC\.params\.tasks: expected at most n \(3\) slices, got 4/);
+    expect(run.stderr).toMatch(/^workload failed: LAB_SPEC\.params\.tasks: expected at most n \(3\) slices, found 4/);
   });
 });

@@ -9,6 +9,7 @@ import { WorkloadError } from '../errors.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
 import { round } from '../result.js';
 import { CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
+import { runBursts, summarizeRounds } from './burst.js';
 import { createLatencyRecorder } from './latency.js';
 import { judgeLoaderSaturation } from './saturation.js';
 import { prepareWork } from './work.js';
@@ -22,6 +23,7 @@ const CONTROL_TIMEOUT_MS = 30_000;
 // autocannon ends a run at the first sample tick after `duration`; with its default 1 s ticks a 2 s run
 // could last 3 s. 100 ms ticks keep the measured period within 0.1 s of what was asked.
 const SAMPLE_MS = 100;
+const BURST_PROBE_MAX_S = 3600;
 
 /** @param {import('../spec.js').Spec} spec  the server's spec: the loader reads params.http from it */
 export async function runLoad(spec, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
@@ -38,11 +40,7 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
   const began = performance.now();
   const work = createLatencyRecorder();
   const fast = createLatencyRecorder();
-  // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
-  const [main, probe] = await Promise.all([
-    track(autocannon(loadOptions(params, params.duration)), work),
-    params.app ? { errors: 0, non2xx: 0 } : track(autocannon({ url: appUrl(FAST_PATH), ...FAST_PROBE, duration: params.duration, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true }), fast),
-  ]);
+  const [main, probe] = await measureLoad(params, { work, fast });
   const periodMs = performance.now() - began;
   const counters = diffCgroupCounters(before, readCgroupSnapshot());
   const cpu = process.cpuUsage(cpuBefore);
@@ -61,11 +59,39 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     throttledMs: counters.throttledMs,
     requestsPerSec,
     meanLatencyMs: latency.mean,
-    connections: params.connections,
-    pipelining: params.pipelining,
+    connections: params.burst.requests > 0 ? params.burst.requests : params.connections,
+    pipelining: params.burst.requests > 0 ? 1 : params.pipelining,
     rate: params.rate,
   });
   if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
+  return buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast: fast.summarize(), probe, cpuMs, counters, saturation });
+}
+
+/**
+ * The measured period: a closed loop of `connections` for `duration` s (autocannon), or with `burst.requests`
+ * set, `burst.rounds` bursts of that many simultaneous requests (burst.js). The /fast probe runs beside
+ * either, for as long as the measured load lasts.
+ */
+async function measureLoad(params, { work, fast }) {
+  const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
+  // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
+  const startProbe = (duration) => (params.app ? { errors: 0, non2xx: 0, stop() {} } : track(autocannon({ ...probeOptions, duration }), fast));
+  if (params.burst.requests === 0) {
+    return Promise.all([
+      track(autocannon(loadOptions(params, params.duration)), work),
+      startProbe(params.duration),
+    ]);
+  }
+  // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
+  const probe = startProbe(BURST_PROBE_MAX_S);
+  const url = params.app ? appUrl(params.app.path) : appUrl(WORK_PATH);
+  const main = await runBursts({ url, requests: params.burst.requests, rounds: params.burst.rounds, recorder: work });
+  probe.stop();
+  return [main, await probe];
+}
+
+/** The loader's result line: the http columns it measures (workloads/http.js `columns`) and its own health. */
+export function buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast, probe, cpuMs, counters, saturation }) {
   return {
     workload: 'http',
     role: 'loader',
@@ -81,7 +107,8 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
       errors: main.errors,
       timeouts: main.timeouts,
       non2xx: main.non2xx,
-      fast_route_p99_ms: roundOrNull(fast.summarize().p99),
+      fast_route_p99_ms: roundOrNull(fast.p99),
+      ...summarizeBursts(main.roundsMs),
       loader_saturated: saturation.saturated,
     },
     loader: {
@@ -91,6 +118,13 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
       saturation,
     },
   };
+}
+
+// Burst columns stay empty for a closed-loop run: there were no bursts to time.
+function summarizeBursts(roundsMs) {
+  if (!roundsMs) return { burst_p50_ms: null, burst_max_ms: null };
+  const { p50, max } = summarizeRounds(roundsMs);
+  return { burst_p50_ms: roundOrNull(p50), burst_max_ms: roundOrNull(max) };
 }
 
 function loadOptions(params, duration) {

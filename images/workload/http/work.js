@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { WorkloadError } from '../errors.js';
 import { prepareTemplate } from './template.js';
+import { chooseThreadCpuClock } from '../probe/thread-cpu.js';
 
 const pbkdf2Async = promisify(crypto.pbkdf2);
 const PASSWORD = 'correct horse battery staple';
@@ -18,10 +19,9 @@ const SALT = Buffer.from('node-threads-lab');
 
 const PREPARE = {
   none: () => () => 'ok',
-  spin: ({ ms }) => () => {
-    const end = performance.now() + ms;
-    while (performance.now() < end);
-    return `spun ${ms} ms`;
+  spin: ({ ms }) => {
+    const readCpuNs = chooseThreadCpuClock();
+    return () => spinCpu(readCpuNs, ms);
   },
   pbkdf2: ({ iterations, keylen, digest, sync }) => {
     try {
@@ -40,8 +40,19 @@ const PREPARE = {
   template: (options) => prepareTemplate(options),
 };
 
+// Busy until this thread has used `ms` of CPU time. The clock is read every few thousand steps: a
+// read is a system call (≈ 8 µs), small beside the 1 ms minimum but not free.
+const STEPS_PER_READ = 5000;
+
+export function spinCpu(readCpuNs, ms) {
+  const end = readCpuNs() + ms * 1e6;
+  let x = 0;
+  while (readCpuNs() < end) for (let i = 0; i < STEPS_PER_READ; i++) x = (x * 31 + i) % 1_000_003;
+  return `spun ${ms} ms`;
+}
+
 /**
- * @param {ReturnType<import('./params.js').parseParams>} params
+ * @param {object} params  params.http, defaults filled (workloads/http.js)
  * @returns {Promise<() => string|Promise<string>>}
  */
 export async function prepareWork(params) {

@@ -9,18 +9,43 @@ import { WorkloadError } from '../errors.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 
+export const description =
+  'argon2.hash calls started at once. Each runs on the libuv thread pool and itself uses `parallelism` lanes.';
+
 // npm argon2's own defaults, so a spec that names no parameter measures what a default app pays.
-export const defaults = { tasks: 8, memoryCost: 65536, timeCost: 3, parallelism: 4 };
+export const params = {
+  tasks: {
+    type: 'integer', minimum: 1, default: 8, examples: [8],
+    title: 'Calls per run', description: 'How many argon2.hash calls each run starts at once.',
+  },
+  memoryCost: {
+    type: 'integer', minimum: 1024, default: 65536, examples: [65536],
+    title: 'Memory cost (KiB)', description: 'Memory per hash in KiB (npm argon2 default 65536 = 64 MiB).',
+  },
+  timeCost: {
+    type: 'integer', minimum: 1, default: 3, examples: [3],
+    title: 'Time cost', description: 'Passes over the memory (npm argon2 default 3).',
+  },
+  parallelism: {
+    type: 'integer', minimum: 1, maximum: 255, default: 4, examples: [1, 4],
+    title: 'Parallelism', description: 'Lanes per hash (npm argon2 default 4).',
+  },
+};
 
 let argon2;
 
+/** Issues with paths relative to params.argon2, for values with the defaults filled in. */
 export function checkParams({ memoryCost, parallelism }) {
-  if (memoryCost < 8 * parallelism) {
-    throw new WorkloadError(
-      'ERR_SPEC_INVALID',
-      `LAB_SPEC.params.memoryCost: argon2 needs at least 8 KiB per lane (8 × parallelism ${parallelism} = ${8 * parallelism}), got ${memoryCost}`,
-    );
-  }
+  // Argon2 itself rejects memory below 8 KiB per lane; better to say so now than in 48 failed runs.
+  // Values the schema rejects are already reported.
+  const valid = Number.isInteger(memoryCost) && memoryCost >= params.memoryCost.minimum &&
+    Number.isInteger(parallelism) && parallelism <= params.parallelism.maximum;
+  if (!valid || memoryCost >= 8 * parallelism) return [];
+  return [{
+    path: ['memoryCost'],
+    message: `expected at least 8 KiB per lane (8 × parallelism ${parallelism} = ${8 * parallelism}), found ${memoryCost}`,
+    hint: `raise memoryCost to ${8 * parallelism} or more, or lower parallelism`,
+  }];
 }
 
 export function assertRunnable() {

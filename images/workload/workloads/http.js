@@ -1,7 +1,202 @@
-// http: a server under load, not a batch of tasks. It has no runTask: run.js hands the whole run to
-// http/primary.js (and cluster children to http/cluster.js), and loader.js drives it from a second
-// container. This entry lets spec.js check LAB_SPEC for it like for every workload.
+// http: a server (single process, `cluster`, `workers` pool) under autocannon load from a second
+// container, not a batch of tasks. It has no runTask: run.js hands the whole run to runPrimary
+// (http/primary.js) and cluster children to serveChild (http/cluster.js), loader.js drives it from a
+// second container, and the runner's executor starts both (`serves`). Object parameters take their defaults key by key (params.js), so
+// `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
-export { defaults, parseParams } from '../http/params.js';
+import { checkCpuset } from '../lib/check-host.js';
+import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
+import { CPUSET_PATTERN } from '../lib/cpuset.js';
+import { assertRunnable as assertArgon2Runnable } from './argon2.js';
+import { checkParams as checkPbkdf2, params as pbkdf2Params } from './pbkdf2.js';
 
+export const description =
+  'An HTTP server (single process, `cluster` processes, or a `workers` pool) under autocannon load from a separate ' +
+  'container in its network namespace. GET /work does `work`; GET /fast answers at once.';
+
+/** Runs as a server with a load generator beside it (loader.js; runner/docker/executor.js starts both). */
 export const serves = true;
+
+// The server runs until the load generator has measured it. Loaded on use: the runner imports this
+// module for its tables and must not load the server (or its packages).
+export async function runPrimary(spec) {
+  const { runHttpPrimary } = await import('../http/primary.js');
+  return runHttpPrimary(spec);
+}
+
+export async function serveChild(spec) {
+  const { serveHttpClusterProcess } = await import('../http/cluster.js');
+  return serveHttpClusterProcess(spec);
+}
+
+const WORK_KINDS = ['pbkdf2', 'argon2', 'spin', 'template', 'none'];
+
+const group = (title, description, properties) => ({
+  type: 'object',
+  additionalProperties: false,
+  title,
+  description,
+  properties,
+  default: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.default])),
+});
+
+export const params = {
+  work: {
+    type: 'string', enum: WORK_KINDS, default: 'pbkdf2', examples: WORK_KINDS,
+    title: 'Work per request',
+    description:
+      'What GET /work does: pbkdf2 or argon2 (password hashing on the libuv pool; pbkdf2 sync: true blocks the thread), ' +
+      'spin (busy for `spin.ms` of CPU time on the handling thread, like a blocking loop), template (render a mustache page of `template.rows` rows), ' +
+      'none (answer at once). Its sub-parameters are under the key of the same name.',
+  },
+  pbkdf2: group('pbkdf2 work', 'One crypto.pbkdf2 per request, fixed password and salt.', {
+    iterations: { type: 'integer', minimum: 1, default: 10000, examples: [10000], title: 'Iterations', description: 'pbkdf2 iterations per request.' },
+    keylen: { type: 'integer', minimum: 1, default: 64, examples: [64], title: 'Key length', description: 'Derived key length in bytes; the body is its hex.' },
+    digest: pbkdf2Params.digest,
+    sync: { ...pbkdf2Params.sync, description: 'false: async crypto.pbkdf2 on the libuv pool; true: pbkdf2Sync blocks the thread handling the request.' },
+  }),
+  argon2: group('argon2 work', 'One argon2id hash per request (npm argon2, on the libuv pool). Defaults: the OWASP minimum.', {
+    memoryCost: { type: 'integer', minimum: 1024, default: 19456, examples: [19456], title: 'Memory cost (KiB)', description: 'Memory per hash in KiB.' },
+    timeCost: { type: 'integer', minimum: 1, default: 2, examples: [2], title: 'Time cost', description: 'Passes over the memory.' },
+    parallelism: { type: 'integer', minimum: 1, maximum: 255, default: 1, examples: [1], title: 'Parallelism', description: 'Lanes per hash.' },
+  }),
+  spin: group('spin work', 'Busy CPU on the thread handling the request, like a blocking loop.', {
+    ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'CPU time each request burns on the handling thread (not wall time: under a quota a throttled request still does the same work).' },
+  }),
+  template: group('template work', 'Render a mustache page (the "offload rendering" case).', {
+    rows: { type: 'integer', minimum: 1, default: 100, examples: [100, 1000], title: 'Rows', description: 'Table rows in the page: its size (≈ 150 bytes a row).' },
+  }),
+  duration: {
+    type: 'number', minimum: 0.1, default: 10, examples: [10, 30],
+    title: 'Measured seconds', description: 'Length of the measured period.',
+  },
+  warmup: {
+    type: 'number', minimum: 0, default: 3, examples: [3],
+    title: 'Warm-up seconds', description: 'Load before the measured period, not counted (JIT, pools, connections).',
+  },
+  connections: {
+    type: 'integer', minimum: 1, default: 10, examples: [10, 100],
+    title: 'Connections', description: 'Concurrent connections autocannon keeps open.',
+  },
+  pipelining: {
+    type: 'integer', minimum: 1, default: 1, examples: [1, 10],
+    title: 'Pipelining', description: 'Requests in flight per connection.',
+  },
+  rate: {
+    type: 'integer', minimum: 1, examples: [500],
+    title: 'Fixed rate (req/s)', description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
+  },
+  burst: group('Burst load (ApacheBench-style)', 'Instead of a closed loop for `duration` seconds: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
+    requests: { type: 'integer', minimum: 0, default: 0, examples: [0, 6], title: 'Requests per burst', description: '0: no bursts (closed loop of `connections`); N: each burst sends N requests at once and ends when the last is answered.' },
+    rounds: { type: 'integer', minimum: 1, default: 20, examples: [20, 100], title: 'Bursts', description: 'Bursts per run, one after the other.' },
+  }),
+  loader: group('Load generator', 'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.', {
+    cpus: {
+      type: 'number', exclusiveMinimum: 0, multipleOf: 0.001, default: 1, examples: [1],
+      title: 'Loader CPU quota', description: 'CPUs the load generator may use (at most the host count; autocannon uses one thread).',
+    },
+    cpuset: {
+      type: 'string', pattern: `^(auto|none|${CPUSET_PATTERN.slice(1, -1)})$`, default: 'auto', examples: ['auto', 'none', '1'],
+      title: 'Loader CPU set',
+      description:
+        'auto: when the cell pins the server (`cpuset` axis) and other host CPUs are free, pin the loader to them; otherwise unpinned. ' +
+        'none: never pin. A CPU list ("1", "2-3"): pin there.',
+    },
+  }),
+  app: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['file'],
+    title: 'Your app',
+    description:
+      'Serve your own app instead of the lab\'s: `export` is a `(req, res)` handler (two or more parameters, e.g. an Express app) ' +
+      'or a function returning an unlistened `http.Server`. The loader sends `method` `path` (with `headers` and `body`) and ' +
+      'expects `status`; `work` is then unused. See docs/own-code.md.',
+    properties: {
+      file: { type: 'string', minLength: 1, examples: ['server/app.js'], title: 'Module file', description: 'Relative to the folder of the experiments file.' },
+      export: { type: 'string', minLength: 1, default: 'default', examples: ['default', 'handler'], title: 'Export name', description: 'The handler or server factory.' },
+      root: { type: 'string', minLength: 1, examples: ['.'], title: 'Folder to mount', description: 'Mounted read-only (its node_modules is used); default: the file\'s folder.' },
+      path: { type: 'string', pattern: '^/', default: '/', examples: ['/api/users?limit=20'], title: 'Route', description: 'Path (and query) every request asks for.' },
+      method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET', title: 'Method' },
+      headers: { type: 'object', additionalProperties: { type: 'string' }, default: {}, examples: [{ 'content-type': 'application/json' }], title: 'Headers' },
+      body: { type: 'string', default: '', examples: ['{"name":"ada"}'], title: 'Body', description: 'Request body, sent as is.' },
+      status: { type: 'integer', minimum: 100, maximum: 599, default: 200, title: 'Expected status', description: 'Any other status fails the run before it is measured; during it, non-2xx answers count in non2xx.' },
+    },
+  },
+  fault: {
+    type: 'string', enum: ['none', 'wrong-body', 'wrong-status'], default: 'none', examples: ['none'],
+    title: 'Fault (tests only)',
+    description: 'Makes the server answer GET /work wrongly, to show that the loader\'s check fails the run. Leave at none.',
+  },
+};
+
+// The row's http columns: the load generator's line gives the first ones, the server's line the
+// event-loop delay, and the runner the loader's limits (runner/collect/http-result.js).
+export const columns = [
+  { name: 'requests_per_sec', unit: 'req/s', description: 'responses per second over the measured period' },
+  { name: 'latency_p50_ms', unit: 'ms', description: 'median response time' },
+  { name: 'latency_p90_ms', unit: 'ms', description: '90th percentile response time' },
+  { name: 'latency_p99_ms', unit: 'ms', description: '99th percentile response time' },
+  { name: 'latency_max_ms', unit: 'ms', description: 'slowest response' },
+  { name: 'throughput_bytes_per_sec', unit: 'B/s', description: 'response bytes per second' },
+  { name: 'errors', unit: '', description: 'connection errors' },
+  { name: 'timeouts', unit: '', description: 'requests that timed out' },
+  { name: 'non2xx', unit: '', description: 'responses with a status other than 2xx' },
+  { name: 'fast_route_p99_ms', unit: 'ms', description: 'p99 of GET /fast while /work is loaded' },
+  { name: 'burst_p50_ms', unit: 'ms', description: 'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")' },
+  { name: 'burst_max_ms', unit: 'ms', description: 'slowest burst' },
+  { name: 'event_loop_delay_mean_ms', unit: 'ms', description: 'mean event-loop delay of the server processes' },
+  { name: 'event_loop_delay_p99_ms', unit: 'ms', description: 'p99 event-loop delay of the server processes' },
+  { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
+  { name: 'loader_cpuset', unit: '', type: 'text', description: 'CPUs the load generator was pinned to' },
+  { name: 'loader_saturated', unit: '', type: 'boolean', description: 'the load generator, not the server, was the limit' },
+];
+
+// The latency percentiles, in the order report.html's percentile chart draws them.
+export const latencyPercentiles = [
+  ['p50', 'latency_p50_ms'], ['p90', 'latency_p90_ms'], ['p99', 'latency_p99_ms'], ['max', 'latency_max_ms'],
+];
+
+export const primaryMetrics = [
+  { column: 'requests_per_sec', better: 'higher', label: 'throughput' },
+  { column: 'latency_p99_ms', better: 'lower', label: 'p99 latency' },
+];
+
+/** The argon2 work needs its addon to load in this Node.js (see argon2.js). */
+export function assertRunnable({ work }) {
+  if (work === 'argon2') assertArgon2Runnable();
+}
+
+/** With `app`, the user's module: checked by the preflight before the matrix starts (runner/docker/preflight.js). */
+export const userCode = { kind: 'app', at: ['app'] };
+
+const APP_DEFAULTS = Object.fromEntries(Object.entries(params.app.properties).filter(([, schema]) => 'default' in schema).map(([key, schema]) => [key, schema.default]));
+
+/** With `app`: its defaults filled, its file as seen inside the container, and the mount of its folder. */
+export function toContainer(filled, { configDir }) {
+  if (!filled.app) return { params: filled, mounts: [] };
+  const { hostRoot, containerFile } = resolveUserFile(filled.app, configDir);
+  const { root, ...app } = { ...APP_DEFAULTS, ...filled.app };
+  return { params: { ...filled, app: { ...app, file: containerFile } }, mounts: [toUserMount(hostRoot)] };
+}
+
+/** Issues with paths relative to params.http, for values with the defaults filled in. */
+export function checkParams(filled, host, { configDir } = {}) {
+  return [
+    ...checkUserFile(filled.app, configDir, { at: ['app'] }),
+    ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
+    ...checkLoader(filled.loader, host),
+  ];
+}
+
+function checkLoader(loader, host) {
+  if (!host || typeof loader !== 'object' || loader === null) return [];
+  const issues = [];
+  if (typeof loader.cpus === 'number' && loader.cpus > host.cpus) {
+    issues.push({ path: ['loader', 'cpus'], message: `expected at most ${host.cpus} (this host's CPU count), found ${loader.cpus}`, hint: 'write e.g. `loader: {cpus: 1}`' });
+  }
+  if (typeof loader.cpuset === 'string' && loader.cpuset !== 'auto' && loader.cpuset !== 'none') {
+    issues.push(...checkCpuset(loader.cpuset, ['loader', 'cpuset'], host));
+  }
+  return issues;
+}

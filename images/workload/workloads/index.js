@@ -1,35 +1,71 @@
-// Every workload this image can run, by the name LAB_SPEC.workload uses. A new CPU workload is one
-// module beside these and one entry here. A CPU workload module exports:
-//   defaults                  every parameter with its default; spec.js checks given values against
-//                             their types (numbers: positive integers). `tasks` is how many tasks run.
-//   checkParams(params)       optional; throws WorkloadError ERR_SPEC_INVALID for what types cannot say
-//   assertRunnable()          optional; run once by the primary before t0, throws when this Node.js
+// Every workload, by the name experiments.yml and LAB_SPEC.workload use: the one registry that the image
+// (spec.js, run.js, loader.js) and the runner (config schema and checks, CSV columns, reports, executor)
+// both read. The runner imports this folder; nothing here imports the runner, and nothing here imports a
+// package at module load (a workload loads its own, e.g. argon2, in prepare()).
+//
+// Adding a workload = one module beside these + one line in WORKLOADS below; then
+// `node runner/config/write-schema.js` republishes experiments.schema.json, and
+// test/unit/workload-contract.test.js checks the module against the image and the runner.
+//
+// A workload module exports:
+//   description               one or two sentences: the schema's description of params.<name>
+//   params                    JSON Schema properties of params.<name>: type, minimum/maximum, enum, default,
+//                             title, description, examples. `default` is THE default (runner and image);
+//                             an object parameter has `properties` and its own `default` object. `tasks`
+//                             is how many tasks a CPU workload runs.
+//   checkParams(params, host) optional; what the schema cannot say, for values with the defaults filled in:
+//                             returns [{ path (relative to params.<name>), message, hint }]. `host`
+//                             ({ cpus, cpuIds }) is given by the runner only.
+//   columns                   optional; runs.csv columns the result line's `metrics` carries, in order:
+//                             [{ name, unit, description, type? ('text' | 'boolean'; default number) }]
+//   primaryMetrics            optional; [{ column, better: 'lower' | 'higher', label }], the first one is
+//                             what speedup and adaptive repetitions use; default wall_ms (lower is better)
+//   latencyPercentiles        optional; [[label, column]] drawn as report.html's latency percentile chart
+//   -- what runs in the container (a CPU workload):
+//   assertRunnable(params)    optional; run once by the primary before t0, throws when this Node.js
 //                             cannot run the workload (better a message than a crash mid-run)
 //   prepare(params)           optional, async; once per thread that runs tasks, before the start
 //                             barrier, so loading costs stay out of task times
 //   runTask(params, index)    starts one task: returns a promise for async work, or returns nothing
 //                             once synchronous work is done (so its end is timed without a tick's delay)
 //   readTaskValues(returned)  optional; numbers a task returned, kept on its record (script)
-//   measure({ pids })         optional; run by the primary once every task has ended, while threads and
+//   measure({ pids, records }) optional; run by the primary once every task has ended, while threads and
 //                             processes are still up (pids: primary first, then cluster processes;
-//                             records: every task's record);
-//                             returns the workload's own numbers, the result's `metrics`
-// `http` is not a CPU workload: it exports `serves` (run.js runs it as a server, see http/) and
-// `parseParams` (spec.js lets it check its nested parameters itself).
+//                             records: every task's record); returns the result's `metrics` (the keys
+//                             of `columns`, and user_<key> for a workload with userColumns)
+//   -- or, a workload that runs its own way instead of tasks:
+//   runPrimary(spec)          async; runs the whole run in the primary and returns the result object
+//                             (result.js's shape: wall_ms, tasks, seen, ... metrics); import what it needs
+//                             inside it, so the runner can import this module for its tables alone
+//   serveChild(spec)          async; what each cluster child runs, if runPrimary forks any
+//   serves                    true: a server measured by a load generator in a second container (http:
+//                             see http/ and loader.js; runner/docker/executor.js starts the pair)
+//   external                  true: runs outside our image, measured from outside (command: the user's
+//                             image and argv; runner/docker/command-run.js with a cgroup watcher)
+//   -- the user's own code (script, http's app, command), read by the runner only:
+//   required                  optional; parameters without a default that must be written ([name])
+//   checkParams(params, host, { configDir })   configDir: the experiments file's folder, which the
+//                             user's paths are relative to (lib/user-files.js)
+//   toContainer(params, { configDir })  optional; the params LAB_SPEC carries (paths as seen inside the
+//                             container) and the read-only mounts: { params, mounts, workingDir? }
+//   userCode                  optional; { kind: 'function' | 'app', at: [path in params] }: the module the
+//                             preflight imports (runner/docker/preflight.js) before the matrix starts
+//   userColumns               optional; true: the numbers the user's code returns become user_<key>
+//                             columns, learnt by the preflight (their keys cannot be listed here)
+//   checkCell(values)         optional; [{ axis, message, hint }] for axis values it cannot honour
 
 import * as argon2 from './argon2.js';
+import * as command from './command.js';
 import * as http from './http.js';
 import * as idle from './idle.js';
 import * as pbkdf2 from './pbkdf2.js';
 import * as script from './script.js';
 import * as sum from './sum.js';
 
-const WORKLOADS = { pbkdf2, argon2, http, idle, sum, script };
+export const WORKLOADS = { pbkdf2, argon2, http, idle, sum, script, command };
+
+export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 
 export function getWorkload(name) {
   return typeof name === 'string' && Object.hasOwn(WORKLOADS, name) ? WORKLOADS[name] : undefined;
-}
-
-export function listWorkloadNames() {
-  return Object.keys(WORKLOADS);
 }

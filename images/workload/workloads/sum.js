@@ -8,12 +8,25 @@
 
 import { WorkloadError } from '../errors.js';
 
-export const defaults = { tasks: 1, n: 10_000_000 };
+export const description =
+  'Sum 1..n with a plain JavaScript loop, split into `tasks` slices: synchronous CPU work on the thread that runs ' +
+  'each slice (no libuv pool), the case where worker threads and cluster processes add parallelism.';
 
+export const params = {
+  tasks: {
+    type: 'integer', minimum: 1, default: 1, examples: [1, 2],
+    title: 'Slices', description: 'Contiguous slices of 1..n, dealt round-robin over cluster processes and worker threads like other tasks.',
+  },
+  n: {
+    type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 10_000_000, examples: [10_000_000, 1_000_000_000],
+    title: 'n', description: 'Sum the integers 1..n (exactly: checked against n(n+1)/2 slice by slice).',
+  },
+};
+
+/** Issues with paths relative to params.sum. */
 export function checkParams({ tasks, n }) {
-  if (tasks > n) {
-    throw new WorkloadError('ERR_SPEC_INVALID', `LAB_SPEC.params.tasks: expected at most n (${n}) slices, got ${tasks}`);
-  }
+  if (!Number.isInteger(tasks) || !Number.isInteger(n) || tasks <= n) return [];
+  return [{ path: ['tasks'], message: `expected at most n (${n}) slices, found ${tasks}`, hint: `lower tasks to ${n} or raise n` }];
 }
 
 /** Task `index` of `tasks` sums [first, last]; the slices partition 1..n. */

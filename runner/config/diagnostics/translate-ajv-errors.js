@@ -1,14 +1,14 @@
 // ajv errors → issues a person can act on: { path, message, hint, at, anchor }.
 // `at: 'key'` points at the key rather than its value; `anchor` is the path to point at when it is not `path`.
 
-import { AXIS_NAMES } from './axes.js';
-import { explainReservedName } from './env-names.js';
+import { AXIS_NAMES } from '../../domain/axes.js';
+import { explainReservedName } from '../../domain/env-names.js';
 import { describeExpected, describeStep } from './expected.js';
 import { MINIMAL_EXAMPLE, suggestValue } from './hints.js';
 import { classifyPath } from './locations.js';
 import { formatPath, parsePointer } from './paths.js';
-import { suggestName } from './suggest.js';
-import { describeValue, formatFlow } from './values.js';
+import { suggestName } from '../../../images/workload/lib/suggest.js';
+import { describeValue, formatFlow } from '../values.js';
 
 // Each of these only summarizes errors ajv also reports one by one.
 const SUMMARY_KEYWORDS = new Set(['anyOf', 'propertyNames', 'if']);

@@ -4,14 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
-import { AXIS_COLUMNS, HEAD_COLUMNS } from '../collect/to-rows.js';
+import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS } from '../collect/to-rows.js';
 
-// Text columns; every other column holds a number or nothing.
-const TEXT_COLUMNS = new Set([
-  'experiment', 'cell', 'workload', 'cpuset', 'status', 'error', 'seen_cpuset', 'node_version', 'started_at',
-  'finished_at', 'loader_cpuset', 'process', 'thread',
-]);
-const BOOLEAN_COLUMNS = new Set(['warmup', 'loader_saturated']);
 const DEFUSED = /^'[=+\-@\t\r]/;
 
 /**
@@ -42,7 +36,8 @@ function findEnvAxes(columns) {
   return columns.slice(from + 1, to).filter((column) => !HEAD_COLUMNS.includes(column) && column !== 'warmup');
 }
 
-function readCsv(path) {
+/** One CSV file → { columns, rows } with typed values: the one reader of runs.csv and tasks.csv. */
+export function readCsv(path) {
   let columns = [];
   const rows = parse(readFileSync(path), {
     bom: true,
@@ -62,8 +57,8 @@ function typeRow(row, envAxes) {
   for (const [column, text] of Object.entries(row)) {
     if (text === '' || text === undefined) continue;
     const value = DEFUSED.test(text) ? text.slice(1) : text;
-    if (BOOLEAN_COLUMNS.has(column)) typed[column] = value === 'true';
-    else if (TEXT_COLUMNS.has(column) || envAxes.has(column)) typed[column] = value;
+    if (COLUMN_TYPES.boolean.has(column)) typed[column] = value === 'true';
+    else if (COLUMN_TYPES.text.has(column) || envAxes.has(column)) typed[column] = value;
     else typed[column] = toNumber(value);
   }
   return typed;

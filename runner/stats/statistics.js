@@ -27,7 +27,7 @@ export const OUTLIER_MIN_N = 5;
  *   outliers = indices (into the finite values, in the given order) whose |modified Z-score| > 3.5,
  *   looked for from n = 5 on.
  */
-export function describeSample(values) {
+export function summarizeSample(values) {
   const sample = finiteValues(values);
   const n = sample.length;
   if (n === 0) {

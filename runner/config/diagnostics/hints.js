@@ -1,10 +1,9 @@
 // "write e.g. ..." hints: what a person could type at the place an error points to.
 
-import { findAxis } from './axes.js';
-import { readParamDefaults } from './defaults.js';
-import { EXPERIMENT_PROPERTIES } from './schema.js';
-import { formatFlow } from './values.js';
-import { WORKLOADS } from './workloads/index.js';
+import { findAxis } from '../../domain/axes.js';
+import { EXPERIMENT_PROPERTIES } from '../schema.js';
+import { formatFlow } from '../values.js';
+import { readParamDefaults, WORKLOADS } from '../../domain/workloads.js';
 
 // LabError.format() indents the first hint line by two; the rest are indented here to line up under it.
 export const MINIMAL_EXAMPLE = [

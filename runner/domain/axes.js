@@ -1,12 +1,19 @@
-// The matrix axes: what each means, which values it takes, and how a value is normalized.
-// Each one becomes a CSV column; the schema, the error messages and the hints are all built from this table.
+// The matrix axes: what each means, which values it takes, how a value is normalized, and how reports
+// label and lay it out. The one table every stage reads: the schema, error messages and hints (config),
+// the environment a run gets (plan), the runs.csv axis columns (collect: AXIS_COLUMNS), the axis labels
+// and pivot layout (report). Adding an axis is one entry here plus what it does to a container (plan).
+//   label   axis name, meaning and unit, for chart axes and heatmaps
+//   pivot   'column': preferred across a default pivot table; 'row': preferred down it
+//   env     the container environment variable the value is passed in
 
-import { CPUSET_PATTERN } from './cpuset.js';
+import { CPUSET_PATTERN } from '../../images/workload/lib/cpuset.js';
 import { ENV_AXIS_PATTERN, isEnvAxisName } from './env-names.js';
-import { WORKLOAD_NAMES } from './workloads/index.js';
+import { WORKLOAD_NAMES } from './workloads.js';
 
 export const AXES = {
   cpus: {
+    label: 'cpus: CPU quota (CPUs)',
+    pivot: 'column',
     title: 'CPU quota',
     description:
       'CPUs the container may use, as `docker run --cpus` (CFS quota). Fractions work (0.5, 1.5), up to 3 decimals; ' +
@@ -15,6 +22,8 @@ export const AXES = {
     example: [1, 2],
   },
   cpuset: {
+    label: 'cpuset: CPUs pinned (ids)',
+    pivot: 'column',
     title: 'CPU set',
     description:
       'CPUs the container may run on, as `docker run --cpuset-cpus`: "0", "0-1", "0,2", "0-1,3". ' +
@@ -25,12 +34,17 @@ export const AXES = {
     normalize: String,
   },
   uv_threadpool_size: {
+    label: 'uv_threadpool_size: libuv pool (threads)',
+    pivot: 'row',
+    env: 'UV_THREADPOOL_SIZE',
     title: 'libuv thread pool size',
     description: 'UV_THREADPOOL_SIZE of the Node.js process: threads serving crypto.pbkdf2, fs, dns.lookup, zlib.',
     value: { type: 'integer', minimum: 1, maximum: 1024, examples: [1, 4, 8] },
     example: [1, 2, 4],
   },
   workers: {
+    label: 'workers: worker_threads (threads)',
+    pivot: 'row',
     title: 'Worker threads',
     meaning: 'worker_threads per process; 0 = main thread only',
     description: 'worker_threads per process; 0 = main thread only.',
@@ -38,6 +52,8 @@ export const AXES = {
     example: [0, 2],
   },
   cluster: {
+    label: 'cluster: processes',
+    pivot: 'row',
     title: 'Cluster processes',
     meaning: 'node:cluster processes; 0 = no cluster',
     description: 'node:cluster processes; 0 = no cluster.',
@@ -45,12 +61,15 @@ export const AXES = {
     example: [0, 2],
   },
   workload: {
+    label: 'workload',
     title: 'Workload',
     description: `What each run computes: ${WORKLOAD_NAMES.join(', ')}. Tune it under \`params:\`.`,
     value: { type: 'string', enum: WORKLOAD_NAMES, examples: WORKLOAD_NAMES },
     example: WORKLOAD_NAMES,
   },
   node: {
+    label: 'node: Node.js major version',
+    pivot: 'column',
     title: 'Node.js major version',
     description: 'Node.js major version of the container image (e.g. 20, 22, 24).',
     value: { type: 'integer', minimum: 18, examples: [20, 22, 24] },
@@ -58,7 +77,19 @@ export const AXES = {
   },
 };
 
+/** The built-in axes; every other (UPPER_SNAKE_CASE) axis is an environment variable. */
 export const AXIS_NAMES = Object.keys(AXES);
+
+/** runs.csv's axis columns: workload first (it says what the row measured), then the table's order. */
+export const AXIS_COLUMNS = ['workload', ...AXIS_NAMES.filter((name) => name !== 'workload')];
+
+/** Built-in axes a default pivot prefers across ('column') or down ('row'), in table order. */
+export function listPivotAxes(role) {
+  return AXIS_NAMES.filter((name) => AXES[name].pivot === role);
+}
+
+/** The Node.js major of a cell without a `node` axis (its workload image: runner/docker/images.js). */
+export const DEFAULT_NODE_MAJOR = 24;
 
 /** Any UPPER_SNAKE_CASE key of a matrix sets that environment variable in the container. */
 export const ENV_AXIS = {

@@ -3,9 +3,10 @@
 // difference in the experiment, its cells or the CSV header is a refusal, not a warning.
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse/sync';
-import { LabError } from './errors.js';
-import { computeCellId } from './matrix/cell-id.js';
+import { LabError } from '../errors.js';
+import { computeCellId } from '../plan/cell-id.js';
+import { formatRunKey } from '../plan/plan-runs.js';
+import { readCsv } from './read-results.js';
 
 export function readResumeState(dir) {
   const infoPath = join(dir, 'run.json');
@@ -15,10 +16,12 @@ export function readResumeState(dir) {
     });
   }
   const info = JSON.parse(readFileSync(infoPath, 'utf8'));
-  const runs = readCsvRepaired(join(dir, 'runs.csv'));
-  readCsvRepaired(join(dir, 'tasks.csv'));
-  const done = new Set(runs.rows.map((row) => `${row.cell}.${row.warmup === 'true' ? 'w' : ''}${row.repetition}`));
-  return { info, rows: runs.rows, header: runs.header, done };
+  const runsPath = join(dir, 'runs.csv');
+  repairCsvTail(runsPath);
+  repairCsvTail(join(dir, 'tasks.csv'));
+  const runs = existsSync(runsPath) ? readCsv(runsPath) : { rows: [], columns: [] };
+  const done = new Set(runs.rows.map(formatRunKey));
+  return { info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, done };
 }
 
 /** Throws ERR_RESUME_MISMATCH unless the plan is the one that made the folder. */
@@ -42,16 +45,9 @@ export function checkResumable(plan, state, columns) {
 
 // A power cut can leave a half-written last line; rows are fsync'ed one by one, so everything up
 // to the last line break is whole. Cut the rest off before appending after it.
-function readCsvRepaired(path) {
-  if (!existsSync(path)) return { rows: [], header: null };
-  let text = readFileSync(path, 'utf8');
+function repairCsvTail(path) {
+  if (!existsSync(path)) return;
+  const text = readFileSync(path, 'utf8');
   const lastBreak = text.lastIndexOf('\n');
-  if (lastBreak !== text.length - 1) {
-    truncateSync(path, Buffer.byteLength(text.slice(0, lastBreak + 1)));
-    text = text.slice(0, lastBreak + 1);
-  }
-  if (text.trim() === '') return { rows: [], header: null };
-  const records = parse(text, { relax_column_count: false });
-  const [header, ...body] = records;
-  return { header, rows: body.map((record) => Object.fromEntries(header.map((column, i) => [column, record[i]]))) };
+  if (lastBreak !== text.length - 1) truncateSync(path, Buffer.byteLength(text.slice(0, lastBreak + 1)));
 }

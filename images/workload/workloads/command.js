@@ -4,9 +4,16 @@
 // never passes through a shell.
 
 import path from 'node:path';
-import { checkUserRoot, toUserMount, USER_MOUNT } from '../user-files.js';
+import { checkUserRoot, toUserMount, USER_MOUNT } from '../lib/user-files.js';
 
-const params = {
+export const description =
+  'Any command in any image on the engine, measured from outside: wall time, CPU time, throttling, peak memory ' +
+  'and exit code. If its last stdout line is a JSON object of numbers, its keys become `user_<key>` columns.';
+
+/** Runs outside our image: runner/docker/command-run.js runs the user's image beside a cgroup watcher. */
+export const external = true;
+
+export const params = {
   image: {
     type: 'string', minLength: 1, examples: ['my-service:latest', 'python:3.12-slim'],
     title: 'Image', description: 'An image present on the engine (nothing is pulled). Leave out for the lab\'s own image of the cell\'s `node` (Debian with node, perl, sh).',
@@ -28,19 +35,19 @@ const params = {
 // Axes that shape a Node.js process the lab starts; a command is not one.
 const NODE_ONLY_AXES = ['uv_threadpool_size', 'workers', 'cluster'];
 
-export const command = {
-  description:
-    'Any command in any image on the engine, measured from outside: wall time, CPU time, throttling, peak memory ' +
-    'and exit code. If its last stdout line is a JSON object of numbers, its keys become `user_<key>` columns.',
-  params,
-  required: ['argv'],
-  checkParams: (filled, _host, { configDir } = {}) => checkUserRoot(filled.root, configDir),
-  checkCell,
-  toContainer,
-};
+export const required = ['argv'];
+export const userColumns = true;
+
+export const columns = [
+  { name: 'cgroup_reading_final', unit: '', type: 'boolean', description: 'every cgroup reading was taken after the command exited (exact); false: the last one, at most 5 ms before' },
+];
+
+export function checkParams(filled, _host, { configDir } = {}) {
+  return checkUserRoot(filled.root, configDir);
+}
 
 /** An axis value the command cannot honour is a config error, not a silently ignored column. */
-function checkCell(values) {
+export function checkCell(values) {
   return NODE_ONLY_AXES.filter((axis) => values[axis] !== undefined).map((axis) => ({
     axis,
     message: `\`${axis}\` has no meaning for workload command (the lab does not start its process)`,
@@ -48,7 +55,7 @@ function checkCell(values) {
   }));
 }
 
-function toContainer(filled, { configDir }) {
+export function toContainer(filled, { configDir }) {
   if (filled.root === undefined) return { params: filled, mounts: [] };
   return { params: filled, mounts: [toUserMount(path.resolve(configDir, filled.root))], workingDir: USER_MOUNT };
 }

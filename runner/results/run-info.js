@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { execa } from 'execa';
 
-export async function describeProject(cwd) {
+export async function readProject(cwd) {
   const { stdout, exitCode } = await execa('git', ['rev-parse', 'HEAD'], { cwd, reject: false });
   const { stdout: dirty } = await execa('git', ['status', '--porcelain'], { cwd, reject: false });
   return { git_revision: exitCode === 0 ? stdout.trim() : null, git_dirty: exitCode === 0 ? dirty.trim() !== '' : null };

@@ -1,7 +1,7 @@
 // "expected ..." phrases, read off the schema so a new axis or parameter is described without new code.
 
-import { findAxis } from './axes.js';
-import { formatChoices } from './values.js';
+import { findAxis } from '../../domain/axes.js';
+import { formatChoices } from '../values.js';
 
 const CONTAINER_PHRASES = {
   root: 'a mapping with an `experiments:` key',

@@ -1,4 +1,5 @@
 // CPU lists as `docker run --cpuset-cpus` and /sys/devices/system/cpu/online write them: "0", "0-1", "0,2", "0-1,3".
+// The one cpuset parser: config checks, loader limits and the reports' CPU capacity all read lists here.
 
 export const CPUSET_PATTERN = '^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$';
 
@@ -19,6 +20,13 @@ export function listCpuIds(ranges) {
     for (let id = from; id <= to; id += 1) ids.add(id);
   }
   return [...ids].sort((a, b) => a - b);
+}
+
+/** "0-2,5" → [0, 1, 2, 5]; [] for no list. To compare what was asked with what the kernel reports ("0,1" is "0-1"). */
+export function parseCpuList(list) {
+  if (list === undefined || list === null || list === '') return [];
+  const ranges = parseCpuset(list);
+  return ranges ? listCpuIds(ranges) : [];
 }
 
 /** [0, 1, 2, 5] → "0-2,5" */

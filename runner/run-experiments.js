@@ -1,0 +1,91 @@
+// The programmatic API under cli.js: plans in, results folders out. For each experiment: write run.json
+// (merged with the recorded one on --resume), run its matrix through the executor, write run.json again
+// with the summary, then the reports. It prints nothing and never exits: it reports through `events`
+// and its return value, so the CLI, a script or a test (with the fake executor) drive it alike.
+import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
+import { LabError } from './errors.js';
+import { runMatrix } from './run-matrix.js';
+import { buildRunInfo } from './results/run-info.js';
+import { defaultOutputDir, prepareOutputDir, writeJson } from './results/output-files.js';
+import { writeReports } from './report/write-reports.js';
+
+/**
+ * @typedef {object} Job  one experiment to run and where its rows go
+ * @property {object} plan               one experiment's plan (plan/plan-runs.js)
+ * @property {string} outDir             its results folder, created and writable
+ * @property {Set<string>} done          runKeys already in runs.csv (resume)
+ * @property {object[]} previousRows     their rows, typed (results/read-results.js)
+ * @property {object} [info]             the run.json a resumed folder holds
+ */
+
+/**
+ * The results folder of every plan, created now so an unwritable path fails before any container starts.
+ * @param {object} options
+ * @param {object[]} options.plans
+ * @param {string} [options.out]          --out: the folder (one experiment) or the parent (several)
+ * @param {string} options.resultsRoot    default parent: results/<experiment>-<UTC timestamp>
+ * @param {object} [options.resumed]      results/resume.js readResumeState(dir), with its dir
+ * @returns {Job[]}
+ */
+export function prepareJobs({ plans, out, resultsRoot, resumed, startedAt = new Date() }) {
+  return plans.map((plan) => {
+    if (resumed) return { plan, outDir: prepareOutputDir(resumed.dir), done: resumed.done, previousRows: resumed.rows, info: resumed.info };
+    return { plan, outDir: prepareOutputDir(chooseOutputDir({ out, plan, count: plans.length, resultsRoot, startedAt })), done: new Set(), previousRows: [] };
+  });
+}
+
+function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
+  if (out && count === 1) return resolve(out);
+  if (out) return resolve(out, plan.experiment.name);
+  return defaultOutputDir(resultsRoot, plan.experiment.name, startedAt);
+}
+
+/**
+ * @param {object} options
+ * @param {Job[]} options.jobs
+ * @param {{ execute(run, opts): Promise<object> }} options.executor  docker/executor.js, or a fake in tests
+ * @param {object} options.context  what run.json records besides the plan: { config, engine, images, project, argv, seed }
+ * @param {AbortSignal} [options.signal]  abort: start no new run, stop the current one (it gets no row)
+ * @param {boolean} [options.failFast]
+ * @param {EventEmitter} [options.events]  'experiment-start' { plan, outDir, pending }, 'run-start' and 'run-end'
+ *   (run-matrix.js), 'reports' { outDir, files }, 'reports-failed' { outDir, error }, 'experiment-end' { plan, outDir, summary }
+ * @returns {Promise<{ experiments: { plan: object, outDir: string, summary: object }[], stoppedBy: null|'abort'|'fail-fast', anyFailed: boolean }>}
+ */
+export async function runExperiments({ jobs, executor, context, signal, failFast = false, events = new EventEmitter() }) {
+  const experiments = [];
+  let anyFailed = false;
+  for (const { plan, outDir, done, previousRows, info: recorded } of jobs) {
+    const fresh = buildRunInfo({ plan, ...context, startedAt: new Date() });
+    // A resumed folder keeps its first start time and config; each resume is noted beside them.
+    const info = recorded
+      ? { ...recorded, images: fresh.images, resumed: [...(recorded.resumed ?? []), { at: fresh.started_at, argv: context.argv, project: context.project }] }
+      : fresh;
+    writeJson(outDir, 'run.json', info);
+    events.emit('experiment-start', { plan, outDir, pending: plan.runs.length - done.size });
+    let summary;
+    try {
+      summary = await runMatrix({ plan, executor, outDir, done, previousRows, signal, failFast, events });
+    } catch (error) {
+      if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: npm run matrix -- --resume ${outDir}`.trim();
+      throw error;
+    }
+    writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
+    writeReportsSafely(outDir, events);
+    events.emit('experiment-end', { plan, outDir, summary });
+    experiments.push({ plan, outDir, summary });
+    anyFailed ||= summary.failed > 0;
+    if (summary.stoppedBy) return { experiments, stoppedBy: summary.stoppedBy, anyFailed };
+  }
+  return { experiments, stoppedBy: null, anyFailed };
+}
+
+// The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into an error.
+function writeReportsSafely(outDir, events) {
+  try {
+    const { files } = writeReports(outDir);
+    events.emit('reports', { outDir, files });
+  } catch (error) {
+    events.emit('reports-failed', { outDir, error });
+  }
+}

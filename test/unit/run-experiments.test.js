@@ -1,0 +1,90 @@
+// runExperiments (the API under cli.js) with the fake executor: the loop over experiments, run.json,
+// reports, abort and the resume merge, in milliseconds. And the CLI's --plan and config errors load no
+// Docker code at all (an import hook makes any dockerode import throw).
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { planExperiments } from '../../runner/plan/plan-runs.js';
+import { readResumeState } from '../../runner/results/resume.js';
+import { readResults } from '../../runner/results/read-results.js';
+import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
+import { createFakeExecutor } from '../support/fake-executor.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };
+
+function configOf(...names) {
+  return {
+    file: 'x.yml',
+    experiments: names.map((name) => ({ name, repetitions: 2, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: ['pbkdf2'], cpus: [1, 2] }, params: { pbkdf2: { tasks: 2 } } })),
+  };
+}
+
+test('two experiments: each gets its folder, run.json with the summary, runs.csv and the reports', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'api-'));
+  const plans = planExperiments(configOf('a', 'b'), { defaultNodeMajor: 24, seed: 7 });
+  const jobs = prepareJobs({ plans, out, resultsRoot: out });
+  const events = new EventEmitter();
+  const seen = [];
+  for (const name of ['experiment-start', 'run-end', 'reports', 'experiment-end']) events.on(name, () => seen.push(name));
+  const outcome = await runExperiments({ jobs, executor: createFakeExecutor(), context: CONTEXT, events });
+  expect(outcome).toMatchObject({ stoppedBy: null, anyFailed: false });
+  expect(outcome.experiments.map(({ outDir }) => outDir)).toEqual([join(out, 'a'), join(out, 'b')]);
+  for (const { outDir } of outcome.experiments) {
+    const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
+    expect(info).toMatchObject({ seed: 7, planned_runs: 4, summary: { total: 4, ok: 4, failed: 0 } });
+    expect(info.finished_at).toEqual(expect.any(String));
+    expect(readResults(outDir).runs).toHaveLength(4);
+    for (const file of ['summary.csv', 'report.md', 'report.html']) expect(existsSync(join(outDir, file))).toBe(true);
+  }
+  expect(seen.filter((name) => name === 'run-end')).toHaveLength(8);
+  expect(seen.filter((name) => name !== 'run-end')).toEqual(['experiment-start', 'reports', 'experiment-end', 'experiment-start', 'reports', 'experiment-end']);
+});
+
+test('an abort stops after the run in progress; resume runs only the rest and notes itself in run.json', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'api-'));
+  const [plan] = planExperiments(configOf('a'), { defaultNodeMajor: 24, seed: 7 });
+  const controller = new AbortController();
+  const first = createFakeExecutor(() => {
+    if (first.executed.length === 2) controller.abort();
+    return {};
+  });
+  const stopped = await runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor: first, context: CONTEXT, signal: controller.signal });
+  expect(stopped).toMatchObject({ stoppedBy: 'abort', experiments: [{ summary: { done: 2, total: 4 } }] });
+
+  const resumed = { ...readResumeState(out), dir: out };
+  expect(resumed.done.size).toBe(2);
+  const second = createFakeExecutor();
+  const outcome = await runExperiments({ jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }), executor: second, context: { ...CONTEXT, argv: ['--resume', out] }, events: new EventEmitter() });
+  expect(outcome.stoppedBy).toBeNull();
+  expect(second.executed.map((run) => run.runKey)).toEqual(plan.runs.slice(2).map((run) => run.runKey));
+  const info = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+  expect(info.resumed).toEqual([expect.objectContaining({ argv: ['--resume', out] })]);
+  expect(readResults(out).runs.map((row) => `${row.cell}.${row.repetition}`).sort()).toEqual(plan.runs.map((run) => run.runKey).sort());
+});
+
+describe('the CLI loads no Docker code', () => {
+  const cli = (...args) => execa('node', ['--import', './test/support/forbid-dockerode.js', 'runner/cli.js', ...args], { cwd: ROOT, reject: false, env: { DOCKER_HOST: 'unix:///nonexistent.sock' } });
+
+  test('for --plan', async () => {
+    const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^48 runs$/m);
+  });
+
+  test('for a config error', async () => {
+    const result = await cli('--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/unknown axis `threads`/);
+    expect(result.stderr).not.toMatch(/Docker code loaded/);
+  });
+
+  test('the hook does catch a Docker import', async () => {
+    const result = await execa('node', ['--import', './test/support/forbid-dockerode.js', '-e', "await import('./runner/docker/client.js')", '--input-type=module'], { cwd: ROOT, reject: false });
+    expect(result.stderr).toMatch(/Docker code loaded/);
+  });
+});
