@@ -168,6 +168,12 @@ describe('failure cases', () => {
     expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.command-not-found\.params\.command\.argv\[0\]: `pyhton3` is not in image \S+ in its PATH/);
   });
 
+  test('an image the engine does not have: exit 2 at image, nothing pulled', async () => {
+    const { result } = await runMatrix(FAILURES, ['--only', 'command-image-missing']);
+    expect(result.exitCode).toBe(2);
+    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.command-image-missing\.params\.command\.image: image no-such-image:latest is not on the engine \(nothing is pulled\)/);
+  });
+
   test('a command that exits non-zero: a failed row with its exit code, its stderr and its CPU time', async () => {
     const { result, rows } = await runMatrix(FAILURES, ['--only', 'command-fails']);
     expect(result.exitCode).toBe(1);
