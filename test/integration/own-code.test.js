@@ -16,6 +16,7 @@ const EXAMPLES = {
 };
 const FAILURES = file('../fixtures/own-code/failures.yml');
 const MISSING_FILE = file('../fixtures/own-code/missing-file.yml');
+const APP = file('../fixtures/own-code/app.yml');
 
 async function runMatrix(config, args = []) {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-own-'));
@@ -95,6 +96,22 @@ describe('examples/own-http-app: the user handler under load', () => {
       expect(Number(row.requests_per_sec)).toBeGreaterThan(100);
       expect([row.errors, row.non2xx, row.timeouts]).toEqual(['0', '0', '0']);
     }
+  });
+});
+
+describe('an app as a server factory, and an app that answers another status', () => {
+  test('the factory\'s server runs in each worker thread; connections are dealt to them', async () => {
+    const { result, rows } = await runMatrix(APP, ['--only', 'factory-in-workers']);
+    expect(result.exitCode).toBe(0);
+    expect([rows[0].status, rows[0].non2xx]).toEqual(['ok', '0']);
+    expect(Number(rows[0].requests_per_sec)).toBeGreaterThan(0);
+  });
+
+  test('a route that answers 404 when 200 was expected fails the run before it is measured', async () => {
+    const { result, rows } = await runMatrix(APP, ['--only', 'wrong-status']);
+    expect(result.exitCode).toBe(1);
+    expect(rows[0].status).toBe('failed');
+    expect(rows[0].error).toMatch(/your app answered GET \/nope with status 404 \(expected 200\)/);
   });
 });
 

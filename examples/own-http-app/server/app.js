@@ -1,3 +1,5 @@
+import http from 'node:http';
+
 // A JSON API handler as an app would have it: POST /api/quote takes a cart, prices it against a
 // catalogue and answers 200 with the quote. Plain (req, res): no framework, so nothing to install.
 
@@ -35,4 +37,9 @@ function send(res, status, value) {
 
 function round(value) {
   return Math.round(value * 100) / 100;
+}
+
+/** The same app as a server factory: `export: createServer` (the lab calls listen()). */
+export function createServer() {
+  return http.createServer(handler);
 }
