@@ -14,7 +14,7 @@ import { newSeed } from './plan/run-order.js';
 import { planColumns } from './collect/to-rows.js';
 import { readProject } from './results/run-info.js';
 import { checkResumable, readResumeState } from './results/resume.js';
-import { attachProgress } from './progress.js';
+import { printRunEvents } from './progress.js';
 import { prepareJobs, runExperiments } from './run-experiments.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -51,7 +51,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const resumed = args.resume ? { ...readResumeState(resolve(args.resume)), dir: resolve(args.resume) } : null;
+  const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
@@ -76,7 +76,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
 async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
   const { openDockerSession } = await import('./docker/session.js');
-  const events = printEvents(new EventEmitter(), stderr);
+  const events = new EventEmitter();
+  const display = printRunEvents(events, { stream: stderr });
   const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
   const plans = jobs.map((job) => job.plan);
   const { engine, images, executor, removeOwnContainers } = await openDockerSession({ nodeMajors, events, plans, config });
@@ -92,41 +93,9 @@ async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
     }
     return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
   } finally {
-    events.emit('detach');
+    display.stop();
     stopper.dispose();
   }
-}
-
-/** What a person watching reads on stderr: a progress display per experiment and a line at each milestone. */
-function printEvents(events, stderr) {
-  let progress = null;
-  const stopProgress = () => {
-    progress?.stop();
-    progress = null;
-  };
-  events.on('orphans', ({ removed, leftAlone }) => {
-    if (removed.length > 0) stderr.write(`Removed ${removed.length} container(s) left behind by an earlier run that was killed: ${removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}\n`);
-    if (leftAlone > 0) stderr.write(`Note: ${leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.\n`);
-  });
-  events.on('image-progress', (line) => stderr.write(`${line}\n`));
-  events.on('preflight', (line) => stderr.write(`preflight: ${line}\n`));
-  events.on('experiment-start', ({ plan, outDir, pending }) => {
-    stderr.write(`${plan.experiment.name}: ${pending} runs → ${outDir}\n`);
-    progress = attachProgress(events, { stream: stderr, label: plan.experiment.name });
-  });
-  events.on('reports', ({ outDir, files }) => {
-    stopProgress();
-    stderr.write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}\n`);
-  });
-  events.on('reports-failed', ({ outDir, error }) => {
-    stopProgress();
-    stderr.write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}\n`);
-  });
-  events.on('experiment-end', ({ plan, outDir, summary }) => {
-    stderr.write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}\n`);
-  });
-  events.on('detach', stopProgress);
-  return events;
 }
 
 // First signal: start no new run, stop and remove the current container, write what is whole.

@@ -1,7 +1,43 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
+import { join } from 'node:path';
 import cliProgress from 'cli-progress';
 import { formatAssignments } from './plan/plan-runs.js';
+
+/**
+ * Everything a real run reports (docker/session.js, run-experiments.js, run-matrix.js) as lines on `stream`:
+ * a progress display per experiment and a line at each milestone. Returns { stop }.
+ */
+export function printRunEvents(events, { stream = process.stderr } = {}) {
+  let progress = null;
+  const stopProgress = () => {
+    progress?.stop();
+    progress = null;
+  };
+  const write = (line) => stream.write(`${line}\n`);
+  events.on('orphans', ({ removed, leftAlone }) => {
+    if (removed.length > 0) write(`Removed ${removed.length} container(s) left behind by an earlier run that was killed: ${removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}`);
+    if (leftAlone > 0) write(`Note: ${leftAlone} container(s) of another runner still at work share this engine; timings may be disturbed.`);
+  });
+  events.on('image-progress', write);
+  events.on('preflight', (line) => write(`preflight: ${line}`));
+  events.on('experiment-start', ({ plan, outDir, pending }) => {
+    write(`${plan.experiment.name}: ${pending} runs → ${outDir}`);
+    progress = attachProgress(events, { stream, label: plan.experiment.name });
+  });
+  events.on('reports', ({ outDir, files }) => {
+    stopProgress();
+    write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}`);
+  });
+  events.on('reports-failed', ({ outDir, error }) => {
+    stopProgress();
+    write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}`);
+  });
+  events.on('experiment-end', ({ plan, outDir, summary }) => {
+    write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}`);
+  });
+  return { stop: stopProgress };
+}
 
 export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);

@@ -25,7 +25,7 @@ import { writeReports } from './report/write-reports.js';
  * @param {object[]} options.plans
  * @param {string} [options.out]          --out: the folder (one experiment) or the parent (several)
  * @param {string} options.resultsRoot    default parent: results/<experiment>-<UTC timestamp>
- * @param {object} [options.resumed]      results/resume.js readResumeState(dir), with its dir
+ * @param {object} [options.resumed]      results/resume.js readResumeState(dir)
  * @returns {Job[]}
  */
 export function prepareJobs({ plans, out, resultsRoot, resumed, startedAt = new Date() }) {

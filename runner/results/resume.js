@@ -21,7 +21,7 @@ export function readResumeState(dir) {
   repairCsvTail(join(dir, 'tasks.csv'));
   const runs = existsSync(runsPath) ? readCsv(runsPath) : { rows: [], columns: [] };
   const done = new Set(runs.rows.map(formatRunKey));
-  return { info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, done };
+  return { dir, info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, done };
 }
 
 /** Throws ERR_RESUME_MISMATCH unless the plan is the one that made the folder. */

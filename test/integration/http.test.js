@@ -16,7 +16,7 @@ const LATENCY_COLUMNS = ['latency_p50_ms', 'latency_p90_ms', 'latency_p99_ms', '
 const readRows = (file) => parse(readFileSync(file, 'utf8'), { columns: true });
 
 // This file's experiments; other test files may have containers of their own on the same engine.
-const OWN_EXPERIMENTS = ['http', 'http-wrong-body', 'http-pinned', 'http-burst'];
+const OWN_EXPERIMENTS = ['http', 'http-wrong-body', 'http-pinned', 'http-burst', 'http-idle'];
 const listOwnContainers = async (docker) => (await listProjectContainers(docker))
   .filter((info) => OWN_EXPERIMENTS.includes(info.Labels['node-threads-lab.experiment']));
 
@@ -127,12 +127,12 @@ describe('http: a server that answers wrongly', () => {
 });
 
 describe('http: bursts of simultaneous requests (ab -c N)', () => {
-  test('times each burst until its last answer; a 1-thread pool makes the burst outlast the median request', async () => {
+  test('times each burst until its last answer (a 1-thread pool makes the burst outlast the median request); idle sends nothing', async () => {
     const docker = await connectTestEngine();
     const outDir = mkdtempSync(join(tmpdir(), 'lab-http-burst-'));
     const result = await runCli(['--config', BURST, '--out', outDir]);
     expect(result.exitCode).toBe(0);
-    const [row] = readRows(join(outDir, 'runs.csv'));
+    const [row] = readRows(join(outDir, 'http-burst', 'runs.csv'));
     expect(row.status).toBe('ok');
     expect(Number(row.requests_per_sec)).toBeGreaterThan(0);
     expect([row.errors, row.non2xx, row.timeouts]).toEqual(['0', '0', '0']);
@@ -140,6 +140,12 @@ describe('http: bursts of simultaneous requests (ab -c N)', () => {
     // Served one at a time, the 4 requests of a burst wait 1, 2, 3 and 4 service times: the burst (4)
     // is about twice the median request (2); 1.3 leaves room for a noisy machine.
     expect(Number(row.burst_p50_ms)).toBeGreaterThan(1.3 * Number(row.latency_p50_ms));
+
+    // load: idle — no request at all; the server's event-loop delay at rest is the row's reading.
+    const [idle] = readRows(join(outDir, 'http-idle', 'runs.csv'));
+    expect(idle.status).toBe('ok');
+    expect([idle.requests_per_sec, idle.latency_p50_ms, idle.burst_p50_ms]).toEqual(['0', '', '']);
+    expect(Number(idle.event_loop_delay_mean_ms)).toBeGreaterThan(0);
     expect(await listOwnContainers(docker)).toEqual([]);
   });
 });

@@ -53,3 +53,13 @@ describe('runBursts', () => {
     expect(summarizeRounds([])).toEqual({ p50: null, max: null });
   });
 });
+
+describe('the offload-rendering post\'s template', () => {
+  test('page loves: the post\'s line repeated rows times, escaped like any mustache view', async () => {
+    const { prepareTemplate } = await import('../../images/workload/http/template.js');
+    const render = prepareTemplate({ rows: 80, page: 'loves' });
+    const page = render();
+    expect(page).toBe('<em>Fastify loves Node.js</em>'.repeat(80));
+    expect(prepareTemplate({ rows: 2 })()).toContain('Catalogue of 2');
+  });
+});

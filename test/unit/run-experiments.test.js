@@ -55,7 +55,7 @@ test('an abort stops after the run in progress; resume runs only the rest and no
   const stopped = await runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor: first, context: CONTEXT, signal: controller.signal });
   expect(stopped).toMatchObject({ stoppedBy: 'abort', experiments: [{ summary: { done: 2, total: 4 } }] });
 
-  const resumed = { ...readResumeState(out), dir: out };
+  const resumed = readResumeState(out);
   expect(resumed.done.size).toBe(2);
   const second = createFakeExecutor();
   const outcome = await runExperiments({ jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }), executor: second, context: { ...CONTEXT, argv: ['--resume', out] }, events: new EventEmitter() });

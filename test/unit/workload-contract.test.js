@@ -13,6 +13,7 @@ import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { buildLoaderResult } from '../../images/workload/http/load.js';
 import { buildServerResult } from '../../images/workload/http/result.js';
 import { parseSpec } from '../../images/workload/spec.js';
+import { fakeResult } from '../support/fake-executor.js';
 
 const RUN_JS = fileURLToPath(new URL('../../images/workload/run.js', import.meta.url));
 const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => WORKLOADS[name].runTask);
@@ -68,7 +69,7 @@ function onHost(run) {
 }
 
 describe.each(CPU_WORKLOADS)('%s on the host: the image\'s result line fits the runner\'s columns', (name) => {
-  test('metrics keys = the workload\'s columns, and toRows fills them', async () => {
+  test('metrics keys = the workload\'s columns, toRows reads the line, the fake executor has its shape', async () => {
     const [run] = planOf(name, QUICK[name]).runs;
     const started = new Date();
     const child = await execa(process.execPath, [RUN_JS], { env: onHost(run), reject: false, timeout: 60_000 });
@@ -80,6 +81,10 @@ describe.each(CPU_WORKLOADS)('%s on the host: the image\'s result line fits the 
     const { row, status } = toRows(run, { ...child, oomKilled: false, timedOut: false, containerMs: 1, startedAt: started, finishedAt: new Date() });
     expect(status).toBe('ok');
     for (const { column } of primaryMetrics(name)) expect(row[column]).toEqual(expect.any(Number));
+    // The fake executor's canned line (what the fast pipeline tests feed the runner) has the image's shape.
+    const fake = fakeResult(run);
+    expect(Object.keys(fake).sort()).toEqual(Object.keys(result).sort());
+    expect(Object.keys(fake.seen).sort()).toEqual(Object.keys(result.seen).sort());
   });
 });
 

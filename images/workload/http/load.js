@@ -58,9 +58,10 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     allowanceCpus: readAllowanceCpus(before),
     throttledMs: counters.throttledMs,
     requestsPerSec,
-    meanLatencyMs: latency.mean,
-    connections: params.burst.requests > 0 ? params.burst.requests : params.connections,
-    pipelining: params.burst.requests > 0 ? 1 : params.pipelining,
+    // Requests in flight only say something of a closed loop: in a burst they drain by design.
+    meanLatencyMs: params.load === 'loop' ? latency.mean : null,
+    connections: params.load === 'burst' ? params.burst.requests : params.connections,
+    pipelining: params.load === 'burst' ? 1 : params.pipelining,
     rate: params.rate,
   });
   if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
@@ -68,15 +69,20 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
 }
 
 /**
- * The measured period: a closed loop of `connections` for `duration` s (autocannon), or with `burst.requests`
- * set, `burst.rounds` bursts of that many simultaneous requests (burst.js). The /fast probe runs beside
- * either, for as long as the measured load lasts.
+ * The measured period: a closed loop of `connections` for `duration` s (autocannon), `burst.rounds` bursts
+ * of `burst.requests` simultaneous requests (burst.js), or `duration` s of nothing (the idle baseline). The
+ * /fast probe runs beside a loop or bursts, for as long as they last; idle means no request at all.
  */
 async function measureLoad(params, { work, fast }) {
   const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
   // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
   const startProbe = (duration) => (params.app ? { errors: 0, non2xx: 0, stop() {} } : track(autocannon({ ...probeOptions, duration }), fast));
-  if (params.burst.requests === 0) {
+  if (params.load === 'idle') {
+    await delay(params.duration * 1000);
+    const nothing = { duration: params.duration, requests: { total: 0 }, throughput: { total: 0 }, errors: 0, timeouts: 0, non2xx: 0 };
+    return [nothing, nothing];
+  }
+  if (params.load === 'loop') {
     return Promise.all([
       track(autocannon(loadOptions(params, params.duration)), work),
       startProbe(params.duration),

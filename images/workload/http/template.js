@@ -31,10 +31,20 @@ export function buildPageData(rowCount) {
   return { title: `Catalogue of ${rowCount}`, rows };
 }
 
+// The template of the "offload rendering to a worker" post, as it gave it: one line repeated `rows`
+// times, two variables each.
+const LOVES_LINE = '<em>{{me}} loves {{you}}</em>';
+const LOVES_VIEW = { me: 'Fastify', you: 'Node.js' };
+
+const PAGES = {
+  catalogue: (rows) => ({ template: TEMPLATE, data: buildPageData(rows) }),
+  loves: (rows) => ({ template: LOVES_LINE.repeat(rows), data: LOVES_VIEW }),
+};
+
 /** @returns {() => string} renders the page; the data is built once, the rendering is the work */
-export function prepareTemplate({ rows }) {
-  Mustache.parse(TEMPLATE);
-  const data = buildPageData(rows);
+export function prepareTemplate({ rows, page = 'catalogue' }) {
+  const { template, data } = PAGES[page](rows);
+  Mustache.parse(template);
   // A fresh view object per call keeps mustache's per-render context lookups in the measured work.
-  return () => Mustache.render(TEMPLATE, { ...data });
+  return () => Mustache.render(template, { ...data });
 }

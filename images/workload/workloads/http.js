@@ -64,7 +64,11 @@ export const params = {
     ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'CPU time each request burns on the handling thread (not wall time: under a quota a throttled request still does the same work).' },
   }),
   template: group('template work', 'Render a mustache page (the "offload rendering" case).', {
-    rows: { type: 'integer', minimum: 1, default: 100, examples: [100, 1000], title: 'Rows', description: 'Table rows in the page: its size (≈ 150 bytes a row).' },
+    rows: { type: 'integer', minimum: 1, default: 100, examples: [100, 1000], title: 'Rows', description: 'Repeats in the page: its size (catalogue ≈ 150 bytes a row, loves ≈ 30).' },
+    page: {
+      type: 'string', enum: ['catalogue', 'loves'], default: 'catalogue', examples: ['catalogue', 'loves'], title: 'Page',
+      description: 'catalogue: an HTML table of `rows` products (sections, escaping, nested lists); loves: the line `<em>{{me}} loves {{you}}</em>` repeated `rows` times, as in the "offload rendering" post.',
+    },
   }),
   duration: {
     type: 'number', minimum: 0.1, default: 10, examples: [10, 30],
@@ -86,8 +90,16 @@ export const params = {
     type: 'integer', minimum: 1, examples: [500],
     title: 'Fixed rate (req/s)', description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
   },
-  burst: group('Burst load (ApacheBench-style)', 'Instead of a closed loop for `duration` seconds: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
-    requests: { type: 'integer', minimum: 0, default: 0, examples: [0, 6], title: 'Requests per burst', description: '0: no bursts (closed loop of `connections`); N: each burst sends N requests at once and ends when the last is answered.' },
+  load: {
+    type: 'string', enum: ['loop', 'burst', 'idle'], default: 'loop', examples: ['loop', 'burst', 'idle'],
+    title: 'Load',
+    description:
+      'loop: a closed loop of `connections` for `duration` s (autocannon: throughput). burst: `burst.rounds` bursts of ' +
+      '`burst.requests` simultaneous requests (ApacheBench -n N -c N: how long N requests at once wait). idle: no request ' +
+      'at all for `duration` s, the baseline of the event-loop delay.',
+  },
+  burst: group('Burst load (ApacheBench-style)', 'With `load: burst`: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
+    requests: { type: 'integer', minimum: 1, default: 6, examples: [6], title: 'Requests per burst', description: 'Each burst sends this many requests at once and ends when the last is answered.' },
     rounds: { type: 'integer', minimum: 1, default: 20, examples: [20, 100], title: 'Bursts', description: 'Bursts per run, one after the other.' },
   }),
   loader: group('Load generator', 'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.', {

@@ -39,29 +39,61 @@ function checkObject(properties, given, path, what) {
   return undefined;
 }
 
+// The keywords workload params use: type (one or a list), enum, minimum, exclusiveMinimum, maximum,
+// pattern, minLength, items and minItems for arrays, properties for objects. Others are left to ajv.
 function checkValue(schema, value, path) {
   const fail = (expected) => ({ path, message: `expected ${expected}, got ${describe(value)}` });
-  // A free-form object (script's args, an app's headers) is the user's to fill.
-  if (schema.type === 'object' && !schema.properties) return isPlainObject(value) ? undefined : fail('an object');
-  if (schema.type === 'object') return checkObject(schema.properties, value, path, `a key of ${path.at(-1)}`);
-  if (schema.type === 'array') return Array.isArray(value) && value.every((item) => typeof item === schema.items.type) ? undefined : fail(`a list of ${schema.items.type}s`);
   if (schema.enum && !schema.enum.includes(value)) return fail(`one of ${schema.enum.join(', ')}`);
-  if (schema.type === 'integer' || schema.type === 'number') {
-    const whole = schema.type === 'integer';
-    const bounds = [
-      schema.minimum !== undefined ? `≥ ${schema.minimum}` : null,
-      schema.exclusiveMinimum !== undefined ? `> ${schema.exclusiveMinimum}` : null,
-      schema.maximum !== undefined ? `≤ ${schema.maximum}` : null,
-    ].filter(Boolean).join(' and ');
-    const expected = `${whole ? 'a whole number' : 'a number'}${bounds ? ` ${bounds}` : ''}`;
-    const isNumber = whole ? Number.isSafeInteger(value) : typeof value === 'number' && Number.isFinite(value);
-    if (!isNumber) return fail(expected);
-    if (schema.minimum !== undefined && value < schema.minimum) return fail(expected);
-    if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return fail(expected);
-    if (schema.maximum !== undefined && value > schema.maximum) return fail(expected);
+  const types = [schema.type ?? []].flat();
+  if (types.length > 1) {
+    // Judged by the type the value has; a value of none of them is told the whole list.
+    const own = types.find((type) => hasType(type, value));
+    return own ? checkValue({ ...schema, type: own }, value, path) : fail(types.map(article).join(' or '));
+  }
+  const [type] = types;
+  // A free-form object (script's args, an app's headers) is the user's to fill.
+  if (type === 'object' && !schema.properties) return isPlainObject(value) ? undefined : fail('an object');
+  if (type === 'object') return checkObject(schema.properties, value, path, `a key of ${path.at(-1)}`);
+  if (type === 'integer' || type === 'number') return checkNumber(schema, value, fail);
+  if (type === 'array') {
+    if (!Array.isArray(value)) return fail('a list');
+    if (schema.minItems !== undefined && value.length < schema.minItems) return fail(`a list of at least ${schema.minItems}`);
+    for (const [index, item] of value.entries()) {
+      const problem = schema.items && checkValue(schema.items, item, [...path, index]);
+      if (problem) return problem;
+    }
     return undefined;
   }
-  if (typeof value !== schema.type) return fail(`a ${schema.type}`);
+  if (type === 'null') return value === null ? undefined : fail('null');
+  if (type !== undefined && typeof value !== type) return fail(article(type));
+  if (schema.minLength !== undefined && value.length < schema.minLength) return fail(`text of at least ${schema.minLength} characters`);
   if (schema.pattern && !new RegExp(schema.pattern).test(value)) return fail(`text matching ${schema.pattern}`);
   return undefined;
+}
+
+function checkNumber(schema, value, fail) {
+  const bounds = [
+    schema.minimum !== undefined ? `≥ ${schema.minimum}` : null,
+    schema.exclusiveMinimum !== undefined ? `> ${schema.exclusiveMinimum}` : null,
+    schema.maximum !== undefined ? `≤ ${schema.maximum}` : null,
+  ].filter(Boolean).join(' and ');
+  const expected = `${schema.type === 'integer' ? 'a whole number' : 'a number'}${bounds ? ` ${bounds}` : ''}`;
+  const isNumber = schema.type === 'integer' ? Number.isSafeInteger(value) : typeof value === 'number' && Number.isFinite(value);
+  if (!isNumber) return fail(expected);
+  if (schema.minimum !== undefined && value < schema.minimum) return fail(expected);
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return fail(expected);
+  if (schema.maximum !== undefined && value > schema.maximum) return fail(expected);
+  return undefined;
+}
+
+function hasType(type, value) {
+  if (type === 'integer' || type === 'number') return typeof value === 'number';
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'null') return value === null;
+  if (type === 'object') return isPlainObject(value);
+  return typeof value === type;
+}
+
+function article(type) {
+  return { integer: 'a whole number', array: 'a list', object: 'an object', null: 'null' }[type] ?? `a ${type}`;
 }
