@@ -58,14 +58,16 @@ describe('examples/own-function: the user function on the libuv pool', () => {
   test('tasks.csv shows waves: with a pool of 4 the first four calls finish together, with a pool of 1 one after another', () => {
     // All 8 calls start at once; a call's duration is its wait for a pool thread plus its own work. The
     // 4th-fastest over the fastest is ≈ 1 when four calls shared the first wave and ≈ 4 when they queued
-    // one by one. The median over a pool's runs keeps one run disturbed by other containers from deciding.
+    // one by one. The median over a pool's runs keeps one run disturbed by other containers from deciding,
+    // and the pools are compared with each other rather than with a fixed ideal.
     const firstWaveSpread = (pool) => median(run.rows.filter((row) => row.uv_threadpool_size === String(pool)).map((row) => {
       const durations = run.tasks.filter((task) => task.cell === row.cell && task.repetition === row.repetition)
         .map((task) => Number(task.duration_ms)).sort((a, b) => a - b);
       return durations[3] / durations[0];
     }));
-    expect(firstWaveSpread(4)).toBeLessThan(2);
-    expect(firstWaveSpread(1)).toBeGreaterThan(2);
+    const [pool4, pool1] = [firstWaveSpread(4), firstWaveSpread(1)];
+    expect(pool4).toBeLessThan(2);
+    expect(pool1).toBeGreaterThan(1.5 * pool4);
   });
 });
 
