@@ -61,6 +61,11 @@ describe('config of the user\'s kinds', () => {
     expect(run.mounts).toHaveLength(1);
   });
 
+  test('bursts only send a bare GET, so an app route with another method is refused for load: burst', () => {
+    expect(() => load({ matrix: { workload: ['http'] }, params: { http: { load: 'burst', app: { file: 'bench/functions.js', method: 'POST', body: '{}' } } } }))
+      .toThrow(/expected GET without a body for `load: burst`, found POST with a body/);
+  });
+
   test('command refuses the axes of a Node.js process the lab does not start', () => {
     const config = load({ matrix: { workload: ['command', 'script'], cluster: [0, 2] }, params: { command: { argv: ['perl', '-e', '1'] }, script: { file: 'bench/functions.js' } } });
     expect(() => planExperiments(config, { defaultNodeMajor: 24 })).toThrow(/`cluster` has no meaning for workload command/);

@@ -196,9 +196,17 @@ export function toContainer(filled, { configDir }) {
 export function checkParams(filled, host, { configDir } = {}) {
   return [
     ...checkUserFile(filled.app, configDir, { at: ['app'] }),
+    ...checkAppLoad(filled),
     ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
     ...checkLoader(filled.loader, host),
   ];
+}
+
+// Bursts open a fresh connection per request and send a bare GET (http/burst.js).
+function checkAppLoad({ app, load }) {
+  if (!app || load !== 'burst') return [];
+  if ((app.method ?? 'GET') === 'GET' && !app.body) return [];
+  return [{ path: ['app', 'method'], message: `expected GET without a body for \`load: burst\`, found ${app.method ?? 'GET'}${app.body ? ' with a body' : ''}`, hint: 'use `load: loop` for this route, or load a GET route in bursts' }];
 }
 
 function checkLoader(loader, host) {
