@@ -117,6 +117,13 @@ describe('an app as a server factory, and an app that answers another status', (
   });
 });
 
+test('a handler that throws fails the run with the user\'s stack', async () => {
+  const { result, rows } = await runMatrix(APP, ['--only', 'throwing-handler']);
+  expect(result.exitCode).toBe(1);
+  expect(rows[0].status).toBe('failed');
+  expect(rows[0].error).toMatch(/your app threw on GET \/: TypeError: Cannot read properties of null \(reading 'name'\) \| at Server\.brokenHandler \(functions\.js:17:\d+\)/);
+});
+
 describe('examples/own-command: a Perl program measured from outside', () => {
   test('CPU time from the cgroup, exit status 0, the printed numbers as user_ columns', async () => {
     const { result, rows, tasks } = await runMatrix(EXAMPLES.command);

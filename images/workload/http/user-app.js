@@ -14,6 +14,7 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { WorkloadError } from '../errors.js';
 import { loadUserExport } from '../user/load-export.js';
+import { formatUserError } from '../user/user-error.js';
 import { APP_PORT, HOST } from './endpoints.js';
 import { pickLeastBusy } from './worker-pool.js';
 
@@ -38,7 +39,7 @@ export async function startUserApp({ app, workers }) {
 /** The user's http.Server, not listening. */
 export async function createUserServer(app) {
   const exported = await loadUserExport(app);
-  if (exported.length >= 2) return http.createServer(exported);
+  if (exported.length >= 2) return http.createServer(failLoudly(exported));
   const server = await exported();
   if (!(server instanceof net.Server)) {
     throw new WorkloadError('ERR_EXPORT_INVALID', `export \`${app.export}\` of ${app.file.replace(/^\/lab\/user\//, '')} takes fewer than two parameters, so it was called as a server factory, ` +
@@ -46,6 +47,27 @@ export async function createUserServer(app) {
   }
   if (server.listening) throw new WorkloadError('ERR_EXPORT_INVALID', `export \`${app.export}\` returned a server that is already listening: return it without calling listen(), the lab picks the port`);
   return server;
+}
+
+/**
+ * A handler that throws (or rejects) would crash a plain Node server all the same; here the run fails
+ * with the user's stack in `error`, not only the message.
+ */
+function failLoudly(handler) {
+  const explain = (request, error) => new WorkloadError('ERR_TASK_FAILED', `your app threw on ${request.method} ${request.url}: ${formatUserError(error)}`, { cause: error });
+  return function handle(request, response, ...rest) {
+    let returned;
+    try {
+      returned = handler.call(this, request, response, ...rest);
+    } catch (error) {
+      throw explain(request, error);
+    }
+    if (typeof returned?.then === 'function') {
+      returned.then(undefined, (error) => {
+        throw explain(request, error);
+      });
+    }
+  };
 }
 
 async function startConnectionDealer(app, size) {

@@ -4,7 +4,7 @@
 
 const USER_MOUNT = '/lab/user/';
 // Frames of the lab's code, of Node's, and of builtins such as Array.map that called the user's.
-const OWN_FRAMES = /\((?:file:\/\/)?\/app\/|^\s*at (?:file:\/\/)?\/app\/|node:internal|\(native\)|\(<anonymous>\)/;
+const OWN_FRAMES = /\((?:file:\/\/)?\/app\/|^\s*at (?:file:\/\/)?\/app\/|\(node:|at node:|\(native\)|\(<anonymous>\)/;
 
 export function formatUserError(error) {
   if (!(error instanceof Error)) return `threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)} (not an Error, so no stack)`;
