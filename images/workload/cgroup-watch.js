@@ -9,9 +9,9 @@
 // (`final: true`, exact), taken in the moment between the command's exit and the engine removing
 // the cgroup. If the cgroup is gone first, the last reading is at most POLL_MS old (`final: false`).
 //
-// LAB_WATCH: {"id": "<container id>"}. Prints {"ready":true} once it polls (the runner starts the
-// command only then), {"watching":true} once it has found the cgroup, and a last JSON line with the
-// reading when the cgroup is gone.
+// LAB_WATCH: {"id": "<container id>", "root"?: where the hierarchy is mounted, for tests}. Prints
+// {"ready":true} once it polls (the runner starts the command only then), {"watching":true} once it
+// has found the cgroup, and a last JSON line with the reading when the cgroup is gone.
 
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { readCgroupSnapshot } from './probe/cgroup.js';
 import { readTextOrNull } from './probe/read-text.js';
 
-const HOST = '/host/cgroup';
+const { id, root: HOST = '/host/cgroup' } = JSON.parse(process.env.LAB_WATCH ?? '{}');
 const POLL_MS = 5;
 const FIND_TIMEOUT_MS = 60_000;
 
@@ -27,7 +27,6 @@ const FIND_TIMEOUT_MS = 60_000;
 // busy, the watcher yields to it instead of taking ~7% of a CPU; a reading is then late by a wakeup.
 os.setPriority(19);
 
-const { id } = JSON.parse(process.env.LAB_WATCH ?? '{}');
 process.stdout.write('{"ready":true}\n');
 const found = await findCgroup(id);
 if (found) process.stdout.write('{"watching":true}\n');
