@@ -5,8 +5,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectTestEngine, listProjectContainers } from '../support/docker-helpers.js';
-import { runCli } from '../support/run-cli.js';
+import { connectTestEngine, createOwnRunner, listOwnContainers as listOwnedBy } from '../support/docker-helpers.js';
+
+const { run: runCli, owners } = createOwnRunner();
 
 const MATRIX = fileURLToPath(new URL('../fixtures/integration/http.yml', import.meta.url));
 const FAULTS = fileURLToPath(new URL('../fixtures/integration/http-faults.yml', import.meta.url));
@@ -15,10 +16,8 @@ const LATENCY_COLUMNS = ['latency_p50_ms', 'latency_p90_ms', 'latency_p99_ms', '
 
 const readRows = (file) => parse(readFileSync(file, 'utf8'), { columns: true });
 
-// This file's experiments; other test files may have containers of their own on the same engine.
-const OWN_EXPERIMENTS = ['http', 'http-wrong-body', 'http-pinned', 'http-burst', 'http-idle'];
-const listOwnContainers = async (docker) => (await listProjectContainers(docker))
-  .filter((info) => OWN_EXPERIMENTS.includes(info.Labels['node-threads-lab.experiment']));
+// The engine may be shared: only the containers of the runners this file started count.
+const listOwnContainers = (docker) => listOwnedBy(docker, owners);
 
 /** Containers of this experiment created since then, by role (other tests may share the engine). */
 async function countCreatedByRole(docker, sinceSeconds, experiment) {
@@ -31,7 +30,7 @@ async function countCreatedByRole(docker, sinceSeconds, experiment) {
   for await (const chunk of stream) chunks.push(chunk);
   const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
   const counts = {};
-  for (const event of events) {
+  for (const event of events.filter((each) => owners.has(each.Actor.Attributes['node-threads-lab.owner']))) {
     const role = event.Actor.Attributes['node-threads-lab.role'];
     counts[role] = (counts[role] ?? 0) + 1;
   }

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
-import { connectTestEngine, countCreatedSince, listProjectContainers } from '../support/docker-helpers.js';
-import { runCli } from '../support/run-cli.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+
+const { run: runCli, owners } = createOwnRunner();
 
 const LIMITS = fileURLToPath(new URL('../fixtures/integration/limits.yml', import.meta.url));
 
@@ -48,7 +49,7 @@ describe('npm run matrix on the real engine', () => {
   });
 
   test('one container per run, seen by the engine (which also proves the event count used below works)', async () => {
-    expect(await countCreatedSince(docker, startedMs)).toBe(rows.length);
+    expect(await countCreatedSince(docker, startedMs, owners)).toBe(rows.length);
   });
 
   test('(b) the container sees the quota and the cpuset it was given', () => {
@@ -91,7 +92,7 @@ describe('npm run matrix on the real engine', () => {
   });
 
   test('(d) no container of the project is left behind', async () => {
-    expect(await listProjectContainers(docker)).toEqual([]);
+    expect(await listOwnContainers(docker, owners)).toEqual([]);
   });
 });
 
@@ -118,6 +119,6 @@ describe('bad input creates no container', () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`${file}:5:`);
     expect(result.stderr).toMatch(/uv_threadpool_size/);
-    expect(await countCreatedSince(docker, since)).toBe(0);
+    expect(await countCreatedSince(docker, since, owners)).toBe(0);
   });
 });

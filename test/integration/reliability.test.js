@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runContainer } from '../../runner/docker/run-container.js';
-import { connectTestEngine, countCreatedSince, listProjectContainers } from '../support/docker-helpers.js';
-import { runCli } from '../support/run-cli.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+
+// Every runner this file starts; the engine may run other people's containers meanwhile.
+const { run: runCli, owners } = createOwnRunner();
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
 const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
@@ -28,7 +30,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  expect(await listProjectContainers(docker)).toEqual([]);
+  expect(await listOwnContainers(docker, owners)).toEqual([]);
 });
 
 describe('Ctrl-C and --resume', () => {
@@ -40,7 +42,7 @@ describe('Ctrl-C and --resume', () => {
     const child = runCli(['--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
     await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1);
     // Interrupt while the next run's container is up, the hard case.
-    await waitFor(async () => (await listProjectContainers(docker)).length > 0);
+    await waitFor(async () => (await listOwnContainers(docker, owners)).length > 0);
     child.kill('SIGINT');
     const result = await child;
     expect(result.exitCode).toBe(130);
@@ -82,7 +84,7 @@ describe('a second Ctrl-C', () => {
   test('right after the first still leaves no container and no partial row', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-twice-'));
     const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
-    await waitFor(async () => (await listProjectContainers(docker)).length > 0);
+    await waitFor(async () => (await listOwnContainers(docker, owners)).length > 0);
     child.kill('SIGINT');
     await delay(20);
     child.kill('SIGINT');
@@ -128,15 +130,17 @@ describe('orphans of a killed runner', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-orphan-'));
     const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
     const [orphan] = await waitFor(async () => {
-      const found = await listProjectContainers(docker);
+      const found = await listOwnContainers(docker, owners);
       return found.length > 0 && found;
     });
     child.kill('SIGKILL');
     await child;
-    expect((await listProjectContainers(docker)).map((c) => c.Id)).toEqual([orphan.Id]);
+    expect((await listOwnContainers(docker, owners)).map((c) => c.Id)).toEqual([orphan.Id]);
     const next = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', join(outDir, 'next')]);
     expect(next.exitCode).toBe(0);
-    expect(next.stderr).toMatch(/Removed 1 container\(s\) left behind by an earlier run that was killed/);
+    // Other killed runners' orphans on a shared engine would be removed too: at least this one.
+    expect(next.stderr).toMatch(/Removed \d+ container\(s\) left behind by an earlier run that was killed/);
+    expect(await listOwnContainers(docker, owners)).toEqual([]);
   });
 });
 
@@ -187,7 +191,7 @@ describe('bad input: exit 2, a message with a position, no container', () => {
         expect(result.stderr).toContain(message);
       }
     }
-    expect(await countCreatedSince(docker, since)).toBe(0);
+    expect(await countCreatedSince(docker, since, owners)).toBe(0);
   });
 
   test('a missing config file and an unwritable output folder exit 2 before any container', async () => {
@@ -198,6 +202,6 @@ describe('bad input: exit 2, a message with a position, no container', () => {
     const unwritable = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', '/proc/lab-results']);
     expect(unwritable.exitCode).toBe(2);
     expect(unwritable.stderr).toMatch(/cannot write results to \/proc\/lab-results/);
-    expect(await countCreatedSince(docker, since)).toBe(0);
+    expect(await countCreatedSince(docker, since, owners)).toBe(0);
   });
 });

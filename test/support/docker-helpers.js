@@ -1,7 +1,12 @@
-// Helpers for integration tests against the real engine: what exists, and what was created.
+// Helpers for integration tests against the real engine: what exists, and what was created. The engine
+// may be shared (other test files, other people's runs), so a test counts only the containers of the
+// runners it started: each container carries its runner's `host/pid` as the owner label.
+import { hostname } from 'node:os';
 import { connectEngine } from '../../runner/docker/engine.js';
 import { listProjectContainers } from '../../runner/docker/cleanup.js';
 import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
+import { LABELS } from '../../runner/docker/run-container.js';
+import { runCli } from './run-cli.js';
 
 export async function connectTestEngine() {
   return (await connectEngine({ setup: false })).docker;
@@ -9,8 +14,29 @@ export async function connectTestEngine() {
 
 export { listProjectContainers };
 
-/** Project containers CREATED since `sinceMs` (Date.now() before the action), even if already removed (from the engine's events). */
-export async function countCreatedSince(docker, sinceMs) {
+/** runCli that remembers the owner label of every runner it starts, in `owners`. */
+export function createOwnRunner() {
+  const owners = new Set();
+  return {
+    owners,
+    run(args, options) {
+      const child = runCli(args, options);
+      owners.add(`${hostname()}/${child.pid}`);
+      return child;
+    },
+  };
+}
+
+/** The containers, existing now, of the runners whose owner labels are in `owners`. */
+export async function listOwnContainers(docker, owners) {
+  return (await listProjectContainers(docker)).filter((info) => owners.has(info.Labels?.[LABELS.owner]));
+}
+
+/**
+ * Containers of these runners CREATED since `sinceMs` (Date.now() before the action), even if already
+ * removed (from the engine's events).
+ */
+export async function countCreatedSince(docker, sinceMs, owners) {
   const until = Math.ceil(Date.now() / 1000) + 1;
   const stream = await docker.getEvents({
     since: Math.floor(sinceMs / 1000),
@@ -21,5 +47,5 @@ export async function countCreatedSince(docker, sinceMs) {
   for await (const chunk of stream) chunks.push(chunk);
   // The API filters by whole seconds; the event's own nanosecond time keeps an earlier test's container out.
   const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
-  return events.filter((event) => event.timeNano / 1e6 >= sinceMs).length;
+  return events.filter((event) => event.timeNano / 1e6 >= sinceMs && owners.has(event.Actor?.Attributes?.[LABELS.owner])).length;
 }
