@@ -5,8 +5,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectTestEngine, listProjectContainers } from '../support/docker-helpers.js';
-import { runCli } from '../support/run-cli.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+
+const { run: runCli, owners } = createOwnRunner();
 
 const file = (relative) => fileURLToPath(new URL(relative, import.meta.url));
 const EXAMPLES = {
@@ -38,8 +39,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Every container of these runs (runs, preflights, watchers) is removed.
-  const left = (await listProjectContainers(docker)).filter((info) => info.Labels?.['node-threads-lab.owner']?.endsWith(`/${process.pid}`));
-  expect(left).toEqual([]);
+  expect(owners.size).toBeGreaterThan(0);
+  expect(await listOwnContainers(docker, owners)).toEqual([]);
 });
 
 describe('examples/own-function: the user function on the libuv pool', () => {
@@ -126,14 +127,18 @@ test('a handler that throws fails the run with the user\'s stack', async () => {
 
 describe('examples/own-command: a Perl program measured from outside', () => {
   test('CPU time from the cgroup, exit status 0, the printed numbers as user_ columns', async () => {
+    const since = Date.now();
     const { result, rows, tasks } = await runMatrix(EXAMPLES.command);
+    // A container and its watcher per task: 4 runs × 2 tasks, and the preflight's one unmeasured run.
+    expect(await countCreatedSince(docker, since, owners)).toBe((4 * 2 + 1) * 2);
     expect(result.exitCode).toBe(0);
     expect(rows).toHaveLength(4);
     for (const row of rows) {
       expect([row.status, row.exit_code, row.user_primes]).toEqual(['ok', '0', '148933']);
-      // The quota bounds the CPU time the cgroup can have used over the command's wall time.
+      // The quota bounds the CPU time over the command's wall time, per 100 ms CFS period: a task's first
+      // and last periods can lie partly outside its wall time, so each task may add up to one period's quota.
       const cpu = Number(row.cpu_total_ms);
-      expect(cpu).toBeLessThan(Number(row.wall_ms) * Number(row.cpus) + 50);
+      expect(cpu).toBeLessThan(Number(row.cpus) * (Number(row.wall_ms) + 2 * 100) + 50);
       // Read from outside, the cgroup holds at least what Perl counted itself (times(), 10 ms ticks) per task.
       expect(cpu / 2).toBeGreaterThan(Number(row.user_self_cpu_ms) - 20);
       expect(Number(row.cgroup_memory_peak_mb)).toBeGreaterThan(10);
