@@ -165,7 +165,7 @@ describe('failure cases', () => {
   test('a missing export stops the matrix in the preflight, exit 2, naming the exports there are', async () => {
     const { result, rows } = await runMatrix(FAILURES, ['--only', 'missing-export']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.missing-export\.params\.script\.export: .*has no export `hashPasword`; its exports: explode, fine, notAFunction/);
+    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.missing-export\.params\.script\.export: .*has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/);
     expect(rows).toEqual([]);
   });
 
