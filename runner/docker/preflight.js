@@ -80,7 +80,7 @@ async function preflightCommand({ docker, plan, cell, image: labImage, config, o
   // The engine resolves argv[0] when it starts the container, and refuses to start it when the
   // program is missing: the primer run is also the check that argv[0] exists.
   const outcome = await runCommandTasks(docker, {
-    image, watcherImage: labImage, argv: params.argv, tasks: 1, env: {}, limits: cell.limits, mounts, workingDir,
+    image, watcherImage: labImage, argv: params.argv, tasks: 1, env: cell.env, limits: cell.limits, mounts, workingDir,
     labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' }, timeoutMs: plan.experiment.timeout * 1000,
   }).catch((error) => {
     if (!NOT_FOUND.test(error?.message ?? '')) throw error;
