@@ -1,10 +1,12 @@
-# The workload image. BASE is a local image made by runner/docker/images.js (Debian minbase + one Node
-# binary + user lab 1000:1000): no registry is reachable, so nothing here may pull or download.
-# node_modules is installed on the host beforehand, for the same reason.
+# The workload image. BASE is an image with Node chosen by runner/docker/base-images.js: the official
+# node:<major>-bookworm-slim, an image the person named, or the offline base built here. Nothing here
+# may pull or download: the engine may have no registry. node_modules is installed on the host (where
+# the npm registry is reachable); prepare-native.js then makes its native addons those of this platform.
 ARG BASE
 FROM ${BASE}
 LABEL node-threads-lab.project=node-threads-lab
 COPY images/workload/ /app/
 WORKDIR /app
+RUN ["node", "/app/prepare-native.js"]
 USER 1000:1000
 ENTRYPOINT ["node", "/app/run.js"]

@@ -3,34 +3,37 @@
 // 0 all runs ok, 1 finished with failed runs (their rows are in the CSV), 2 invalid config or
 // preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabError } from './errors.js';
-import { parseCommandLine, runCommand } from './command.js';
+import { isEntryPoint, parseCommandLine, runCommand } from './command.js';
 import { loadConfig } from './config/load.js';
 import { DEFAULT_NODE_MAJOR } from './domain/axes.js';
 import { planExperiments, formatRun } from './plan/plan-runs.js';
+import { findPlanWarnings, formatWarning } from './plan/plan-warnings.js';
 import { newSeed } from './plan/run-order.js';
 import { planColumns } from './collect/to-rows.js';
 import { readProject } from './results/run-info.js';
-import { checkResumable, readResumeState } from './results/resume.js';
 import { printRunEvents } from './progress.js';
-import { prepareJobs, runExperiments } from './run-experiments.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const USAGE = `Usage: npm run matrix -- [options]
+       node-threads-lab [options]       (installed: npx, npm link, npm install -g)
 
   --config FILE   experiments file (default: experiments.yml)
-  --out DIR       results folder (default: results/<experiment>-<UTC timestamp>;
-                  with several experiments: DIR/<experiment>)
+  --out DIR       results folder (default: results/<experiment>-<UTC timestamp> in the
+                  current folder; with several experiments: DIR/<experiment>)
   --only NAME     run only this experiment (repeatable, or comma-separated)
   --plan          print the expanded runs and their count; touch no container
   --seed N        seed of the shuffled run order (default: random; recorded in run.json)
   --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
                   (with the config and seed recorded in DIR/run.json)
   --fail-fast     stop at the first run that is not ok
-  -h, --help      this text`;
+  -h, --help      this text
+  -v, --version   the version of node-threads-lab`;
 
 const OPTIONS = {
   config: { type: 'string' },
@@ -41,6 +44,7 @@ const OPTIONS = {
   plan: { type: 'boolean', default: false },
   'fail-fast': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
 };
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 };
@@ -51,6 +55,12 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
     stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (args.version) {
+    stdout.write(`${PACKAGE.name} ${PACKAGE.version}\n`);
+    return 0;
+  }
+  // Only a resume reads CSVs back.
+  const { checkResumable, readResumeState } = args.resume ? await import('./results/resume.js') : {};
   const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'));
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
@@ -63,25 +73,30 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
       checkResumable(plan, resumed, planColumns(plan));
     }
   }
+  for (const warning of plans.flatMap((plan) => findPlanWarnings(plan, config))) stderr.write(`${formatWarning(warning)}\n`);
   if (args.plan) {
     const pending = plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey)));
     for (const run of pending) stdout.write(`${formatRun(run)}\n`);
     stdout.write(`${pending.length} runs\n`);
     return 0;
   }
-  const jobs = prepareJobs({ plans, out: args.out, resultsRoot: join(PROJECT_DIR, 'results'), resumed });
-  return runWithDocker({ args, argv, config, jobs, seed, stderr });
+  const { prepareJobs, runExperiments } = await import('./run-experiments.js');
+  // The current folder's results/: the project's own when run by `npm run` (npm starts scripts in
+  // the package folder), the folder the person is in when run as a bin (npx, npm link, global).
+  const jobs = prepareJobs({ plans, out: args.out, resultsRoot: resolve('results'), resumed });
+  return runWithDocker({ args, argv, config, jobs, seed, stderr, runExperiments });
 }
 
-async function runWithDocker({ args, argv, config, jobs, seed, stderr }) {
+async function runWithDocker({ args, argv, config, jobs, seed, stderr, runExperiments }) {
   // Loaded here, not at the top: --plan and config errors must not need Docker at all.
   const { openDockerSession } = await import('./docker/session.js');
   const events = new EventEmitter();
   const display = printRunEvents(events, { stream: stderr });
-  const nodeMajors = [...new Set(jobs.flatMap(({ plan }) => plan.cells.map((cell) => cell.nodeMajor)))];
-  const plans = jobs.map((job) => job.plan);
-  const { engine, images, executor, removeOwnContainers } = await openDockerSession({ nodeMajors, events, plans, config });
-  const project = await readProject(PROJECT_DIR);
+  // At once with the Docker steps: start-up to the first container is what every matrix and test pays.
+  const projectRead = readProject(PROJECT_DIR);
+  const requests = jobs.flatMap(({ plan }) => plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })));
+  const { engine, images, executor, removeOwnContainers } = await openDockerSession({ requests, events, plans: jobs.map((job) => job.plan), config });
+  const project = await projectRead;
 
   const stopper = listenForStop(stderr, removeOwnContainers);
   try {
@@ -127,4 +142,4 @@ function parseArguments(argv) {
   return { ...values, seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) runCommand(main);
+if (isEntryPoint(import.meta.url)) runCommand(main);

@@ -1,13 +1,38 @@
 // What every command line (matrix, report, compare) shares: argv parsing that turns a mistake into
-// a usage error (exit 2), and one place that prints an error once and sets the exit status.
+// a usage error (exit 2) with a "did you mean", one place that prints an error once and sets the exit
+// status, and telling whether this module is the program that was started (also through a symlink).
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LabError } from './errors.js';
+import { suggestName } from '../images/workload/lib/suggest.js';
 
 export function parseCommandLine(argv, { options, usage, allowPositionals = false }) {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (cause) {
-    throw new LabError('ERR_USAGE', cause.message, { hint: usage, cause });
+    throw new LabError('ERR_USAGE', suggestOption(cause, options) ?? cause.message, { hint: usage, cause });
+  }
+}
+
+/** `Unknown option '--onyl' (did you mean --only?)` for an unknown option close to a known one. */
+function suggestOption(error, options) {
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const typed = /'(-{1,2}[^'=]+)/.exec(error.message)?.[1];
+  const name = typed && suggestName(typed.replace(/^-+/, ''), Object.keys(options));
+  return name ? `Unknown option '${typed}' (did you mean --${name}?)` : undefined;
+}
+
+/**
+ * True when `moduleUrl` is the program node was started with. npm link, a global install and npx
+ * start it through a symlink in a bin folder, so both sides are compared as real paths.
+ */
+export function isEntryPoint(moduleUrl, argv1 = process.argv[1]) {
+  if (!argv1) return false;
+  try {
+    return realpathSync(argv1) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
   }
 }
 

@@ -1,8 +1,10 @@
 // What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
 import { join } from 'node:path';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 import { formatAssignments } from './plan/plan-runs.js';
+
+const require = createRequire(import.meta.url);
 
 /**
  * Everything a real run reports (docker/session.js, run-experiments.js, run-matrix.js) as lines on `stream`:
@@ -41,6 +43,8 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
 
 export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {
   const interactive = Boolean(stream.isTTY);
+  // Only a terminal gets the bar; a pipe or a CI log never loads it (it is CommonJS: required in place).
+  const cliProgress = interactive ? require('cli-progress') : null;
   const started = Date.now();
   let bar = null;
   let multibar = null;

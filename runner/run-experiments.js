@@ -8,7 +8,6 @@ import { LabError } from './errors.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo } from './results/run-info.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './results/output-files.js';
-import { writeReports } from './report/write-reports.js';
 
 /**
  * @typedef {object} Job  one experiment to run and where its rows go
@@ -71,7 +70,7 @@ export async function runExperiments({ jobs, executor, context, signal, failFast
       throw error;
     }
     writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
-    writeReportsSafely(outDir, events);
+    await writeReportsSafely(outDir, events);
     events.emit('experiment-end', { plan, outDir, summary });
     experiments.push({ plan, outDir, summary });
     anyFailed ||= summary.failed > 0;
@@ -81,8 +80,10 @@ export async function runExperiments({ jobs, executor, context, signal, failFast
 }
 
 // The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into an error.
-function writeReportsSafely(outDir, events) {
+// Loaded when a matrix is done: the report modules are not on the way to the first container.
+async function writeReportsSafely(outDir, events) {
   try {
+    const { writeReports } = await import('./report/write-reports.js');
     const { files } = writeReports(outDir);
     events.emit('reports', { outDir, files });
   } catch (error) {

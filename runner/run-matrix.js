@@ -3,7 +3,6 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
-import { planAdaptiveRound } from './plan/adaptive.js';
 import { CsvAppender } from './results/output-files.js';
 
 /**
@@ -48,6 +47,8 @@ export async function runMatrix({ plan, executor, outDir, done = new Set(), prev
 
   try {
     for (const run of queue) if (!(await execute(run))) return summary;
+    // Loaded once the planned runs are done: its statistics modules are not on the way to the first container.
+    const { planAdaptiveRound } = await import('./plan/adaptive.js');
     for (let extra = planAdaptiveRound(plan, rows); extra.length > 0; extra = planAdaptiveRound(plan, rows)) {
       summary.total += extra.length;
       for (const run of extra) if (!(await execute(run))) return summary;

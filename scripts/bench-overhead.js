@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// Benchmark: the runner's per-run overhead beside the floor, measured in the same session.
-//   runner overhead = runner wall time for one run (create → start → wait → inspect → remove)
-//                     minus the workload's own wall_ms, for a near-empty pbkdf2 run;
-//   floor           = a bare `docker run --rm <image> node -e 0` through the docker CLI.
-// The two are interleaved so the machine's drift hits both alike; the figure that counts is the
-// ratio of medians (goal: ≤ 1, the runner costs no more than the bare CLI). Usage:
-//   npm run bench [-- --runs 15]
+// Benchmark: what the runner itself costs, measured in the same session.
+//   per-run overhead = runner wall time for one run (create → start → wait → inspect → remove)
+//                      minus the workload's own wall_ms, for a near-empty pbkdf2 run;
+//   floor            = a bare `docker run --rm <image> node -e 0` through the docker CLI;
+//   start-up         = spawning `node runner/cli.js` on a 2-run matrix → its first container started
+//                      (the engine's own event), images cached;
+//   exit             = its last line of output → the process gone.
+// Overhead and floor are interleaved so the machine's drift hits both alike; the figure that counts is
+// the ratio of medians (goal: ≤ 1, the runner costs no more than the bare CLI). Usage:
+//   npm run bench [-- --runs 15] [-- --docs]   (--docs also writes docs/bench.md)
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { connectEngine } from '../runner/docker/engine.js';
@@ -13,8 +20,13 @@ import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
 import { createDockerExecutor } from '../runner/docker/executor.js';
 import { planExperiments } from '../runner/plan/plan-runs.js';
 import { parseResultLine } from '../runner/collect/parse-result.js';
+import { timeCommand } from './lib/time-cli.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
+const TINY = fileURLToPath(new URL('../test/fixtures/integration/tiny.yml', import.meta.url));
+const DOCS_FILE = fileURLToPath(new URL('../docs/bench.md', import.meta.url));
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, docs: { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
 
 const engine = await connectEngine({ setup: true });
@@ -44,14 +56,41 @@ for (const run of plan.runs) {
   floor.push(await timeFloor(image));
 }
 
+// Whole command lines: fewer, since each is a full matrix of 2 runs.
+const cliRuns = [];
+const outRoot = mkdtempSync(join(tmpdir(), 'lab-bench-'));
+try {
+  for (let i = 0; i < Math.max(3, Math.ceil(runs / 3)); i += 1) {
+    const timed = await timeCommand([process.execPath, CLI, '--config', TINY, '--out', join(outRoot, String(i))], { docker: engine.docker });
+    if (timed.exitCode !== 0 || timed.startupMs === undefined) throw new Error(`benchmark matrix failed:\n${timed.lines.join('\n')}`);
+    cliRuns.push(timed);
+  }
+} finally {
+  rmSync(outRoot, { recursive: true, force: true });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 const overhead = median(runner.map((r) => r.overhead));
 const bare = median(floor);
-console.log(`engine ${engine.version.Version}, image ${image}, ${runs} interleaved pairs`);
-console.log(`runner: wall per run ${fmt(median(runner.map((r) => r.total)))}, workload ${fmt(median(runner.map((r) => r.workload)))}, overhead ${fmt(overhead)} (median)`);
-console.log(`floor:  docker run --rm ${image} node -e 0: ${fmt(bare)} (median)`);
-console.log(`ratio overhead / floor: ${(overhead / bare).toFixed(2)} (goal ≤ 1.00)`);
+const created = median(cliRuns.map((r) => r.createdMs));
+const startup = median(cliRuns.map((r) => r.startupMs));
+const linger = median(cliRuns.map((r) => r.lingerMs));
+const lines = [
+  `engine ${engine.version.Version}, image ${image}, ${runs} interleaved pairs, ${cliRuns.length} whole matrices`,
+  `runner: wall per run ${fmt(median(runner.map((r) => r.total)))}, workload ${fmt(median(runner.map((r) => r.workload)))}, overhead ${fmt(overhead)} (median)`,
+  `floor:  docker run --rm ${image} node -e 0: ${fmt(bare)} (median)`,
+  `ratio overhead / floor: ${(overhead / bare).toFixed(2)} (goal ≤ 1.00)`,
+  `start-up: command → first container created ${fmt(created)}, started ${fmt(startup)} (median; goal ≤ 500 ms), ${(startup / bare).toFixed(2)} × the floor`,
+  `exit: last line → process gone ${fmt(linger)} (median; goal ≤ 100 ms)`,
+];
+const readmeLine = `Measured by \`npm run bench\` on a shared 2-core VM (Docker ${engine.version.Version}), where a bare \`docker run --rm\` took ${Math.round(bare)} ms: start-up to the first container ${Math.round(startup)} ms, exit ${Math.round(linger)} ms after the last line, per-run overhead ${(overhead / bare).toFixed(2)} × the bare \`docker run\`.`;
+console.log(lines.join('\n'));
+console.log(`README: ${readmeLine}`);
+if (values.docs) {
+  writeFileSync(DOCS_FILE, `# Benchmark\n\nWritten by \`npm run bench -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nThe milliseconds move with the machine; the ratio is the figure to compare. How each is measured: [scripts/bench-overhead.js](../scripts/bench-overhead.js).\n`);
+  console.log(`wrote ${DOCS_FILE}`);
+}
 
 async function timeFloor(tag) {
   const began = performance.now();

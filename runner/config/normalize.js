@@ -23,6 +23,7 @@ export function normalizeExperiment(name, experiment) {
     include: (experiment.include ?? []).map(normalizeEntry),
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillAllParams(experiment.params),
+    ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };
 }

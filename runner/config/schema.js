@@ -77,6 +77,19 @@ export const EXPERIMENT_PROPERTIES = {
   params: {
     $ref: '#/definitions/params',
   },
+  image: {
+    title: 'Image',
+    description:
+      'Where the Node.js of the containers comes from: `auto` (default) the official node:<major>-bookworm-slim when ' +
+      'the Docker engine has it or can pull it, else the offline base built here (needs root once); `official` only the ' +
+      'official image; `local` only the offline base; or the name of an image with Node.js (checked; its version is ' +
+      'recorded). One choice for every `node` value, or a mapping Node major → choice.',
+    anyOf: [
+      { type: 'string', minLength: 1, examples: ['auto', 'official', 'local', 'registry.example/node:24-bookworm-slim'] },
+      { type: 'object', minProperties: 1, additionalProperties: false, patternProperties: { '^[1-9][0-9]*$': { type: 'string', minLength: 1 } } },
+    ],
+    examples: ['auto', { 20: 'local', 24: 'official' }],
+  },
   report: {
     title: 'Report',
     description:
@@ -103,7 +116,7 @@ export function buildSchema() {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'node-threads-lab experiments',
-    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. See README.md, "experiments.yml".',
+    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. Reference: docs/experiments.md.',
     type: 'object',
     required: ['experiments'],
     additionalProperties: false,

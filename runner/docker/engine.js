@@ -2,7 +2,7 @@
 // has neither dockerd nor debootstrap, and no init system that would start dockerd for us.
 import { accessSync, closeSync, constants, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
+import { execa } from './lazy-execa.js';
 import { LabError } from '../errors.js';
 import { createDockerClient, describeEngine } from './client.js';
 
@@ -25,13 +25,20 @@ let aptUpdated = false;
  */
 export async function connectEngine({ host = process.env.DOCKER_HOST, setup = false, onProgress = () => {} } = {}) {
   const docker = createDockerClient(host);
-  let failure = await pingEngine(docker);
-  if (failure && setup && isLocalEngine(host) && isRoot()) {
-    failure = await setUpLocalEngine(docker, { onProgress });
+  // The version request doubles as the ping: one round trip on the way to the first container.
+  let answer = await askVersion(docker);
+  if (answer.failure && setup && isLocalEngine(host) && isRoot()) {
+    const failure = await setUpLocalEngine(docker, { onProgress });
+    answer = failure ? { failure } : await askVersion(docker);
   }
-  if (failure) throw createUnreachableError({ host, failure, setup });
-  const version = await docker.version();
-  return { docker, host: describeEngine(host), version };
+  if (answer.failure) throw createUnreachableError({ host, failure: answer.failure, setup });
+  return { docker, host: describeEngine(host), version: answer.version };
+}
+
+async function askVersion(docker, timeoutMs = PING_TIMEOUT_MS) {
+  let version;
+  const failure = await pingEngine({ ping: async () => { version = await docker.version(); } }, timeoutMs);
+  return failure ? { failure } : { version };
 }
 
 /**
@@ -86,16 +93,17 @@ async function setUpLocalEngine(docker, { onProgress }) {
     if (!(await pingEngine(docker))) return undefined;
   }
   onProgress(`dockerd: starting dockerd (log: ${DOCKERD_LOG})`);
-  startDockerd(findExecutable('dockerd'));
+  await startDockerd(findExecutable('dockerd'));
   return waitForEngine(docker, START_TIMEOUT_MS);
 }
 
 // Detached with its own session and its output in a file, so dockerd outlives this process and
 // never writes into a pipe that closes when we exit.
-function startDockerd(dockerd, log = DOCKERD_LOG) {
+async function startDockerd(dockerd, log = DOCKERD_LOG) {
+  const { execa: spawn } = await import('execa');
   const fd = openSync(log, 'a');
   try {
-    const daemon = execa(dockerd, [], {
+    const daemon = spawn(dockerd, [], {
       detached: true,
       cleanup: false,
       reject: false,
@@ -147,7 +155,7 @@ function createUnreachableError({ host, failure, setup }) {
 function describeFix({ host, failure, setup }) {
   const where = describeEngine(host);
   if (failure.code === 'EACCES') {
-    return `This user may not use ${where}: run as root, or add the user to the docker group (\`usermod -aG docker $USER\`, then log in again).`;
+    return `This user may not use ${where}. Fix: \`sudo usermod -aG docker $USER\`, then log in again.`;
   }
   if (!isLocalEngine(host)) {
     return `Check that the engine at ${where} is running and reachable, or unset DOCKER_HOST to use the local one.`;

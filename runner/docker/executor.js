@@ -5,6 +5,7 @@ import { LabError } from '../errors.js';
 import { planLoaderLimits } from '../plan/loader-limits.js';
 import { runCommandTasks } from './command-run.js';
 import { runHttpPair } from './http-pair.js';
+import { imageKey } from './images.js';
 import { LABELS, runContainer } from './run-container.js';
 
 // The socket refused or vanished: the engine went away mid-matrix (restart, crash). Not a failed
@@ -13,7 +14,7 @@ const ENGINE_GONE = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'E
 
 /**
  * @param {import('dockerode')} docker
- * @param {Map<number, {tag: string}>} images  Node major → workload image
+ * @param {Map<number|string, {tag: string}>} images  imageKey(major, choice) → workload image
  */
 export function createDockerExecutor(docker, images) {
   let hostCpuIds;
@@ -21,7 +22,7 @@ export function createDockerExecutor(docker, images) {
     async execute(run, { signal } = {}) {
       const startedAt = new Date();
       const spec = {
-        image: images.get(run.nodeMajor).tag,
+        image: images.get(imageKey(run.nodeMajor, run.imageChoice)).tag,
         env: run.env,
         limits: run.limits,
         mounts: run.mounts ?? [],

@@ -5,8 +5,7 @@
 // The loader waits for the server, checks its answers, warms up, brackets the measured period with
 // POST /__lab/start and /__lab/stop, prints its line and exits; the server prints its line after
 // /__lab/stop and exits. Whatever happens (failure, timeout, abort), both are removed.
-import { setTimeout as delay } from 'node:timers/promises';
-import { attachOutput, ignoreGone, OUTPUT_DRAIN_MS, toCreateOptions, waitForEnd } from './run-container.js';
+import { attachOutput, drainOutput, ignoreGone, toCreateOptions, waitForEnd } from './run-container.js';
 
 export const ROLE_LABEL = 'node-threads-lab.role';
 export const LOADER_ENTRYPOINT = ['node', '/app/loader.js'];
@@ -48,7 +47,7 @@ export async function runHttpPair(docker, { image, labels, timeoutMs, server, lo
     if (loaderDone) serverEnding = await waitForEnd(serverSide.container, Math.min(remaining(), SERVER_EXIT_GRACE_MS), signal);
     if (serverEnding !== 'exited') await serverSide.container.kill().catch(ignoreGone);
     const serverState = (await serverSide.container.inspect()).State;
-    await Promise.race([Promise.all([serverSide.output.done, loaderSide.output.done]), delay(OUTPUT_DRAIN_MS)]);
+    await drainOutput(Promise.all([serverSide.output.done, loaderSide.output.done]));
     return {
       server: describe(serverSide.output, serverState),
       loader: describe(loaderSide.output, loaderState),

@@ -1,19 +1,23 @@
-// The images every run uses, built locally because no registry is reachable from the engine:
-//   node-threads-lab/base:node<version>-<rootfs id> Debian minbase + Node + user lab, imported from a rootfs
+// The images every run uses:
+//   a base with Node: the official node:<major>-bookworm-slim, an image the person names, or, where
+//     neither can be had, node-threads-lab/base:node<version>-<rootfs id> (Debian minbase + Node + user
+//     lab, imported from a rootfs built here: no registry needed, but root) — see base-images.js;
 //   node-threads-lab/workload:node<major>-<hash>   base + images/workload, tagged by content
 // Tagging by content makes "is it up to date?" a single inspect: an unchanged tree is never rebuilt.
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
-import { withBaseRootfs } from '../../images/base/build-rootfs.js';
+import { execa } from './lazy-execa.js';
 import { ROOTFS_ID } from '../../images/base/debian-rootfs.js';
 import { resolveNodeVersion } from '../../images/base/node-versions.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { LabError } from '../errors.js';
+import { pickImageChoice } from '../plan/image-choice.js';
+import { resolveBaseImage } from './base-images.js';
 import { PROJECT, PROJECT_LABEL } from './client.js';
 import { ensureHostTools } from './engine.js';
+import { runContainer } from './run-container.js';
 
 export { DEFAULT_NODE_MAJOR };
 export const BASE_REPOSITORY = 'node-threads-lab/base';
@@ -23,34 +27,96 @@ export const WORKLOAD_DIR = 'images/workload';
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOCK_STAMP = '.node-threads-lab-lock-hash';
 const CONTAINER_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const NODE_VERSION_LABEL = 'node-threads-lab.node-version';
+const BASE_LABEL = 'node-threads-lab.base';
+const SOURCE_LABEL = 'node-threads-lab.base-source';
+const PROBE_TIMEOUT_MS = 60_000;
+
+/** Key of the images map: the major alone for the default choice (`images.get(24)`), else `24:<choice>`. */
+export function imageKey(major, choice = 'auto') {
+  return choice === 'auto' ? Number(major) : `${major}:${choice}`;
+}
 
 /**
- * Make sure a workload image exists for each Node major, building only what is missing.
- * onProgress receives one line of text per step, such as `node24 import: importing <tag>`; an
- * unchanged tree yields exactly one line per major, `node<major> cached: <tag> is up to date`.
- * @returns {Promise<Map<number, { tag: string, id: string, nodeVersion: string }>>}
+ * Make sure a workload image exists for each Node major (and image choice, see base-images.js),
+ * building only what is missing. onProgress receives one line of text per step, such as
+ * `node24 import: importing <tag>`; an unchanged tree yields two lines per major: where its Node
+ * comes from (`node24 base: node:24-bookworm-slim (official) ...`) and `node24 cached: <tag> is up to date`.
+ * @param {{ nodeMajors?: number[], requests?: { major: number, choice: string }[] }} options  requests: majors with an image choice
+ * @returns {Promise<Map<number|string, { tag: string, id: string, nodeVersion: string, source: string, base: string }>>}  keyed by imageKey()
  */
-export async function ensureImages(docker, { nodeMajors = [DEFAULT_NODE_MAJOR], onProgress = () => {}, root = PROJECT_ROOT, cacheDir } = {}) {
+export async function ensureImages(docker, { nodeMajors = [DEFAULT_NODE_MAJOR], requests, onProgress = () => {}, root = PROJECT_ROOT, cacheDir, officialTemplate } = {}) {
   await assertWorkloadPresent(root);
+  const filesRead = readContextFiles(root);
+  filesRead.catch(() => {});
   await ensureWorkloadDependencies({ root, onProgress: (event) => onProgress(formatProgress(event)) });
-  const files = await readContextFiles(root);
   const images = new Map();
-  for (const requested of new Set(nodeMajors.map(String))) {
-    const nodeVersion = await resolveNodeVersion(requested);
-    const major = Number(requested);
+  const wanted = requests ?? nodeMajors.map((major) => ({ major: Number(major), choice: pickImageChoice(undefined, major) }));
+  for (const { major, choice } of wanted) {
+    const key = imageKey(major, choice);
+    if (images.has(key)) continue;
     const report = (event) => onProgress(formatProgress({ major, ...event }));
-    const base = await ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress: report });
-    const hash = hashWorkloadContext({ files, baseImageId: base.id });
+    const base = await resolveBaseImage(createBaseSource(docker, { major, root, cacheDir, onProgress: report }), { major, choice, template: officialTemplate });
+    const hash = hashWorkloadContext({ files: await filesRead, baseImageId: base.id });
     const tag = formatWorkloadTag(major, hash);
-    let id = await inspectImageId(docker, tag);
+    const existing = await inspectImage(docker, tag);
+    const nodeVersion = base.nodeVersion ?? existing?.Config?.Labels?.[NODE_VERSION_LABEL] ?? await probeNodeVersion(docker, base, major);
+    report({ phase: 'base', message: `${base.tag} (${base.source}, Node ${nodeVersion})${base.note ? `: ${base.note}` : ''}` });
+    let id = existing?.Id;
     if (id) {
       report({ phase: 'cached', message: `${tag} is up to date` });
     } else {
       id = await buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, onProgress: report });
     }
-    images.set(major, { tag, id, nodeVersion });
+    images.set(key, { tag, id, nodeVersion, source: base.source, base: base.tag, base_id: base.id });
   }
   return images;
+}
+
+// What resolveBaseImage needs from the engine and this machine.
+function createBaseSource(docker, { major, root, cacheDir, onProgress }) {
+  const localVersion = () => resolveNodeVersion(String(major));
+  return {
+    inspect: (reference) => inspectImageId(docker, reference),
+    pull: async (reference) => {
+      onProgress({ phase: 'pull', message: `docker pull ${reference}` });
+      await followProgress(docker, await docker.pull(reference), () => {});
+    },
+    buildLocal: async () => {
+      const nodeVersion = await localVersion();
+      return { ...(await ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress })), nodeVersion };
+    },
+    hasLocal: async () => Boolean(await inspectImageId(docker, formatBaseTag(await localVersion()))),
+    canBuildLocal: async () => process.getuid?.() === 0,
+    fixCommand: (wantedMajor) => {
+      const dir = path.resolve(root);
+      return `sudo npm ${path.resolve(process.cwd()) === dir ? '' : `--prefix ${dir} `}run images -- ${wantedMajor}`;
+    },
+  };
+}
+
+/**
+ * A base image not built here must have `node` (checked by running it, locked down like every run)
+ * and its version is what run.json records. A mismatch with the asked major is refused: `node: 24`
+ * means Node 24 whatever image it comes from.
+ */
+async function probeNodeVersion(docker, base, major) {
+  const result = await runContainer(docker, {
+    image: base.id, env: {}, limits: {}, timeoutMs: PROBE_TIMEOUT_MS, labels: {},
+    entrypoint: ['node'], cmd: ['-p', 'process.versions.node'],
+  }).catch((error) => ({ exitCode: null, stdout: '', stderr: error.message }));
+  const version = result.exitCode === 0 ? result.stdout.trim() : '';
+  if (!/^\d+\.\d+\.\d+/.test(version)) {
+    throw new LabError('ERR_IMAGE_UNAVAILABLE', `The image ${base.tag} has no working \`node\`: ${(result.stderr || result.stdout).trim().split('\n').at(-1) || `exit code ${result.exitCode}`}`, {
+      hint: 'name an image with Node.js on its PATH (e.g. one built FROM node:24-bookworm-slim), or write `image: auto`',
+    });
+  }
+  if (Number(version.split('.')[0]) !== Number(major)) {
+    throw new LabError('ERR_IMAGE_UNAVAILABLE', `The image ${base.tag} has Node ${version}, but the cells ask for Node ${major}`, {
+      hint: `set \`node: ${version.split('.')[0]}\` in the matrix for this image, or name an image with Node ${major}`,
+    });
+  }
+  return version;
 }
 
 export function formatBaseTag(nodeVersion) {
@@ -83,29 +149,31 @@ export function hashWorkloadContext({ files, baseImageId }) {
  * stands for), as { path, content } with paths relative to `root`; a symlink contributes its target.
  */
 export async function readContextFiles(root = PROJECT_ROOT) {
-  const files = [{ path: 'Dockerfile', content: await readFile(path.join(root, 'Dockerfile')) }];
+  // Read all at once, not one after another: this check runs before every matrix (hashing sorts them).
   const walk = async (relative) => {
     const entries = await readdir(path.join(root, relative), { withFileTypes: true });
-    for (const entry of entries) {
+    const found = await Promise.all(entries.map(async (entry) => {
       const entryPath = path.posix.join(relative, entry.name);
       const absolute = path.join(root, entryPath);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules') await walk(entryPath);
-      } else if (entry.isSymbolicLink()) {
-        files.push({ path: entryPath, content: `symlink\0${await readlink(absolute)}` });
-      } else if (entry.isFile()) {
-        files.push({ path: entryPath, content: await readFile(absolute) });
-      }
-    }
+      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(entryPath);
+      if (entry.isSymbolicLink()) return [{ path: entryPath, content: `symlink\0${await readlink(absolute)}` }];
+      if (entry.isFile()) return [{ path: entryPath, content: await readFile(absolute) }];
+      return [];
+    }));
+    return found.flat();
   };
-  await walk(WORKLOAD_DIR);
-  return files;
+  const [dockerfile, workload] = await Promise.all([readFile(path.join(root, 'Dockerfile')), walk(WORKLOAD_DIR)]);
+  return [{ path: 'Dockerfile', content: dockerfile }, ...workload];
 }
 
 /** The image's id, or undefined when the engine has no such image. */
 export async function inspectImageId(docker, reference) {
+  return (await inspectImage(docker, reference))?.Id;
+}
+
+async function inspectImage(docker, reference) {
   try {
-    return (await docker.getImage(reference).inspect()).Id;
+    return await docker.getImage(reference).inspect();
   } catch (error) {
     if (error.statusCode === 404) return undefined;
     throw error;
@@ -160,6 +228,8 @@ async function ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress }) {
   // Only now is debootstrap needed: a machine that has its images never runs apt for it.
   await ensureHostTools({ onProgress: (message) => onProgress({ phase: 'host-tools', message }) });
   try {
+    // Loaded only here: building a base image is rare, and its modules are not on the way to a run.
+    const { withBaseRootfs } = await import('../../images/base/build-rootfs.js');
     await withBaseRootfs({ nodeVersion, cacheDir, onProgress }, (tarStream) => importRootfs(docker, tarStream, { tag, nodeVersion, onProgress }));
   } catch (cause) {
     if (cause instanceof LabError) throw cause;
@@ -204,8 +274,9 @@ async function buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, 
   try {
     const response = await docker.buildImage({ context: root, src: ['Dockerfile', WORKLOAD_DIR] }, {
       t: tag,
-      buildargs: { BASE: base.tag },
-      labels: { [PROJECT_LABEL]: PROJECT, 'node-threads-lab.node-version': nodeVersion, 'node-threads-lab.content-hash': hash },
+      // By id: a tag such as node:24-bookworm-slim may move later; the hash already names this id.
+      buildargs: { BASE: base.id },
+      labels: { [PROJECT_LABEL]: PROJECT, [NODE_VERSION_LABEL]: nodeVersion, [BASE_LABEL]: base.tag, [SOURCE_LABEL]: base.source, 'node-threads-lab.content-hash': hash },
       rm: true,
       forcerm: true,
     });

@@ -8,6 +8,7 @@ import { readLastLineNumbers } from '../../images/workload/lib/user-numbers.js';
 import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
 import { runCommandTasks } from './command-run.js';
+import { imageKey } from './images.js';
 import { LABELS, runContainer } from './run-container.js';
 
 const PREFLIGHT_ENTRYPOINT = ['node', '/app/preflight.js'];
@@ -17,7 +18,7 @@ const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
 
 /**
  * Checks every user file and command of the plans; sets plan.userColumns (unless a resumed folder fixed them).
- * @param {Map<number, {tag: string}>} images  Node major → workload image
+ * @param {Map<number|string, {tag: string}>} images  imageKey(major, choice) → workload image
  */
 export async function preflightUserCode(docker, { plans, images, config, onProgress = () => {} }) {
   for (const plan of plans) {
@@ -27,7 +28,7 @@ export async function preflightUserCode(docker, { plans, images, config, onProgr
       const check = describeCheck(plan, cell);
       if (!check || checked.has(check.key)) continue;
       checked.add(check.key);
-      const context = { docker, plan, cell, image: images.get(cell.nodeMajor).tag, config, onProgress };
+      const context = { docker, plan, cell, image: images.get(imageKey(cell.nodeMajor, cell.imageChoice)).tag, config, onProgress };
       const found = check.kind === 'command' ? await preflightCommand(context, check) : await preflightModule(context, check);
       for (const key of found) keys.add(key);
     }

@@ -2,7 +2,6 @@
 // kept apart), started, awaited under a timeout, inspected for OOM, and always removed.
 import { hostname } from 'node:os';
 import { PassThrough } from 'node:stream';
-import { setTimeout as delay } from 'node:timers/promises';
 import { PROJECT, PROJECT_LABEL } from './client.js';
 
 export const LABELS = {
@@ -39,8 +38,7 @@ export async function runContainer(docker, spec, { signal } = {}) {
     const ending = await waitForEnd(container, spec.timeoutMs, signal);
     if (ending !== 'exited') await container.kill().catch(ignoreGone);
     const state = (await container.inspect()).State;
-    // The attach stream ends when the container does; the bound guards against an engine that never closes it.
-    await Promise.race([output.done, delay(OUTPUT_DRAIN_MS)]);
+    await drainOutput(output.done);
     return {
       exitCode: state.ExitCode ?? null,
       stdout: output.stdout(),
@@ -105,6 +103,20 @@ function collect(stream) {
   const chunks = [];
   stream.on('data', (chunk) => chunks.push(chunk));
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * The attach stream ends when the container does; the bound guards against an engine that never
+ * closes it. The timer is cleared as soon as the output is in: a pending timer would keep the
+ * process alive for OUTPUT_DRAIN_MS after its last line.
+ */
+export async function drainOutput(done, boundMs = OUTPUT_DRAIN_MS) {
+  let timer;
+  try {
+    await Promise.race([done, new Promise((resolve) => { timer = setTimeout(resolve, boundMs); })]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** @returns {Promise<'exited'|'timeout'|'aborted'>} */

@@ -36,12 +36,26 @@ function applyIncludes(cells, axes, include) {
   for (const entry of include) {
     let extended = false;
     for (let i = 0; i < originalCount; i++) {
-      const contradicts = axes.some((axis) => axis in entry && entry[axis] !== cells[i][axis]);
-      if (contradicts) continue;
+      if (!extendsCell(entry, axes, cells[i])) continue;
       Object.assign(result[i], entry);
       extended = true;
     }
     if (!extended) result.push({ ...entry });
   }
   return result;
+}
+
+function extendsCell(entry, axes, cell) {
+  return !axes.some((axis) => axis in entry && entry[axis] !== cell[axis]);
+}
+
+/**
+ * For each include entry, how many of the matrix's own combinations (after exclude) it extends, out of
+ * how many: 0 means it adds a new combination, all of them usually means a cell was meant to be added.
+ * @returns {{ extended: number, of: number }[]}
+ */
+export function countIncludeExtensions(matrix, { include = [], exclude = [] } = {}) {
+  const axes = Object.keys(matrix);
+  const kept = cartesianProduct(axes, matrix).filter((cell) => !exclude.some((entry) => matchesEntry(cell, entry)));
+  return include.map((entry) => ({ extended: kept.filter((cell) => extendsCell(entry, axes, cell)).length, of: kept.length }));
 }

@@ -7,6 +7,7 @@ import { LabError } from '../errors.js';
 import { expandMatrix } from './expand.js';
 import { computeCellId } from './cell-id.js';
 import { toHostLimits } from './cpu-limits.js';
+import { pickImageChoice } from './image-choice.js';
 import { interleave, randomFor } from './run-order.js';
 
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
@@ -86,9 +87,11 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   // Everything that changes what runs inside the container, and nothing else (not the timeout,
   // not the repetition count), so the id survives edits that do not change the measurement.
   const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor });
+  // Not in the cell id: the same cell from another image is the comparison `npm run compare` makes.
+  const imageChoice = pickImageChoice(experiment.image, nodeMajor);
   const configDir = config.file ? path.dirname(config.file) : process.cwd();
   const container = getWorkload(values.workload)?.toContainer?.(params, { configDir }) ?? { params, mounts: [] };
-  return { cell, values, workload: values.workload, params, env, limits, nodeMajor, container };
+  return { cell, values, workload: values.workload, params, env, limits, nodeMajor, imageChoice, container };
 }
 
 /** A workload may refuse an axis value it cannot honour (command: workers, cluster, uv_threadpool_size). */
@@ -110,6 +113,7 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
     workload: cell.workload,
     params: cell.params,
     nodeMajor: cell.nodeMajor,
+    imageChoice: cell.imageChoice,
     env: { ...cell.env, LAB_SPEC: JSON.stringify(spec) },
     limits: cell.limits,
     mounts: container.mounts,

@@ -1,11 +1,14 @@
 // run.json: everything needed to know later what a results folder measured and how.
 import os from 'node:os';
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+// Node's own execFile, not execa: this runs before the first container, and both calls go at once.
+const git = (args, cwd) => promisify(execFile)('git', args, { cwd }).then(({ stdout }) => stdout, () => null);
 
 export async function readProject(cwd) {
-  const { stdout, exitCode } = await execa('git', ['rev-parse', 'HEAD'], { cwd, reject: false });
-  const { stdout: dirty } = await execa('git', ['status', '--porcelain'], { cwd, reject: false });
-  return { git_revision: exitCode === 0 ? stdout.trim() : null, git_dirty: exitCode === 0 ? dirty.trim() !== '' : null };
+  const [revision, status] = await Promise.all([git(['rev-parse', 'HEAD'], cwd), git(['status', '--porcelain'], cwd)]);
+  return { git_revision: revision === null ? null : revision.trim(), git_dirty: revision === null || status === null ? null : status.trim() !== '' };
 }
 
 export function buildRunInfo({ plan, config, engine, images, project, argv, seed, startedAt }) {

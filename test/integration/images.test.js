@@ -51,7 +51,11 @@ test('a second ensureImages builds nothing and returns the same image', async ()
   const second = await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR], onProgress: (line) => lines.push(line) });
 
   expect(second.get(DEFAULT_NODE_MAJOR)).toEqual(first.get(DEFAULT_NODE_MAJOR));
-  expect(lines).toEqual([`node${DEFAULT_NODE_MAJOR} cached: ${first.get(DEFAULT_NODE_MAJOR).tag} is up to date`]);
+  const { base, source, nodeVersion, tag } = first.get(DEFAULT_NODE_MAJOR);
+  expect(lines).toEqual([
+    expect.stringMatching(new RegExp(`^node${DEFAULT_NODE_MAJOR} base: ${base.replace(/[.]/g, '\\.')} \\(${source}, Node ${nodeVersion.replace(/[.]/g, '\\.')}\\)`)),
+    `node${DEFAULT_NODE_MAJOR} cached: ${tag} is up to date`,
+  ]);
   expect(first.get(DEFAULT_NODE_MAJOR).tag).toBe(process.env.LAB_TEST_IMAGE);
 });
 

@@ -2,9 +2,21 @@
 
 import { formatCpuIds, listCpuIds, parseCpuset } from './cpuset.js';
 
-/** `docker run --cpus` refuses more CPUs than the host has. */
+// The smallest CFS quota Docker accepts: 1 ms per 100 ms period.
+export const MIN_CPUS = 0.01;
+
+/** `docker run --cpus` refuses more CPUs than the host has, and less than MIN_CPUS. */
 export function checkCpus(value, path, host) {
-  if (!Number.isFinite(value) || value <= 0 || value <= host.cpus) return [];
+  if (!Number.isFinite(value) || value <= 0) return [];
+  // More than 3 decimals is the schema's to report.
+  if (value < MIN_CPUS && Number.isInteger(Math.round(value * 1e9) / 1e6)) {
+    return [{
+      path,
+      message: `expected at least ${MIN_CPUS}, found ${value}: Docker refuses a quota below ${MIN_CPUS} CPU (1 ms of CPU time per 100 ms period)`,
+      hint: 'write e.g. `cpus: [0.1, 0.5, 1]`',
+    }];
+  }
+  if (value <= host.cpus) return [];
   return [{
     path,
     message: `expected at most ${host.cpus} (this host's CPU count), found ${value}`,

@@ -11,6 +11,7 @@ export const MINIMAL_EXAMPLE = [
   '    experiments:',
   '      first:',
   '        matrix:',
+  '          workload: pbkdf2',
   '          uv_threadpool_size: [1, 4]',
 ].join('\n');
 

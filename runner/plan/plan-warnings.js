@@ -1,0 +1,73 @@
+// Configs that are valid but almost certainly not what was meant: said at --plan and at start, with
+// the place in the file, and never a reason to refuse (the person may mean it).
+import { countIncludeExtensions } from './expand.js';
+import { formatPath } from '../config/diagnostics/paths.js';
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+
+/**
+ * @param {{ experiment: object, cells: { values: object }[] }} plan
+ * @param {{ file?: string, locate?: Function }} config
+ * @returns {{ file?: string, line?: number, column?: number, path: string, message: string, hint: string }[]}
+ */
+export function findPlanWarnings(plan, config) {
+  const where = ['experiments', plan.experiment.name];
+  return [...findUnusableQuotas(plan, where), ...findIncludesExtendingAll(plan.experiment, where), ...findIncludeConstants(plan, where)]
+    .map(({ path, ...warning }) => ({ file: config.file, ...config.locate?.(path), path: formatPath(path), ...warning }));
+}
+
+/** `file:line:column: path: warning: message\n  hint`, like an error but marked as a warning. */
+export function formatWarning({ file, line, column, path, message, hint }) {
+  const where = [file, line, column].filter((part) => part !== undefined).join(':');
+  return `${[where, path].filter(Boolean).join(': ')}: warning: ${message}\n  ${hint}`;
+}
+
+// A quota can never exceed the CPUs the container may run on: cpus 2 on cpuset "0" is cpus 1.
+function findUnusableQuotas({ cells }, where) {
+  const seen = new Set();
+  const warnings = [];
+  for (const { values } of cells) {
+    if (values.cpus === undefined || values.cpuset === undefined) continue;
+    const count = parseCpuList(values.cpuset).length;
+    const key = `${values.cpus}/${values.cpuset}`;
+    if (values.cpus <= count || seen.has(key)) continue;
+    seen.add(key);
+    warnings.push({
+      path: where,
+      message: `cells with cpus ${values.cpus} and cpuset "${values.cpuset}" get at most ${count} CPU${count === 1 ? '' : 's'}: the quota above the cpuset's ${count} CPU${count === 1 ? '' : 's'} can never be used`,
+      hint: `to compare a quota with pinning, give each its own cell, e.g. include: [{cpus: ${count}}, {cpuset: "${values.cpuset}"}] with no cpus/cpuset in the matrix`,
+    });
+  }
+  return warnings;
+}
+
+// GitHub's include semantics: an entry that contradicts no combination extends them all. Written to
+// add one cell (`{cluster: 2}` beside `workers: [0, 2]`), it silently changes every cell instead.
+function findIncludesExtendingAll(experiment, where) {
+  return countIncludeExtensions(experiment.matrix, experiment).flatMap(({ extended, of }, index) => {
+    if (of < 2 || extended < of) return [];
+    const entry = experiment.include[index];
+    return [{
+      path: [...where, 'include', index],
+      message: `this include entry extends every one of the matrix's ${of} cells (it contradicts none of their values), so it adds no cell: every cell gets ${JSON.stringify(entry)}`,
+      hint: 'to add a cell, give the entry a value of a matrix axis that no cell has (e.g. `workers: 0` where the matrix has `workers: [1, 2]`), or list every cell in `include` with no matrix axis it could extend',
+    }];
+  });
+}
+
+// The same trap spread over several entries: `{cpus: 1, cluster: 2}` and `{cpus: 2, cluster: 2}` over
+// `cpus: [1, 2]` extend half the cells each, so together every cell gets cluster 2 and none is without.
+function findIncludeConstants({ experiment, cells }, where) {
+  const extensions = countIncludeExtensions(experiment.matrix, experiment);
+  const includeAxes = [...new Set(experiment.include.flatMap(Object.keys))].filter((axis) => !(axis in experiment.matrix));
+  return includeAxes.flatMap((axis) => {
+    const entries = experiment.include.map((entry, index) => ({ entry, index })).filter(({ entry }) => axis in entry);
+    const values = new Set(cells.map(({ values: cellValues }) => cellValues[axis]));
+    const byOneEntry = entries.length === 1 && extensions[entries[0].index].extended === extensions[entries[0].index].of;
+    if (cells.length < 2 || entries.length < 2 || values.size !== 1 || values.has(undefined) || byOneEntry) return [];
+    return [{
+      path: [...where, 'include', entries[0].index],
+      message: `every cell gets ${axis}: ${JSON.stringify([...values][0])} from include entries ${entries.map(({ index }) => `[${index}]`).join(', ')} together (each extends existing cells), so no cell is without it`,
+      hint: `to compare with and without ${axis}, add it to the matrix (e.g. \`${axis}: [0, ${JSON.stringify([...values][0])}]\`), or list each cell in \`include\``,
+    }];
+  });
+}

@@ -1,0 +1,58 @@
+// Times one real command line the way a person feels it: from spawning the process to the first
+// container it starts (the engine's own `start` event), and from its last line of output to its
+// exit. Shared by `npm run bench` (the figures) and the exit-time test (the runner must not linger).
+import { spawn } from 'node:child_process';
+import { hostname } from 'node:os';
+import { createInterface } from 'node:readline';
+import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
+
+/**
+ * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', '--config', file]
+ * @param {{ docker?: import('dockerode'), cwd?: string, env?: object }} options  docker: to time the first container
+ * @returns {Promise<{ pid: number, exitCode: number, lines: string[], createdMs?: number, startupMs?: number, lingerMs: number, totalMs: number }>}
+ */
+export async function timeCommand(command, { docker, cwd, env } = {}) {
+  const spawnedAt = Date.now();
+  const began = performance.now();
+  const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  let lastLineAt = began;
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line);
+      lastLineAt = performance.now();
+    });
+  }
+  const exitCode = await new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? signal));
+  });
+  const exitedAt = performance.now();
+  const first = docker ? await readFirstContainerEvents(docker, spawnedAt, `${hostname()}/${child.pid}`) : {};
+  return {
+    pid: child.pid,
+    exitCode,
+    lines,
+    createdMs: first.create === undefined ? undefined : first.create - spawnedAt,
+    startupMs: first.start === undefined ? undefined : first.start - spawnedAt,
+    lingerMs: exitedAt - lastLineAt,
+    totalMs: exitedAt - began,
+  };
+}
+
+/** Epoch ms of the first create and start since `sinceMs` of a container of this runner (its owner label). */
+async function readFirstContainerEvents(docker, sinceMs, owner) {
+  const stream = await docker.getEvents({
+    since: Math.floor(sinceMs / 1000),
+    until: Math.ceil(Date.now() / 1000) + 1,
+    // Only this runner's: other runners may share the engine.
+    filters: { type: ['container'], event: ['create', 'start'], label: [`${PROJECT_LABEL}=${PROJECT}`, `node-threads-lab.owner=${owner}`] },
+  });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim())
+    .map((line) => JSON.parse(line))
+    .filter((event) => event.timeNano / 1e6 >= sinceMs);
+  const first = (action) => events.find((event) => event.Action === action)?.timeNano / 1e6;
+  return { create: first('create'), start: first('start') };
+}

@@ -1,0 +1,59 @@
+// The bin as npm installs it (npm link, npm install -g, npx): a symlink in a bin folder pointing at
+// runner/cli.js, started from another folder. It must run (it once printed nothing and exited 0) and
+// write to results/ of the folder it is started in.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+
+const CLI = fileURLToPath(new URL('../../runner/cli.js', import.meta.url));
+const TINY = fileURLToPath(new URL('../fixtures/integration/tiny.yml', import.meta.url));
+const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+describe('the bin through a symlink, from another folder', () => {
+  let work;
+  let bin;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'lab-bin-'));
+    mkdirSync(join(work, 'bin'));
+    bin = join(work, 'bin', 'node-threads-lab');
+    symlinkSync(CLI, bin);
+    copyFileSync(TINY, join(work, 'experiments.yml'));
+  });
+
+  test('--version names the package and its version', async () => {
+    const { stdout, exitCode } = await execa(bin, ['--version'], { cwd: work, reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe(`node-threads-lab ${PACKAGE.version}`);
+  });
+
+  test('--plan reads experiments.yml of the current folder', async () => {
+    const { stdout, exitCode } = await execa(bin, ['--plan'], { cwd: work, reject: false });
+    expect(exitCode).toBe(0);
+    expect(stdout.trim().split('\n').at(-1)).toBe('2 runs');
+  });
+
+  test('a real matrix writes to results/ of the current folder', async () => {
+    const result = await execa(bin, [], { cwd: work, reject: false, all: true });
+    expect(result.all).toMatch(/tiny: 2 ok, 0 not ok, of 2/);
+    expect(result.exitCode).toBe(0);
+    const [folder] = readdirSync(join(work, 'results'));
+    expect(folder).toMatch(/^tiny-/);
+    expect(readFileSync(join(work, 'results', folder, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+});
+
+test('npm run matrix, started in a subfolder of the project, writes to the project\'s results/', async () => {
+  const before = new Set(readdirSync(join(PROJECT, 'results')));
+  const result = await execa('npm', ['run', '--silent', 'matrix', '--', '--config', TINY], { cwd: join(PROJECT, 'test'), reject: false, all: true });
+  const made = readdirSync(join(PROJECT, 'results')).filter((name) => !before.has(name));
+  try {
+    expect(result.exitCode).toBe(0);
+    expect(made).toEqual([expect.stringMatching(/^tiny-/)]);
+  } finally {
+    for (const name of made) rmSync(join(PROJECT, 'results', name), { recursive: true, force: true });
+  }
+});

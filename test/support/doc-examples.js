@@ -1,0 +1,30 @@
+// The `experiments.yml` examples of the README and docs/: every ```yaml block with an `experiments:` key.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseYaml, validateConfig } from '../../runner/config/load.js';
+import { planExperiments } from '../../runner/plan/plan-runs.js';
+import { findPlanWarnings, formatWarning } from '../../runner/plan/plan-warnings.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DOC_FILES = ['README.md', ...readdirSync(`${ROOT}docs`).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+
+/** [{ file, block, text }] for every yaml block that defines experiments. */
+export function readExamples(files = DOC_FILES) {
+  return files.flatMap((file) => {
+    const text = readFileSync(`${ROOT}${file}`, 'utf8');
+    return [...text.matchAll(/```yaml\n([\s\S]*?)```/g)]
+      .map((match, index) => ({ file, block: index, text: match[1] }))
+      .filter(({ text: yaml }) => /^experiments:/m.test(yaml));
+  });
+}
+
+/** What `--plan` would run, per experiment: its cells as `axis=value ...` lines, and any warnings. */
+export function planExample({ file, text }, host = { cpus: 2, cpuIds: [0, 1] }) {
+  const { raw, locate } = parseYaml(text, file);
+  const config = validateConfig(raw, { file, locate, host });
+  return planExperiments(config, { defaultNodeMajor: 24 }).map((plan) => ({
+    experiment: plan.experiment.name,
+    cells: plan.cells.map(({ values }) => Object.entries(values).map(([axis, value]) => `${axis}=${value}`).join(' ')),
+    warnings: findPlanWarnings(plan, config).map(formatWarning),
+  }));
+}
