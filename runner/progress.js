@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { formatAssignments } from './plan/plan-runs.js';
+import { formatAnswersText } from './report/answers.js';
 
 const require = createRequire(import.meta.url);
 
@@ -27,9 +28,11 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     write(`${plan.experiment.name}: ${pending} runs → ${outDir}`);
     progress = attachProgress(events, { stream, label: plan.experiment.name });
   });
-  events.on('reports', ({ outDir, files }) => {
+  const answers = new Map();
+  events.on('reports', ({ outDir, files, verdicts }) => {
     stopProgress();
     write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}`);
+    if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
   });
   events.on('reports-failed', ({ outDir, error }) => {
     stopProgress();
@@ -37,6 +40,9 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
     write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}`);
+    // The answers come last: what a person reads when the matrix is done.
+    const lines = answers.get(outDir) ?? [];
+    if (lines.length) write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
   });
   return { stop: stopProgress };
 }

@@ -48,7 +48,7 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
  * @param {AbortSignal} [options.signal]  abort: start no new run, stop the current one (it gets no row)
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'experiment-start' { plan, outDir, pending }, 'run-start' and 'run-end'
- *   (run-matrix.js), 'reports' { outDir, files }, 'reports-failed' { outDir, error }, 'experiment-end' { plan, outDir, summary }
+ *   (run-matrix.js), 'reports' { outDir, files, verdicts }, 'reports-failed' { outDir, error }, 'experiment-end' { plan, outDir, summary }
  * @returns {Promise<{ experiments: { plan: object, outDir: string, summary: object }[], stoppedBy: null|'abort'|'fail-fast', anyFailed: boolean }>}
  */
 export async function runExperiments({ jobs, executor, context, signal, failFast = false, events = new EventEmitter() }) {
@@ -84,8 +84,8 @@ export async function runExperiments({ jobs, executor, context, signal, failFast
 async function writeReportsSafely(outDir, events) {
   try {
     const { writeReports } = await import('./report/write-reports.js');
-    const { files } = writeReports(outDir);
-    events.emit('reports', { outDir, files });
+    const { files, report } = writeReports(outDir);
+    events.emit('reports', { outDir, files, verdicts: report.verdicts });
   } catch (error) {
     events.emit('reports-failed', { outDir, error });
   }

@@ -3,6 +3,7 @@
 
 import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
+import { normalizeClaim } from './claims.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
@@ -23,6 +24,7 @@ export function normalizeExperiment(name, experiment) {
     include: (experiment.include ?? []).map(normalizeEntry),
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillAllParams(experiment.params),
+    ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };

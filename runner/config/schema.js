@@ -3,6 +3,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { AXES, ENV_AXIS } from '../domain/axes.js';
+import { CLAIMS_PROPERTY } from './claims.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
 import { MEMORY_PATTERN } from '../domain/memory.js';
@@ -34,15 +35,17 @@ export const EXPERIMENT_PROPERTIES = {
     title: 'Adaptive repetitions',
     description:
       'After `repetitions`, keep repeating a cell (up to `max_repetitions`) until the 95% confidence interval of the ' +
-      'mean of its primary metric is narrower than `target_ci_pct` percent of the mean.',
+      'mean of its primary metric is narrower than `target_ci_pct` percent of the mean, and, with `claims: true`, ' +
+      'while a claim that covers the cell is inconclusive. Give `target_ci_pct`, `claims: true` or both.',
     type: 'object',
     additionalProperties: false,
-    required: ['max_repetitions', 'target_ci_pct'],
+    required: ['max_repetitions'],
     properties: {
       max_repetitions: { type: 'integer', minimum: 2, title: 'Most repetitions per cell', examples: [10] },
       target_ci_pct: { type: 'number', exclusiveMinimum: 0, title: 'Target CI half-width (% of the mean)', examples: [5] },
+      claims: { type: 'boolean', title: 'Until the claims are decided', description: 'Keep adding rounds for the cells of inconclusive claims.', examples: [true] },
     },
-    examples: [{ max_repetitions: 10, target_ci_pct: 5 }],
+    examples: [{ max_repetitions: 10, target_ci_pct: 5 }, { max_repetitions: 12, claims: true }],
   },
   timeout: {
     type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.timeout, examples: [120, 300],
@@ -77,6 +80,7 @@ export const EXPERIMENT_PROPERTIES = {
   params: {
     $ref: '#/definitions/params',
   },
+  claims: CLAIMS_PROPERTY,
   image: {
     title: 'Image',
     description:

@@ -7,6 +7,16 @@ import { WORKLOADS, getWorkload, listWorkloadColumns } from './workloads.js';
 
 const WALL = { column: 'wall_ms', unit: 'ms', better: 'lower', label: 'wall time' };
 
+/**
+ * The numeric columns every run reports, whatever its workload (collect/to-rows.js writes them; a unit test keeps
+ * the two lists in step): what a claim's `metric` may name besides the workload's own columns.
+ */
+export const RUN_METRICS = [
+  'wall_ms', 'setup_ms', 'container_ms', 'seen_available_parallelism', 'seen_cpus_length', 'seen_cpu_quota',
+  'seen_uv_threadpool_size', 'pool_threads', 'peak_threads', 'nr_periods', 'throttled_periods', 'throttled_ms',
+  'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'exit_code',
+];
+
 /** Medians of what the process saw, carried into summary.csv because they explain the results. */
 export const SEEN_COLUMNS = ['seen_available_parallelism', 'seen_cpu_quota', 'peak_threads', 'pool_threads', 'throttled_ms', 'cpu_user_ms'];
 
@@ -51,7 +61,8 @@ export function findMetric(column) {
 
 function guessUnit(column) {
   if (column.endsWith('_ms')) return 'ms';
-  if (column.endsWith('_mb')) return 'MB';
+  // *_mb columns are bytes / 2^20 (collect/parse-result.js, the idle workload): mebibytes.
+  if (column.endsWith('_mb')) return 'MiB';
   if (column.endsWith('_per_sec')) return '/s';
   return '';
 }

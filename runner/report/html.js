@@ -12,6 +12,8 @@ import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { buildSummaryTable, varyingAxes } from './summary-table.js';
 import { formatCellValues } from './format.js';
+import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
+import { medianInterval } from '../stats/median-interval.js';
 
 const require = createRequire(import.meta.url);
 // The package exports no path to its UMD build; it sits next to the CommonJS entry point.
@@ -23,8 +25,9 @@ export function renderHtml(report) {
   const data = buildChartData(report);
   const heatmaps = report.pivots.map((pivot, index) => figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })));
   const sections = [
+    renderAnswersHtml(report.verdicts),
     section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
-    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are the 95% confidence interval of the mean.',
+    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are a confidence interval of the median (order statistics: 95% from 6 runs on; with fewer, min to max, whose coverage the tooltip gives, e.g. 75% for 3 runs). Numeric axes are spaced by value.',
       data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
     section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves.',
       data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : []),
@@ -40,7 +43,7 @@ export function renderHtml(report) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(`${report.experiment}: report`)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${ANSWERS_STYLE}</style>
 </head>
 <body>
 <header><h1>${escapeHtml(report.experiment)}</h1>${renderHeader(report)}</header>
@@ -77,15 +80,27 @@ function lineChart(pivot, index, cellsById) {
     xTitle: axisLabel(pivot.rows),
     yTitle: `${pivot.metric} median (${unit})`,
     labels: pivot.rowValues.map(formatAxisValue),
+    ...scaleOf(pivot.rowValues),
     series: series.map((value, j) => ({
       label: pivot.columns ? `${pivot.columns}=${formatAxisValue(value)}` : pivot.column,
       values: pivot.values.map((line) => line[j]),
       intervals: pivot.cellIds.map((line) => {
-        const stats = cellsById.get(line[j])?.stats[pivot.metric];
-        return stats && stats.ci95_low !== null ? [stats.ci95_low, stats.ci95_high] : null;
+        const cell = cellsById.get(line[j]);
+        const interval = cell ? medianInterval(cell.runs.map((run) => run[pivot.metric])) : null;
+        return interval && [interval.low, interval.high, interval.coverage];
       }),
     })),
   };
+}
+
+/**
+ * Numeric axis values (1, 4, 8, 32) are drawn at their value, on a log scale when they are all positive and span a
+ * factor of 4 or more (pool sizes, CPU counts); anything else stays evenly spaced categories.
+ */
+function scaleOf(values) {
+  if (!values.every((value) => typeof value === 'number')) return { xScale: 'category' };
+  const positive = values.every((value) => value > 0);
+  return { xScale: positive && Math.max(...values) / Math.min(...values) >= 4 ? 'logarithmic' : 'linear', xValues: values };
 }
 
 function wavesData(runs) {

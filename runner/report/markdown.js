@@ -5,6 +5,7 @@ import { buildSummaryTable } from './summary-table.js';
 import { formatPivotValue, pivotToRecords } from './pivot.js';
 import { formatCellValues, formatNumber } from './format.js';
 import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
+import { renderAnswersMarkdown } from './answers.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
@@ -12,7 +13,8 @@ export function renderMarkdown(report) {
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
   lines.push(...formatRun(info, counts), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
-    `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
+    `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
+  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## Summary', '');
   for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
   if (report.pivots.length) {
@@ -86,7 +88,7 @@ function methodSection(report) {
     '- Statistics use runs with status `ok` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean; the 95% CI is of the mean, mean ± t(0.975, n − 1) · stdev / √n. With n = 1 there is no stdev, cv or CI.',
     `- Outliers: |modified Z-score| > ${OUTLIER_THRESHOLD}, looked for in cells with at least ${OUTLIER_MIN_N} measured runs (with fewer, the MAD rests on one or two deviations and flags chance); counted in <metric>_outliers, never removed.`,
     '- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload\'s first primary metric (wall_ms; requests_per_sec for http).',
-    '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity.',
+    '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity. Between cells of equal capacity it would only repeat the speedup, so it is left empty there.',
     '- Baseline cells:', ...baselines,
     ...report.notes.map((note) => `- Note: ${escapeMarkdown(note)}`),
     '',

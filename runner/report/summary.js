@@ -121,7 +121,7 @@ function compareResources(a, b) {
 /**
  * speedup = how many times better the cell's median of the workload's first primary metric is than the
  * baseline's (baseline / cell for times, cell / baseline for rates); efficiency = speedup divided by the
- * ratio of CPU capacities (cell / baseline).
+ * ratio of CPU capacities (cell / baseline), only where the capacities differ.
  */
 function measureSpeedup(cell) {
   const base = cell.baseline;
@@ -130,7 +130,9 @@ function measureSpeedup(cell) {
   const theirs = base?.stats[metric.column]?.median;
   if (!base || !ours || !theirs) return { speedup: null, efficiency: null };
   const speedup = metric.better === 'lower' ? theirs / ours : ours / theirs;
-  const efficiency = cell.cpuCapacity && base.cpuCapacity ? speedup / (cell.cpuCapacity / base.cpuCapacity) : null;
+  // Between cells of equal capacity efficiency would only repeat the speedup (and read as "1.96 efficient").
+  const differs = cell.cpuCapacity && base.cpuCapacity && cell.cpuCapacity !== base.cpuCapacity;
+  const efficiency = differs ? speedup / (cell.cpuCapacity / base.cpuCapacity) : null;
   return { speedup, efficiency };
 }
 

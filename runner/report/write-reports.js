@@ -20,6 +20,7 @@ export function writeReports(dir, options = {}) {
   const files = [];
   const write = (name, text) => files.push(writeAtomically(dir, name, text));
   write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));
+  write('verdicts.csv', formatCsv(report.verdicts.csvRows, report.verdicts.columns, { header: true }));
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));

@@ -1,7 +1,8 @@
-// Statistics of repeated runs: describe one sample, flag its outliers, compare two samples.
+// Statistics of repeated runs: describe one sample, flag its outliers, mark a p-value. Comparing two samples
+// is runner/stats/ratio.js.
 // Pure functions of arrays of numbers; the math comes from simple-statistics and jstat.
 import jstatModule from 'jstat';
-import { mean, median, medianAbsoluteDeviation, min, max, sampleStandardDeviation, sampleVariance } from 'simple-statistics';
+import { mean, median, medianAbsoluteDeviation, min, max, sampleStandardDeviation } from 'simple-statistics';
 
 const { jStat } = jstatModule;
 
@@ -76,54 +77,6 @@ export function findOutliers(values) {
 /** Two-sided quantile of Student's t distribution, e.g. tQuantile(0.975, 1) = 12.706. */
 export function tQuantile(probability, degreesOfFreedom) {
   return jStat.studentt.inv(probability, degreesOfFreedom);
-}
-
-/**
- * Welch's unequal-variances t-test of mean(b) − mean(a), as R's t.test(b, a) (what Node's
- * benchmark/compare.R runs). Null fields when either side has fewer than 2 values or both are constant.
- * @returns {{ difference: number|null, t: number|null, df: number|null, p: number|null,
- *   ci95_low: number|null, ci95_high: number|null }}  the interval is of the difference of means
- */
-export function welchTest(a, b) {
-  const x = finiteValues(a);
-  const y = finiteValues(b);
-  const none = { difference: null, t: null, df: null, p: null, ci95_low: null, ci95_high: null };
-  if (x.length < 2 || y.length < 2) return { ...none, difference: x.length && y.length ? mean(y) - mean(x) : null };
-  const difference = mean(y) - mean(x);
-  const va = sampleVariance(x) / x.length;
-  const vb = sampleVariance(y) / y.length;
-  const standardError = Math.sqrt(va + vb);
-  if (standardError === 0) return { ...none, difference };
-  const t = difference / standardError;
-  const df = (va + vb) ** 2 / (va ** 2 / (x.length - 1) + vb ** 2 / (y.length - 1));
-  // Rounding can put 2 · (1 − cdf(0)) a hair above 1.
-  const p = Math.min(1, 2 * (1 - jStat.studentt.cdf(Math.abs(t), df)));
-  const halfwidth = tQuantile(0.975, df) * standardError;
-  return { difference, t, df, p, ci95_low: difference - halfwidth, ci95_high: difference + halfwidth };
-}
-
-/**
- * mean(b) / mean(a) with a 95% interval: 1 + (Welch interval of the difference) / mean(a). mean(a) is
- * treated as exact, so the interval excludes 1 exactly when Welch's p < 0.05 and is slightly narrower
- * than one that also propagated the uncertainty of mean(a).
- */
-export function compareSamples(a, b) {
-  const test = welchTest(a, b);
-  const x = finiteValues(a);
-  const y = finiteValues(b);
-  const meanA = x.length ? mean(x) : null;
-  const meanB = y.length ? mean(y) : null;
-  const ratio = meanA && meanB !== null ? meanB / meanA : null;
-  const scale = (difference) => (difference === null || !meanA ? null : 1 + difference / meanA);
-  return {
-    ...test,
-    mean_a: meanA,
-    mean_b: meanB,
-    ratio,
-    ratio_ci95_low: scale(test.ci95_low),
-    ratio_ci95_high: scale(test.ci95_high),
-    significance: significanceMark(test.p),
-  };
 }
 
 /** Node's benchmark/compare.js marks: `***` p < 0.001, `**` p < 0.01, `*` p < 0.05, else ''. */

@@ -52,7 +52,7 @@ describe('the default experiments.yml', () => {
       description: '',
       repetitions: 3,
       warmup: 0,
-      adaptive: null,
+      adaptive: { max_repetitions: 10, claims: true },
       timeout: 120,
       memory: '1g',
       memory_bytes: 1024 ** 3,
@@ -61,6 +61,11 @@ describe('the default experiments.yml', () => {
       include: [],
       exclude: [],
       params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
+      claims: [
+        expect.objectContaining({ metric: null, compare: { uv_threadpool_size: [1, 4] }, where: { workload: 'pbkdf2', cpus: 2 }, expect: { ratio: 0.5, within: 0.2 } }),
+        expect.objectContaining({ compare: { uv_threadpool_size: [4, 8] }, expect: { same: 0.1 } }),
+        expect.objectContaining({ compare: { uv_threadpool_size: [1, 4] }, where: { cpus: 1 }, expect: { above: 0.9 } }),
+      ],
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });

@@ -17,8 +17,8 @@ describe(path.basename(FILE), () => {
   test('loads on a 2-CPU host with one experiment (or a pair) per published claim', async () => {
     const config = await loadConfig(FILE, { host: HOST });
     expect(config.experiments.map((experiment) => experiment.name)).toEqual([
-      'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'http-cores-threads', 'http-taskset', 'idle-memory',
-      'template-offload-80', 'template-offload-5', 'sum-1e7', 'sum-1e9', 'cluster-size',
+      'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'argon2-pool-100', 'http-cores-threads', 'http-taskset', 'idle-memory',
+      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e7', 'sum-1e9', 'cluster-size',
     ]);
   });
 
@@ -26,7 +26,7 @@ describe(path.basename(FILE), () => {
     const config = await loadConfig(FILE, { host: HOST });
     expect(cellsOf(config, 'pbkdf2-waves').cells.map((cell) => cell.uv_threadpool_size)).toEqual([1, 4, 8]);
     expect(cellsOf(config, 'argon2-pool-32').cells).toHaveLength(10);
-    expect(cellsOf(config, 'http-cores-threads').cells).toHaveLength(12);
+    expect(cellsOf(config, 'http-cores-threads').cells).toHaveLength(16);
     expect(cellsOf(config, 'http-taskset').cells.map((cell) => cell.cpuset)).toEqual(['0', '0-1']);
     expect(cellsOf(config, 'idle-memory').cells).toHaveLength(12);
     const sum = cellsOf(config, 'sum-1e9');
@@ -35,10 +35,20 @@ describe(path.basename(FILE), () => {
     expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([[1, 1], [1, 2], [1, 4], [1, 6]]);
   });
 
+  test('every published claim is a checked claim: the posts\' numbers in `says`, one axis compared', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    const claims = config.experiments.flatMap((experiment) => (experiment.claims ?? []).map((claim) => ({ experiment: experiment.name, ...claim })));
+    expect(claims.length).toBeGreaterThanOrEqual(20);
+    for (const claim of claims) expect(Object.keys(claim.compare)).toHaveLength(1);
+    // The ab post's metric is the burst, not the closed loop's throughput.
+    expect(claims.find((claim) => claim.experiment === 'cluster-size').metric).toBe('burst_p50_ms');
+    expect(config.experiments.find((experiment) => experiment.name === 'cluster-size').params.http).toMatchObject({ load: 'burst', burst: { requests: 6 } });
+  });
+
   test('every experiment repeats its cells at least 3 times', async () => {
     const config = await loadConfig(FILE, { host: HOST });
     for (const experiment of config.experiments) expect(experiment.repetitions).toBeGreaterThanOrEqual(3);
     const runs = config.experiments.reduce((total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions, 0);
-    expect(runs).toBe(247);
+    expect(runs).toBe(295);
   });
 });

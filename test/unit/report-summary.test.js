@@ -20,7 +20,9 @@ describe('summary of the real default run (pool-vs-cores: 16 cells × 3 repetiti
   test('the baseline is the cell with the fewest resources in each workload; speedup and efficiency follow', () => {
     const base = row('pbkdf2', 1, 1);
     const twoCpus = row('pbkdf2', 2, 4);
-    expect(base).toMatchObject({ baseline: base.cell, speedup: 1, efficiency: 1, cpu_capacity: 1 });
+    expect(base).toMatchObject({ baseline: base.cell, speedup: 1, efficiency: null, cpu_capacity: 1 });
+    // Equal capacity: efficiency would only repeat the speedup.
+    expect(row('pbkdf2', 1, 4)).toMatchObject({ cpu_capacity: 1, efficiency: null });
     expect(row('argon2', 2, 8).baseline).toBe(row('argon2', 1, 1).cell);
     expect(twoCpus.cpu_capacity).toBe(2);
     expect(twoCpus.speedup).toBeCloseTo(base.wall_ms_median / twoCpus.wall_ms_median, 4);

@@ -21,6 +21,7 @@ describe('writeReports on the real default run', () => {
   test('writes summary.csv, a pivot per workload, report.md and report.html next to the CSVs', () => {
     expect(files.map((file) => basename(file))).toEqual([
       'summary.csv',
+      'verdicts.csv',
       'pivot-pbkdf2-wall_ms_median-uv_threadpool_size-by-cpus.csv',
       'pivot-argon2-wall_ms_median-uv_threadpool_size-by-cpus.csv',
       'report.md',

@@ -117,4 +117,33 @@ describe('resume and adaptive repetitions', () => {
     expect(rows.filter((row) => row.workers === '0').map((row) => Number(row.repetition)).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     expect(summary).toMatchObject({ done: 8, total: 8 });
   });
+
+  describe('adaptive: {claims: true}', () => {
+    const runWith = async (claim, wallMs) => {
+      const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
+      const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1] }, 2);
+      plan.experiment.adaptive = { max_repetitions: 8, claims: true };
+      plan.experiment.claims = [{ says: 'x', metric: null, compare: { workers: [0, 1] }, where: {}, expect: claim }];
+      const counts = { 0: 0, 1: 0 };
+      const executor = createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: wallMs[run.values.workers][counts[run.values.workers]++] }) }));
+      await runMatrix({ plan, executor, outDir });
+      const rows = readCsv(outDir, 'runs.csv');
+      return [0, 1].map((workers) => rows.filter((row) => row.workers === String(workers)).length);
+    };
+
+    test('a claim already decided adds no run', async () => {
+      expect(await runWith({ below: 0.8 }, { 0: [100, 101], 1: [50, 50.5] })).toEqual([2, 2]);
+    });
+
+    test('an inconclusive claim gets rounds for its cells until it is decided', async () => {
+      // B/A [95% CI] after n runs each: 2 → [0.84, 1.20], 3 → [0.93, 1.08], 4 → [0.955, 1.053], 5 → [0.967, 1.041].
+      const steady = [100, 106, 100.5, 100, 100.2, 99.8, 100.1, 100];
+      expect(await runWith({ same: 0.05 }, { 0: steady, 1: steady.map((value) => value + 0.3) })).toEqual([5, 5]);
+    });
+
+    test('one that stays inconclusive stops at max_repetitions', async () => {
+      const wide = [100, 140, 90, 150, 95, 155, 85, 160];
+      expect(await runWith({ same: 0.01 }, { 0: wide, 1: [...wide].reverse() })).toEqual([8, 8]);
+    });
+  });
 });

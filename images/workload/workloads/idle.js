@@ -30,12 +30,12 @@ export const params = {
 // The result line's `metrics`, which measure() returns, after the threads and processes settled: all
 // processes summed, and the primary's alone.
 export const columns = [
-  { name: 'rss_mb', unit: 'MB', description: 'resident set of the primary plus every cluster process (shared pages once per process)' },
-  { name: 'main_rss_mb', unit: 'MB', description: 'resident set of the primary process alone' },
-  { name: 'pss_mb', unit: 'MB', description: 'proportional set of the primary plus every cluster process (shared pages split: what they cost together)' },
-  { name: 'main_pss_mb', unit: 'MB', description: 'proportional set of the primary process alone' },
-  { name: 'vsz_mb', unit: 'MB', description: 'virtual size (VmSize, ps VSZ) of the primary plus every cluster process' },
-  { name: 'main_vsz_mb', unit: 'MB', description: 'virtual size of the primary process alone' },
+  { name: 'rss_mb', unit: 'MiB', description: 'resident set of the primary plus every cluster process (shared pages once per process)' },
+  { name: 'main_rss_mb', unit: 'MiB', description: 'resident set of the primary process alone' },
+  { name: 'pss_mb', unit: 'MiB', description: 'proportional set of the primary plus every cluster process (shared pages split: what they cost together)' },
+  { name: 'main_pss_mb', unit: 'MiB', description: 'proportional set of the primary process alone' },
+  { name: 'vsz_mb', unit: 'MiB', description: 'virtual size (VmSize, ps VSZ) of the primary plus every cluster process' },
+  { name: 'main_vsz_mb', unit: 'MiB', description: 'virtual size of the primary process alone' },
 ];
 
 export const primaryMetrics = [{ column: 'rss_mb', better: 'lower', label: 'resident memory' }];

@@ -5,6 +5,13 @@
   // Okabe–Ito: told apart by people with every common colour-vision deficiency.
   const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#F0E442', '#000000'];
   const colour = (index) => PALETTE[index % PALETTE.length];
+  // Past the colours, series differ by marker and dash too, so no two look alike.
+  const MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot'];
+  const look = (index) => ({
+    borderColor: colour(index), backgroundColor: colour(index), pointRadius: 4,
+    pointStyle: MARKERS[Math.floor(index / PALETTE.length) % MARKERS.length],
+    borderDash: index >= PALETTE.length ? [6, 3] : [],
+  });
   Chart.defaults.font.size = 13;
   Chart.defaults.animation = false;
   Chart.defaults.maintainAspectRatio = false;
@@ -37,23 +44,29 @@
   };
 
   for (const line of data.lines) {
+    const numeric = line.xScale !== 'category';
+    // A value axis gets exactly the matrix values as ticks, not 1, 2, 3, ... 10, 20.
+    const x = numeric
+      ? axis(line.xTitle, { type: line.xScale, afterBuildTicks: (scale) => { scale.ticks = line.xValues.map((value) => ({ value })); }, ticks: { callback: (value) => String(value) } })
+      : axis(line.xTitle, { offset: true });
     new Chart(document.getElementById(line.id), {
       type: 'line',
       data: {
         labels: line.labels,
         datasets: line.series.map((series, i) => ({
-          label: series.label, data: series.values, intervals: series.intervals,
-          borderColor: colour(i), backgroundColor: colour(i), pointRadius: 4, spanGaps: true,
+          ...look(i), label: series.label, intervals: series.intervals, spanGaps: true,
+          data: numeric ? series.values.map((value, j) => ({ x: line.xValues[j], y: value })) : series.values,
         })),
       },
       options: {
-        scales: { x: axis(line.xTitle, { offset: true }), y: axis(line.yTitle, { beginAtZero: true }) },
+        // Whiskers span measured runs (min to max at most), so the axis makes room for them.
+        scales: { x, y: axis(line.yTitle, { beginAtZero: true, suggestedMax: Math.max(0, ...line.series.flatMap((series) => series.intervals.filter(Boolean).map((interval) => interval[1]))) }) },
         plugins: {
           tooltip: {
             callbacks: {
               afterLabel: (item) => {
                 const interval = item.dataset.intervals?.[item.dataIndex];
-                return interval ? `95% CI of mean: ${interval[0].toPrecision(4)} – ${interval[1].toPrecision(4)}` : 'no CI (n < 2)';
+                return interval ? `CI of the median: ${interval[0].toPrecision(4)} – ${interval[1].toPrecision(4)} (coverage ${Math.round(interval[2] * 1000) / 10}%)` : 'no CI (n < 2)';
               },
             },
           },
@@ -102,9 +115,7 @@
       type: 'line',
       data: {
         labels: data.latency.labels,
-        datasets: data.latency.series.map((series, i) => ({
-          label: series.label, data: series.values, borderColor: colour(i), backgroundColor: colour(i), pointRadius: 4, spanGaps: true,
-        })),
+        datasets: data.latency.series.map((series, i) => ({ ...look(i), label: series.label, data: series.values, spanGaps: true })),
       },
       options: {
         scales: { x: axis('latency percentile', { offset: true }), y: axis('latency, median over repetitions (ms, log scale)', { type: 'logarithmic' }) },

@@ -1,0 +1,78 @@
+// Verdict rows → sentences a person reads: percentages for steps, ratios for claims (their expectations are
+// ratios), always with the interval and the runs behind it.
+import { formatNumber } from './format.js';
+import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
+
+/** 0.51 → "−49%", 1.004 → "+0.4%": the change a ratio means, signed. */
+export function formatChange(ratio) {
+  if (typeof ratio !== 'number' || !Number.isFinite(ratio)) return '?';
+  const percent = (ratio - 1) * 100;
+  const digits = Math.abs(percent) >= 10 ? 0 : 1;
+  const text = Math.abs(percent).toFixed(digits);
+  if (Number(text) === 0) return '0%';
+  return `${percent < 0 ? '−' : '+'}${text}%`;
+}
+
+function interval({ ratio, ci95_low: low, ci95_high: high }, format) {
+  return low === null ? `${format(ratio)} (no interval)` : `${format(ratio)} [${format(low)}, ${format(high)}]`;
+}
+
+function runs(row) {
+  return `n ${row.comparison.n_a}/${row.comparison.n_b}`;
+}
+
+function stepHead(row) {
+  return `${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`;
+}
+
+/** What more runs would do for an undecided row, or why they would not. */
+export function formatRunsNeeded(row) {
+  const have = Math.max(row.comparison?.n_a ?? 0, row.comparison?.n_b ?? 0);
+  if (!row.comparison?.log) return row.comparison?.reason ?? '';
+  if (row.runs_needed === null) return 'the estimate sits on a boundary: more runs are unlikely to settle it';
+  return `about ${row.runs_needed - have} more run${row.runs_needed - have === 1 ? '' : 's'} per cell (${row.runs_needed} in all) would probably settle it`;
+}
+
+function holmNote(row) {
+  return row.raw !== row.verdict && row.family > 1 ? ` (the interval alone says ${row.raw}; not after Holm's correction for ${row.family} combinations)` : '';
+}
+
+export function formatStep(row) {
+  const { comparison } = row;
+  const measured = `${row.metric} ${interval(comparison, formatChange)} (${runs(row)})`;
+  if (CHANGE_VERDICTS.has(row.verdict)) return `${stepHead(row)}: ${measured}, ${row.verdict}`;
+  if (row.verdict === 'no-change') {
+    const bound = Math.max(Math.abs(comparison.ci95_low - 1), Math.abs(comparison.ci95_high - 1));
+    const shown = Math.max(1, Math.ceil(bound * 100 - 1e-9));
+    return `${stepHead(row)}: no difference beyond ±${shown}% (${row.metric} ${interval(comparison, formatChange)}, ${runs(row)})`;
+  }
+  const more = formatRunsNeeded(row);
+  return `${stepHead(row)}: inconclusive, ${measured}${holmNote(row)}${more ? `; ${more} (±${STEP_EQUIVALENCE * 100}% band)` : ''}`;
+}
+
+export function formatClaimRow(row) {
+  const { comparison } = row;
+  const measured = `${row.metric} B/A ${interval(comparison, (value) => formatNumber(value, 3))} = ${interval(comparison, formatChange)} (${runs(row)})`;
+  const more = row.verdict === 'inconclusive' ? formatRunsNeeded(row) : '';
+  return `${row.verdict}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${measured}; expected ${row.expect}${holmNote(row)}${more ? `; ${more}` : ''}`;
+}
+
+export function formatOverall(row) {
+  return `${row.verdict.toUpperCase()}: "${row.says}" (${formatOverallDetail(row)})`;
+}
+
+/** What the overall line says after the claim's own words: metric, step, expectation, combinations. */
+export function formatOverallDetail(row) {
+  const counts = ['holds', 'refuted', 'inconclusive'].map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length]).filter(([, n]) => n > 0);
+  const detail = row.family === 0
+    ? 'no pair of cells differs in this axis alone'
+    : row.family === 1 ? '1 combination' : `${row.family} combinations: ${counts.map(([v, n]) => `${n} ${v}`).join(', ')}, Holm-corrected`;
+  const more = row.verdict === 'inconclusive' && row.runs_needed !== null ? `; about ${row.runs_needed} runs per cell would probably settle it` : '';
+  return `${row.metric || 'metric'}, ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
+}
+
+export function formatVerdictRow(row) {
+  if (row.kind === 'step') return formatStep(row);
+  if (row.kind === 'claim') return formatClaimRow(row);
+  return formatOverall(row);
+}

@@ -1,0 +1,89 @@
+// A folder's cells (and its experiment's claims) → every verdict: the claims' rows, the automatic steps, which
+// axis moves each metric most, and the rows of verdicts.csv.
+import { roundTo } from './summary.js';
+import { judgeClaims } from '../verdicts/claims.js';
+import { judgeSteps } from '../verdicts/steps.js';
+import { CHANGE_VERDICTS } from '../verdicts/regions.js';
+import { formatVerdictRow } from './verdict-words.js';
+
+export const VERDICT_COLUMNS = [
+  'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
+  'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'words',
+];
+
+/**
+ * @param {object[]} cells   [{ cell, values, workload, runs }]
+ * @param {string[]} axes
+ * @param {object[]} [claims]
+ * @returns {{ rows: object[], claims: object[], steps: object[], leaders: object[], columns: string[], csvRows: object[],
+ *   exitCode: 0|1|3 }}  exitCode: 0 every claim holds (or none), 1 one is refuted, 3 some inconclusive, none refuted
+ */
+export function buildVerdicts(cells, axes, claims = []) {
+  const claimRows = judgeClaims(cells, axes, claims).map(withWords);
+  const steps = judgeSteps(cells, axes).map(withWords);
+  const rows = [...claimRows, ...steps];
+  const overall = claimRows.filter((row) => row.kind === 'claim-overall');
+  return {
+    rows,
+    claims: claimRows,
+    steps,
+    leaders: findLeaders(steps),
+    columns: VERDICT_COLUMNS,
+    csvRows: rows.map(toCsvRow),
+    exitCode: claimsExitCode(overall),
+  };
+}
+
+export function claimsExitCode(overallRows) {
+  if (overallRows.some((row) => row.verdict === 'refuted')) return 1;
+  if (overallRows.some((row) => row.verdict !== 'holds')) return 3;
+  return 0;
+}
+
+function withWords(row) {
+  return { ...row, words: formatVerdictRow(row) };
+}
+
+/** Per workload and metric: the called step with the largest effect, and its axis. */
+function findLeaders(steps) {
+  const best = new Map();
+  for (const row of steps) {
+    if (!CHANGE_VERDICTS.has(row.verdict)) continue;
+    const key = `${row.workload}\u0000${row.metric}`;
+    const size = Math.abs(Math.log(row.comparison.ratio));
+    if (!best.has(key) || size > best.get(key).size) best.set(key, { size, row });
+  }
+  const workloads = [...new Set(steps.map((row) => `${row.workload}\u0000${row.metric}`))];
+  return workloads.map((key) => {
+    const [workload, metric] = key.split('\u0000');
+    const found = best.get(key)?.row ?? null;
+    return { workload, metric, axis: found?.axis ?? null, step: found, words: found ? `${workload} ${metric}: ${found.axis} moves it most (${found.words})` : `${workload} ${metric}: no step changes it beyond the noise` };
+  });
+}
+
+function toCsvRow(row) {
+  const comparison = row.comparison ?? {};
+  return {
+    kind: row.kind,
+    claim: row.claim,
+    says: row.says,
+    metric: row.metric,
+    axis: row.axis,
+    a: row.a,
+    b: row.b,
+    where: row.where,
+    n_a: comparison.n_a,
+    n_b: comparison.n_b,
+    median_a: roundTo(row.median_a),
+    median_b: roundTo(row.median_b),
+    ratio: roundTo(comparison.ratio),
+    ratio_ci95_low: roundTo(comparison.ci95_low),
+    ratio_ci95_high: roundTo(comparison.ci95_high),
+    expect: row.expect,
+    verdict: row.verdict,
+    runs_needed: row.runs_needed,
+    p_holm: row.kind === 'claim-overall' ? null : roundTo(row.p, 4),
+    family: row.family,
+    words: row.words,
+  };
+}
