@@ -80,7 +80,13 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
   const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
-  if (resumed) for (const plan of plans) checkResumable(plan, resumed, planColumns(plan));
+  if (resumed) {
+    for (const plan of plans) {
+      // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
+      plan.userColumns = (resumed.header ?? []).filter((column) => column.startsWith('user_'));
+      checkResumable(plan, resumed, planColumns(plan));
+    }
+  }
   for (const warning of plans.flatMap((plan) => findPlanWarnings(plan, config))) stderr.write(`${formatWarning(warning)}\n`);
   if (args.plan) {
     const pending = plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey)));

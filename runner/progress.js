@@ -27,6 +27,7 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     write(`\nEngine ${engine} lost: ${error.message}. Its run in flight gets no row and goes to the other engines, if any.`);
   });
   events.on('image-progress', write);
+  events.on('preflight', (line) => write(`preflight: ${line}`));
   events.on('experiment-start', ({ plan, outDir, pending }) => {
     write(`${plan.experiment.name}: ${pending} runs → ${outDir}`);
     progress = attachProgress(events, { stream, label: plan.experiment.name });

@@ -3,6 +3,8 @@
 
 const EXIT_CODES = {
   ERR_SPEC_INVALID: 2,
+  // The user's module has no such export, or it is not a function: a config error, like a bad spec.
+  ERR_EXPORT_INVALID: 2,
 };
 
 export class WorkloadError extends Error {

@@ -9,7 +9,7 @@ export const RUN_COLUMN_DOCS = {
   repetition: '1, 2, … within the cell (warm-up runs count apart)',
   status: '`ok`, `failed` (non-zero exit, or no valid result line), `timeout`, `oom` (killed by the memory limit)',
   error: 'what went wrong: exit code and the last lines of stderr, the timeout, the memory limit',
-  wall_ms: 'the workload\'s own time, measured inside the container from the start of its first task to the end of its last (http: the measured period)',
+  wall_ms: 'the workload\'s own time, measured inside the container from the start of its first task to the end of its last (http: the measured period; command: the engine\'s start → exit of each task, summed, see docs/own-code.md)',
   setup_ms: 'inside the container, before the first task: spawning workers, forking the cluster',
   container_ms: 'the runner\'s time for the run: create, start, wait, inspect (container start-up included)',
   seen_available_parallelism: '`os.availableParallelism()` in the container: honours the cpuset, **ignores the quota**',

@@ -1,5 +1,6 @@
 // A judged run → one runs.csv row and its tasks.csv rows. Field names here ARE the CSV columns.
 import { AXES, AXIS_COLUMNS } from '../domain/axes.js';
+import { combineCommandRaw } from './command-result.js';
 import { combineHttpRaw } from './http-result.js';
 import { judgeRun } from './parse-result.js';
 import { WORKLOADS, workloadColumns } from '../domain/workloads.js';
@@ -33,7 +34,16 @@ export function runColumns(envAxes = [], workloads = []) {
 
 /** The runs.csv header of one experiment's plan. */
 export function planColumns(plan) {
-  return runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]);
+  // userColumns: user_<key> of a script's or command's returned numbers, learnt by the preflight.
+  return [...runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]), ...(plan.userColumns ?? [])];
+}
+
+/** A pair's (http) or a command's outcome → one raw outcome of a single container's shape. */
+function combineOutcome(outcome) {
+  const times = { startedAt: outcome.startedAt, finishedAt: outcome.finishedAt };
+  if (outcome.pair) return { ...combineHttpRaw(outcome.pair, outcome.loaderLimits), ...times };
+  if (outcome.commandRun) return { ...combineCommandRaw(outcome.commandRun), ...times };
+  return outcome;
 }
 
 /**
@@ -43,7 +53,7 @@ export function planColumns(plan) {
  *   server/loader pair's ({ pair, loaderLimits, startedAt, finishedAt }: docker/executor.js)
  */
 export function toRows(run, outcome) {
-  const raw = outcome.pair ? { ...combineHttpRaw(outcome.pair, outcome.loaderLimits), startedAt: outcome.startedAt, finishedAt: outcome.finishedAt } : outcome;
+  const raw = combineOutcome(outcome);
   const { status, error, result } = judgeRun(raw, { timeoutMs: run.timeoutMs, memoryBytes: run.limits.memoryBytes });
   const seen = result?.seen ?? {};
   const row = {

@@ -11,7 +11,7 @@ import { fillAllParams, WORKLOADS } from '../domain/workloads.js';
 const HOST_CHECKS = { cpus: checkCpus, cpuset: checkCpuset };
 
 /** Issues in one experiment (path prefix `at`), given the host the containers will run on. */
-export function checkExperiment(experiment, at, host) {
+export function checkExperiment(experiment, at, host, { configDir } = {}) {
   if (!isPlainObject(experiment)) return [];
   return [
     ...checkMemory(experiment.memory, [...at, 'memory']),
@@ -20,7 +20,8 @@ export function checkExperiment(experiment, at, host) {
     ...checkEntries(experiment.exclude, [...at, 'exclude'], host),
     ...checkExcludeAxes(experiment, at),
     ...checkEnvClash(experiment, at),
-    ...checkParams(experiment.params, [...at, 'params'], host),
+    ...checkParams(experiment.params, [...at, 'params'], host, configDir),
+    ...checkRequiredParams(experiment, at),
     ...checkClaims(experiment, at),
     ...checkAdaptive(experiment, at),
   ];
@@ -107,10 +108,28 @@ function checkEnvClash({ env, matrix, include }, at) {
   }));
 }
 
-function checkParams(params, path, host) {
+function checkParams(params, path, host, configDir) {
   if (!isPlainObject(params)) return [];
   const known = Object.keys(params).filter((name) => Object.hasOwn(WORKLOADS, name) && isPlainObject(params[name]));
   const filled = fillAllParams(Object.fromEntries(known.map((name) => [name, params[name]])));
-  return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name], host) ?? [])
+  return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name], host, { configDir }) ?? [])
     .map((issue) => ({ ...issue, path: [...path, name, ...issue.path] })));
+}
+
+/** A workload with a parameter nothing can default (script's `file`, command's `argv`) needs it written. */
+function checkRequiredParams({ matrix, include, params }, at) {
+  const named = [
+    ...(isPlainObject(matrix) ? [matrix.workload].flat() : []),
+    ...(Array.isArray(include) ? include.filter(isPlainObject).map((entry) => entry.workload) : []),
+  ];
+  return [...new Set(named)].filter((name) => typeof name === 'string' && WORKLOADS[name]?.required).flatMap((name) => {
+    const given = isPlainObject(params) && isPlainObject(params[name]) ? params[name] : undefined;
+    return WORKLOADS[name].required.filter((key) => given?.[key] === undefined).map((key) => ({
+      path: given ? [...at, 'params', name] : [...at, 'matrix', 'workload'],
+      message: `workload ${name} needs \`params.${name}.${key}\`, found none`,
+      hint: name === 'script'
+        ? 'write e.g. `params: {script: {file: bench/hash.js, export: default, tasks: 8}}`'
+        : 'write e.g. `params: {command: {argv: [perl, -e, "print 1"]}}`',
+    }));
+  });
 }

@@ -1,5 +1,6 @@
 // A parsed config → the normalized experiments, or one error listing every problem with its place in the file.
 
+import path from 'node:path';
 import { LabError, LabErrors } from '../errors.js';
 import { checkExperiment } from './check-experiment.js';
 import { checkSchema } from './check-schema.js';
@@ -24,7 +25,8 @@ export function validateConfig(raw, { file, locate = () => ({}), host } = {}) {
   const issues = checkTopLevel(raw) ?? [
     ...checkSchema(raw),
     ...Object.entries(raw.experiments ?? {}).flatMap(([name, experiment]) =>
-      checkExperiment(experiment, ['experiments', name], fullHost)),
+      // The user's files are relative to the experiments file's folder.
+      checkExperiment(experiment, ['experiments', name], fullHost, { configDir: file && path.dirname(file) })),
   ];
   if (issues.length > 0) throw createLabError(issues, { file, locate });
   const experiments = Object.entries(raw.experiments).map(([name, experiment]) => normalizeExperiment(name, experiment));

@@ -3,6 +3,7 @@
 import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
 import { planLoaderLimits } from '../plan/loader-limits.js';
+import { runCommandTasks } from './command-run.js';
 import { runHttpPair } from './http-pair.js';
 import { imageKey } from './images.js';
 import { LABELS, runContainer } from './run-container.js';
@@ -25,13 +26,16 @@ export function createDockerExecutor(docker, images) {
         image: images.get(imageKey(run.nodeMajor, run.imageChoice)).tag,
         env: run.env,
         limits: run.limits,
+        mounts: run.mounts ?? [],
         timeoutMs: run.timeoutMs,
         labels: { [LABELS.experiment]: run.experiment, [LABELS.run]: run.runKey, [LABELS.cell]: run.cell },
       };
-      // A serving workload (http) is measured by a load generator in a second container.
-      const running = getWorkload(run.workload).serves
+      // A serving workload (http) is measured by a load generator in a second container; an external
+      // one (command) runs in the user's image, watched from outside.
+      const workload = getWorkload(run.workload);
+      const running = workload.serves
         ? executeHttp(docker, run, spec, { signal, withinSlot: Boolean(slotCpuIds), readHostCpuIds: async () => slotCpuIds ?? (hostCpuIds ??= await readEngineCpuIds(docker)) })
-        : runContainer(docker, spec, { signal });
+        : workload.external ? executeCommand(docker, run, spec, { signal }) : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {
           throw new LabError('ERR_DOCKER_LOST', `the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
@@ -55,7 +59,7 @@ async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuI
       image: spec.image,
       labels: spec.labels,
       timeoutMs: spec.timeoutMs,
-      server: { env: spec.env, limits: spec.limits },
+      server: { env: spec.env, limits: spec.limits, mounts: spec.mounts },
       // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
       loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
     }, { signal });
@@ -65,6 +69,22 @@ async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuI
     if (ENGINE_GONE.has(error?.code)) throw error;
     return refused(error, 'the http pair');
   }
+}
+
+/** command: the user's image and argv, measured from outside (command-run.js); our image only watches. */
+export async function executeCommand(docker, run, spec, { signal }) {
+  const { LAB_SPEC, ...env } = spec.env;
+  const command = await runCommandTasks(docker, {
+    ...spec,
+    env,
+    image: run.params.image ?? spec.image,
+    watcherImage: spec.image,
+    argv: run.params.argv,
+    tasks: run.params.tasks,
+    workingDir: run.workingDir,
+  }, { signal });
+  // Every task's outcome, for collect/ to turn into one row (collect/command-result.js).
+  return { commandRun: command, aborted: command.aborted, containerMs: command.containerMs, containerId: command.containerId };
 }
 
 function refused(error, what = 'the container') {

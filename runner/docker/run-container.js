@@ -23,7 +23,8 @@ export const OUTPUT_DRAIN_MS = 5000;
 /**
  * @param {import('dockerode')} docker
  * @param {{ image: string, env: Record<string,string>, limits: {nanoCpus?: number, cpusetCpus?: string, memoryBytes?: number},
- *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], entrypoint?: string[], networkMode?: string }} spec
+ *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], entrypoint?: string[], networkMode?: string,
+ *           mounts?: { source: string, target: string }[], workingDir?: string }} spec
  * @param {{ signal?: AbortSignal }} [options]  abort = stop and remove now (Ctrl-C)
  * @returns {Promise<{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
  *           aborted: boolean, containerMs: number, containerId: string }>}
@@ -53,11 +54,12 @@ export async function runContainer(docker, spec, { signal } = {}) {
   }
 }
 
-export function toCreateOptions({ image, env, limits, labels, cmd, entrypoint, networkMode = 'none' }) {
+export function toCreateOptions({ image, env, limits, labels, cmd, entrypoint, networkMode = 'none', mounts = [], workingDir }) {
   return {
     Image: image,
     Entrypoint: entrypoint,
     Cmd: cmd,
+    WorkingDir: workingDir,
     // An array of KEY=value: values are never interpreted by a shell.
     Env: Object.entries(env).map(([key, value]) => `${key}=${value}`),
     Labels: { [LABELS.project]: PROJECT, [LABELS.owner]: OWNER, ...labels },
@@ -78,6 +80,8 @@ export function toCreateOptions({ image, env, limits, labels, cmd, entrypoint, n
       ReadonlyRootfs: true,
       Tmpfs: { '/tmp': `rw,noexec,nosuid,size=${TMPFS_SIZE}` },
       PidsLimit: PIDS_LIMIT,
+      // The user's folder (script, http app, command root): always read-only.
+      Mounts: mounts.map(({ source, target }) => ({ Type: 'bind', Source: source, Target: target, ReadOnly: true })),
     },
   };
 }

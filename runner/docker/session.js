@@ -1,10 +1,12 @@
 // Everything a real run needs from Docker before the first container: the engines (the local one started
 // if need be), each checked and described, the images on every one (and image choice: base-images.js),
-// orphans of a killed runner removed,
-// an executor and a watchdog per engine, a lane per slot (engine-set.js). Reports what it did through
-// `events` ('orphans', 'image-progress'); prints nothing.
+// orphans of a killed runner removed, an executor and a watchdog per engine, a lane per slot
+// (engine-set.js); then the user's code checked on the first engine (the preflight, which also fixes
+// plan.userColumns). Reports what it did through `events` ('orphans', 'image-progress', 'preflight');
+// prints nothing.
 import { EventEmitter } from 'node:events';
 import { chooseEngineNames, openEngines, removeOwnContainersOn } from './engine-set.js';
+import { preflightUserCode } from './preflight.js';
 
 export { removeOwnContainersOn };
 
@@ -24,6 +26,7 @@ export async function openDockerSession({ plans, config, engineNames = [], slots
   const names = chooseEngineNames({ flags: engineNames, config, plans });
   const set = await openEngines({ names, slots, allowMixed, plans, config, events, connected });
   const [first] = set.engines;
+  await preflightUserCode(first.docker, { plans, images: set.images, config, onProgress: (line) => events.emit('preflight', line) });
   return {
     engine: { host: first.endpoint.host, version: first.version },
     engines: set.describe(),

@@ -1,6 +1,8 @@
 // Config → the ordered list of runs. A run is one container: one cell of the matrix, one repetition.
+import path from 'node:path';
 import { AXES, AXIS_NAMES } from '../domain/axes.js';
 import { formatPath } from '../config/diagnostics/paths.js';
+import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
 import { expandMatrix } from './expand.js';
 import { computeCellId } from './cell-id.js';
@@ -72,6 +74,7 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
     throw configError(config, [...where, 'matrix'], `a cell has no workload: ${JSON.stringify(values)}`, 'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry');
   }
   const params = experiment.params[values.workload] ?? {};
+  checkCellAxes(values, { config, where });
   const env = { ...stringifyValues(experiment.env ?? {}) };
   for (const [axis, value] of Object.entries(values)) {
     if (!AXIS_NAMES.includes(axis)) env[axis] = String(value);
@@ -86,11 +89,20 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor });
   // Not in the cell id: the same cell from another image is the comparison `npm run compare` makes.
   const imageChoice = pickImageChoice(experiment.image, nodeMajor);
-  return { cell, values, workload: values.workload, params, env, limits, nodeMajor, imageChoice };
+  const configDir = config.file ? path.dirname(config.file) : process.cwd();
+  const container = getWorkload(values.workload)?.toContainer?.(params, { configDir }) ?? { params, mounts: [] };
+  return { cell, values, workload: values.workload, params, env, limits, nodeMajor, imageChoice, container };
+}
+
+/** A workload may refuse an axis value it cannot honour (command: workers, cluster, uv_threadpool_size). */
+function checkCellAxes(values, { config, where }) {
+  const [issue] = getWorkload(values.workload)?.checkCell?.(values) ?? [];
+  if (issue) throw configError(config, [...where, 'matrix', issue.axis], issue.message, issue.hint);
 }
 
 export function toRunSpec(experiment, cell, repetition, warmup = false) {
-  const spec = { workload: cell.workload, params: cell.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
+  const container = cell.container ?? { params: cell.params, mounts: [] };
+  const spec = { workload: cell.workload, params: container.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
   return {
     experiment: experiment.name,
     cell: cell.cell,
@@ -104,6 +116,8 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
     imageChoice: cell.imageChoice,
     env: { ...cell.env, LAB_SPEC: JSON.stringify(spec) },
     limits: cell.limits,
+    mounts: container.mounts,
+    ...(container.workingDir ? { workingDir: container.workingDir } : {}),
     timeoutMs: experiment.timeout * 1000,
   };
 }

@@ -19,6 +19,8 @@ const HTTP_DEFAULTS = {
 };
 const IDLE_DEFAULTS = { tasks: 1, settleMs: 500 };
 const SUM_DEFAULTS = { tasks: 1, n: 10_000_000 };
+// The user's kinds default only what can be defaulted; their file/argv must be written.
+const USER_DEFAULTS = { script: { export: 'default', tasks: 1, args: {} }, command: { tasks: 1 } };
 
 function validate(raw) {
   return validateConfig(raw, { file: 'memory.yml', host: HOST });
@@ -58,7 +60,7 @@ describe('the default experiments.yml', () => {
       matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8] },
       include: [],
       exclude: [],
-      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS },
+      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
       claims: [
         expect.objectContaining({ metric: null, compare: { uv_threadpool_size: [1, 4] }, where: { workload: 'pbkdf2', cpus: 2 }, expect: { ratio: 0.5, within: 0.2 } }),
         expect.objectContaining({ compare: { uv_threadpool_size: [4, 8] }, expect: { same: 0.1 } }),
@@ -110,10 +112,11 @@ describe('good configs', () => {
         http: HTTP_DEFAULTS,
         idle: IDLE_DEFAULTS,
         sum: SUM_DEFAULTS,
+        ...USER_DEFAULTS,
       },
     });
     expect(second.matrix).toEqual({ workload: ['argon2'] });
-    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS });
+    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS });
   });
 
   test('shorthand: scalar axes become lists, cpuset and env axes become strings, defaults fill the rest', async () => {
@@ -131,7 +134,7 @@ describe('good configs', () => {
       matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
       include: [],
       exclude: [],
-      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS },
+      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
     }]);
   });
 
@@ -254,7 +257,7 @@ describe('errors', () => {
       ['experiments.a.matrix.node_options', expect.stringContaining('or an environment variable in UPPER_SNAKE_CASE'),
         'for an environment variable, write it in UPPER_SNAKE_CASE: `NODE_OPTIONS`'],
       ['experiments.a.matrix.cpu', expect.stringContaining('(did you mean `cpus`?)'), 'rename it to `cpus`'],
-      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum', 'rename it to `pbkdf2`'],
+      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum, script, command', 'rename it to `pbkdf2`'],
       ['experiments.a.params.argon2.memorycost', expect.stringContaining('(did you mean `memoryCost`?)'), 'rename it to `memoryCost`'],
     ]);
   });

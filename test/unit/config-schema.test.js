@@ -34,5 +34,5 @@ test('settings and parameters publish their defaults', () => {
   const experiment = published.definitions.experiment.properties;
   expect([experiment.repetitions.default, experiment.timeout.default, experiment.memory.default]).toEqual([3, 300, '1g']);
   expect(published.definitions['params.pbkdf2'].properties.digest.default).toBe('sha512');
-  expect(published.definitions.workload.enum).toEqual(['pbkdf2', 'argon2', 'http', 'idle', 'sum']);
+  expect(published.definitions.workload.enum).toEqual(['pbkdf2', 'argon2', 'http', 'idle', 'sum', 'script', 'command']);
 });

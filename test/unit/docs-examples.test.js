@@ -36,6 +36,8 @@ const EXPECTED = {
   ],
   'docs/http.md#login-route': cross(['workload', ['http']], ['cpus', [1, 2]], ['cluster', [0, 2, 4]], ['uv_threadpool_size', [1, 4]]),
   'docs/http.md#render-offload': cross(['workload', ['http']], ['cpus', [1]], ['cpuset', ['0']], ['workers', [0, 1, 2]]),
+  'docs/own-code.md#hash-waves': cross(['workload', ['script']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 4]]),
+  'docs/own-code.md#perl-primes': cross(['workload', ['command']], ['cpus', [0.5, 2]]),
   // The machine as a compared factor: every cell on its own engine.
   'docs/scale.md#laptop-vs-server': cross(['workload', ['pbkdf2']], ['engine', ['laptop', 'server']], ['cpus', [1, 2]]),
   'docs/report.md#pool-vs-cores': cross(['workload', ['pbkdf2']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 2, 4, 8]]),

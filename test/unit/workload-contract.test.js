@@ -18,7 +18,10 @@ import { fakeResult } from '../support/fake-executor.js';
 const RUN_JS = fileURLToPath(new URL('../../images/workload/run.js', import.meta.url));
 const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => WORKLOADS[name].runTask);
 // The cheapest run of each CPU workload: a test of the contract, not of speed.
-const QUICK = { pbkdf2: { tasks: 2, iterations: 10 }, argon2: { tasks: 1, memoryCost: 1024, timeCost: 1, parallelism: 1 }, sum: { tasks: 2, n: 1000 }, idle: { settleMs: 10 } };
+const QUICK = {
+  pbkdf2: { tasks: 2, iterations: 10 }, argon2: { tasks: 1, memoryCost: 1024, timeCost: 1, parallelism: 1 }, sum: { tasks: 2, n: 1000 }, idle: { settleMs: 10 },
+  script: { file: 'test/fixtures/own-code/bench/functions.js', export: 'fine', tasks: 2 },
+};
 
 function planOf(workload, params = {}) {
   const config = { file: 'x.yml', experiments: [{ name: 'contract', repetitions: 1, timeout: 60, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: [workload] }, params: fillAllParams({ [workload]: params }) }] };
@@ -37,7 +40,11 @@ describe.each(WORKLOAD_NAMES)('workload %s', (name) => {
     for (const schema of Object.values(workload.params)) expect(schema).toMatchObject({ title: expect.any(String), description: expect.any(String) });
   });
 
-  test('it runs in the container one way: tasks, or a run of its own', () => {
+  test('it runs in the container one way: tasks, or a run of its own, or (external) none of our code', () => {
+    if (workload.external) {
+      expect([workload.runTask, workload.runPrimary, workload.serves]).toEqual([undefined, undefined, undefined]);
+      return;
+    }
     expect(typeof workload.runTask === 'function').toBe(typeof workload.runPrimary !== 'function');
     if (workload.serves) expect(workload.runPrimary).toEqual(expect.any(Function));
   });
@@ -52,14 +59,25 @@ describe.each(WORKLOAD_NAMES)('workload %s', (name) => {
   });
 });
 
+/** The run's environment with the user's files where they are on the host, not where the container mounts them. */
+function onHost(run) {
+  const [mount] = run.mounts;
+  if (!mount) return run.env;
+  const spec = JSON.parse(run.env.LAB_SPEC);
+  spec.params.file = spec.params.file.replace(mount.target, mount.source);
+  return { ...run.env, LAB_SPEC: JSON.stringify(spec) };
+}
+
 describe.each(CPU_WORKLOADS)('%s on the host: the image\'s result line fits the runner\'s columns', (name) => {
   test('metrics keys = the workload\'s columns, toRows reads the line, the fake executor has its shape', async () => {
     const [run] = planOf(name, QUICK[name]).runs;
     const started = new Date();
-    const child = await execa(process.execPath, [RUN_JS], { env: run.env, reject: false, timeout: 60_000 });
+    const child = await execa(process.execPath, [RUN_JS], { env: onHost(run), reject: false, timeout: 60_000 });
     expect(child.stderr).toBe('');
     const result = JSON.parse(child.stdout);
-    expect(Object.keys(result.metrics).sort()).toEqual(workloadColumns([name]).sort());
+    // A workload of the user's code adds user_<key> for what that code returns (the fixture: `answer`).
+    const userKeys = WORKLOADS[name].userColumns ? ['user_answer'] : [];
+    expect(Object.keys(result.metrics).sort()).toEqual([...workloadColumns([name]), ...userKeys].sort());
     const { row, status } = toRows(run, { ...child, oomKilled: false, timedOut: false, containerMs: 1, startedAt: started, finishedAt: new Date() });
     expect(status).toBe('ok');
     for (const { column } of primaryMetrics(name)) expect(row[column]).toEqual(expect.any(Number));

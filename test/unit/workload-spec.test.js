@@ -22,7 +22,7 @@ describe('workload LAB_SPEC parsing', () => {
     [undefined, /LAB_SPEC is not set/],
     ['{"workload":', /not valid JSON/],
     ['[1]', /expected a JSON object/],
-    ['{"workload":"scrypt"}', /LAB_SPEC\.workload: expected one of pbkdf2, argon2, http, idle, sum, got "scrypt"/],
+    ['{"workload":"scrypt"}', /LAB_SPEC\.workload: expected one of pbkdf2, argon2, http, idle, sum, script, command, got "scrypt"/],
     ['{"workload":"pbkdf2","worker":2}', /LAB_SPEC\.worker: not a known key/],
     ['{"workload":"pbkdf2","workers":-1}', /LAB_SPEC\.workers: expected a whole number/],
     ['{"workload":"pbkdf2","cluster":1.5}', /LAB_SPEC\.cluster: expected a whole number/],

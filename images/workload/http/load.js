@@ -75,6 +75,8 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
  */
 async function measureLoad(params, { work, fast }) {
   const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
+  // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
+  const startProbe = (duration) => (params.app ? { errors: 0, non2xx: 0, stop() {} } : track(autocannon({ ...probeOptions, duration }), fast));
   if (params.load === 'idle') {
     await delay(params.duration * 1000);
     const nothing = { duration: params.duration, requests: { total: 0 }, throughput: { total: 0 }, errors: 0, timeouts: 0, non2xx: 0 };
@@ -83,12 +85,13 @@ async function measureLoad(params, { work, fast }) {
   if (params.load === 'loop') {
     return Promise.all([
       track(autocannon(loadOptions(params, params.duration)), work),
-      track(autocannon({ ...probeOptions, duration: params.duration }), fast),
+      startProbe(params.duration),
     ]);
   }
   // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
-  const probe = track(autocannon({ ...probeOptions, duration: BURST_PROBE_MAX_S }), fast);
-  const main = await runBursts({ url: appUrl(WORK_PATH), requests: params.burst.requests, rounds: params.burst.rounds, recorder: work });
+  const probe = startProbe(BURST_PROBE_MAX_S);
+  const url = params.app ? appUrl(params.app.path) : appUrl(WORK_PATH);
+  const main = await runBursts({ url, requests: params.burst.requests, rounds: params.burst.rounds, recorder: work });
   probe.stop();
   return [main, await probe];
 }
@@ -132,7 +135,7 @@ function summarizeBursts(roundsMs) {
 
 function loadOptions(params, duration) {
   return {
-    url: appUrl(WORK_PATH),
+    ...(params.app ? appRequest(params.app) : { url: appUrl(WORK_PATH) }),
     connections: params.connections,
     pipelining: params.pipelining,
     duration,
@@ -166,8 +169,17 @@ async function waitForServer() {
   throw new WorkloadError('ERR_SERVER_NOT_READY', `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
 }
 
+/** The user's route as autocannon and fetch both take it. */
+function appRequest({ path, method, headers, body }) {
+  return { url: appUrl(path), method, headers, ...(body === '' ? {} : { body }) };
+}
+
 /** A server that answers wrongly must fail the run, not produce a number. */
 async function verifyServer(params) {
+  if (params.app) {
+    await expectStatus(params.app);
+    return;
+  }
   const expected = await (await prepareWork(params))();
   await expectAnswer(WORK_PATH, expected);
   await expectAnswer(FAST_PATH, FAST_BODY);
@@ -181,6 +193,16 @@ async function expectAnswer(path, expected) {
   }
   if (body !== expected) {
     throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`);
+  }
+}
+
+/** A user's app: the status it was told to expect; its body is theirs to know. */
+async function expectStatus(app) {
+  const { url, ...init } = appRequest(app);
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  const body = await response.text();
+  if (response.status !== app.status) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `your app answered ${app.method} ${app.path} with status ${response.status} (expected ${app.status}): ${preview(body)}`);
   }
 }
 

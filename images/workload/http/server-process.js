@@ -3,6 +3,7 @@
 
 import { startAppServer } from './app.js';
 import { createLoopDelayMonitor } from './event-loop.js';
+import { startUserApp } from './user-app.js';
 import { startWorkerPool } from './worker-pool.js';
 import { prepareWork } from './work.js';
 
@@ -11,9 +12,21 @@ import { prepareWork } from './work.js';
  * @returns {Promise<{ start(): void, stop(): { loop: object, usage: object }, close(): Promise<void> }>}
  */
 export async function startServerProcess(spec) {
+  if (spec.params.app) return measureProcess(await startUserApp({ app: spec.params.app, workers: spec.workers }));
   const pool = spec.workers > 0 ? await startWorkerPool({ size: spec.workers, params: spec.params }) : null;
   const run = pool ? pool.run : await prepareWork(spec.params);
   const server = await startAppServer({ run, fault: spec.params.fault });
+  return measureProcess({
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await pool?.close();
+    },
+  });
+}
+
+/** The measured period of one server process: its event-loop delay and CPU, whatever it serves. */
+function measureProcess(serving) {
   const loop = createLoopDelayMonitor();
   let cpuBefore = null;
   return {
@@ -25,10 +38,6 @@ export async function startServerProcess(spec) {
       const cpu = process.cpuUsage(cpuBefore ?? undefined);
       return { loop: loop.stop(), usage: { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS } };
     },
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      await pool?.close();
-    },
+    close: serving.close,
   };
 }

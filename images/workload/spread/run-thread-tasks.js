@@ -19,8 +19,10 @@ export function runThreadTasks(workload, params, taskIndexes, place, onTaskEnd) 
 
 function startTask(workload, params, task, place, onTaskEnd) {
   const start = readClockMs();
-  const finish = () => {
-    const record = { task, process: place.process, thread: place.thread, start, end: readClockMs() };
+  const finish = (returned) => {
+    const end = readClockMs();
+    const values = workload.readTaskValues?.(returned);
+    const record = { task, process: place.process, thread: place.thread, start, end, ...(values ? { values } : {}) };
     onTaskEnd(record);
     return record;
   };
@@ -34,5 +36,5 @@ function startTask(workload, params, task, place, onTaskEnd) {
     fail(error);
   }
   // Awaiting a sync task's undefined would stamp its end only after every other task on this thread.
-  return typeof pending?.then === 'function' ? pending.then(finish, fail) : finish();
+  return typeof pending?.then === 'function' ? pending.then(finish, fail) : finish(pending);
 }

@@ -26,7 +26,7 @@ export function prepareThreads({ workloadName, params, taskIndexes, workers, pro
 
 async function prepareMainThread({ workloadName, params, taskIndexes, processIndex, onTaskEnd }) {
   const workload = getWorkload(workloadName);
-  await workload.prepare?.();
+  await workload.prepare?.(params);
   return {
     async start() {
       const records = await runThreadTasks(workload, params, taskIndexes, { process: processIndex, thread: 0 }, onTaskEnd);

@@ -8,7 +8,7 @@ import { runThreadTasks } from './run-thread-tasks.js';
 
 const { workloadName, params, tasks, process: processIndex, thread } = workerData;
 const workload = getWorkload(workloadName);
-await workload.prepare?.();
+await workload.prepare?.(params);
 const go = once(parentPort, 'message');
 parentPort.postMessage({ type: 'ready' });
 await go;

@@ -5,6 +5,7 @@
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
 import { checkCpuset } from '../lib/check-host.js';
+import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
 import { CPUSET_PATTERN } from '../lib/cpuset.js';
 import { assertRunnable as assertArgon2Runnable } from './argon2.js';
 import { checkParams as checkPbkdf2, params as pbkdf2Params } from './pbkdf2.js';
@@ -114,6 +115,26 @@ export const params = {
         'none: never pin. A CPU list ("1", "2-3"): pin there.',
     },
   }),
+  app: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['file'],
+    title: 'Your app',
+    description:
+      'Serve your own app instead of the lab\'s: `export` is a `(req, res)` handler (two or more parameters, e.g. an Express app) ' +
+      'or a function returning an unlistened `http.Server`. The loader sends `method` `path` (with `headers` and `body`) and ' +
+      'expects `status`; `work` is then unused. See docs/own-code.md.',
+    properties: {
+      file: { type: 'string', minLength: 1, examples: ['server/app.js'], title: 'Module file', description: 'Relative to the folder of the experiments file.' },
+      export: { type: 'string', minLength: 1, default: 'default', examples: ['default', 'handler'], title: 'Export name', description: 'The handler or server factory.' },
+      root: { type: 'string', minLength: 1, examples: ['.'], title: 'Folder to mount', description: 'Mounted read-only (its node_modules is used); default: the file\'s folder.' },
+      path: { type: 'string', pattern: '^/', default: '/', examples: ['/api/users?limit=20'], title: 'Route', description: 'Path (and query) every request asks for.' },
+      method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET', title: 'Method', description: 'HTTP method of every request.' },
+      headers: { type: 'object', additionalProperties: { type: 'string' }, default: {}, examples: [{ 'content-type': 'application/json' }], title: 'Headers', description: 'Request headers, name → value.' },
+      body: { type: 'string', default: '', examples: ['{"name":"ada"}'], title: 'Body', description: 'Request body, sent as is.' },
+      status: { type: 'integer', minimum: 100, maximum: 599, default: 200, title: 'Expected status', description: 'Any other status fails the run before it is measured; during it, non-2xx answers count in non2xx.' },
+    },
+  },
   fault: {
     type: 'string', enum: ['none', 'wrong-body', 'wrong-status'], default: 'none', examples: ['none'],
     title: 'Fault (tests only)',
@@ -158,12 +179,34 @@ export function assertRunnable({ work }) {
   if (work === 'argon2') assertArgon2Runnable();
 }
 
+/** With `app`, the user's module: checked by the preflight before the matrix starts (runner/docker/preflight.js). */
+export const userCode = { kind: 'app', at: ['app'] };
+
+const APP_DEFAULTS = Object.fromEntries(Object.entries(params.app.properties).filter(([, schema]) => 'default' in schema).map(([key, schema]) => [key, schema.default]));
+
+/** With `app`: its defaults filled, its file as seen inside the container, and the mount of its folder. */
+export function toContainer(filled, { configDir }) {
+  if (!filled.app) return { params: filled, mounts: [] };
+  const { hostRoot, containerFile } = resolveUserFile(filled.app, configDir);
+  const { root, ...app } = { ...APP_DEFAULTS, ...filled.app };
+  return { params: { ...filled, app: { ...app, file: containerFile } }, mounts: [toUserMount(hostRoot)] };
+}
+
 /** Issues with paths relative to params.http, for values with the defaults filled in. */
-export function checkParams(filled, host) {
+export function checkParams(filled, host, { configDir } = {}) {
   return [
+    ...checkUserFile(filled.app, configDir, { at: ['app'] }),
+    ...checkAppLoad(filled),
     ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
     ...checkLoader(filled.loader, host),
   ];
+}
+
+// Bursts open a fresh connection per request and send a bare GET (http/burst.js).
+function checkAppLoad({ app, load }) {
+  if (!app || load !== 'burst') return [];
+  if ((app.method ?? 'GET') === 'GET' && !app.body) return [];
+  return [{ path: ['app', 'method'], message: `expected GET without a body for \`load: burst\`, found ${app.method ?? 'GET'}${app.body ? ' with a body' : ''}`, hint: 'use `load: loop` for this route, or load a GET route in bursts' }];
 }
 
 function checkLoader(loader, host) {

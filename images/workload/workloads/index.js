@@ -24,13 +24,15 @@
 //   -- what runs in the container (a CPU workload):
 //   assertRunnable(params)    optional; run once by the primary before t0, throws when this Node.js
 //                             cannot run the workload (better a message than a crash mid-run)
-//   prepare()                 optional, async; once per thread that runs tasks, before the start
+//   prepare(params)           optional, async; once per thread that runs tasks, before the start
 //                             barrier, so loading costs stay out of task times
 //   runTask(params, index)    starts one task: returns a promise for async work, or returns nothing
 //                             once synchronous work is done (so its end is timed without a tick's delay)
-//   measure({ pids })         optional; run by the primary once every task has ended, while threads and
-//                             processes are still up (pids: primary first, then cluster processes);
-//                             returns the result's `metrics` (the keys of `columns`)
+//   readTaskValues(returned)  optional; numbers a task returned, kept on its record (script)
+//   measure({ pids, records }) optional; run by the primary once every task has ended, while threads and
+//                             processes are still up (pids: primary first, then cluster processes;
+//                             records: every task's record); returns the result's `metrics` (the keys
+//                             of `columns`, and user_<key> for a workload with userColumns)
 //   -- or, a workload that runs its own way instead of tasks:
 //   runPrimary(spec)          async; runs the whole run in the primary and returns the result object
 //                             (result.js's shape: wall_ms, tasks, seen, ... metrics); import what it needs
@@ -38,14 +40,29 @@
 //   serveChild(spec)          async; what each cluster child runs, if runPrimary forks any
 //   serves                    true: a server measured by a load generator in a second container (http:
 //                             see http/ and loader.js; runner/docker/executor.js starts the pair)
+//   external                  true: runs outside our image, measured from outside (command: the user's
+//                             image and argv; runner/docker/command-run.js with a cgroup watcher)
+//   -- the user's own code (script, http's app, command), read by the runner only:
+//   required                  optional; parameters without a default that must be written ([name])
+//   checkParams(params, host, { configDir })   configDir: the experiments file's folder, which the
+//                             user's paths are relative to (lib/user-files.js)
+//   toContainer(params, { configDir })  optional; the params LAB_SPEC carries (paths as seen inside the
+//                             container) and the read-only mounts: { params, mounts, workingDir? }
+//   userCode                  optional; { kind: 'function' | 'app', at: [path in params] }: the module the
+//                             preflight imports (runner/docker/preflight.js) before the matrix starts
+//   userColumns               optional; true: the numbers the user's code returns become user_<key>
+//                             columns, learnt by the preflight (their keys cannot be listed here)
+//   checkCell(values)         optional; [{ axis, message, hint }] for axis values it cannot honour
 
 import * as argon2 from './argon2.js';
+import * as command from './command.js';
 import * as http from './http.js';
 import * as idle from './idle.js';
 import * as pbkdf2 from './pbkdf2.js';
+import * as script from './script.js';
 import * as sum from './sum.js';
 
-export const WORKLOADS = { pbkdf2, argon2, http, idle, sum };
+export const WORKLOADS = { pbkdf2, argon2, http, idle, sum, script, command };
 
 export const WORKLOAD_NAMES = Object.keys(WORKLOADS);
 

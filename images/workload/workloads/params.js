@@ -51,7 +51,9 @@ function checkValue(schema, value, path) {
     return own ? checkValue({ ...schema, type: own }, value, path) : fail(types.map(article).join(' or '));
   }
   const [type] = types;
-  if (type === 'object') return checkObject(schema.properties ?? {}, value, path, `a key of ${path.at(-1)}`);
+  // A free-form object (script's args, an app's headers) is the user's to fill.
+  if (type === 'object' && !schema.properties) return isPlainObject(value) ? undefined : fail('an object');
+  if (type === 'object') return checkObject(schema.properties, value, path, `a key of ${path.at(-1)}`);
   if (type === 'integer' || type === 'number') return checkNumber(schema, value, fail);
   if (type === 'array') {
     if (!Array.isArray(value)) return fail('a list');

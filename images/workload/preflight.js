@@ -1,0 +1,32 @@
+// Entry of the preflight container (node /app/preflight.js), one per user file before the matrix
+// starts: import the module from the read-only mount, check that the export exists and is a
+// function, and for a script make one call whose returned keys become the user_<key> columns
+// (runs.csv's header is written before the first run). Prints one JSON line; exit 2 when the module
+// cannot serve (missing export, not a function, addon for another platform, import error).
+//
+// LAB_PREFLIGHT: {"kind":"function"|"app","file":"/lab/user/...","export":"default","args":{}}
+
+import { loadUserExport } from './user/load-export.js';
+import { formatUserError } from './user/user-error.js';
+import { pickUserNumbers } from './lib/user-numbers.js';
+
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+
+const request = JSON.parse(process.env.LAB_PREFLIGHT ?? '{}');
+const userFunction = await loadUserExport(request);
+const report = { ok: true, kind: request.kind, arity: userFunction.length, columns: [] };
+if (request.kind === 'function') {
+  // The call is a primer: not measured; if it throws, the runs will fail with the same stack.
+  try {
+    report.columns = Object.keys(pickUserNumbers(await userFunction(request.args ?? {}, { task: 0 })) ?? {});
+  } catch (error) {
+    report.callError = formatUserError(error);
+  }
+}
+process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0));
+
+function fail(error) {
+  process.stderr.write(`preflight failed: ${String(error?.message ?? error).replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(2);
+}
