@@ -1,19 +1,9 @@
 import { buildVerdicts, VERDICT_COLUMNS } from '../../runner/report/verdicts.js';
 import { normalizeClaim } from '../../runner/config/claims.js';
+import { createRandom } from '../../runner/plan/run-order.js';
 
-// Samples with a known truth: log-normal around `center` with coefficient of variation `cv`, from a seeded
-// generator, so every run of this file sees the same numbers.
-function createRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+// Samples with a known truth: log-normal around `center` with coefficient of variation `cv`, from the
+// runner's seeded generator, so every run of this file sees the same numbers.
 function logNormal(random, center, cv, n) {
   return Array.from({ length: n }, () => {
     const normal = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

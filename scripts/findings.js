@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// docs/findings.md, generated: the prose of docs/findings.src.md with every number filled in from the results
+// folders (one per experiment of published-experiments.yml, as `npm run matrix -- --config
+// published-experiments.yml --out docs/findings` writes them). Nothing measured is typed by hand; running this
+// again on the same folders gives the same bytes.
+//
+//   node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE]
+//
+// Directives in the source, each an HTML comment on a line of its own:
+//   <!-- findings:runs -->                          which folders, when, which revision, which design
+//   <!-- findings:claims EXPERIMENT -->             the experiment's claims (from the config) with their verdicts
+//   <!-- findings:table EXPERIMENT metric=M rows=AXIS [columns=AXIS] [where=AXIS:VALUE] -->
+//                                                   median [95% interval of the median] (n) per cell
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCommandLine, runCommand } from '../runner/command.js';
+import { LabError } from '../runner/errors.js';
+import { loadConfig } from '../runner/config/load.js';
+import { readResults } from '../runner/results/read-results.js';
+import { summarizeCells } from '../runner/report/summary.js';
+import { buildVerdicts } from '../runner/report/verdicts.js';
+import { readParamDefaults } from '../runner/domain/workloads.js';
+import { medianInterval } from '../runner/stats/median-interval.js';
+
+const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE]
+
+  --results DIR   one folder per experiment (default: docs/findings)
+  --config FILE   the experiments and their claims (default: published-experiments.yml)
+  --source FILE   the prose with directives (default: docs/findings.src.md)
+  --out FILE      where to write (default: docs/findings.md)`;
+
+const DIRECTIVE = /^<!-- findings:(\w+)(?: ([^>]*?))? -->$/;
+
+export async function main(argv, { stdout = process.stdout } = {}) {
+  const { values } = parseCommandLine(argv, {
+    usage: USAGE,
+    options: {
+      results: { type: 'string', default: join(PROJECT_DIR, 'docs/findings') },
+      config: { type: 'string', default: join(PROJECT_DIR, 'published-experiments.yml') },
+      source: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.src.md') },
+      out: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.md') },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const out = resolve(values.out);
+  const text = await generateFindings({ resultsDir: resolve(values.results), configFile: resolve(values.config), source: readFileSync(resolve(values.source), 'utf8'), linkBase: dirname(out) });
+  writeFileSync(out, text);
+  stdout.write(`wrote ${out}\n`);
+  return 0;
+}
+
+/** The source with each directive replaced by what the folders say. */
+export async function generateFindings({ resultsDir, configFile, source, linkBase }) {
+  const config = await loadConfig(configFile);
+  const context = { resultsDir, config, linkBase, folders: new Map() };
+  const lines = source.split('\n').flatMap((line) => {
+    const match = DIRECTIVE.exec(line.trim());
+    if (!match) return [line];
+    const [, kind, args = ''] = match;
+    const render = RENDERERS[kind];
+    if (!render) throw new LabError('ERR_USAGE', `unknown directive findings:${kind}`, { hint: `expected one of ${Object.keys(RENDERERS).join(', ')}` });
+    return render(parseArgs(args), context);
+  });
+  return lines.join('\n');
+}
+
+const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable };
+
+function parseArgs(text) {
+  const [name, ...pairs] = text.split(/\s+/).filter(Boolean);
+  return { name, ...Object.fromEntries(pairs.map((pair) => pair.split('='))) };
+}
+
+function experimentOf(context, name) {
+  const experiment = context.config.experiments.find((each) => each.name === name);
+  if (!experiment) throw new LabError('ERR_USAGE', `${name} is not an experiment of the config`);
+  return experiment;
+}
+
+/** The experiment's folder, read once; null when it has not been run. */
+function folderOf(context, name) {
+  if (!context.folders.has(name)) {
+    const dir = join(context.resultsDir, name);
+    context.folders.set(name, existsSync(join(dir, 'runs.csv')) ? readResults(dir) : null);
+  }
+  return context.folders.get(name);
+}
+
+function renderRuns(_args, context) {
+  const lines = ['| experiment | folder | runs ok / all | started (UTC) | minutes | revision | design |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  for (const experiment of context.config.experiments) {
+    const folder = folderOf(context, experiment.name);
+    if (!folder) {
+      lines.push(`| ${experiment.name} | — | not run yet | | | | |`);
+      continue;
+    }
+    const { info, runs } = folder;
+    const ok = runs.filter((run) => run.status === 'ok' && !run.warmup).length;
+    const all = runs.filter((run) => !run.warmup).length;
+    const minutes = info?.started_at && info?.finished_at ? ((Date.parse(info.finished_at) - Date.parse(info.started_at)) / 60000).toFixed(1) : '';
+    const revision = info?.project?.git_revision ? `${info.project.git_revision.slice(0, 7)}${info.project.git_dirty ? ' (uncommitted changes)' : ''}` : '';
+    lines.push(`| ${experiment.name} | [${relative(context.linkBase, folder.dir)}/](${relative(context.linkBase, folder.dir)}/) | ${ok} / ${all} | ${info?.started_at?.slice(0, 16).replace('T', ' ') ?? ''} | ${minutes} | ${revision} | ${describeDesign(experiment, info)} |`);
+  }
+  const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => describeHost(info)).filter(Boolean))];
+  return [...lines, '', ...hosts.map((host) => `Host: ${host}.`)];
+}
+
+// A folder measured with another design than the file's today is said to be so, key by key: its numbers
+// answer the question as it was then asked.
+// Parameters count per workload the experiment runs, key by key: a parameter added since (with its default,
+// what the old code did implicitly) is no change of design; a changed value is.
+function describeDesign(experiment, info) {
+  const recorded = info?.config;
+  if (!recorded) return 'unknown (no run.json)';
+  const keys = ['matrix', 'include', 'exclude', 'memory'];
+  const changed = keys.filter((key) => JSON.stringify(recorded[key] ?? null) !== JSON.stringify(experiment[key] ?? null))
+    .map((key) => `\`${key}\``);
+  for (const workload of experiment.matrix.workload ?? []) {
+    const now = experiment.params?.[workload] ?? {};
+    const then = recorded.params?.[workload] ?? {};
+    const defaults = readParamDefaults(workload);
+    for (const key of Object.keys(now)) {
+      const before = Object.hasOwn(then, key) ? then[key] : defaults[key];
+      if (JSON.stringify(comparable(before, now[key], defaults[key])) !== JSON.stringify(now[key])) changed.push(`\`${workload}.${key}\``);
+    }
+  }
+  return changed.length === 0 ? 'as in the file' : `earlier: ${changed.join(', ')} differ`;
+}
+
+// An object parameter recorded before a key of it existed: that key had its default.
+function comparable(before, now, fallback) {
+  if (before === null || typeof before !== 'object' || Array.isArray(before)) return before;
+  return Object.fromEntries(Object.keys(now ?? {}).map((key) => [key, Object.hasOwn(before, key) ? before[key] : fallback?.[key]]));
+}
+
+function describeHost(info) {
+  if (!info?.host) return null;
+  const { cpus, cpu_model: model, kernel } = info.host;
+  const docker = info.docker?.version?.Version;
+  const nodes = Object.values(info.images ?? {}).map((image) => image?.nodeVersion ?? image?.node_version).filter(Boolean);
+  return [`${cpus} CPUs (${model})`, `kernel ${kernel}`, docker && `Docker ${docker}`, nodes.length && `Node.js ${[...new Set(nodes)].join(', ')} in the containers`].filter(Boolean).join(', ');
+}
+
+function renderClaims({ name }, context) {
+  const claims = experimentOf(context, name).claims ?? [];
+  if (claims.length === 0) return ['(no claims)'];
+  const folder = folderOf(context, name);
+  if (!folder) return claims.map((claim) => `- **not run yet**: "${claim.says}"`);
+  const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
+  const checkable = claims.filter((claim) => !missing.includes(claim));
+  const verdicts = buildVerdicts(summarizeCells(folder).cells, folder.axes, checkable);
+  const lines = ['| claim | compared | B / A [95% CI] | expected | verdict |', '| --- | --- | --- | --- | --- |'];
+  for (const row of verdicts.claims.filter((each) => each.kind === 'claim')) {
+    const { ratio: estimate, ci95_low: low, ci95_high: high, n_a: nA, n_b: nB } = row.comparison ?? {};
+    const ratio = Number.isFinite(low) ? `${formatNumber(estimate)} [${formatNumber(low)}, ${formatNumber(high)}] (n ${nA}/${nB})` : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
+    lines.push(`| ${escapeCell(row.says)} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${ratio} | ${escapeCell(row.expect)} | **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} |`);
+  }
+  for (const claim of missing) lines.push(`| ${escapeCell(claim.says)} | ${claim.metric} | not measured: the folder's design predates this column | | **not checked** |`);
+  return lines;
+}
+
+function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }, context) {
+  const folder = folderOf(context, name);
+  if (!folder) return ['(not run yet)'];
+  if (!folder.columns.includes(metric)) return [`(\`${metric}\` was not measured in this folder)`];
+  const [whereAxis, whereValue] = where ? where.split(':') : [];
+  const runs = folder.runs.filter((run) => run.status === 'ok' && !run.warmup && (!whereAxis || String(run[whereAxis]) === whereValue));
+  const valuesOf = (axis) => (axis ? [...new Set(runs.map((run) => run[axis]))].sort(compareValues) : [undefined]);
+  const rowValues = valuesOf(rowAxis);
+  const columnValues = valuesOf(columnAxis);
+  const head = `| ${rowAxis} | ${columnValues.map((value) => (columnAxis ? `${columnAxis} ${formatValue(value)}` : metric)).join(' | ')} |`;
+  const lines = [head, `| --- | ${columnValues.map(() => '---').join(' | ')} |`];
+  for (const rowValue of rowValues) {
+    const cells = columnValues.map((columnValue) => formatCell(runs.filter((run) => run[rowAxis] === rowValue && (!columnAxis || run[columnAxis] === columnValue)).map((run) => run[metric])));
+    lines.push(`| ${formatValue(rowValue)} | ${cells.join(' | ')} |`);
+  }
+  return [...lines, '', `${metric}: median [interval of the median] (n); the interval covers the true median with the probability shown where it is below 95% (order statistics, docs/report.md).`];
+}
+
+function formatCell(values) {
+  const sample = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sample.length === 0) return '—';
+  const median = sample.length % 2 ? sample[(sample.length - 1) / 2] : (sample[sample.length / 2 - 1] + sample[sample.length / 2]) / 2;
+  const interval = medianInterval(sample);
+  if (!interval) return `${formatNumber(median)} (n ${sample.length})`;
+  const coverage = interval.coverage < 0.95 ? ` ${Math.round(interval.coverage * 100)}%` : '';
+  return `${formatNumber(median)} [${formatNumber(interval.low)}, ${formatNumber(interval.high)}]${coverage} (n ${sample.length})`;
+}
+
+// Three significant digits: enough to compare, no false precision.
+function formatNumber(value) {
+  if (!Number.isFinite(value)) return '—';
+  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
+  return value.toFixed(digits);
+}
+
+function formatValue(value) {
+  return value === '' || value === undefined || value === null ? '—' : String(value);
+}
+
+function compareValues(a, b) {
+  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
+}
+
+function escapeCell(text) {
+  return String(text ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runCommand(main);
