@@ -6,9 +6,9 @@
 //   exit code    the container's; non-zero fails the run
 // argv goes to the engine as an array (Entrypoint + Cmd): no shell ever sees it.
 import { setTimeout as delay } from 'node:timers/promises';
-import { attachOutput, ignoreGone, OUTPUT_DRAIN_MS, toCreateOptions, waitForEnd } from './run-container.js';
+import { drainOutput, ignoreGone, LABELS, toCreateOptions, trackContainers, waitForEnd } from './run-container.js';
 
-export const ROLE_LABEL = 'node-threads-lab.role';
+const ROLE_LABEL = LABELS.role;
 const WATCHER_ENTRYPOINT = ['node', '/app/cgroup-watch.js'];
 const WATCHER_MEMORY = 128 * 2 ** 20;
 // After the command exits the engine removes its cgroup at once; the watcher then prints and exits.
@@ -43,12 +43,7 @@ export async function runCommandTasks(docker, spec, { signal } = {}) {
 }
 
 async function runCommandOnce(docker, { image, watcherImage, argv, env, limits, mounts, workingDir, labels }, { timeoutMs, signal }) {
-  const created = [];
-  const create = async (options) => {
-    const container = await docker.createContainer(options);
-    created.push(container);
-    return { container, output: await attachOutput(docker, container) };
-  };
+  const { create, removeAll } = trackContainers(docker);
   try {
     const target = await create(toCreateOptions({
       image, env, limits, mounts, workingDir, entrypoint: [argv[0]], cmd: argv.slice(1), labels: { ...labels, [ROLE_LABEL]: 'command' },
@@ -71,7 +66,7 @@ async function runCommandOnce(docker, { image, watcherImage, argv, env, limits, 
     const watching = await waitForLine(watcher.output, '"watching"', WATCHER_FIND_GRACE_MS);
     const watchEnding = watching ? await waitForEnd(watcher.container, WATCHER_GRACE_MS) : 'not found';
     if (watchEnding !== 'exited') await watcher.container.kill().catch(ignoreGone);
-    await Promise.race([Promise.all([target.output.done, watcher.output.done]), delay(OUTPUT_DRAIN_MS)]);
+    await drainOutput(Promise.all([target.output.done, watcher.output.done]));
     return {
       ending,
       exitCode: state.ExitCode ?? null,
@@ -85,8 +80,7 @@ async function runCommandOnce(docker, { image, watcherImage, argv, env, limits, 
       containerId: target.container.id,
     };
   } finally {
-    // The watcher first: it only reads files of the target's cgroup.
-    for (const container of created.reverse()) await container.remove({ force: true, v: true }).catch(ignoreGone);
+    await removeAll();
   }
 }
 

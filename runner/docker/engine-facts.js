@@ -5,8 +5,7 @@
 // use, which is what `--cpuset-cpus` is checked against).
 import { LabError } from '../errors.js';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
-import { ROLE_LABEL } from './http-pair.js';
-import { runContainer } from './run-container.js';
+import { LABELS, runContainer } from './run-container.js';
 
 /** The role label of the CPU probe container: one per engine per start, not a run. */
 export const PROBE_ROLE = 'probe';
@@ -76,7 +75,7 @@ export async function probeEngineCpus(docker, image) {
     env: {},
     limits: { memoryBytes: 128 * 2 ** 20 },
     timeoutMs: 30_000,
-    labels: { [ROLE_LABEL]: PROBE_ROLE },
+    labels: { [LABELS.role]: PROBE_ROLE },
   });
   let seen;
   try {

@@ -5,9 +5,9 @@
 // The loader waits for the server, checks its answers, warms up, brackets the measured period with
 // POST /__lab/start and /__lab/stop, prints its line and exits; the server prints its line after
 // /__lab/stop and exits. Whatever happens (failure, timeout, abort), both are removed.
-import { attachOutput, drainOutput, ignoreGone, toCreateOptions, waitForEnd } from './run-container.js';
+import { drainOutput, ignoreGone, LABELS, toCreateOptions, trackContainers, waitForEnd } from './run-container.js';
 
-export const ROLE_LABEL = 'node-threads-lab.role';
+const ROLE_LABEL = LABELS.role;
 export const LOADER_ENTRYPOINT = ['node', '/app/loader.js'];
 // After /__lab/stop the server only prints and exits; longer than this means it is stuck.
 const SERVER_EXIT_GRACE_MS = 15_000;
@@ -22,12 +22,7 @@ const SERVER_EXIT_GRACE_MS = 15_000;
 export async function runHttpPair(docker, { image, labels, timeoutMs, server, loader }, { signal } = {}) {
   const began = performance.now();
   const remaining = () => Math.max(0, timeoutMs - (performance.now() - began));
-  const created = [];
-  const create = async (options) => {
-    const container = await docker.createContainer(options);
-    created.push(container);
-    return { container, output: await attachOutput(docker, container) };
-  };
+  const { create, removeAll } = trackContainers(docker);
   try {
     const serverSide = await create(toCreateOptions({ image, ...server, labels: { ...labels, [ROLE_LABEL]: 'server' } }));
     await serverSide.container.start();
@@ -58,8 +53,7 @@ export async function runHttpPair(docker, { image, labels, timeoutMs, server, lo
       containerId: serverSide.container.id,
     };
   } finally {
-    // The loader lives in the server's network namespace: remove it first.
-    for (const container of created.reverse()) await container.remove({ force: true, v: true }).catch(ignoreGone);
+    await removeAll();
   }
 }
 

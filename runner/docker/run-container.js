@@ -10,6 +10,8 @@ export const LABELS = {
   run: 'node-threads-lab.run',
   cell: 'node-threads-lab.cell',
   owner: 'node-threads-lab.owner',
+  // server / loader of an http run, command / watcher of a command run, probe of an engine's facts
+  role: 'node-threads-lab.role',
 };
 
 /** `host/pid` of this runner: lets a later start tell a killed runner's orphans from a live runner's runs. */
@@ -82,6 +84,25 @@ export function toCreateOptions({ image, env, limits, labels, cmd, entrypoint, n
       PidsLimit: PIDS_LIMIT,
       // The user's folder (script, http app, command root): always read-only.
       Mounts: mounts.map(({ source, target }) => ({ Type: 'bind', Source: source, Target: target, ReadOnly: true })),
+    },
+  };
+}
+
+/**
+ * Containers of one run that has several (http: server and loader; command: the command and its watcher):
+ * each created with its output attached and remembered, so that one `removeAll` in a `finally` takes them
+ * all away, last created first (the loader lives in the server's namespace, the watcher reads the command's cgroup).
+ */
+export function trackContainers(docker) {
+  const created = [];
+  return {
+    async create(options) {
+      const container = await docker.createContainer(options);
+      created.push(container);
+      return { container, output: await attachOutput(docker, container) };
+    },
+    async removeAll() {
+      for (const container of created.reverse()) await container.remove({ force: true, v: true }).catch(ignoreGone);
     },
   };
 }

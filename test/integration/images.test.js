@@ -6,6 +6,7 @@ import { finished } from 'node:stream/promises';
 import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
 import { connectEngine } from '../../runner/docker/engine.js';
 import { DEFAULT_NODE_MAJOR, ensureImages, formatBaseTag } from '../../runner/docker/images.js';
+import { LABELS, OWNER } from '../../runner/docker/run-container.js';
 
 let docker;
 
@@ -22,7 +23,8 @@ async function runNode(image, args) {
     Cmd: args,
     User: '1000:1000',
     Tty: false,
-    Labels: { [PROJECT_LABEL]: PROJECT, 'node-threads-lab.test': 'images' },
+    // The owner label keeps a runner started meanwhile from taking this container for an orphan.
+    Labels: { [PROJECT_LABEL]: PROJECT, [LABELS.owner]: OWNER, 'node-threads-lab.test': 'images' },
     HostConfig: { NetworkMode: 'none' },
   });
   try {

@@ -6,7 +6,7 @@ import { connectEngine } from '../../runner/docker/engine.js';
 import { listProjectContainers } from '../../runner/docker/cleanup.js';
 import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
 import { PROBE_ROLE } from '../../runner/docker/engine-facts.js';
-import { ROLE_LABEL } from '../../runner/docker/http-pair.js';
+
 import { LABELS } from '../../runner/docker/run-container.js';
 import { runCli } from './run-cli.js';
 
@@ -55,5 +55,5 @@ export async function countCreatedSince(docker, sinceMs, owners) {
   for await (const chunk of stream) chunks.push(chunk);
   // The API filters by whole seconds; the event's own nanosecond time keeps an earlier test's container out.
   const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
-  return events.filter((event) => event.timeNano / 1e6 >= sinceMs && owners.has(event.Actor?.Attributes?.[LABELS.owner]) && event.Actor?.Attributes?.[ROLE_LABEL] !== PROBE_ROLE).length;
+  return events.filter((event) => event.timeNano / 1e6 >= sinceMs && owners.has(event.Actor?.Attributes?.[LABELS.owner]) && event.Actor?.Attributes?.[LABELS.role] !== PROBE_ROLE).length;
 }
