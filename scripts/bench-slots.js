@@ -6,7 +6,8 @@
 //   interference       = change of the per-run wall_ms median, slots vs serial (goal ≤ 5 %): what a
 //                        neighbour on the other CPU (shared caches, memory bandwidth) costs each run.
 // The two modes alternate (serial, slots, slots, serial, … for --rounds) so a shared machine's drift hits
-// both alike. Usage: npm run bench:slots [-- --rounds 2 --iterations 1000000]
+// both alike. Usage: npm run bench:slots [-- --rounds 2 --iterations 1000000] [-- --docs]
+// (--docs also writes docs/bench-slots.md, whose `Measured by` line the README quotes.)
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,8 @@ import { execa } from 'execa';
 import { median } from 'simple-statistics';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, iterations: { type: 'string', default: '1000000' } } });
+const DOCS_FILE = fileURLToPath(new URL('../docs/bench-slots.md', import.meta.url));
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, iterations: { type: 'string', default: '1000000' }, docs: { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-slots-'));
@@ -62,8 +64,18 @@ const slots = summarize('slots');
 const ratio = slots.span / serial.span;
 const change = (slots.wall - serial.wall) / serial.wall;
 const { stdout: load } = await execa('cat', ['/proc/loadavg']);
-console.log(`16-run single-CPU pbkdf2 matrix, ${rounds} round(s) each, alternated; load average at the end: ${load.split(' ').slice(0, 3).join(' ')}`);
-console.log(`serial:    matrix ${(serial.span / 1000).toFixed(1)} s, process ${(serial.process / 1000).toFixed(1)} s, per-run wall_ms median ${serial.wall.toFixed(1)} (${serial.runs} runs)`);
-console.log(`--slots 2: matrix ${(slots.span / 1000).toFixed(1)} s, process ${(slots.process / 1000).toFixed(1)} s, per-run wall_ms median ${slots.wall.toFixed(1)} (${slots.runs} runs)`);
-console.log(`wall-clock ratio slots / serial: ${ratio.toFixed(2)} (goal ≤ 0.55)`);
-console.log(`per-run wall_ms median change (interference): ${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} % (goal ≤ 5 %)`);
+const loadNow = load.split(' ').slice(0, 3).join(' ');
+const percent = `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`;
+const lines = [
+  `16-run single-CPU pbkdf2 matrix, ${rounds} round(s) each, alternated; load average at the end: ${loadNow}`,
+  `serial:    matrix ${(serial.span / 1000).toFixed(1)} s, process ${(serial.process / 1000).toFixed(1)} s, per-run wall_ms median ${serial.wall.toFixed(1)} (${serial.runs} runs)`,
+  `--slots 2: matrix ${(slots.span / 1000).toFixed(1)} s, process ${(slots.process / 1000).toFixed(1)} s, per-run wall_ms median ${slots.wall.toFixed(1)} (${slots.runs} runs)`,
+  `wall-clock ratio slots / serial: ${ratio.toFixed(2)} (goal ≤ 0.55)`,
+  `per-run wall_ms median change (interference): ${percent} (goal ≤ 5 %)`,
+];
+console.log(lines.join('\n'));
+const readmeLine = `Measured by \`npm run bench:slots\` (load average ${loadNow.split(' ')[0]} at the end): \`--slots 2\` took ${ratio.toFixed(2)} of the serial wall clock (goal ≤ 0.55) and moved the per-run median by ${percent} (goal ≤ 5 %).`;
+if (values.docs) {
+  writeFileSync(DOCS_FILE, `# Benchmark: --slots 2 against serial runs\n\nWritten by \`npm run bench:slots -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nOn a shared machine both figures move with the neighbours' load; how each is measured: [scripts/bench-slots.js](../scripts/bench-slots.js), what they mean: [scale.md](scale.md).\n`);
+  console.log(`wrote ${DOCS_FILE}`);
+}

@@ -81,6 +81,12 @@ test('the README states the start-up and exit times that `npm run bench -- --doc
   expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n')).toContain(measured);
 });
 
+test('the README states what `npm run bench:slots -- --docs` measured', () => {
+  const measured = readFileSync(new URL('../../docs/bench-slots.md', import.meta.url), 'utf8').split('\n').find((line) => line.startsWith('Measured by `npm run bench:slots`'));
+  expect(measured).toMatch(/took \d+\.\d+ of the serial wall clock .* moved the per-run median by [+-]\d+\.\d %/);
+  expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n')).toContain(measured);
+});
+
 test('the minimal experiments.yml an empty file is pointed to is itself valid', async () => {
   const { MINIMAL_EXAMPLE } = await import('../../runner/config/diagnostics/hints.js');
   const yaml = MINIMAL_EXAMPLE.split('\n').slice(1).map((line) => line.slice(4)).join('\n');
