@@ -5,27 +5,17 @@ import { parse } from 'csv-parse/sync';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { resolveEngine } from '../../runner/docker/contexts.js';
 import { inspectImageId } from '../../runner/docker/images.js';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers, waitFor } from '../support/docker-helpers.js';
 import { describeDocker0, startSecondEngine } from '../support/second-engine.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
 const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
 const keysOf = (rows) => rows.map((row) => `${row.cell}.${row.repetition}`);
 
-async function waitFor(check, { timeoutMs = 60_000, everyMs = 100 } = {}) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const value = await check();
-    if (value) return value;
-    await delay(everyMs);
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
 
 async function plannedKeys(config, seed, env) {
   const { stdout } = await runCli(['--config', config, '--plan', '--seed', String(seed)], { env });

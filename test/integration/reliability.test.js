@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { runContainer } from '../../runner/docker/run-container.js';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers, waitFor } from '../support/docker-helpers.js';
 
 // Every runner this file starts; the engine may run other people's containers meanwhile.
 const { run: runCli, owners } = createOwnRunner();
@@ -14,15 +14,6 @@ const { run: runCli, owners } = createOwnRunner();
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
 const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
 
-async function waitFor(check, { timeoutMs = 60_000, everyMs = 100 } = {}) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const value = await check();
-    if (value) return value;
-    await delay(everyMs);
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
 
 let docker;
 beforeAll(async () => {

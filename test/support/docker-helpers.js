@@ -2,6 +2,7 @@
 // may be shared (other test files, other people's runs), so a test counts only the containers of the
 // runners it started: each container carries its runner's `host/pid` as the owner label.
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { connectEngine } from '../../runner/docker/engine.js';
 import { listProjectContainers } from '../../runner/docker/cleanup.js';
 import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
@@ -56,4 +57,15 @@ export async function countCreatedSince(docker, sinceMs, owners) {
   // The API filters by whole seconds; the event's own nanosecond time keeps an earlier test's container out.
   const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
   return events.filter((event) => event.timeNano / 1e6 >= sinceMs && owners.has(event.Actor?.Attributes?.[LABELS.owner]) && event.Actor?.Attributes?.[LABELS.role] !== PROBE_ROLE).length;
+}
+
+/** Polls `check` until it returns something truthy (returned), or throws after timeoutMs. */
+export async function waitFor(check, { timeoutMs = 60_000, everyMs = 100 } = {}) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const value = await check();
+    if (value) return value;
+    await delay(everyMs);
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms`);
 }
