@@ -139,11 +139,16 @@ describe('http: bursts of simultaneous requests (ab -c N)', () => {
     // Served one at a time, the 4 requests of a burst wait 1, 2, 3 and 4 service times: the burst (4)
     // is about twice the median request (2); 1.3 leaves room for a noisy machine.
     expect(Number(row.burst_p50_ms)).toBeGreaterThan(1.3 * Number(row.latency_p50_ms));
+    // The first answer comes after one service time, the burst ends after four.
+    expect(Number(row.burst_first_p50_ms)).toBeLessThan(0.6 * Number(row.burst_p50_ms));
+    // async pbkdf2 keeps the event loop free: /fast is answered in a fraction of one service time.
+    expect(Number(row.burst_fast_p50_ms)).toBeGreaterThan(0);
+    expect(Number(row.burst_fast_p50_ms)).toBeLessThan(Number(row.burst_first_p50_ms));
 
     // load: idle — no request at all; the server's event-loop delay at rest is the row's reading.
     const [idle] = readRows(join(outDir, 'http-idle', 'runs.csv'));
     expect(idle.status).toBe('ok');
-    expect([idle.requests_per_sec, idle.latency_p50_ms, idle.burst_p50_ms]).toEqual(['0', '', '']);
+    expect([idle.requests_per_sec, idle.latency_p50_ms, idle.burst_p50_ms, idle.burst_fast_p50_ms]).toEqual(['0', '', '', '']);
     expect(Number(idle.event_loop_delay_mean_ms)).toBeGreaterThan(0);
     expect(await listOwnContainers(docker)).toEqual([]);
   });

@@ -18,7 +18,8 @@ describe(path.basename(FILE), () => {
     const config = await loadConfig(FILE, { host: HOST });
     expect(config.experiments.map((experiment) => experiment.name)).toEqual([
       'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'argon2-pool-100', 'http-cores-threads', 'http-taskset', 'idle-memory',
-      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e7', 'sum-1e9', 'cluster-size',
+      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e7', 'sum-1e9', 'sum-1e9-closure', 'sum-1e9-local', 'cluster-size',
+      'ab-one-request', 'ab-two-requests', 'ab-fast-route',
     ]);
   });
 
@@ -31,7 +32,16 @@ describe(path.basename(FILE), () => {
     expect(cellsOf(config, 'idle-memory').cells).toHaveLength(12);
     const sum = cellsOf(config, 'sum-1e9');
     expect(sum.cells.map(({ workers, cluster }) => [workers, cluster])).toEqual([[0, 0], [0, 2], [1, 0]]);
-    expect(sum.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2 });
+    expect(sum.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop: 'blocks' });
+    // The loop shapes run the same cells.
+    for (const [name, loop] of [['sum-1e9-closure', 'closure'], ['sum-1e9-local', 'local']]) {
+      const shaped = cellsOf(config, name);
+      expect(shaped.cells.map(({ node, workers }) => [node, workers])).toEqual([[20, 0], [20, 1], [24, 0], [24, 1]]);
+      expect(shaped.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop });
+    }
+    // The ab post's first tests: one request, two at once on 1 and 2 processes, and /fast beside a blocking one.
+    expect(cellsOf(config, 'ab-two-requests').experiment.params.http).toMatchObject({ load: 'burst', burst: { requests: 2 }, pbkdf2: { iterations: 100000, keylen: 512, sync: false } });
+    expect(cellsOf(config, 'ab-fast-route').experiment.params.http).toMatchObject({ burst: { requests: 1, fast: true }, pbkdf2: { sync: true } });
     expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([[1, 1], [1, 2], [1, 4], [1, 6]]);
   });
 
@@ -49,6 +59,6 @@ describe(path.basename(FILE), () => {
     const config = await loadConfig(FILE, { host: HOST });
     for (const experiment of config.experiments) expect(experiment.repetitions).toBeGreaterThanOrEqual(3);
     const runs = config.experiments.reduce((total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions, 0);
-    expect(runs).toBe(295);
+    expect(runs).toBe(350);
   });
 });

@@ -1,6 +1,6 @@
 // Burst load (ab -n N -c N): N requests at once on new connections, a burst timed until the last answer.
 import http from 'node:http';
-import { runBursts, summarizeRounds } from '../../images/workload/http/burst.js';
+import { lowerMedian, runBursts, summarizeRounds } from '../../images/workload/http/burst.js';
 import { createLatencyRecorder } from '../../images/workload/http/latency.js';
 
 describe('runBursts', () => {
@@ -38,6 +38,20 @@ describe('runBursts', () => {
     expect(result.errors + result.timeouts + result.non2xx).toBe(0);
   });
 
+  test('keeps each burst\'s first answer, and times a request to fastPath sent into each burst on its own connection', async () => {
+    const recorder = createLatencyRecorder();
+    const before = seen.connections;
+    const result = await runBursts({ url, requests: 2, rounds: 3, recorder, fastPath: '/fast', fastAfterMs: 5 });
+    expect(result.firstMs).toHaveLength(3);
+    expect(result.fastMs).toHaveLength(3);
+    for (const [index, ms] of result.firstMs.entries()) expect(ms).toBeLessThanOrEqual(result.roundsMs[index]);
+    expect(seen.connections - before).toBe(3 * 3);
+    // The fast request is not one of the burst's: it counts in no total.
+    expect(result.requests.total).toBe(6);
+    const plain = await runBursts({ url, requests: 1, rounds: 1, recorder });
+    expect(plain.fastMs).toEqual([]);
+  });
+
   test('a refused connection is an error, not a response', async () => {
     const recorder = createLatencyRecorder();
     const closed = http.createServer();
@@ -51,6 +65,8 @@ describe('runBursts', () => {
   test('summarizeRounds: median (lower middle) and slowest burst', () => {
     expect(summarizeRounds([30, 10, 20, 40])).toEqual({ p50: 20, max: 40 });
     expect(summarizeRounds([])).toEqual({ p50: null, max: null });
+    expect(lowerMedian([5, 1, 3, 2])).toBe(2);
+    expect(lowerMedian([])).toBeNull();
   });
 });
 

@@ -10,7 +10,8 @@ const serverLine = {
 };
 const loaderMetrics = {
   requests_per_sec: 350, latency_p50_ms: 20, latency_p90_ms: 35, latency_p99_ms: 60, latency_max_ms: 70,
-  throughput_bytes_per_sec: 100000, errors: 0, timeouts: 0, non2xx: 0, fast_route_p99_ms: 9.5, burst_p50_ms: null, burst_max_ms: null, loader_saturated: false,
+  throughput_bytes_per_sec: 100000, errors: 0, timeouts: 0, non2xx: 0, fast_route_p50_ms: 2.1, fast_route_p99_ms: 9.5, burst_p50_ms: null, burst_max_ms: null,
+  burst_first_p50_ms: null, burst_fast_p50_ms: null, loader_saturated: false,
 };
 const loaderLine = { workload: 'http', role: 'loader', wall_ms: 2001, tasks: [], metrics: loaderMetrics, loader: { cpu_ms: 500 } };
 const ok = (line) => ({ exitCode: 0, stdout: `${JSON.stringify(line)}\n`, stderr: '', oomKilled: false });

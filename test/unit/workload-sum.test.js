@@ -1,6 +1,7 @@
 // The sum workload on the host (images/workload/run.js, as the container runs it) and its pure parts.
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
+import * as sumModule from '../../images/workload/workloads/sum.js';
 import { runTask, sliceOf, sumRange } from '../../images/workload/workloads/sum.js';
 
 const RUN_JS = fileURLToPath(new URL('../../images/workload/run.js', import.meta.url));
@@ -30,6 +31,15 @@ describe('sum workload', () => {
     expect(sumRange(first, last)).toBe(expected);
     expect(expected > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
     expect(() => runTask({ n: 10 ** 6, tasks: 3 }, 2)).not.toThrow();
+  });
+
+  test('the plain loops (local and closure bounds) give the double sum and pass the check; a wrong one fails', () => {
+    const { sumLocal, sumClosure } = sumModule;
+    expect(sumLocal(1, 1_000_000)).toBe(500_000_500_000);
+    expect(sumClosure(1, 1_000_000)).toBe(500_000_500_000);
+    for (const loop of ['blocks', 'local', 'closure']) expect(() => runTask({ n: 10 ** 6, tasks: 3, loop }, 2)).not.toThrow();
+    // Past 2^53 the double sum rounds; the check allows that rounding and no more.
+    expect(() => runTask({ n: 2 * 10 ** 8, tasks: 1, loop: 'local' }, 0)).not.toThrow();
   });
 
   test.each([

@@ -9,7 +9,7 @@ import { WorkloadError } from '../errors.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
 import { round } from '../result.js';
 import { CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
-import { runBursts, summarizeRounds } from './burst.js';
+import { lowerMedian, runBursts, summarizeRounds } from './burst.js';
 import { createLatencyRecorder } from './latency.js';
 import { judgeLoaderSaturation } from './saturation.js';
 import { prepareWork } from './work.js';
@@ -91,7 +91,8 @@ async function measureLoad(params, { work, fast }) {
   // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
   const probe = startProbe(BURST_PROBE_MAX_S);
   const url = params.app ? appUrl(params.app.path) : appUrl(WORK_PATH);
-  const main = await runBursts({ url, requests: params.burst.requests, rounds: params.burst.rounds, recorder: work });
+  const fastPath = params.burst.fast && !params.app ? FAST_PATH : undefined;
+  const main = await runBursts({ url, requests: params.burst.requests, rounds: params.burst.rounds, recorder: work, fastPath });
   probe.stop();
   return [main, await probe];
 }
@@ -113,8 +114,9 @@ export function buildLoaderResult({ periodMs, requestsPerSec, latency, main, fas
       errors: main.errors,
       timeouts: main.timeouts,
       non2xx: main.non2xx,
+      fast_route_p50_ms: roundOrNull(fast.p50),
       fast_route_p99_ms: roundOrNull(fast.p99),
-      ...summarizeBursts(main.roundsMs),
+      ...summarizeBursts(main),
       loader_saturated: saturation.saturated,
     },
     loader: {
@@ -127,10 +129,15 @@ export function buildLoaderResult({ periodMs, requestsPerSec, latency, main, fas
 }
 
 // Burst columns stay empty for a closed-loop run: there were no bursts to time.
-function summarizeBursts(roundsMs) {
-  if (!roundsMs) return { burst_p50_ms: null, burst_max_ms: null };
+function summarizeBursts({ roundsMs, firstMs, fastMs }) {
+  if (!roundsMs) return { burst_p50_ms: null, burst_max_ms: null, burst_first_p50_ms: null, burst_fast_p50_ms: null };
   const { p50, max } = summarizeRounds(roundsMs);
-  return { burst_p50_ms: roundOrNull(p50), burst_max_ms: roundOrNull(max) };
+  return {
+    burst_p50_ms: roundOrNull(p50),
+    burst_max_ms: roundOrNull(max),
+    burst_first_p50_ms: roundOrNull(lowerMedian(firstMs)),
+    burst_fast_p50_ms: roundOrNull(lowerMedian(fastMs)),
+  };
 }
 
 function loadOptions(params, duration) {

@@ -101,6 +101,10 @@ export const params = {
   burst: group('Burst load (ApacheBench-style)', 'With `load: burst`: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
     requests: { type: 'integer', minimum: 1, default: 6, examples: [6], title: 'Requests per burst', description: 'Each burst sends this many requests at once and ends when the last is answered.' },
     rounds: { type: 'integer', minimum: 1, default: 20, examples: [20, 100], title: 'Bursts', description: 'Bursts per run, one after the other.' },
+    fast: {
+      type: 'boolean', default: false, examples: [false, true], title: 'GET /fast during each burst',
+      description: '50 ms after each burst is sent, one GET /fast on a new connection, timed alone (burst_fast_p50_ms): is a trivial route answered while the burst\'s work runs?',
+    },
   }),
   loader: group('Load generator', 'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.', {
     cpus: {
@@ -154,9 +158,12 @@ export const columns = [
   { name: 'errors', unit: '', description: 'connection errors' },
   { name: 'timeouts', unit: '', description: 'requests that timed out' },
   { name: 'non2xx', unit: '', description: 'responses with a status other than 2xx' },
+  { name: 'fast_route_p50_ms', unit: 'ms', description: 'median of GET /fast while /work is loaded (a light probe: one connection, 100 requests a second)' },
   { name: 'fast_route_p99_ms', unit: 'ms', description: 'p99 of GET /fast while /work is loaded' },
   { name: 'burst_p50_ms', unit: 'ms', description: 'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")' },
   { name: 'burst_max_ms', unit: 'ms', description: 'slowest burst' },
+  { name: 'burst_first_p50_ms', unit: 'ms', description: 'median over the bursts of the time to the first answer of each burst' },
+  { name: 'burst_fast_p50_ms', unit: 'ms', description: 'with burst.fast: median time of the GET /fast sent 50 ms into each burst, on a new connection' },
   { name: 'event_loop_delay_mean_ms', unit: 'ms', description: 'mean event-loop delay of the server processes' },
   { name: 'event_loop_delay_p99_ms', unit: 'ms', description: 'p99 event-loop delay of the server processes' },
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
