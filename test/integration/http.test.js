@@ -126,7 +126,7 @@ describe('http: a server that answers wrongly', () => {
 });
 
 describe('http: bursts of simultaneous requests (ab -c N)', () => {
-  test('times each burst until its last answer (a 1-thread pool makes the burst outlast the median request); idle sends nothing', async () => {
+  test('times each burst until its last answer (a 1-thread pool makes the burst outlast the median request); idle sends nothing; Fastify serves the same routes', async () => {
     const docker = await connectTestEngine();
     const outDir = mkdtempSync(join(tmpdir(), 'lab-http-burst-'));
     const result = await runCli(['--config', BURST, '--out', outDir]);
@@ -150,6 +150,11 @@ describe('http: bursts of simultaneous requests (ab -c N)', () => {
     expect(idle.status).toBe('ok');
     expect([idle.requests_per_sec, idle.latency_p50_ms, idle.burst_p50_ms, idle.burst_fast_p50_ms]).toEqual(['0', '', '', '']);
     expect(Number(idle.event_loop_delay_mean_ms)).toBeGreaterThan(0);
+
+    // server: fastify — the loader checked its answers before measuring; the pool's threads show in the counts.
+    const fastify = readRows(join(outDir, 'http-fastify', 'runs.csv'));
+    expect(fastify.map((each) => [each.workers, each.status])).toEqual(expect.arrayContaining([['0', 'ok'], ['2', 'ok']]));
+    for (const each of fastify) expect([Number(each.requests_per_sec) > 0, each.errors, each.non2xx]).toEqual([true, '0', '0']);
     expect(await listOwnContainers(docker)).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ describe('http params', () => {
     [{ loader: { cpus: 3 } }, /params\.http\.loader\.cpus: expected at most 2/],
     [{ loader: { cpuset: '5' } }, /params\.http\.loader\.cpuset: CPU 5 does not exist/],
     [{ rate: 0 }, /params\.http\.rate: /],
+    [{ server: 'fastify', app: { file: 'app.js' } }, /params\.http\.server: expected no `server` with `app`, found fastify/],
   ])('the config check refuses %j', (http, where) => {
     const raw = { experiments: { e: { matrix: { workload: ['http'] }, params: { http } } } };
     let error;
@@ -63,6 +64,45 @@ describe('http work', () => {
     const small = await render(10);
     expect((await render(100)).length).toBeGreaterThan(small.length * 5);
     expect(small).toContain('&lt;1&gt;');
+  });
+});
+
+describe('the app server: node:http or Fastify, the same routes and answers', () => {
+  test.each(['node', 'fastify'])('%s: GET /work does the work, GET /fast answers at once, anything else is 404; a fault changes the answer', async (kind) => {
+    const { startAppServer } = await import('../../images/workload/http/app.js');
+    const { FAST_BODY } = await import('../../images/workload/http/endpoints.js');
+    const run = await prepareWork(fillAllParams({ http: { work: 'template', template: { rows: 3, page: 'loves' } } }).http);
+    for (const [fault, status, suffix] of [['none', 200, ''], ['wrong-body', 200, ' (deliberately wrong)'], ['wrong-status', 500, '']]) {
+      const server = await startAppServer({ run, fault, server: kind, port: 0 });
+      const base = `http://127.0.0.1:${server.address().port}`;
+      try {
+        const work = await fetch(`${base}/work`);
+        expect(work.status).toBe(status);
+        expect(work.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+        expect(await work.text()).toBe(`${run()}${suffix}`);
+        const fast = await fetch(`${base}/fast`);
+        expect([fast.status, await fast.text()]).toEqual([200, FAST_BODY]);
+        expect((await fetch(`${base}/nothing`)).status).toBe(404);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
+
+  test('a failing work answers 500 on both servers', async () => {
+    const { startAppServer } = await import('../../images/workload/http/app.js');
+    const server = await startAppServer({ run: () => Promise.reject(new Error('boom')), fault: 'none', server: 'fastify', port: 0 });
+    const write = process.stderr.write;
+    process.stderr.write = () => true;
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.address().port}/work`);
+      expect([response.status, await response.text()]).toEqual([500, 'work failed']);
+    } finally {
+      process.stderr.write = write;
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

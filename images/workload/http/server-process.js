@@ -15,7 +15,7 @@ export async function startServerProcess(spec) {
   if (spec.params.app) return measureProcess(await startUserApp({ app: spec.params.app, workers: spec.workers }));
   const pool = spec.workers > 0 ? await startWorkerPool({ size: spec.workers, params: spec.params }) : null;
   const run = pool ? pool.run : await prepareWork(spec.params);
-  const server = await startAppServer({ run, fault: spec.params.fault });
+  const server = await startAppServer({ run, fault: spec.params.fault, server: spec.params.server });
   return measureProcess({
     async close() {
       server.closeAllConnections();

@@ -70,6 +70,13 @@ export const params = {
       description: 'catalogue: an HTML table of `rows` products (sections, escaping, nested lists); loves: the line `<em>{{me}} loves {{you}}</em>` repeated `rows` times, as in the "offload rendering" post.',
     },
   }),
+  server: {
+    type: 'string', enum: ['node', 'fastify'], default: 'node', examples: ['node', 'fastify'],
+    title: 'Server',
+    description:
+      'What serves GET /work and GET /fast: node (node:http) or fastify (a Fastify app with the same two routes, as the ' +
+      'template-offload post used). The work, the pool and the processes are the same. Unused with `app` (your app is its own server).',
+  },
   duration: {
     type: 'number', minimum: 0.1, default: 10, examples: [10, 30],
     title: 'Measured seconds', description: 'Length of the measured period.',
@@ -204,6 +211,7 @@ export function checkParams(filled, host, { configDir } = {}) {
   return [
     ...checkUserFile(filled.app, configDir, { at: ['app'] }),
     ...checkAppLoad(filled),
+    ...checkServer(filled),
     ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
     ...checkLoader(filled.loader, host),
   ];
@@ -214,6 +222,12 @@ function checkAppLoad({ app, load }) {
   if (!app || load !== 'burst') return [];
   if ((app.method ?? 'GET') === 'GET' && !app.body) return [];
   return [{ path: ['app', 'method'], message: `expected GET without a body for \`load: burst\`, found ${app.method ?? 'GET'}${app.body ? ' with a body' : ''}`, hint: 'use `load: loop` for this route, or load a GET route in bursts' }];
+}
+
+// Your app is its own server: a server choice beside it would be silently unused.
+function checkServer({ app, server }) {
+  if (!app || server !== 'fastify') return [];
+  return [{ path: ['server'], message: 'expected no `server` with `app`, found fastify', hint: 'remove `server:` (your app is its own server: build it with Fastify in your module if you want Fastify)' }];
 }
 
 function checkLoader(loader, host) {
