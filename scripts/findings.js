@@ -1,17 +1,23 @@
 #!/usr/bin/env node
 // docs/findings.md, generated: the prose of docs/findings.src.md with every number filled in from the results
 // folders (one per experiment of published-experiments.yml, as `npm run matrix -- --config
-// published-experiments.yml --out docs/findings` writes them). Nothing measured is typed by hand; running this
-// again on the same folders gives the same bytes.
+// published-experiments.yml --out docs/findings` writes them, or the newest `<experiment>-<UTC time>` folder
+// of a results root such as results/). Nothing measured is typed by hand; running this again on the same
+// folders gives the same bytes, charts included. The README's block between the findings:headlines markers
+// is rewritten from the same verdicts.
 //
-//   node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE]
+//   node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
 //
 // Directives in the source, each an HTML comment on a line of its own:
 //   <!-- findings:runs -->                          which folders, when, which revision, which design
 //   <!-- findings:claims EXPERIMENT -->             the experiment's claims (from the config) with their verdicts
 //   <!-- findings:table EXPERIMENT metric=M rows=AXIS [columns=AXIS] [where=AXIS:VALUE] -->
 //                                                   median [95% interval of the median] (n) per cell
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+//   <!-- findings:chart EXPERIMENT metric=M x=AXIS [series=AXIS] [where=AXIS:VALUE] -->
+//                                                   an SVG in findings/charts/: every run a dot, medians joined
+//   <!-- findings:order EXPERIMENT [rows=AXIS] [columns=AXIS] -->
+//                                                   per cell, the waves of completions and the k-th completion time
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand } from '../runner/command.js';
@@ -22,15 +28,17 @@ import { summarizeCells } from '../runner/report/summary.js';
 import { buildVerdicts } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
 import { medianInterval } from '../runner/stats/median-interval.js';
+import { renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE]
+const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
 
-  --results DIR   one folder per experiment (default: docs/findings)
+  --results DIR   DIR/<experiment>, or the newest DIR/<experiment>-<UTC time> (default: docs/findings)
   --config FILE   the experiments and their claims (default: published-experiments.yml)
   --source FILE   the prose with directives (default: docs/findings.src.md)
-  --out FILE      where to write (default: docs/findings.md)`;
+  --out FILE      where to write; charts go to its folder's findings/charts/ (default: docs/findings.md)
+  --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)`;
 
 const DIRECTIVE = /^<!-- findings:(\w+)(?: ([^>]*?))? -->$/;
 
@@ -42,6 +50,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
       config: { type: 'string', default: join(PROJECT_DIR, 'published-experiments.yml') },
       source: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.src.md') },
       out: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.md') },
+      readme: { type: 'string', default: join(PROJECT_DIR, 'README.md') },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -50,16 +59,29 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     return 0;
   }
   const out = resolve(values.out);
-  const text = await generateFindings({ resultsDir: resolve(values.results), configFile: resolve(values.config), source: readFileSync(resolve(values.source), 'utf8'), linkBase: dirname(out) });
+  const { text, charts, headlines } = await generateFindings({ resultsDir: resolve(values.results), configFile: resolve(values.config), source: readFileSync(resolve(values.source), 'utf8'), linkBase: dirname(out) });
   writeFileSync(out, text);
-  stdout.write(`wrote ${out}\n`);
+  for (const [path, svg] of charts) {
+    mkdirSync(dirname(join(dirname(out), path)), { recursive: true });
+    writeFileSync(join(dirname(out), path), svg);
+  }
+  stdout.write(`wrote ${out} and ${charts.size} chart(s)\n`);
+  if (values.readme !== 'none') {
+    const readme = resolve(values.readme);
+    writeFileSync(readme, replaceHeadlines(readFileSync(readme, 'utf8'), headlines));
+    stdout.write(`wrote the findings:headlines block of ${readme}\n`);
+  }
   return 0;
 }
 
-/** The source with each directive replaced by what the folders say. */
+/**
+ * The source with each directive replaced by what the folders say, the charts it names (path relative to the
+ * page → SVG) and the README's headline lines.
+ * @returns {Promise<{ text: string, charts: Map<string, string>, headlines: string[] }>}
+ */
 export async function generateFindings({ resultsDir, configFile, source, linkBase }) {
   const config = await loadConfig(configFile);
-  const context = { resultsDir, config, linkBase, folders: new Map() };
+  const context = { resultsDir, config, linkBase, folders: new Map(), charts: new Map() };
   const lines = source.split('\n').flatMap((line) => {
     const match = DIRECTIVE.exec(line.trim());
     if (!match) return [line];
@@ -68,10 +90,10 @@ export async function generateFindings({ resultsDir, configFile, source, linkBas
     if (!render) throw new LabError('ERR_USAGE', `unknown directive findings:${kind}`, { hint: `expected one of ${Object.keys(RENDERERS).join(', ')}` });
     return render(parseArgs(args), context);
   });
-  return lines.join('\n');
+  return { text: lines.join('\n'), charts: context.charts, headlines: renderHeadlines(context) };
 }
 
-const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable };
+const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable, chart: renderChartDirective, order: renderOrderDirective };
 
 function parseArgs(text) {
   const [name, ...pairs] = text.split(/\s+/).filter(Boolean);
@@ -87,10 +109,20 @@ function experimentOf(context, name) {
 /** The experiment's folder, read once; null when it has not been run. */
 function folderOf(context, name) {
   if (!context.folders.has(name)) {
-    const dir = join(context.resultsDir, name);
-    context.folders.set(name, existsSync(join(dir, 'runs.csv')) ? readResults(dir) : null);
+    const dir = locateFolder(context.resultsDir, name);
+    context.folders.set(name, dir ? readResults(dir) : null);
   }
   return context.folders.get(name);
+}
+
+/** DIR/<experiment> (as --out writes it), else the newest DIR/<experiment>-<UTC time> (as results/ holds them). */
+export function locateFolder(resultsDir, name) {
+  const exact = join(resultsDir, name);
+  if (existsSync(join(exact, 'runs.csv'))) return exact;
+  if (!existsSync(resultsDir)) return null;
+  const stamped = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{8}T\\d{6}Z$`);
+  const [newest] = readdirSync(resultsDir).filter((entry) => stamped.test(entry) && existsSync(join(resultsDir, entry, 'runs.csv'))).sort().reverse();
+  return newest ? join(resultsDir, newest) : null;
 }
 
 function renderRuns(_args, context) {
@@ -153,25 +185,76 @@ function renderClaims({ name }, context) {
   if (claims.length === 0) return ['(no claims)'];
   const folder = folderOf(context, name);
   if (!folder) return claims.map((claim) => `- **not run yet**: "${claim.says}"`);
-  const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
-  const checkable = claims.filter((claim) => !missing.includes(claim));
-  const verdicts = buildVerdicts(summarizeCells(folder).cells, folder.axes, checkable);
+  const { rows, missing } = judgeClaims(claims, folder);
   const lines = ['| claim | compared | B / A [95% CI] | expected | verdict |', '| --- | --- | --- | --- | --- |'];
-  for (const row of verdicts.claims.filter((each) => each.kind === 'claim')) {
-    const { ratio: estimate, ci95_low: low, ci95_high: high, n_a: nA, n_b: nB } = row.comparison ?? {};
-    const ratio = Number.isFinite(low) ? `${formatNumber(estimate)} [${formatNumber(low)}, ${formatNumber(high)}] (n ${nA}/${nB})` : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
-    lines.push(`| ${escapeCell(row.says)} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${ratio} | ${escapeCell(row.expect)} | **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} |`);
+  for (const row of rows) {
+    lines.push(`| ${escapeCell(row.says)} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${escapeCell(row.expect)} | **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} |`);
   }
   for (const claim of missing) lines.push(`| ${escapeCell(claim.says)} | ${claim.metric} | not measured: the folder's design predates this column | | **not checked** |`);
   return lines;
+}
+
+/** The claim rows (one per claim and combination) the folder's runs give, and the claims on columns it lacks. */
+function judgeClaims(claims, folder) {
+  const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
+  const checkable = claims.filter((claim) => !missing.includes(claim));
+  const verdicts = buildVerdicts(summarizeCells(folder).cells, folder.axes, checkable);
+  return { rows: verdicts.claims.filter((each) => each.kind === 'claim'), missing };
+}
+
+function formatRatio(row) {
+  const { ratio: estimate, ci95_low: low, ci95_high: high, n_a: nA, n_b: nB } = row.comparison ?? {};
+  return Number.isFinite(low) ? `${formatNumber(estimate)} [${formatNumber(low)}, ${formatNumber(high)}] (n ${nA}/${nB})` : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
+}
+
+// The README's headlines: how many published claims hold on this host, then each claim's verdict and interval,
+// folded so the front page stays short.
+function renderHeadlines(context) {
+  const judged = context.config.experiments.flatMap((experiment) => {
+    const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
+    return folder ? judgeClaims(experiment.claims, folder).rows.map((row) => ({ experiment: experiment.name, row })) : [];
+  });
+  if (judged.length === 0) return ['No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.'];
+  const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
+  const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => info?.host?.cpus).filter(Boolean))];
+  return [
+    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}), the ${judged.length} published claims: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
+    '',
+    '<details><summary>Every claim: B / A with its 95% interval</summary>',
+    '',
+    ...judged.map(({ experiment, row }) => `- **${row.verdict}** — ${experiment}: ${row.says} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}`),
+    '',
+    '</details>',
+  ];
+}
+
+const HEADLINES = /(<!-- findings:headlines:start -->)[\s\S]*?(<!-- findings:headlines:end -->)/;
+
+/** The README with its headline block replaced; a README without the markers is an error, not a silent no-op. */
+export function replaceHeadlines(readme, headlines) {
+  if (!HEADLINES.test(readme)) throw new LabError('ERR_USAGE', 'the README has no <!-- findings:headlines:start --> … <!-- findings:headlines:end --> block', { hint: 'add the two markers where the headlines belong, or pass --readme none' });
+  return readme.replace(HEADLINES, (_, start, end) => `${start}\n${headlines.join('\n')}\n${end}`);
+}
+
+function renderChartDirective(args, context) {
+  const folder = folderOf(context, args.name);
+  if (!folder) return ['(chart: not run yet)'];
+  if (!folder.columns.includes(args.metric)) return [`(\`${args.metric}\` was not measured in this folder)`];
+  const { path, svg, lines } = renderChart(args, folder);
+  context.charts.set(path, svg);
+  return lines;
+}
+
+function renderOrderDirective(args, context) {
+  const folder = folderOf(context, args.name);
+  return folder ? renderOrder(args, folder) : ['(not run yet)'];
 }
 
 function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }, context) {
   const folder = folderOf(context, name);
   if (!folder) return ['(not run yet)'];
   if (!folder.columns.includes(metric)) return [`(\`${metric}\` was not measured in this folder)`];
-  const [whereAxis, whereValue] = where ? where.split(':') : [];
-  const runs = folder.runs.filter((run) => run.status === 'ok' && !run.warmup && (!whereAxis || String(run[whereAxis]) === whereValue));
+  const runs = selectRuns(folder, where);
   const valuesOf = (axis) => (axis ? [...new Set(runs.map((run) => run[axis]))].sort(compareValues) : [undefined]);
   const rowValues = valuesOf(rowAxis);
   const columnValues = valuesOf(columnAxis);

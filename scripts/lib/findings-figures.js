@@ -1,0 +1,72 @@
+// The figures of docs/findings.md: a chart per directive (an SVG beside the page, every run a dot) and the
+// order in which tasks finished (waves). Both read only ok, measured runs of one results folder.
+import { findMetric } from '../../runner/domain/metrics.js';
+import { renderSvgChart } from '../../runner/report/svg-chart.js';
+import { WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from '../../runner/report/task-order.js';
+
+/** The runs a table or chart shows: ok, not warm-up, and at `where` (AXIS:VALUE) when given. */
+export function selectRuns(folder, where) {
+  const [axis, value] = where ? where.split(':') : [];
+  return folder.runs.filter((run) => run.status === 'ok' && !run.warmup && (!axis || String(run[axis]) === value));
+}
+
+/**
+ * `findings:chart EXPERIMENT metric=M x=AXIS [series=AXIS] [where=AXIS:VALUE]` → the SVG's path (relative to the
+ * page) and bytes, and the page's lines: the image and a caption.
+ */
+export function renderChart({ name, metric, x, series, where }, folder) {
+  const runs = selectRuns(folder, where).filter((run) => Number.isFinite(run[metric]));
+  const { unit, label } = findMetric(metric);
+  const path = `findings/charts/${[name, metric, x, series && `by-${series}`, where?.replace(':', '-')].filter(Boolean).join('--')}.svg`;
+  const title = `${name}: ${label === metric ? metric : `${label} (${metric})`}${where ? ` at ${where.replace(':', ' ')}` : ''}`;
+  const svg = renderSvgChart({
+    title,
+    xLabel: x,
+    yLabel: unit ? `${metric} (${unit})` : metric,
+    seriesLabel: series,
+    points: runs.map((run) => ({ x: run[x], y: run[metric], ...(series ? { series: run[series] } : {}) })),
+  });
+  const lines = [`![${title}](${path})`, '', `*${metric} by ${x}${series ? `, one line per ${series}` : ''}: each dot one run (${runs.length} runs), each bar the median of a cell.*`];
+  return { path, svg, lines };
+}
+
+/**
+ * `findings:order EXPERIMENT [rows=AXIS] [columns=AXIS]` → per cell, the waves each run showed and the median
+ * time of the k-th completion.
+ */
+export function renderOrder({ rows: rowAxis, columns: columnAxis }, folder) {
+  const runs = describeTaskOrder(folder.tasks);
+  if (runs.length === 0) return ['(tasks.csv has no tasks)'];
+  const cellValues = new Map(folder.runs.map((run) => [run.cell, run]));
+  const axes = [rowAxis, columnAxis].filter(Boolean);
+  const byCell = new Map();
+  for (const run of runs) {
+    if (!cellValues.has(run.cell)) continue;
+    if (!byCell.has(run.cell)) byCell.set(run.cell, []);
+    byCell.get(run.cell).push(run);
+  }
+  const cells = [...byCell.keys()].sort((a, b) => compareCells(cellValues.get(a), cellValues.get(b), axes));
+  const lines = [`| ${axes.join(' | ')} | waves (runs) | k-th completion, ms from the start (median of the runs) |`, `| ${axes.map(() => '---').join(' | ')} | --- | --- |`];
+  for (const cell of cells) {
+    const cellRuns = byCell.get(cell);
+    const count = Math.min(...cellRuns.map((run) => run.ends.length));
+    const medians = Array.from({ length: count }, (_, k) => Math.round(median(cellRuns.map((run) => run.ends[k]))));
+    lines.push(`| ${axes.map((axis) => cellValues.get(cell)[axis]).join(' | ')} | ${summarizeWaves(cellRuns)} | ${medians.join(', ')} |`);
+  }
+  return [...lines, '', `Waves: tasks that finished together, one group where the time since the previous completion is at most ${WAVE_GAP_SHARE} × the run's mean spacing (last end ÷ tasks); from tasks.csv.`];
+}
+
+function compareCells(a, b, axes) {
+  for (const axis of axes) {
+    const [x, y] = [a[axis], b[axis]];
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
