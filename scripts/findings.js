@@ -17,7 +17,7 @@
 //                                                   an SVG in findings/charts/: every run a dot, medians joined
 //   <!-- findings:order EXPERIMENT [rows=AXIS] [columns=AXIS] -->
 //                                                   per cell, the waves of completions and the k-th completion time
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCommandLine, runCommand } from '../runner/command.js';
@@ -28,7 +28,7 @@ import { summarizeCells } from '../runner/report/summary.js';
 import { buildVerdicts } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
 import { medianInterval } from '../runner/stats/median-interval.js';
-import { renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
+import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,6 +61,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   const out = resolve(values.out);
   const { text, charts, headlines } = await generateFindings({ resultsDir: resolve(values.results), configFile: resolve(values.config), source: readFileSync(resolve(values.source), 'utf8'), linkBase: dirname(out) });
   writeFileSync(out, text);
+  removeStaleCharts(dirname(out), charts);
   for (const [path, svg] of charts) {
     mkdirSync(dirname(join(dirname(out), path)), { recursive: true });
     writeFileSync(join(dirname(out), path), svg);
@@ -72,6 +73,15 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     stdout.write(`wrote the findings:headlines block of ${readme}\n`);
   }
   return 0;
+}
+
+// A chart the page no longer names would linger beside it, showing data the page does not.
+function removeStaleCharts(pageDir, charts) {
+  const dir = join(pageDir, CHARTS_DIR);
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) {
+    if (entry.endsWith('.svg') && !charts.has(`${CHARTS_DIR}/${entry}`)) rmSync(join(dir, entry));
+  }
 }
 
 /**
@@ -141,7 +151,20 @@ function renderRuns(_args, context) {
     lines.push(`| ${experiment.name} | [${relative(context.linkBase, folder.dir)}/](${relative(context.linkBase, folder.dir)}/) | ${ok} / ${all} | ${info?.started_at?.slice(0, 16).replace('T', ' ') ?? ''} | ${minutes} | ${revision} | ${describeDesign(experiment, info)} |`);
   }
   const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => describeHost(info)).filter(Boolean))];
-  return [...lines, '', ...hosts.map((host) => `Host: ${host}.`)];
+  return [...lines, '', ...describeSpan(context), ...hosts.map((host) => `Host: ${host}.`)];
+}
+
+// How long the whole file took: from the first experiment's start to the last one's end, and in how many
+// invocations and revisions, so "one invocation of one revision" can be checked on the page itself.
+function describeSpan(context) {
+  const infos = [...context.folders.values()].filter(Boolean).map(({ info }) => info).filter((info) => info?.started_at && info?.finished_at);
+  if (infos.length === 0) return [];
+  const starts = infos.map((info) => Date.parse(info.started_at));
+  const ends = infos.map((info) => Date.parse(info.finished_at));
+  const minutes = ((Math.max(...ends) - Math.min(...starts)) / 60000).toFixed(0);
+  const invocations = new Set(infos.map((info) => info.seed ?? info.started_at)).size;
+  const revisions = new Set(infos.map((info) => `${info.project?.git_revision ?? '?'}${info.project?.git_dirty ? '+' : ''}`)).size;
+  return [`${infos.length} experiments, ${minutes} minutes from the first start to the last end, ${invocations === 1 ? 'one invocation' : `${invocations} invocations`} of ${revisions === 1 ? 'one revision' : `${revisions} revisions`}.`, ''];
 }
 
 // A folder measured with another design than the file's today is said to be so, key by key: its numbers

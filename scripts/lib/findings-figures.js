@@ -4,6 +4,9 @@ import { findMetric } from '../../runner/domain/metrics.js';
 import { renderSvgChart } from '../../runner/report/svg-chart.js';
 import { WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from '../../runner/report/task-order.js';
 
+/** Where charts go, relative to the page. */
+export const CHARTS_DIR = 'findings/charts';
+
 /** The runs a table or chart shows: ok, not warm-up, and at `where` (AXIS:VALUE) when given. */
 export function selectRuns(folder, where) {
   const [axis, value] = where ? where.split(':') : [];
@@ -17,7 +20,7 @@ export function selectRuns(folder, where) {
 export function renderChart({ name, metric, x, series, where }, folder) {
   const runs = selectRuns(folder, where).filter((run) => Number.isFinite(run[metric]));
   const { unit, label } = findMetric(metric);
-  const path = `findings/charts/${[name, metric, x, series && `by-${series}`, where?.replace(':', '-')].filter(Boolean).join('--')}.svg`;
+  const path = `${CHARTS_DIR}/${[name, metric, x, series && `by-${series}`, where?.replace(':', '-')].filter(Boolean).join('--')}.svg`;
   const title = `${name}: ${label === metric ? metric : `${label} (${metric})`}${where ? ` at ${where.replace(':', ' ')}` : ''}`;
   const svg = renderSvgChart({
     title,
