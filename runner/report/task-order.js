@@ -2,10 +2,13 @@
 // serving 16 equal calls finishes them 4 at a time; on fewer CPUs than pool threads a wave can split, and
 // tasks.csv is where that shows (the "16 pbkdf2 calls finish in waves" post).
 //
-// The rule for "together": a new wave starts where the time since the previous completion is more than half
-// the run's mean spacing (the last end ÷ the number of tasks). One at a time, every gap is about one mean
-// spacing, so each task is a wave of its own; in waves of 4, the gaps inside a wave are a small part of it.
-export const WAVE_GAP_SHARE = 0.5;
+// The rule for "together", in two steps. A run whose completions all fall within a fifth of its first
+// completion's time is one wave (every task was in flight at once). Otherwise a new wave starts at every gap
+// between consecutive completions longer than a quarter of the run's longest gap: the longest gap is about one
+// wave's time, and tasks of one wave end well inside a quarter of it. The first completion is not a scale: it
+// carries the run's start-up (a native addon loading), so gaps are compared with gaps.
+export const ONE_WAVE_SPAN = 0.2;
+export const WAVE_GAP_SHARE = 0.25;
 
 /**
  * @param {{ cell: string, repetition: number, end_ms: number, warmup?: boolean }[]} tasks  tasks.csv rows
@@ -31,10 +34,12 @@ export function describeTaskOrder(tasks) {
 /** Sizes of the groups of ascending end times that finished together (the rule above). */
 export function splitWaves(ends) {
   if (ends.length === 0) return [];
-  const gap = (WAVE_GAP_SHARE * ends.at(-1)) / ends.length;
+  if (ends.at(-1) - ends[0] <= ONE_WAVE_SPAN * ends[0]) return [ends.length];
+  const gaps = ends.slice(1).map((end, index) => end - ends[index]);
+  const limit = WAVE_GAP_SHARE * Math.max(...gaps);
   const waves = [1];
-  for (let index = 1; index < ends.length; index++) {
-    if (ends[index] - ends[index - 1] > gap) waves.push(1);
+  for (const gap of gaps) {
+    if (gap > limit) waves.push(1);
     else waves[waves.length - 1] += 1;
   }
   return waves;

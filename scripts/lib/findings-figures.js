@@ -2,7 +2,7 @@
 // order in which tasks finished (waves). Both read only ok, measured runs of one results folder.
 import { findMetric } from '../../runner/domain/metrics.js';
 import { renderSvgChart } from '../../runner/report/svg-chart.js';
-import { WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from '../../runner/report/task-order.js';
+import { ONE_WAVE_SPAN, WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from '../../runner/report/task-order.js';
 
 /** Where charts go, relative to the page. */
 export const CHARTS_DIR = 'findings/charts';
@@ -56,7 +56,7 @@ export function renderOrder({ rows: rowAxis, columns: columnAxis }, folder) {
     const medians = Array.from({ length: count }, (_, k) => Math.round(median(cellRuns.map((run) => run.ends[k]))));
     lines.push(`| ${axes.map((axis) => cellValues.get(cell)[axis]).join(' | ')} | ${summarizeWaves(cellRuns)} | ${medians.join(', ')} |`);
   }
-  return [...lines, '', `Waves: tasks that finished together, one group where the time since the previous completion is at most ${WAVE_GAP_SHARE} × the run's mean spacing (last end ÷ tasks); from tasks.csv.`];
+  return [...lines, '', `Waves (from tasks.csv): tasks that finished together. A run whose completions all fall within ${ONE_WAVE_SPAN} × its first completion's time is one wave; otherwise a new wave starts at every gap between completions longer than ${WAVE_GAP_SHARE} × the run's longest gap.`];
 }
 
 function compareCells(a, b, axes) {

@@ -36,10 +36,13 @@ describe('renderSvgChart', () => {
 });
 
 describe('waves of completions', () => {
-  test('one at a time every task is its own wave; in fours, four waves; a split wave shows', () => {
+  test('one at a time every task is its own wave (a slow first one too); in fours, waves of four; all at once, one wave; a split wave shows', () => {
     expect(splitWaves([100, 200, 300, 400])).toEqual([1, 1, 1, 1]);
+    // The first completion carries start-up: it sets no scale.
+    expect(splitWaves([786, 951, 1098, 1263])).toEqual([1, 1, 1, 1]);
     expect(splitWaves([400, 401, 402, 403, 800, 801, 802, 803])).toEqual([4, 4]);
-    expect(splitWaves([300, 401, 402, 403, 800, 801, 802, 803])).toEqual([1, 3, 4]);
+    expect(splitWaves([1202, 1228, 1284, 1300])).toEqual([4]);
+    expect(splitWaves([250, 401, 402, 403, 800, 801, 802, 803])).toEqual([1, 3, 4]);
     expect(splitWaves([])).toEqual([]);
   });
 
@@ -47,7 +50,7 @@ describe('waves of completions', () => {
     const tasks = [
       ...[100, 101, 200, 201].map((end_ms, task) => ({ cell: 'c', repetition: 1, task, end_ms, warmup: false })),
       ...[100, 101, 200, 201].map((end_ms, task) => ({ cell: 'c', repetition: 2, task, end_ms, warmup: false })),
-      ...[50, 101, 200, 201].map((end_ms, task) => ({ cell: 'c', repetition: 3, task, end_ms, warmup: false })),
+      ...[40, 101, 200, 201].map((end_ms, task) => ({ cell: 'c', repetition: 3, task, end_ms, warmup: false })),
       { cell: 'c', repetition: 0, task: 0, end_ms: 5, warmup: true },
     ];
     const runs = describeTaskOrder(tasks);
