@@ -58,21 +58,23 @@ export async function runHttpPair(docker, { image, labels, timeoutMs, server, lo
 }
 
 /**
- * Wait for the loader to exit. The server exiting first (a crash: it only exits after /__lab/stop),
- * the timeout or an abort cut the wait short; then the loader is killed.
+ * Wait for the loader to exit. A server that fails first (it exits non-zero), the timeout or an abort cut the
+ * wait short; then the loader is killed. A server that exits 0 has answered /__lab/stop, so the loader has
+ * everything it measured and is only summing it up (sorting a million response times takes a while): that
+ * wait goes on, bounded by the timeout, or the loader would be killed just before it prints its line.
  * @returns {Promise<{ ending: 'exited'|'timeout'|'aborted', serverEndedFirst: boolean }>}
  */
-async function awaitLoader(serverContainer, loaderContainer, timeoutMs, signal) {
+export async function awaitLoader(serverContainer, loaderContainer, timeoutMs, signal) {
   const cut = new AbortController();
   const onAbort = () => cut.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) cut.abort();
   let waiting = true;
   let serverEndedFirst = false;
-  serverContainer.wait().then(() => {
+  serverContainer.wait().then((result) => {
     if (!waiting) return;
     serverEndedFirst = true;
-    cut.abort();
+    if (result?.StatusCode !== 0) cut.abort();
   }, () => {});
   try {
     const ending = await waitForEnd(loaderContainer, timeoutMs, cut.signal);
