@@ -17,6 +17,9 @@
 //                                                   an SVG in findings/charts/: every run a dot, medians joined
 //   <!-- findings:order EXPERIMENT [rows=AXIS] [columns=AXIS] -->
 //                                                   per cell, the waves of completions and the k-th completion time
+//   <!-- findings:ratio metric=M a=EXPERIMENT:AXIS=V,AXIS=V b=EXPERIMENT:AXIS=V,... -->
+//                                                   B / A with its 95% interval across two experiments' cells (what a
+//                                                   claim cannot compare: a parameter, not an axis, differs)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +31,7 @@ import { summarizeCells } from '../runner/report/summary.js';
 import { buildVerdicts } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
 import { medianInterval } from '../runner/stats/median-interval.js';
+import { compareRatio } from '../runner/stats/ratio.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -103,11 +107,17 @@ export async function generateFindings({ resultsDir, configFile, source, linkBas
   return { text: lines.join('\n'), charts: context.charts, headlines: renderHeadlines(context) };
 }
 
-const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable, chart: renderChartDirective, order: renderOrderDirective };
+const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable, chart: renderChartDirective, order: renderOrderDirective, ratio: renderRatio };
 
+// `NAME key=value …`: a word without `=` is the experiment; a value may hold `=` itself (findings:ratio's sides).
 function parseArgs(text) {
-  const [name, ...pairs] = text.split(/\s+/).filter(Boolean);
-  return { name, ...Object.fromEntries(pairs.map((pair) => pair.split('='))) };
+  const args = {};
+  for (const token of text.split(/\s+/).filter(Boolean)) {
+    const at = token.indexOf('=');
+    if (at < 0) args.name = token;
+    else args[token.slice(0, at)] = token.slice(at + 1);
+  }
+  return args;
 }
 
 function experimentOf(context, name) {
@@ -266,6 +276,20 @@ function renderChartDirective(args, context) {
   const { path, svg, lines } = renderChart(args, folder);
   context.charts.set(path, svg);
   return lines;
+}
+
+// One line: the two cells, their metric's ratio with its 95% interval (Welch on the logs, as claims have it).
+function renderRatio({ metric, a, b }, context) {
+  const [sideA, sideB] = [a, b].map((spec) => {
+    const [name, where = ''] = spec.split(':');
+    const pairs = where.split(',').filter(Boolean).map((pair) => pair.split('='));
+    const folder = folderOf(context, name);
+    const values = folder ? selectRuns(folder).filter((run) => pairs.every(([axis, value]) => String(run[axis]) === value)).map((run) => run[metric]) : null;
+    return { label: `${name}${pairs.length ? ` (${pairs.map(([axis, value]) => `${axis} ${value}`).join(', ')})` : ''}`, values };
+  });
+  if (!sideA.values || !sideB.values) return ['(ratio: not run yet)'];
+  const comparison = compareRatio(sideA.values, sideB.values);
+  return [`- ${metric}, ${sideB.label} ÷ ${sideA.label}: ${formatRatio({ comparison })}`];
 }
 
 function renderOrderDirective(args, context) {

@@ -59,6 +59,13 @@ describe('scripts/findings.js', () => {
     expect(text).toMatch(/^\| 4 \| .*×\d+ \| /m);
   });
 
+  test('a ratio directive compares two experiments\' cells (B / A with its interval); a side not run says so', async () => {
+    const { text } = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0,cluster=0 b=sum-1e9:workers=0,cluster=2 -->');
+    expect(text).toMatch(/^- wall_ms, sum-1e9 \(workers 0, cluster 2\) ÷ sum-1e9 \(workers 0, cluster 0\): [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\)$/);
+    const missing = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0 b=nowhere:workers=0 -->');
+    expect(missing.text).toBe('(ratio: not run yet)');
+  });
+
   test('a results root: DIR/<experiment>, else its newest <experiment>-<UTC time> folder (never another experiment\'s)', () => {
     const root = mkdtempSync(join(tmpdir(), 'lab-findings-root-'));
     for (const name of ['sum-1e9-20260101T000000Z', 'sum-1e9-20261124T120000Z', 'sum-1e9-closure-20271231T000000Z']) {

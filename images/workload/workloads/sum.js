@@ -6,7 +6,7 @@
 // small enough to stay exact in a double, and each block goes into a BigInt. Every slice is checked
 // against the closed form (a + b)(b − a + 1) / 2 before it counts: a run that summed wrong fails.
 //
-// `loop` changes only the shape of the loop, because the shape alone moves the time about threefold: V8 keeps
+// `loop` changes only the shape of the loop, because the shape alone can move the time severalfold: V8 keeps
 // a loop bound that is a local variable in a register, but reads one that lives in an enclosing scope (a
 // script's top-level `const N = 1e9` read inside a function) from memory on every step. `local` is the plain
 // `for` loop with its bounds as parameters (a worker given N in workerData); `closure` is the same loop
