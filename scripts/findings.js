@@ -249,13 +249,14 @@ function renderHeadlines(context) {
   });
   if (judged.length === 0) return ['No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.'];
   const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
+  const claims = new Set(judged.map(({ row }) => row.says)).size;
   const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => info?.host?.cpus).filter(Boolean))];
   return [
-    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}), the ${judged.length} published claims: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
+    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}), ${claims} published claims checked in ${judged.length} comparisons: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
     '',
     '<details><summary>Every claim: B / A with its 95% interval</summary>',
     '',
-    ...judged.map(({ experiment, row }) => `- **${row.verdict}** — ${experiment}: ${row.says} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}`),
+    ...judged.map(({ experiment, row }) => `- **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} — ${experiment}: ${row.says} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}`),
     '',
     '</details>',
   ];
