@@ -167,14 +167,19 @@ function renderRuns(_args, context) {
 // How long the whole file took: from the first experiment's start to the last one's end, and in how many
 // invocations and revisions, so "one invocation of one revision" can be checked on the page itself.
 function describeSpan(context) {
+  const span = measureSpan(context);
+  return span ? [`${span.experiments} experiments, ${span.text}.`, ''] : [];
+}
+
+function measureSpan(context) {
   const infos = [...context.folders.values()].filter(Boolean).map(({ info }) => info).filter((info) => info?.started_at && info?.finished_at);
-  if (infos.length === 0) return [];
+  if (infos.length === 0) return null;
   const starts = infos.map((info) => Date.parse(info.started_at));
   const ends = infos.map((info) => Date.parse(info.finished_at));
   const minutes = ((Math.max(...ends) - Math.min(...starts)) / 60000).toFixed(0);
   const invocations = new Set(infos.map((info) => info.seed ?? info.started_at)).size;
   const revisions = new Set(infos.map((info) => `${info.project?.git_revision ?? '?'}${info.project?.git_dirty ? '+' : ''}`)).size;
-  return [`${infos.length} experiments, ${minutes} minutes from the first start to the last end, ${invocations === 1 ? 'one invocation' : `${invocations} invocations`} of ${revisions === 1 ? 'one revision' : `${revisions} revisions`}.`, ''];
+  return { experiments: infos.length, text: `${minutes} minutes from the first start to the last end, ${invocations === 1 ? 'one invocation' : `${invocations} invocations`} of ${revisions === 1 ? 'one revision' : `${revisions} revisions`}` };
 }
 
 // A folder measured with another design than the file's today is said to be so, key by key: its numbers
@@ -251,8 +256,10 @@ function renderHeadlines(context) {
   const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
   const claims = new Set(judged.map(({ row }) => row.says)).size;
   const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => info?.host?.cpus).filter(Boolean))];
+  for (const experiment of context.config.experiments) folderOf(context, experiment.name);
+  const span = measureSpan(context);
   return [
-    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}), ${claims} published claims checked in ${judged.length} comparisons: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
+    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}), ${claims} published claims checked in ${judged.length} comparisons: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
     '',
     '<details><summary>Every claim: B / A with its 95% interval</summary>',
     '',
