@@ -1,5 +1,6 @@
 // CSV for spreadsheets: RFC 4180 quoting (csv-stringify), one header row, plain numbers, empty cell
 // for "not set". Text that a spreadsheet would run as a formula is defused; numbers stay numbers.
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -18,4 +19,19 @@ export function toCell(value) {
   const text = String(value);
   // OWASP's advice for CSV injection: a leading apostrophe makes the cell plain text.
   return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The header row of CSV text, or null for an empty file. */
+export function readHeader(text) {
+  const [header] = parse(text, { bom: true, to_line: 1 });
+  return header ?? null;
+}
+
+/**
+ * CSV text laid out again under `columns`: each cell's text moved as it is (no retyping, no second defusing),
+ * a column the text lacks left empty. For a results file written before a column existed.
+ */
+export function relayCsv(text, columns) {
+  const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, relax_column_count: true });
+  return stringify(records.map((record) => columns.map((column) => record[column] ?? '')), { header: true, columns, record_delimiter: 'windows' });
 }

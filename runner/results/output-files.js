@@ -1,15 +1,16 @@
 // Where results go and how they get there. Every row is appended and fsync'ed the moment its run
 // ends, so a crash or a Ctrl-C loses at most the run in progress and never leaves half a row.
-import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LabError } from '../errors.js';
-import { formatCsv } from './csv.js';
+import { formatCsv, readHeader, relayCsv } from './csv.js';
 
 export class CsvAppender {
   constructor(path, columns) {
     this.path = path;
     this.columns = columns;
     const isNew = !existsSync(path);
+    if (!isNew) upgradeHeader(path, columns);
     this.fd = openSync(path, 'a');
     if (isNew) this.#write(formatCsv([], columns, { header: true }));
   }
@@ -26,6 +27,24 @@ export class CsvAppender {
     writeSync(this.fd, text);
     fsyncSync(this.fd);
   }
+}
+
+// A folder written by an earlier version lacks the columns added since (`engine`, `pss_mb`, …): its rows are
+// laid out again under today's header, the new cells empty, so a resume appends rows that line up. Written
+// beside and renamed over, so the old file stays whole until the new one is. A column that is no longer
+// written is refused, since dropping it would lose measurements (resume.js says so before anything starts).
+function upgradeHeader(path, columns) {
+  const text = readFileSync(path, 'utf8');
+  const header = readHeader(text);
+  if (!header || header.join() === columns.join()) return;
+  const dropped = header.filter((column) => !columns.includes(column));
+  if (dropped.length > 0) {
+    throw new LabError('ERR_RESUME_MISMATCH', `${path} has columns this version no longer writes: ${dropped.join(', ')}`, {
+      hint: 'resume it with the version that wrote it, or start a new results folder',
+    });
+  }
+  writeFileSync(`${path}.tmp`, relayCsv(text, columns));
+  renameSync(`${path}.tmp`, path);
 }
 
 /** Create the folder now and prove it is writable, before any container starts. */

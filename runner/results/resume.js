@@ -1,9 +1,11 @@
 // --resume DIR: what the folder already holds, and whether the current config may add to it.
 // Mixing rows of two different configs in one runs.csv would make every statistic a lie, so any
-// difference in the experiment, its cells or the CSV header is a refusal, not a warning.
+// difference in the experiment or its cells is a refusal, not a warning. Columns added since the folder was
+// written are not: its rows get them empty (results/output-files.js); a column no longer written is.
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabError } from '../errors.js';
+import { TASK_COLUMNS } from '../collect/to-rows.js';
 import { computeCellId } from '../plan/cell-id.js';
 import { formatRunKey } from '../plan/plan-runs.js';
 import { readCsv } from './read-results.js';
@@ -20,12 +22,14 @@ export function readResumeState(dir) {
   repairCsvTail(runsPath);
   repairCsvTail(join(dir, 'tasks.csv'));
   const runs = existsSync(runsPath) ? readCsv(runsPath) : { rows: [], columns: [] };
+  const tasksPath = join(dir, 'tasks.csv');
+  const taskColumns = existsSync(tasksPath) ? readCsv(tasksPath).columns : [];
   const done = new Set(runs.rows.map(formatRunKey));
-  return { dir, info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, done };
+  return { dir, info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, taskHeader: taskColumns.length > 0 ? taskColumns : null, done };
 }
 
 /** Throws ERR_RESUME_MISMATCH unless the plan is the one that made the folder. */
-export function checkResumable(plan, state, columns) {
+export function checkResumable(plan, state, columns, taskColumns = TASK_COLUMNS) {
   const { info } = state;
   const differences = [];
   const now = JSON.parse(JSON.stringify(plan.experiment));
@@ -35,7 +39,10 @@ export function checkResumable(plan, state, columns) {
   const cellsNow = plan.cells.map((cell) => cell.cell).sort().join();
   const cellsThen = (info.cells ?? []).map((cell) => cell.cell).sort().join();
   if (differences.length === 0 && cellsNow !== cellsThen) differences.push('the cells differ (a default such as the Node.js version changed)');
-  if (state.header && state.header.join() !== columns.join()) differences.push('the runs.csv columns differ');
+  for (const [file, header, now] of [['runs.csv', state.header, columns], ['tasks.csv', state.taskHeader, taskColumns]]) {
+    const dropped = (header ?? []).filter((column) => !now.includes(column));
+    if (dropped.length > 0) differences.push(`${file} has columns this version no longer writes: ${dropped.join(', ')}`);
+  }
   if (differences.length > 0) {
     throw new LabError('ERR_RESUME_MISMATCH', `cannot resume experiment ${info.experiment}: the config no longer matches the one recorded in run.json (${differences.join('; ')})`, {
       hint: 'resuming would mix results of two configs; restore the config as it was, or start a new results folder without --resume',

@@ -2,13 +2,13 @@
 // reports, abort and the resume merge, in milliseconds. And the CLI's --plan and config errors load no
 // Docker code at all (an import hook makes any dockerode import throw).
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { readResumeState } from '../../runner/results/resume.js';
+import { checkResumable, readResumeState } from '../../runner/results/resume.js';
 import { readResults } from '../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
 import { createFakeExecutor } from '../support/fake-executor.js';
@@ -86,5 +86,45 @@ describe('the CLI loads no Docker code', () => {
   test('the hook does catch a Docker import', async () => {
     const result = await execa('node', ['--import', './test/support/forbid-dockerode.js', '-e', "await import('./runner/docker/client.js')", '--input-type=module'], { cwd: ROOT, reject: false });
     expect(result.stderr).toMatch(/Docker code loaded/);
+  });
+});
+
+describe('resume across versions', () => {
+  // A folder written before today's columns existed: the first run's row without `engine` and `slot_cpuset`.
+  async function oldFolder() {
+    const out = mkdtempSync(join(tmpdir(), 'api-old-'));
+    const [plan] = planExperiments(configOf('a'), { defaultNodeMajor: 24, seed: 7 });
+    const controller = new AbortController();
+    const first = createFakeExecutor(() => {
+      if (first.executed.length === 1) controller.abort();
+      return {};
+    });
+    await runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor: first, context: CONTEXT, signal: controller.signal });
+    const { columns } = readResults(out);
+    const keep = columns.filter((column) => !['engine', 'slot_cpuset'].includes(column));
+    const [header, ...lines] = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\r\n').map((line) => line.split(','));
+    const at = keep.map((column) => header.indexOf(column));
+    writeFileSync(join(out, 'runs.csv'), [keep, ...lines.map((line) => at.map((index) => line[index]))].map((line) => `${line.join(',')}\r\n`).join(''));
+    return { out, plan, before: readResults(out).runs[0], columns };
+  }
+
+  test('a folder that lacks columns added since gets them empty and the resume appends rows that line up', async () => {
+    const { out, plan, before, columns } = await oldFolder();
+    const resumed = readResumeState(out);
+    expect(() => checkResumable(plan, resumed, columns)).not.toThrow();
+    await runExperiments({ jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }), executor: createFakeExecutor(), context: CONTEXT, events: new EventEmitter() });
+    const after = readResults(out);
+    expect(after.columns).toEqual(columns);
+    expect(after.runs).toHaveLength(plan.runs.length);
+    expect(after.runs[0]).toEqual(before);
+    expect(readFileSync(join(out, 'runs.csv'), 'utf8').split('\r\n')[0]).toBe(columns.join(','));
+    expect(after.runs.map((row) => [row.experiment, row.status, Number.isFinite(row.wall_ms)])).toEqual(plan.runs.map(() => ['a', 'ok', true]));
+  });
+
+  test('a folder with a column this version no longer writes is refused before anything runs', async () => {
+    const { out, plan, columns } = await oldFolder();
+    const text = readFileSync(join(out, 'runs.csv'), 'utf8');
+    writeFileSync(join(out, 'runs.csv'), text.replace(/^([^\r]*)\r\n([^\r]*)\r\n/, '$1,gone_metric\r\n$2,1\r\n'));
+    expect(() => checkResumable(plan, readResumeState(out), columns)).toThrow(/runs\.csv has columns this version no longer writes: gone_metric/);
   });
 });
