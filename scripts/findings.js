@@ -12,7 +12,8 @@
 //   <!-- findings:runs -->                          which folders, when, which revision, which design
 //   <!-- findings:claims EXPERIMENT -->             the experiment's claims (from the config) with their verdicts
 //   <!-- findings:table EXPERIMENT metric=M rows=AXIS [columns=AXIS] [where=AXIS:VALUE] -->
-//                                                   median [95% interval of the median] (n) per cell
+//                                                   median [95% interval of the median] (n) per cell; M is a
+//                                                   column or cpu_ms_per_response (cpu_total_ms per response)
 //   <!-- findings:chart EXPERIMENT metric=M x=AXIS [series=AXIS] [where=AXIS:VALUE] -->
 //                                                   an SVG in findings/charts/: every run a dot, medians joined
 //   <!-- findings:order EXPERIMENT [rows=AXIS] [columns=AXIS] -->
@@ -305,10 +306,19 @@ function renderOrderDirective(args, context) {
   return folder ? renderOrder(args, folder) : ['(not run yet)'];
 }
 
+// What no single column says but two do, for a table: the CPU time the server's cgroup used per response it
+// answered, over the measured period (http: wall_ms is that period, the CPU counters cover it).
+const DERIVED_METRICS = {
+  cpu_ms_per_response: { columns: ['cpu_total_ms', 'requests_per_sec', 'wall_ms'], of: (run) => run.cpu_total_ms / (run.requests_per_sec * run.wall_ms / 1000) },
+};
+
 function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }, context) {
   const folder = folderOf(context, name);
   if (!folder) return ['(not run yet)'];
-  if (!folder.columns.includes(metric)) return [`(\`${metric}\` was not measured in this folder)`];
+  const derived = DERIVED_METRICS[metric];
+  const missing = (derived?.columns ?? [metric]).find((column) => !folder.columns.includes(column));
+  if (missing) return [`(\`${missing}\` was not measured in this folder)`];
+  const valueOf = derived ? derived.of : (run) => run[metric];
   const runs = selectRuns(folder, where);
   const valuesOf = (axis) => (axis ? [...new Set(runs.map((run) => run[axis]))].sort(compareValues) : [undefined]);
   const rowValues = valuesOf(rowAxis);
@@ -316,7 +326,7 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
   const head = `| ${rowAxis} | ${columnValues.map((value) => (columnAxis ? `${columnAxis} ${formatValue(value)}` : metric)).join(' | ')} |`;
   const lines = [head, `| --- | ${columnValues.map(() => '---').join(' | ')} |`];
   for (const rowValue of rowValues) {
-    const cells = columnValues.map((columnValue) => formatCell(runs.filter((run) => run[rowAxis] === rowValue && (!columnAxis || run[columnAxis] === columnValue)).map((run) => run[metric])));
+    const cells = columnValues.map((columnValue) => formatCell(runs.filter((run) => run[rowAxis] === rowValue && (!columnAxis || run[columnAxis] === columnValue)).map(valueOf)));
     lines.push(`| ${formatValue(rowValue)} | ${cells.join(' | ')} |`);
   }
   return [...lines, '', `${metric}: median [interval of the median] (n); the interval covers the true median with the probability shown where it is below 95% (order statistics, docs/report.md).`];
