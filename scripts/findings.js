@@ -161,7 +161,7 @@ function renderRuns(_args, context) {
     const revision = info?.project?.git_revision ? `${info.project.git_revision.slice(0, 7)}${info.project.git_dirty ? ' (uncommitted changes)' : ''}` : '';
     lines.push(`| ${experiment.name} | [${relative(context.linkBase, folder.dir)}/](${relative(context.linkBase, folder.dir)}/) | ${ok} / ${all} | ${info?.started_at?.slice(0, 16).replace('T', ' ') ?? ''} | ${minutes} | ${revision} | ${describeDesign(experiment, info)} |`);
   }
-  const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => describeHost(info)).filter(Boolean))];
+  const hosts = [...new Set(experimentFolders(context).map(({ info }) => describeHost(info)).filter(Boolean))];
   return [...lines, '', ...describeSpan(context), ...hosts.map((host) => `Host: ${host}.`)];
 }
 
@@ -172,8 +172,13 @@ function describeSpan(context) {
   return span ? [`${span.experiments} experiments, ${span.text}.`, ''] : [];
 }
 
+// The config's experiments that have a folder: a recheck folder a table names is not part of the run.
+function experimentFolders(context) {
+  return context.config.experiments.map((experiment) => folderOf(context, experiment.name)).filter(Boolean);
+}
+
 function measureSpan(context) {
-  const infos = [...context.folders.values()].filter(Boolean).map(({ info }) => info).filter((info) => info?.started_at && info?.finished_at);
+  const infos = experimentFolders(context).map(({ info }) => info).filter((info) => info?.started_at && info?.finished_at);
   if (infos.length === 0) return null;
   const starts = infos.map((info) => Date.parse(info.started_at));
   const ends = infos.map((info) => Date.parse(info.finished_at));
@@ -256,8 +261,7 @@ function renderHeadlines(context) {
   if (judged.length === 0) return ['No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.'];
   const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
   const claims = new Set(judged.map(({ row }) => row.says)).size;
-  const hosts = [...new Set([...context.folders.values()].filter(Boolean).map(({ info }) => info?.host?.cpus).filter(Boolean))];
-  for (const experiment of context.config.experiments) folderOf(context, experiment.name);
+  const hosts = [...new Set(experimentFolders(context).map(({ info }) => info?.host?.cpus).filter(Boolean))];
   const span = measureSpan(context);
   return [
     `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}), ${claims} published claims checked in ${judged.length} comparisons: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,

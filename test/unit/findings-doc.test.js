@@ -41,6 +41,13 @@ describe('scripts/findings.js', () => {
     expect(empty.headlines.join('\n')).toMatch(/No published experiment has been run yet/);
   });
 
+  test('a folder outside the config (a recheck a table names) counts neither in the span of the run nor in the headline', async () => {
+    const { text, headlines } = await generate('<!-- findings:runs -->\n<!-- findings:table recheck-http-quota metric=requests_per_sec rows=workers columns=cpus -->');
+    expect(text).toMatch(/^\| 1 \| [\d.]+ /m);
+    const [, span] = /^\d+ experiments, (.*)\.$/m.exec(text);
+    expect(headlines[0]).toContain(`; ${span})`);
+  });
+
   test('a chart directive makes an SVG with one dot per ok run and a median bar per cell, named after its arguments', async () => {
     const { text, charts } = await generate('<!-- findings:chart pbkdf2-waves metric=wall_ms x=uv_threadpool_size -->');
     const [[path, svg]] = [...charts];
