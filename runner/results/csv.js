@@ -27,6 +27,11 @@ export function readHeader(text) {
   return header ?? null;
 }
 
+/** Columns of an existing file's header that `columns` no longer has: appending would lose them. */
+export function droppedColumns(header, columns) {
+  return (header ?? []).filter((column) => !columns.includes(column));
+}
+
 /**
  * CSV text laid out again under `columns`: each cell's text moved as it is (no retyping, no second defusing),
  * a column the text lacks left empty. For a results file written before a column existed.

@@ -3,7 +3,7 @@
 import { accessSync, closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LabError } from '../errors.js';
-import { formatCsv, readHeader, relayCsv } from './csv.js';
+import { droppedColumns, formatCsv, readHeader, relayCsv } from './csv.js';
 
 export class CsvAppender {
   constructor(path, columns) {
@@ -37,7 +37,7 @@ function upgradeHeader(path, columns) {
   const text = readFileSync(path, 'utf8');
   const header = readHeader(text);
   if (!header || header.join() === columns.join()) return;
-  const dropped = header.filter((column) => !columns.includes(column));
+  const dropped = droppedColumns(header, columns);
   if (dropped.length > 0) {
     throw new LabError('ERR_RESUME_MISMATCH', `${path} has columns this version no longer writes: ${dropped.join(', ')}`, {
       hint: 'resume it with the version that wrote it, or start a new results folder',

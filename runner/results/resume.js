@@ -8,6 +8,7 @@ import { LabError } from '../errors.js';
 import { TASK_COLUMNS } from '../collect/to-rows.js';
 import { computeCellId } from '../plan/cell-id.js';
 import { formatRunKey } from '../plan/plan-runs.js';
+import { droppedColumns, readHeader } from './csv.js';
 import { readCsv } from './read-results.js';
 
 export function readResumeState(dir) {
@@ -23,9 +24,9 @@ export function readResumeState(dir) {
   repairCsvTail(join(dir, 'tasks.csv'));
   const runs = existsSync(runsPath) ? readCsv(runsPath) : { rows: [], columns: [] };
   const tasksPath = join(dir, 'tasks.csv');
-  const taskColumns = existsSync(tasksPath) ? readCsv(tasksPath).columns : [];
+  const taskHeader = existsSync(tasksPath) ? readHeader(readFileSync(tasksPath, 'utf8')) : null;
   const done = new Set(runs.rows.map(formatRunKey));
-  return { dir, info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, taskHeader: taskColumns.length > 0 ? taskColumns : null, done };
+  return { dir, info, rows: runs.rows, header: runs.columns.length > 0 ? runs.columns : null, taskHeader, done };
 }
 
 /** Throws ERR_RESUME_MISMATCH unless the plan is the one that made the folder. */
@@ -40,7 +41,7 @@ export function checkResumable(plan, state, columns, taskColumns = TASK_COLUMNS)
   const cellsThen = (info.cells ?? []).map((cell) => cell.cell).sort().join();
   if (differences.length === 0 && cellsNow !== cellsThen) differences.push('the cells differ (a default such as the Node.js version changed)');
   for (const [file, header, now] of [['runs.csv', state.header, columns], ['tasks.csv', state.taskHeader, taskColumns]]) {
-    const dropped = (header ?? []).filter((column) => !now.includes(column));
+    const dropped = droppedColumns(header, now);
     if (dropped.length > 0) differences.push(`${file} has columns this version no longer writes: ${dropped.join(', ')}`);
   }
   if (differences.length > 0) {

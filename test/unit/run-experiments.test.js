@@ -44,15 +44,20 @@ test('two experiments: each gets its folder, run.json with the summary, runs.csv
   expect(seen.filter((name) => name !== 'run-end')).toEqual(['experiment-start', 'reports', 'experiment-end', 'experiment-start', 'reports', 'experiment-end']);
 });
 
+// Runs the plan into `out` with the fake executor and aborts once `count` runs have been handed out.
+function runAbortingAfter(plan, out, count) {
+  const controller = new AbortController();
+  const executor = createFakeExecutor(() => {
+    if (executor.executed.length === count) controller.abort();
+    return {};
+  });
+  return runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor, context: CONTEXT, signal: controller.signal });
+}
+
 test('an abort stops after the run in progress; resume runs only the rest and notes itself in run.json', async () => {
   const out = mkdtempSync(join(tmpdir(), 'api-'));
   const [plan] = planExperiments(configOf('a'), { defaultNodeMajor: 24, seed: 7 });
-  const controller = new AbortController();
-  const first = createFakeExecutor(() => {
-    if (first.executed.length === 2) controller.abort();
-    return {};
-  });
-  const stopped = await runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor: first, context: CONTEXT, signal: controller.signal });
+  const stopped = await runAbortingAfter(plan, out, 2);
   expect(stopped).toMatchObject({ stoppedBy: 'abort', experiments: [{ summary: { done: 2, total: 4 } }] });
 
   const resumed = readResumeState(out);
@@ -94,12 +99,7 @@ describe('resume across versions', () => {
   async function oldFolder() {
     const out = mkdtempSync(join(tmpdir(), 'api-old-'));
     const [plan] = planExperiments(configOf('a'), { defaultNodeMajor: 24, seed: 7 });
-    const controller = new AbortController();
-    const first = createFakeExecutor(() => {
-      if (first.executed.length === 1) controller.abort();
-      return {};
-    });
-    await runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor: first, context: CONTEXT, signal: controller.signal });
+    await runAbortingAfter(plan, out, 1);
     const { columns } = readResults(out);
     const keep = columns.filter((column) => !['engine', 'slot_cpuset'].includes(column));
     const [header, ...lines] = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\r\n').map((line) => line.split(','));
