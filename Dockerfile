@@ -1,4 +1,4 @@
-# The workload image. BASE is an image with Node chosen by runner/docker/base-images.js: the official
+# The workload image. BASE is an image with Node chosen by runner/docker/images/base-image-choice.js: the official
 # node:<major>-bookworm-slim, an image the person named, or the offline base built here. Nothing here
 # may pull or download: the engine may have no registry. node_modules is installed on the host (where
 # the npm registry is reachable); prepare-native.js then makes its native addons those of this platform.

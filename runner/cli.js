@@ -7,17 +7,17 @@ import { readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabError } from './errors.js';
-import { isEntryPoint, parseCommandLine, runCommand } from './command.js';
-import { loadConfig } from './config/load.js';
+import { isEntryPoint, parseCommandLine, runCommand } from './command-line.js';
+import { loadConfig } from './config/load-config.js';
 import { DEFAULT_NODE_MAJOR } from './domain/axes.js';
 import { planExperiments, formatRun } from './plan/plan-runs.js';
 import { findPlanWarnings, formatWarning } from './plan/plan-warnings.js';
 import { newSeed } from './plan/run-order.js';
-import { planColumns } from './collect/to-rows.js';
+import { planColumns } from './domain/columns.js';
 import { readProject } from './results/run-info.js';
 import { printRunEvents } from './progress.js';
 
-const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 const USAGE = `Usage: npm run matrix -- [options]

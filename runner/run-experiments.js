@@ -43,7 +43,7 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
 /**
  * @param {object} options
  * @param {Job[]} options.jobs
- * @param {{ execute(run, opts): Promise<object> }} [options.executor]  docker/executor.js, or a fake in tests
+ * @param {{ execute(run, opts): Promise<object> }} [options.executor]  docker/runs/executor.js, or a fake in tests
  * @param {object[]} [options.lanes]  instead of one executor: every engine's slots (docker/engine-set.js); a lane
  *   whose engine is lost is dropped for the rest of the experiments
  * @param {object} options.context  what run.json records besides the plan: { config, engine, images, project, argv, seed }

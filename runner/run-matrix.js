@@ -3,7 +3,8 @@
 // fail-fast hands out no further run; a lost engine's run in flight gets no row and goes to the others.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { planColumns, toRows, TASK_COLUMNS } from './collect/to-rows.js';
+import { planColumns, TASK_COLUMNS } from './domain/columns.js';
+import { toRows } from './collect/to-rows.js';
 import { createLaneAssigner } from './plan/assign-lanes.js';
 import { CsvAppender } from './results/output-files.js';
 import { dispatchRuns } from './dispatch-runs.js';

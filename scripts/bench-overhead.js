@@ -15,11 +15,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { connectEngine } from '../runner/docker/engine.js';
-import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
-import { createDockerExecutor } from '../runner/docker/executor.js';
+import { connectEngine } from '../runner/docker/engines/connect.js';
+import { DEFAULT_NODE_MAJOR } from '../runner/domain/axes.js';
+import { ensureImages } from '../runner/docker/images/workload-image.js';
+import { createDockerExecutor } from '../runner/docker/runs/executor.js';
 import { planExperiments } from '../runner/plan/plan-runs.js';
 import { parseResultLine } from '../runner/collect/parse-result.js';
+import { median } from '../runner/stats/statistics.js';
 import { timeCommand } from './lib/time-cli.js';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
@@ -69,7 +71,6 @@ try {
   rmSync(outRoot, { recursive: true, force: true });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${ms.toFixed(1)} ms`;
 const overhead = median(runner.map((r) => r.overhead));
 const bare = median(floor);

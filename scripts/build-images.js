@@ -1,9 +1,10 @@
 // `npm run images [-- --image CHOICE] [major...]`: build, or confirm up to date, the workload image for
 // each Node major, on the base image CHOICE gives (auto, official, local or an image name; see
-// runner/docker/base-images.js). Run as root where the offline base must be built.
+// runner/docker/images/base-image-choice.js). Run as root where the offline base must be built.
 import { parseArgs } from 'node:util';
-import { connectEngine } from '../runner/docker/engine.js';
-import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
+import { connectEngine } from '../runner/docker/engines/connect.js';
+import { DEFAULT_NODE_MAJOR } from '../runner/domain/axes.js';
+import { ensureImages } from '../runner/docker/images/workload-image.js';
 import { LabError } from '../runner/errors.js';
 
 const USAGE = 'Usage: npm run images -- [--image auto|official|local|NAME] [major...]   (default: auto, the current LTS major)';

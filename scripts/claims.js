@@ -3,11 +3,10 @@
 // Exit status: 0 every claim holds, 1 a claim is refuted, 3 some are inconclusive and none refuted, 2 bad usage.
 import { resolve } from 'node:path';
 import { LabError } from '../runner/errors.js';
-import { parseCommandLine, runCommand } from '../runner/command.js';
+import { parseCommandLine, runCommand } from '../runner/command-line.js';
 import { readResults } from '../runner/results/read-results.js';
-import { summarizeCells } from '../runner/report/summary.js';
-import { loadConfig } from '../runner/config/load.js';
-import { buildVerdicts } from '../runner/report/verdicts.js';
+import { loadConfig } from '../runner/config/load-config.js';
+import { judgeResults } from '../runner/report/verdicts.js';
 import { formatAnswersText } from '../runner/report/answers.js';
 
 const USAGE = `Usage: npm run claims -- DIR [--config FILE] [--steps]
@@ -35,7 +34,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   const dir = resolve(positionals[0]);
   const results = readResults(dir);
   const claims = values.config ? await readClaims(values.config, results) : results.info?.config?.claims ?? [];
-  const verdicts = buildVerdicts(summarizeCells(results).cells, results.axes, claims);
+  const verdicts = judgeResults(results, { claims });
   stdout.write(`${dir}\n`);
   if (claims.length === 0) stdout.write(`No claims: ${values.config ? `the experiment in ${values.config}` : 'run.json'} has no \`claims:\`.\n`);
   stdout.write(`${formatAnswersText(verdicts, { allSteps: values.steps }).join('\n')}\n`);

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { LabError } from '../runner/errors.js';
-import { parseCommandLine, runCommand } from '../runner/command.js';
+import { parseCommandLine, runCommand } from '../runner/command-line.js';
 import { readResults } from '../runner/results/read-results.js';
 import { compareResults, formatComparison } from '../runner/report/compare.js';
 import { formatCsv } from '../runner/results/csv.js';

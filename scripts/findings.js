@@ -24,18 +24,19 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, runCommand } from '../runner/command.js';
+import { parseCommandLine, runCommand } from '../runner/command-line.js';
 import { LabError } from '../runner/errors.js';
-import { loadConfig } from '../runner/config/load.js';
+import { loadConfig } from '../runner/config/load-config.js';
 import { readResults } from '../runner/results/read-results.js';
-import { summarizeCells } from '../runner/report/summary.js';
-import { buildVerdicts } from '../runner/report/verdicts.js';
+import { judgeResults } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
+import { orderValues } from '../runner/domain/cells.js';
 import { medianInterval } from '../runner/stats/median-interval.js';
+import { median } from '../runner/stats/statistics.js';
 import { compareRatio } from '../runner/stats/ratio.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 
-const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
+const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
 
@@ -242,7 +243,7 @@ function renderClaims({ name }, context) {
 function judgeClaims(claims, folder) {
   const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
   const checkable = claims.filter((claim) => !missing.includes(claim));
-  const verdicts = buildVerdicts(summarizeCells(folder).cells, folder.axes, checkable);
+  const verdicts = judgeResults(folder, { claims: checkable });
   return { rows: verdicts.claims.filter((each) => each.kind === 'claim'), missing };
 }
 
@@ -324,7 +325,7 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
   if (missing) return [`(\`${missing}\` was not measured in this folder)`];
   const valueOf = derived ? derived.of : (run) => run[metric];
   const runs = selectRuns(folder, where);
-  const valuesOf = (axis) => (axis ? [...new Set(runs.map((run) => run[axis]))].sort(compareValues) : [undefined]);
+  const valuesOf = (axis) => (axis ? orderValues(runs.map((run) => run[axis])) : [undefined]);
   const rowValues = valuesOf(rowAxis);
   const columnValues = valuesOf(columnAxis);
   const head = `| ${rowAxis} | ${columnValues.map((value) => (columnAxis ? `${columnAxis} ${formatValue(value)}` : metric)).join(' | ')} |`;
@@ -339,11 +340,11 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
 function formatCell(values) {
   const sample = values.filter(Number.isFinite).sort((a, b) => a - b);
   if (sample.length === 0) return '—';
-  const median = sample.length % 2 ? sample[(sample.length - 1) / 2] : (sample[sample.length / 2 - 1] + sample[sample.length / 2]) / 2;
+  const center = median(sample);
   const interval = medianInterval(sample);
-  if (!interval) return `${formatNumber(median)} (n ${sample.length})`;
+  if (!interval) return `${formatNumber(center)} (n ${sample.length})`;
   const coverage = interval.coverage < 0.95 ? ` ${Math.round(interval.coverage * 100)}%` : '';
-  return `${formatNumber(median)} [${formatNumber(interval.low)}, ${formatNumber(interval.high)}]${coverage} (n ${sample.length})`;
+  return `${formatNumber(center)} [${formatNumber(interval.low)}, ${formatNumber(interval.high)}]${coverage} (n ${sample.length})`;
 }
 
 // Three significant digits: enough to compare, no false precision.
@@ -355,10 +356,6 @@ function formatNumber(value) {
 
 function formatValue(value) {
   return value === '' || value === undefined || value === null ? '—' : String(value);
-}
-
-function compareValues(a, b) {
-  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
 }
 
 function escapeCell(text) {

@@ -3,7 +3,7 @@
 // results folder from its runs.csv, tasks.csv and run.json alone.
 import { resolve } from 'node:path';
 import { LabError } from '../runner/errors.js';
-import { parseCommandLine, runCommand } from '../runner/command.js';
+import { parseCommandLine, runCommand } from '../runner/command-line.js';
 import { writeReports } from '../runner/report/write-reports.js';
 import { parseAxisValues } from '../runner/report/axis-values.js';
 

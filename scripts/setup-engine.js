@@ -1,6 +1,6 @@
 // Runs before the tests (`npm test`): makes sure a Docker engine answers, installing and starting one
 // on a bare Debian machine when run as root. Prints the engine version, or the error and how to fix it.
-import { connectEngine } from '../runner/docker/engine.js';
+import { connectEngine } from '../runner/docker/engines/connect.js';
 import { LabError } from '../runner/errors.js';
 
 try {

@@ -1,8 +1,9 @@
 // Jest globalSetup of the integration project only (package.json "jest.projects"): one engine check and
 // one image build for the whole run, so integration tests only read LAB_TEST_IMAGE. `npm run test:unit`
 // never runs it. It never throws: integration tests report LAB_TEST_IMAGE_ERROR instead.
-import { connectEngine } from '../runner/docker/engine.js';
-import { DEFAULT_NODE_MAJOR, ensureImages } from '../runner/docker/images.js';
+import { connectEngine } from '../runner/docker/engines/connect.js';
+import { DEFAULT_NODE_MAJOR } from '../runner/domain/axes.js';
+import { ensureImages } from '../runner/docker/images/workload-image.js';
 
 export default async function setUpTestImage() {
   delete process.env.LAB_TEST_IMAGE_ERROR;

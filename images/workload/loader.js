@@ -2,8 +2,8 @@
 // as the server; the runner starts it in the server container's network namespace. Like run.js:
 // exactly one JSON line on stdout and exit 0, or one `loader failed: ...` line on stderr and exit 1.
 
-import { WorkloadError } from './errors.js';
-import { runLoad } from './http/load.js';
+import { WorkloadError } from './workload-error.js';
+import { runLoad } from './http/load-generator.js';
 import { parseSpec } from './spec.js';
 
 process.on('uncaughtException', fail);

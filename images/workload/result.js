@@ -39,7 +39,7 @@ export function buildResult({ workload, t0, records, seen, threadCounts, counter
 
 /**
  * The fields every workload's result has besides its timings: what the process saw and what the
- * container used over the measured period. The http server (http/result.js) shares them.
+ * container used over the measured period. The http server (http/server-result.js) shares them.
  */
 export function describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }) {
   return {

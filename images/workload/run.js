@@ -9,15 +9,15 @@
 
 import cluster from 'node:cluster';
 import { readClockMs } from './clock.js';
-import { WorkloadError } from './errors.js';
+import { WorkloadError } from './workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from './probe/cgroup.js';
 import { readSeen } from './probe/seen.js';
-import { startThreadSampler } from './probe/threads.js';
+import { startThreadSampler } from './probe/os-threads.js';
 import { buildResult } from './result.js';
 import { parseSpec } from './spec.js';
-import { prepareCluster, reportClusterProcessFailure, serveClusterProcess } from './spread/cluster.js';
+import { prepareCluster, reportClusterProcessFailure, serveClusterProcess } from './spread/cluster-processes.js';
 import { listTaskIndexes } from './spread/deal.js';
-import { prepareThreads } from './spread/threads.js';
+import { prepareThreads } from './spread/worker-threads.js';
 import { getWorkload } from './workloads/index.js';
 
 process.on('uncaughtException', fail);

@@ -1,6 +1,6 @@
 // What every check of LAB_SPEC shares: what counts as an object, how a wrong value is quoted, and the
 // error that makes the workload exit 2 with one line on stderr.
-import { WorkloadError } from './errors.js';
+import { WorkloadError } from './workload-error.js';
 
 export function isPlainObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

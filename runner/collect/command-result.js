@@ -7,7 +7,7 @@ import { averageUserNumbers, readLastLineNumbers } from '../../images/workload/l
 const MIB = 2 ** 20;
 
 /**
- * @param {Awaited<ReturnType<import('../docker/command-run.js').runCommandTasks>>} outcome
+ * @param {Awaited<ReturnType<import('../docker/runs/command-run.js').runCommandTasks>>} outcome
  */
 export function combineCommandRaw(outcome) {
   const { tasks } = outcome;

@@ -3,7 +3,7 @@
 
 import { findAxis, normalizeAxisValue } from '../domain/axes.js';
 import { checkCpus, checkCpuset } from '../../images/workload/lib/check-host.js';
-import { checkAdaptive, checkClaims } from './claims.js';
+import { checkAdaptive, checkClaims } from './check-claims.js';
 import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from '../domain/memory.js';
 import { formatFlow, isPlainObject } from './values.js';
 import { fillAllParams, WORKLOADS } from '../domain/workloads.js';

@@ -3,7 +3,7 @@
 
 import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
-import { normalizeClaim } from './claims.js';
+import { normalizeClaim } from './check-claims.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';

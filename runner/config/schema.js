@@ -3,7 +3,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { AXES, ENV_AXIS } from '../domain/axes.js';
-import { CLAIMS_PROPERTY } from './claims.js';
+import { CLAIMS_PROPERTY } from './check-claims.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
 import { MEMORY_PATTERN } from '../domain/memory.js';

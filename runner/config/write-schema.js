@@ -1,5 +1,5 @@
 // Publishes experiments.schema.json for editors: `node runner/config/write-schema.js` after changing an axis or a
-// workload. test/unit/config-schema.test.js fails while the published file and the tables disagree.
+// workload. test/unit/config/schema.test.js fails while the published file and the tables disagree.
 
 import { writeFile } from 'node:fs/promises';
 import { buildSchema, SCHEMA_FILE } from './schema.js';

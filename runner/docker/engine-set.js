@@ -7,16 +7,16 @@ import { EventEmitter } from 'node:events';
 import { LabError, LabErrors } from '../errors.js';
 import { configError } from '../plan/plan-runs.js';
 import { checkCellsFit, cutSlots } from '../plan/slots.js';
-import { removeOrphanContainers, removeOwnContainers } from './cleanup.js';
-import { abandonEngine } from './client.js';
-import { DEFAULT_ENGINE, resolveEngine } from './contexts.js';
-import { connectEngine } from './engine.js';
-import { checkEngineFacts, probeEngineCpus, readEngineFacts } from './engine-facts.js';
-import { createDockerExecutor } from './executor.js';
-import { copyImages } from './image-transfer.js';
-import { ensureImages } from './images.js';
-import { createLanes } from './lanes.js';
-import { watchEngine } from './watchdog.js';
+import { removeOrphanContainers, removeOwnContainers } from './runs/cleanup.js';
+import { abandonEngine } from './engines/client.js';
+import { DEFAULT_ENGINE, resolveEngine } from './engines/contexts.js';
+import { connectEngine } from './engines/connect.js';
+import { checkEngineFacts, probeEngineCpus, readEngineFacts } from './engines/engine-facts.js';
+import { createDockerExecutor } from './runs/executor.js';
+import { copyImages } from './images/image-transfer.js';
+import { ensureImages } from './images/workload-image.js';
+import { createLanes } from './runs/lanes.js';
+import { watchEngine } from './engines/watchdog.js';
 
 /**
  * The engine names of a matrix: --engine flags, else the config's top-level `engines:`, else the

@@ -6,7 +6,7 @@
 // prints nothing.
 import { EventEmitter } from 'node:events';
 import { chooseEngineNames, openEngines, removeOwnContainersOn } from './engine-set.js';
-import { preflightUserCode } from './preflight.js';
+import { preflightUserCode } from './runs/preflight-user-code.js';
 
 export { removeOwnContainersOn };
 

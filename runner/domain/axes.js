@@ -41,6 +41,8 @@ export const AXES = {
     description: 'UV_THREADPOOL_SIZE of the Node.js process: threads serving crypto.pbkdf2, fs, dns.lookup, zlib.',
     value: { type: 'integer', minimum: 1, maximum: 1024, examples: [1, 4, 8] },
     example: [1, 2, 4],
+    // What libuv uses when UV_THREADPOOL_SIZE is unset: a cell without this axis has this many pool threads.
+    unset: 4,
   },
   workers: {
     label: 'workers: worker_threads (threads)',
@@ -97,7 +99,7 @@ export function listPivotAxes(role) {
   return AXIS_NAMES.filter((name) => AXES[name].pivot === role);
 }
 
-/** The Node.js major of a cell without a `node` axis (its workload image: runner/docker/images.js). */
+/** The Node.js major of a cell without a `node` axis (its workload image: runner/docker/images/workload-image.js). */
 export const DEFAULT_NODE_MAJOR = 24;
 
 /** Any UPPER_SNAKE_CASE key of a matrix sets that environment variable in the container. */

@@ -1,24 +1,12 @@
 // What each column means as a measurement: which metrics are a workload's primary ones (from its module),
 // which way is better, and the words and units that label table headers and chart axes.
 import { AXES } from './axes.js';
+import { SEEN_COLUMNS } from './columns.js';
 import { WORKLOADS, getWorkload, listWorkloadColumns } from './workloads.js';
 
 /** @typedef {{ column: string, unit: string, better: 'lower'|'higher'|null, label: string }} Metric */
 
 const WALL = { column: 'wall_ms', unit: 'ms', better: 'lower', label: 'wall time' };
-
-/**
- * The numeric columns every run reports, whatever its workload (collect/to-rows.js writes them; a unit test keeps
- * the two lists in step): what a claim's `metric` may name besides the workload's own columns.
- */
-export const RUN_METRICS = [
-  'wall_ms', 'setup_ms', 'container_ms', 'seen_available_parallelism', 'seen_cpus_length', 'seen_cpu_quota',
-  'seen_uv_threadpool_size', 'pool_threads', 'peak_threads', 'nr_periods', 'throttled_periods', 'throttled_ms',
-  'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'exit_code',
-];
-
-/** Medians of what the process saw, carried into summary.csv because they explain the results. */
-export const SEEN_COLUMNS = ['seen_available_parallelism', 'seen_cpu_quota', 'peak_threads', 'pool_threads', 'throttled_ms', 'cpu_user_ms'];
 
 // Other columns a pivot may show; `better` is null where neither way is better (what the process saw).
 const OTHER_METRICS = [

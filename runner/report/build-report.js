@@ -4,7 +4,7 @@ import { summarizeCells, isMeasured } from './summary.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues } from './format.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
-import { buildVerdicts } from './verdicts.js';
+import { judgeResults } from './verdicts.js';
 
 /**
  * @param {object} results  readResults(dir)
@@ -32,7 +32,7 @@ export function buildReport(results, options = {}) {
     counts: countRuns(results.runs),
     failures: results.runs.filter((run) => run.status !== 'ok'),
     waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
-    verdicts: buildVerdicts(summary.cells, results.axes, results.info?.config?.claims ?? []),
+    verdicts: judgeResults(results, { summary }),
   };
 }
 

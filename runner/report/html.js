@@ -10,7 +10,8 @@ import { renderHeatmap } from './heatmap.js';
 import { axisLabel, findMetric } from '../domain/metrics.js';
 import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
-import { buildSummaryTable, varyingAxes } from './summary-table.js';
+import { varyingAxes } from '../domain/cells.js';
+import { buildSummaryTable } from './summary-table.js';
 import { formatCellValues } from './format.js';
 import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
 import { medianInterval } from '../stats/median-interval.js';
@@ -118,7 +119,7 @@ function latencyData(report) {
   // The workload that declares latency percentiles (http).
   const percentilesOf = (cell) => getWorkload(cell.workload)?.latencyPercentiles;
   const cells = report.summary.cells.filter((cell) => percentilesOf(cell) && cell.runs.length > 0);
-  const axes = varyingAxes(cells, report.axes).filter((axis) => axis !== 'workload');
+  const axes = varyingAxes(cells, report.axes, { orAllSet: true }).filter((axis) => axis !== 'workload');
   const percentiles = cells.length ? percentilesOf(cells[0]) : [];
   return {
     labels: percentiles.map(([label]) => label),

@@ -2,6 +2,7 @@
 // metric in each cell (by default pool threads down, CPUs across, the median wall time). One table per
 // workload, metric and combination of the other axes that vary ("slice").
 import { listPivotAxes } from '../domain/axes.js';
+import { groupByAxes, orderValues, varyingAxes } from '../domain/cells.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 
 const COLUMN_AXES = listPivotAxes('column');
@@ -24,9 +25,9 @@ const PLAIN_COLUMNS = new Set(['speedup', 'efficiency', 'n', 'failed', 'cpu_capa
 export function buildPivots(rows, axes, specs) {
   const pivots = [];
   const notes = [];
-  for (const workload of unique(rows.map((row) => row.workload))) {
+  for (const workload of orderValues(rows.map((row) => row.workload))) {
     const cells = rows.filter((row) => row.workload === workload);
-    const varying = axes.filter((axis) => axis !== 'workload' && unique(cells.map((row) => row[axis])).length > 1);
+    const varying = varyingAxes(cells, axes.filter((axis) => axis !== 'workload'), { valuesOf: (row) => row });
     const wanted = specs?.length ? specs : defaultSpecs(varying);
     for (const spec of wanted) {
       const metrics = spec.metric ? [spec.metric] : primaryMetrics(workload).map((metric) => metric.column);
@@ -40,7 +41,7 @@ export function buildPivots(rows, axes, specs) {
           notes.push(`pivot ${formatPivotSpec(spec)} for ${workload}: summary.csv has no values in column ${column}`);
         } else {
           const sliceAxes = varying.filter((axis) => axis !== spec.rows && axis !== spec.columns);
-          for (const group of groupBy(cells, sliceAxes)) pivots.push(pivotCells(group, { workload, metric, stat, column, rows: spec.rows, columns: spec.columns ?? null, sliceAxes }));
+          for (const group of groupByAxes(cells, sliceAxes, { valuesOf: (row) => row })) pivots.push(pivotCells(group, { workload, metric, stat, column, rows: spec.rows, columns: spec.columns ?? null, sliceAxes }));
         }
       }
     }
@@ -59,8 +60,8 @@ export function defaultSpecs(varying) {
 
 function pivotCells(cells, { workload, metric, stat, column, rows, columns, sliceAxes }) {
   const slice = Object.fromEntries(sliceAxes.map((axis) => [axis, cells[0][axis]]));
-  const rowValues = sortValues(unique(cells.map((row) => row[rows])));
-  const columnValues = columns ? sortValues(unique(cells.map((row) => row[columns]))) : [column];
+  const rowValues = orderValues(cells.map((row) => row[rows]));
+  const columnValues = columns ? orderValues(cells.map((row) => row[columns])) : [column];
   const found = rowValues.map((rowValue) => columnValues.map((columnValue) =>
     cells.find((row) => row[rows] === rowValue && (!columns || row[columns] === columnValue))));
   const values = found.map((line) => line.map((cell) => (typeof cell?.[column] === 'number' ? cell[column] : null)));
@@ -92,25 +93,6 @@ function formatPivotSpec({ rows, columns, metric, stat }) {
   return `${rows}${columns ? ` × ${columns}` : ''}${metric ? ` of ${metric}` : ''}${stat ? ` ${stat}` : ''}`;
 }
 
-function groupBy(cells, axes) {
-  const groups = new Map();
-  for (const cell of cells) {
-    const key = JSON.stringify(axes.map((axis) => cell[axis] ?? null));
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(cell);
-  }
-  return [...groups.values()];
-}
-
-// Unset first, then numbers ascending, then text in order of appearance.
-function sortValues(values) {
-  const rank = (value) => (value === undefined || value === null ? 0 : typeof value === 'number' ? 1 : 2);
-  return [...values].sort((a, b) => rank(a) - rank(b) || (rank(a) === 1 ? a - b : 0));
-}
-
-function unique(values) {
-  return [...new Set(values)];
-}
 
 function safeName(text) {
   return text.replace(/[^A-Za-z0-9._=-]+/g, '_');

@@ -1,13 +1,14 @@
 // The summary as a table for people (report.md and report.html show the same one): the axes that vary,
 // n, each primary metric's median with the 95% CI of the mean and cv, outliers, speedup, efficiency and
 // what the process saw.
+import { varyingAxes } from '../domain/cells.js';
 import { primaryMetrics } from '../domain/metrics.js';
 import { formatNumber, formatPercent } from './format.js';
 
 /** The columns a person reads first, as text: varying axes, n, each primary metric, speedup, what the process saw. */
 export function buildSummaryTable(report, workload) {
   const cells = report.summary.cells.filter((cell) => cell.workload === workload);
-  const axes = varyingAxes(cells, report.axes);
+  const axes = varyingAxes(cells, report.axes, { orAllSet: true });
   const metrics = primaryMetrics(workload);
   const header = [
     ...axes, 'n',
@@ -32,10 +33,5 @@ export function buildSummaryTable(report, workload) {
     return row;
   });
   return { header, rows };
-}
-
-export function varyingAxes(cells, axes) {
-  const varying = axes.filter((axis) => new Set(cells.map((cell) => cell.values[axis])).size > 1);
-  return varying.length ? varying : axes.filter((axis) => cells.some((cell) => cell.values[axis] !== undefined));
 }
 

@@ -3,7 +3,9 @@
 import { median } from 'simple-statistics';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
-import { metricsOf, primaryMetrics, SEEN_COLUMNS } from '../domain/metrics.js';
+import { AXES } from '../domain/axes.js';
+import { SEEN_COLUMNS } from '../domain/columns.js';
+import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 
 export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 
@@ -111,7 +113,7 @@ function matches(values, spec) {
 
 function compareResources(a, b) {
   const key = ({ cpuCapacity: capacity, values }) => [
-    capacity ?? Infinity, Math.max(1, values.cluster ?? 0), values.workers ?? 0, values.uv_threadpool_size ?? 4,
+    capacity ?? Infinity, Math.max(1, values.cluster ?? 0), values.workers ?? 0, values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset,
   ];
   const [ka, kb] = [key(a), key(b)];
   for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];

@@ -2,6 +2,8 @@
 // dot, so the spread is there to see, and the median of each cell is a marker joined per series. A numeric x
 // axis is spaced by value (a log2 scale when its values span 8× or more, and it says so); text values are
 // evenly spaced categories. Same points, same bytes: no dates, no random ids, fixed number formatting.
+import { orderValues } from '../domain/cells.js';
+import { median } from '../stats/statistics.js';
 
 const WIDTH = 640;
 const HEIGHT = 340;
@@ -16,8 +18,8 @@ const SERIES_SPREAD_PX = 7;
  * @returns {string} an SVG document
  */
 export function renderSvgChart({ title, xLabel, yLabel, seriesLabel, points }) {
-  const xs = distinctSorted(points.map((point) => point.x));
-  const series = distinctSorted(points.map((point) => point.series ?? ''));
+  const xs = orderValues(points.map((point) => point.x));
+  const series = orderValues(points.map((point) => point.series ?? ''));
   const x = scaleX(xs);
   const y = scaleY(points.map((point) => point.y));
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
@@ -103,17 +105,6 @@ function niceStep(raw) {
   const power = 10 ** Math.floor(Math.log10(raw));
   const [nice] = [1, 2, 5, 10].filter((factor) => factor * power >= raw);
   return nice * power;
-}
-
-function distinctSorted(values) {
-  return [...new Set(values)].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
-}
-
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function formatTick(value) {

@@ -1,7 +1,7 @@
 // A folder's cells (and its experiment's claims) → every verdict: the claims' rows, the automatic steps, which
 // axis moves each metric most, and the rows of verdicts.csv.
-import { roundTo } from './summary.js';
-import { judgeClaims } from '../verdicts/claims.js';
+import { roundTo, summarizeCells } from './summary.js';
+import { judgeClaims } from '../verdicts/judge-claims.js';
 import { judgeSteps } from '../verdicts/steps.js';
 import { CHANGE_VERDICTS } from '../verdicts/regions.js';
 import { formatVerdictRow } from './verdict-words.js';
@@ -10,6 +10,16 @@ export const VERDICT_COLUMNS = [
   'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
   'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'words',
 ];
+
+/**
+ * Judges a results folder (readResults): its experiment's claims (run.json's, or those given) and every step. The
+ * one place a folder is judged: the reports, `claims`, the findings page and the API all come here.
+ * @param {object} results
+ * @param {{ claims?: object[], summary?: object }} [options]  summary: summarizeCells(results), when already made
+ */
+export function judgeResults(results, { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results) } = {}) {
+  return buildVerdicts(summary.cells, results.axes, claims);
+}
 
 /**
  * @param {object[]} cells   [{ cell, values, workload, runs }]

@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+const DEFUSED = /^'[=+\-@\t\r]/;
 
 /** Rows (objects) → CSV text for the given columns, with or without the header row. */
 export function formatCsv(rows, columns, { header = false } = {}) {
@@ -19,6 +20,11 @@ export function toCell(value) {
   const text = String(value);
   // OWASP's advice for CSV injection: a leading apostrophe makes the cell plain text.
   return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** A cell's text as it was before toCell defused it: the reader's half of the spreadsheet guard. */
+export function restoreText(text) {
+  return DEFUSED.test(text) ? text.slice(1) : text;
 }
 
 /** The header row of CSV text, or null for an empty file. */

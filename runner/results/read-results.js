@@ -4,9 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
-import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS } from '../collect/to-rows.js';
+import { restoreText } from './csv.js';
+import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS } from '../domain/columns.js';
 
-const DEFUSED = /^'[=+\-@\t\r]/;
 
 /**
  * @param {string} dir
@@ -59,7 +59,7 @@ function typeRow(row, envAxes) {
   const typed = {};
   for (const [column, text] of Object.entries(row)) {
     if (text === '' || text === undefined) continue;
-    const value = DEFUSED.test(text) ? text.slice(1) : text;
+    const value = restoreText(text);
     if (COLUMN_TYPES.boolean.has(column)) typed[column] = value === 'true';
     else if (COLUMN_TYPES.text.has(column) || envAxes.has(column)) typed[column] = value;
     else typed[column] = toNumber(value);

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabError } from '../errors.js';
-import { TASK_COLUMNS } from '../collect/to-rows.js';
+import { TASK_COLUMNS } from '../domain/columns.js';
 import { computeCellId } from '../plan/cell-id.js';
 import { formatRunKey } from '../plan/plan-runs.js';
 import { droppedColumns, readHeader } from './csv.js';

@@ -2,7 +2,7 @@
 // is runner/stats/ratio.js.
 // Pure functions of arrays of numbers; the math comes from simple-statistics and jstat.
 import jstatModule from 'jstat';
-import { mean, median, medianAbsoluteDeviation, min, max, sampleStandardDeviation } from 'simple-statistics';
+import { mean, median as medianOfSample, medianAbsoluteDeviation, min, max, sampleStandardDeviation } from 'simple-statistics';
 
 const { jStat } = jstatModule;
 
@@ -39,7 +39,7 @@ export function summarizeSample(values) {
   const halfwidth = n >= 2 ? tQuantile(0.975, n - 1) * (stdev / Math.sqrt(n)) : null;
   return {
     n,
-    median: median(sample),
+    median: medianOfSample(sample),
     mean: average,
     stdev,
     min: min(sample),
@@ -61,7 +61,7 @@ export function summarizeSample(values) {
 export function modifiedZScores(values) {
   const sample = finiteValues(values);
   if (sample.length === 0) return [];
-  const center = median(sample);
+  const center = medianOfSample(sample);
   const mad = medianAbsoluteDeviation(sample);
   if (mad > 0) return sample.map((value) => (0.6745 * (value - center)) / mad);
   const meanAbsoluteDeviation = mean(sample.map((value) => Math.abs(value - center)));
@@ -72,6 +72,12 @@ export function modifiedZScores(values) {
 export function findOutliers(values) {
   if (finiteValues(values).length < OUTLIER_MIN_N) return [];
   return modifiedZScores(values).flatMap((score, index) => (Math.abs(score) > OUTLIER_THRESHOLD ? [index] : []));
+}
+
+/** The median of the finite values (the mean of the middle two for an even count); null when there are none. */
+export function median(values) {
+  const sample = finiteValues(values);
+  return sample.length === 0 ? null : medianOfSample(sample);
 }
 
 /** Two-sided quantile of Student's t distribution, e.g. tQuantile(0.975, 1) = 12.706. */

@@ -5,7 +5,7 @@ import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { compareRatio } from '../stats/ratio.js';
 import { judgeFamily } from './judge.js';
 import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
-import { formatWhere, groupByAxes, medianOf, orderValues, sampleOf, varyingAxes } from './cells.js';
+import { formatWhere, groupByAxes, isSet, medianOf, orderValues, sampleOf, varyingAxes } from '../domain/cells.js';
 
 /** @returns {object[]} `step` verdict rows, by axis, then step, then combination */
 export function judgeSteps(cells, axes) {
@@ -14,7 +14,7 @@ export function judgeSteps(cells, axes) {
   const stepAxes = varying.filter((axis) => axis !== 'workload');
   const families = new Map();
   for (const axis of stepAxes) {
-    const order = orderValues(cells.map((cell) => cell.values[axis]));
+    const order = orderValues(cells.map((cell) => cell.values[axis])).filter(isSet);
     const rank = (cell) => order.findIndex((value) => String(value) === String(cell.values[axis]));
     for (const group of groupByAxes(cells, axes.filter((other) => other !== axis))) {
       const line = group.filter((cell) => rank(cell) >= 0).sort((x, y) => rank(x) - rank(y));

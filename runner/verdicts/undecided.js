@@ -1,7 +1,7 @@
 // For adaptive repetitions that aim at claims: the cells behind every claim combination still inconclusive,
 // judged on the rows written so far (typed: fresh from toRows, or read back by results/read-results.js).
 import { AXIS_COLUMNS } from '../domain/axes.js';
-import { judgeClaims } from './claims.js';
+import { judgeClaims } from './judge-claims.js';
 
 /** @returns {Set<string>} cell ids */
 export function findUndecidedClaimCells(plan, rows) {

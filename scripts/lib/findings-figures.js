@@ -1,6 +1,8 @@
 // The figures of docs/findings.md: a chart per directive (an SVG beside the page, every run a dot) and the
 // order in which tasks finished (waves). Both read only ok, measured runs of one results folder.
+import { sortByAxes } from '../../runner/domain/cells.js';
 import { findMetric } from '../../runner/domain/metrics.js';
+import { median } from '../../runner/stats/statistics.js';
 import { renderSvgChart } from '../../runner/report/svg-chart.js';
 import { ONE_WAVE_SPAN, WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from '../../runner/report/task-order.js';
 
@@ -8,9 +10,16 @@ import { ONE_WAVE_SPAN, WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from
 export const CHARTS_DIR = 'findings/charts';
 
 /** The runs a table or chart shows: ok, not warm-up, and at `where` (AXIS:VALUE) when given. */
+/** The measured runs (of one axis value, with `where`), in cell order: tables and charts order text values by it. */
 export function selectRuns(folder, where) {
   const [axis, value] = where ? where.split(':') : [];
-  return folder.runs.filter((run) => run.status === 'ok' && !run.warmup && (!axis || String(run[axis]) === value));
+  return inCellOrder(folder, folder.runs.filter((run) => run.status === 'ok' && !run.warmup && (!axis || String(run[axis]) === value)));
+}
+
+// run.json's cell order is the matrix order; runs.csv's is the shuffled run order.
+function inCellOrder(folder, runs) {
+  const rank = new Map((folder.info?.cells ?? []).map(({ cell }, index) => [cell, index]));
+  return [...runs].sort((a, b) => (rank.get(a.cell) ?? Infinity) - (rank.get(b.cell) ?? Infinity));
 }
 
 /**
@@ -40,7 +49,7 @@ export function renderChart({ name, metric, x, series, where }, folder) {
 export function renderOrder({ rows: rowAxis, columns: columnAxis }, folder) {
   const runs = describeTaskOrder(folder.tasks);
   if (runs.length === 0) return ['(tasks.csv has no tasks)'];
-  const cellValues = new Map(folder.runs.map((run) => [run.cell, run]));
+  const cellValues = new Map(inCellOrder(folder, folder.runs).map((run) => [run.cell, run]));
   const axes = [rowAxis, columnAxis].filter(Boolean);
   const byCell = new Map();
   for (const run of runs) {
@@ -48,7 +57,7 @@ export function renderOrder({ rows: rowAxis, columns: columnAxis }, folder) {
     if (!byCell.has(run.cell)) byCell.set(run.cell, []);
     byCell.get(run.cell).push(run);
   }
-  const cells = [...byCell.keys()].sort((a, b) => compareCells(cellValues.get(a), cellValues.get(b), axes));
+  const cells = sortByAxes([...cellValues.keys()].filter((cell) => byCell.has(cell)), axes, { valuesOf: (cell) => cellValues.get(cell) });
   const lines = [`| ${axes.join(' | ')} | waves (runs) | k-th completion, ms from the start (median of the runs) |`, `| ${axes.map(() => '---').join(' | ')} | --- | --- |`];
   for (const cell of cells) {
     const cellRuns = byCell.get(cell);
@@ -57,19 +66,4 @@ export function renderOrder({ rows: rowAxis, columns: columnAxis }, folder) {
     lines.push(`| ${axes.map((axis) => cellValues.get(cell)[axis]).join(' | ')} | ${summarizeWaves(cellRuns)} | ${medians.join(', ')} |`);
   }
   return [...lines, '', `Waves (from tasks.csv): tasks that finished together. A run whose completions all fall within ${ONE_WAVE_SPAN} × its first completion's time is one wave; otherwise a new wave starts at every gap between completions longer than ${WAVE_GAP_SHARE} × the run's longest gap.`];
-}
-
-function compareCells(a, b, axes) {
-  for (const axis of axes) {
-    const [x, y] = [a[axis], b[axis]];
-    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-    if (order !== 0) return order;
-  }
-  return 0;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

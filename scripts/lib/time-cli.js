@@ -2,19 +2,21 @@
 // container it starts (the engine's own `start` event), and from its last line of output to its
 // exit. Shared by `npm run bench` (the figures) and the exit-time test (the runner must not linger).
 import { spawn } from 'node:child_process';
-import { hostname } from 'node:os';
 import { createInterface } from 'node:readline';
-import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
+import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
+import { formatOwner } from '../../runner/docker/runs/owner.js';
 
 /**
  * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', '--config', file]
  * @param {{ docker?: import('dockerode'), cwd?: string, env?: object }} options  docker: to time the first container
- * @returns {Promise<{ pid: number, exitCode: number, lines: string[], createdMs?: number, startupMs?: number, lingerMs: number, totalMs: number }>}
+ * @returns {Promise<{ pid: number, owner: string, exitCode: number, lines: string[], createdMs?: number, startupMs?: number, lingerMs: number, totalMs: number }>}
  */
 export async function timeCommand(command, { docker, cwd, env } = {}) {
   const spawnedAt = Date.now();
   const began = performance.now();
   const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Read now: once the process has exited, its start time (part of the label) is gone from /proc.
+  const owner = formatOwner(child.pid);
   const lines = [];
   let lastLineAt = began;
   for (const stream of [child.stdout, child.stderr]) {
@@ -28,9 +30,10 @@ export async function timeCommand(command, { docker, cwd, env } = {}) {
     child.on('exit', (code, signal) => resolve(code ?? signal));
   });
   const exitedAt = performance.now();
-  const first = docker ? await readFirstContainerEvents(docker, spawnedAt, `${hostname()}/${child.pid}`) : {};
+  const first = docker ? await readFirstContainerEvents(docker, spawnedAt, owner) : {};
   return {
     pid: child.pid,
+    owner,
     exitCode,
     lines,
     createdMs: first.create === undefined ? undefined : first.create - spawnedAt,

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { resolveEngine } from '../../runner/docker/contexts.js';
-import { inspectImageId } from '../../runner/docker/images.js';
+import { resolveEngine } from '../../runner/docker/engines/contexts.js';
+import { inspectImageId } from '../../runner/docker/images/image-store.js';
 import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers, waitFor } from '../support/docker-helpers.js';
 import { describeDocker0, startSecondEngine } from '../support/second-engine.js';
 

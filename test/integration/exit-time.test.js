@@ -2,7 +2,7 @@
 // was) kept the process idle for 5 s after its last line, in every matrix and every test.
 // A functional check with a wide bound; the precise figures are `npm run bench`'s.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timeCommand } from '../../scripts/lib/time-cli.js';
@@ -22,6 +22,6 @@ test('a finished matrix exits within a second of its last line, every run writte
   expect(timed.startupMs).toBeGreaterThan(0);
   expect(timed.lingerMs).toBeLessThan(LINGER_BOUND_MS);
   // Only this runner's containers: other tests may share the engine.
-  const own = (await listProjectContainers(docker)).filter((info) => info.Labels['node-threads-lab.owner'] === `${hostname()}/${timed.pid}`);
+  const own = (await listProjectContainers(docker)).filter((info) => info.Labels['node-threads-lab.owner'] === timed.owner);
   expect(own).toEqual([]);
 });

@@ -5,8 +5,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { formatBaseTag, inspectImageId } from '../../runner/docker/images.js';
-import { NODE_VERSIONS } from '../../images/base/node-versions.js';
+import { formatBaseTag } from '../../runner/docker/images/base-image.js';
+import { inspectImageId } from '../../runner/docker/images/image-store.js';
+import { NODE_VERSIONS } from '../../runner/docker/images/rootfs/node-versions.js';
 import { connectTestEngine } from '../support/docker-helpers.js';
 import { runCli } from '../support/run-cli.js';
 

@@ -3,10 +3,13 @@
 import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
-import { connectEngine } from '../../runner/docker/engine.js';
-import { DEFAULT_NODE_MAJOR, ensureImages, formatBaseTag } from '../../runner/docker/images.js';
-import { LABELS, OWNER } from '../../runner/docker/run-container.js';
+import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
+import { connectEngine } from '../../runner/docker/engines/connect.js';
+import { DEFAULT_NODE_MAJOR } from '../../runner/domain/axes.js';
+import { ensureImages } from '../../runner/docker/images/workload-image.js';
+import { formatBaseTag } from '../../runner/docker/images/base-image.js';
+import { LABELS } from '../../runner/docker/runs/labels.js';
+import { OWNER } from '../../runner/docker/runs/owner.js';
 
 let docker;
 

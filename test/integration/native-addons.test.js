@@ -5,9 +5,10 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectEngine } from '../../runner/docker/engine.js';
-import { DEFAULT_NODE_MAJOR, ensureImages } from '../../runner/docker/images.js';
-import { runContainer } from '../../runner/docker/run-container.js';
+import { connectEngine } from '../../runner/docker/engines/connect.js';
+import { DEFAULT_NODE_MAJOR } from '../../runner/domain/axes.js';
+import { ensureImages } from '../../runner/docker/images/workload-image.js';
+import { runContainer } from '../../runner/docker/runs/run-container.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADDON = 'images/workload/node_modules/argon2/build/Release/argon2.node';

@@ -5,13 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { runContainer } from '../../runner/docker/run-container.js';
+import { execa } from 'execa';
+import { formatOwner, readProcessStat } from '../../runner/docker/runs/owner.js';
+import { runContainer } from '../../runner/docker/runs/run-container.js';
 import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers, waitFor } from '../support/docker-helpers.js';
 
 // Every runner this file starts; the engine may run other people's containers meanwhile.
 const { run: runCli, owners } = createOwnRunner();
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
+const CLI = fileURLToPath(new URL('../../runner/cli.js', import.meta.url));
 const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
 
 
@@ -133,7 +136,37 @@ describe('orphans of a killed runner', () => {
     expect(next.stderr).toMatch(/Removed \d+ container\(s\) left behind by an earlier run that was killed/);
     expect(await listOwnContainers(docker, owners)).toEqual([]);
   });
+
+  // A runner whose parent does not reap it stays a zombie after SIGKILL (here `sleep` is its parent, as PID 1 is
+  // for an orphaned runner): signal 0 still reaches a zombie, so its pid alone would pass for a live runner.
+  test('right after a SIGKILLed runner (a zombie still), the next start removes its container, every time', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'lab-zombie-'));
+    for (let round = 1; round <= 5; round++) {
+      const parent = execa('sh', ['-c', `"${process.execPath}" "${CLI}" --config "${fixture('long.yml')}" --out "${join(outDir, `killed-${round}`)}" & exec sleep 120`], { reject: false });
+      const runnerPid = await waitFor(() => Number(readChildren(parent.pid)[0]) || false);
+      owners.add(formatOwner(runnerPid));
+      const [orphan] = await waitFor(async () => {
+        const found = await listOwnRunContainers(docker, owners);
+        return found.length > 0 && found;
+      });
+      process.kill(runnerPid, 'SIGKILL');
+      await waitFor(() => readProcessStat(runnerPid)?.state === 'Z');
+      const next = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', join(outDir, `next-${round}`)]);
+      expect(next.exitCode).toBe(0);
+      expect((await listOwnContainers(docker, owners)).map((container) => container.Id)).not.toContain(orphan.Id);
+      parent.kill('SIGKILL');
+      await parent;
+    }
+  });
 });
+
+function readChildren(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
 
 describe('locked-down workload containers', () => {
   test('non-root, no capabilities, no new privileges, read-only root, no network, pids limit', async () => {

@@ -1,7 +1,7 @@
 // The `experiments.yml` examples of the README and docs/: every ```yaml block with an `experiments:` key.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseYaml, validateConfig } from '../../runner/config/load.js';
+import { parseYaml, validateConfig } from '../../runner/config/load-config.js';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { findPlanWarnings, formatWarning } from '../../runner/plan/plan-warnings.js';
 

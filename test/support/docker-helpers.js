@@ -1,14 +1,14 @@
 // Helpers for integration tests against the real engine: what exists, and what was created. The engine
 // may be shared (other test files, other people's runs), so a test counts only the containers of the
-// runners it started: each container carries its runner's `host/pid` as the owner label.
-import { hostname } from 'node:os';
+// runners it started: each container carries its runner's owner label (host, pid, start time).
 import { setTimeout as delay } from 'node:timers/promises';
-import { connectEngine } from '../../runner/docker/engine.js';
-import { listProjectContainers } from '../../runner/docker/cleanup.js';
-import { PROJECT, PROJECT_LABEL } from '../../runner/docker/client.js';
-import { PROBE_ROLE } from '../../runner/docker/engine-facts.js';
+import { connectEngine } from '../../runner/docker/engines/connect.js';
+import { listProjectContainers } from '../../runner/docker/runs/cleanup.js';
+import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
+import { PROBE_ROLE } from '../../runner/docker/engines/engine-facts.js';
 
-import { LABELS } from '../../runner/docker/run-container.js';
+import { LABELS } from '../../runner/docker/runs/labels.js';
+import { formatOwner } from '../../runner/docker/runs/owner.js';
 import { runCli } from './run-cli.js';
 
 export async function connectTestEngine() {
@@ -24,7 +24,7 @@ export function createOwnRunner() {
     owners,
     run(args, options) {
       const child = runCli(args, options);
-      owners.add(`${hostname()}/${child.pid}`);
+      owners.add(formatOwner(child.pid));
       return child;
     },
   };

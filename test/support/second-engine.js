@@ -5,8 +5,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } f
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
-import { createDockerClient } from '../../runner/docker/client.js';
-import { pingEngine } from '../../runner/docker/engine.js';
+import { createDockerClient } from '../../runner/docker/engines/client.js';
+import { pingEngine } from '../../runner/docker/engines/client.js';
 
 /** `ip -4 addr show docker0`, to show the first engine's network is what it was. */
 export async function describeDocker0() {

@@ -89,7 +89,7 @@ describe('the CLI loads no Docker code', () => {
   });
 
   test('the hook does catch a Docker import', async () => {
-    const result = await execa('node', ['--import', './test/support/forbid-dockerode.js', '-e', "await import('./runner/docker/client.js')", '--input-type=module'], { cwd: ROOT, reject: false });
+    const result = await execa('node', ['--import', './test/support/forbid-dockerode.js', '-e', "await import('./runner/docker/engines/client.js')", '--input-type=module'], { cwd: ROOT, reject: false });
     expect(result.stderr).toMatch(/Docker code loaded/);
   });
 });

@@ -5,13 +5,13 @@
 
 import http from 'node:http';
 import { readClockMs } from '../clock.js';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
 import { readSeen } from '../probe/seen.js';
-import { startThreadSampler } from '../probe/threads.js';
-import { forkServerProcesses } from './cluster.js';
+import { startThreadSampler } from '../probe/os-threads.js';
+import { forkServerProcesses } from './cluster-server.js';
 import { CONTROL, CONTROL_PORT, HOST } from './endpoints.js';
-import { buildServerResult } from './result.js';
+import { buildServerResult } from './server-result.js';
 import { startServerProcess } from './server-process.js';
 
 /** @param {import('../spec.js').Spec} spec */

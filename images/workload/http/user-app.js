@@ -12,7 +12,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 import { loadUserExport } from '../user/load-export.js';
 import { formatUserError } from '../user/user-error.js';
 import { APP_PORT, HOST } from './endpoints.js';

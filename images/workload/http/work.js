@@ -8,7 +8,7 @@
 
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 import { prepareTemplate } from './template.js';
 import { chooseThreadCpuClock } from '../probe/thread-cpu.js';
 

@@ -5,7 +5,7 @@
 
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
 const ENTRY = new URL('./pool-thread.js', import.meta.url);
 

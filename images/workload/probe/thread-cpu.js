@@ -6,7 +6,7 @@
 // for the main thread and worker threads alike; Node ≥ 23.9 also has process.threadCpuUsage().
 
 import { readFileSync } from 'node:fs';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
 const SCHEDSTAT = '/proc/thread-self/schedstat';
 

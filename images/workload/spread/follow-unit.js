@@ -3,7 +3,7 @@
 // ends, then `done`. The barrier at `go` keeps spawn, fork and load time out of every task's time
 // and lets all units start together.
 
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
 /**
  * @param {import('node:events').EventEmitter} unit  a worker_threads Worker or a cluster Worker

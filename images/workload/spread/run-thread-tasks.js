@@ -1,5 +1,5 @@
 import { readClockMs } from '../clock.js';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
 /**
  * @typedef {{ task: number, process: number, thread: number, start: number, end: number }} TaskRecord

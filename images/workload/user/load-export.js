@@ -3,7 +3,7 @@
 // What can go wrong here is the person's setup, so each failure says what to change.
 
 import { pathToFileURL } from 'node:url';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
 // What dlopen says when a .node file is for another OS or CPU (a node_modules installed on macOS,
 // Windows, or for arm64 on x64).

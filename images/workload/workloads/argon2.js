@@ -5,9 +5,9 @@
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const APP_DIR = fileURLToPath(new URL('../', import.meta.url));
 
 export const description =
   'argon2.hash calls started at once. Each runs on the libuv thread pool and itself uses `parallelism` lanes.';

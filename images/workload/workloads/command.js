@@ -1,5 +1,5 @@
 // command: any command in any image the engine has, in any language. Nothing of ours runs inside
-// it, so it is measured from outside (docker/command-run.js): wall time from the engine, CPU time,
+// it, so it is measured from outside (docker/runs/command-run.js): wall time from the engine, CPU time,
 // throttling and peak memory from the container's cgroup. argv goes to the engine as an array: it
 // never passes through a shell.
 
@@ -10,7 +10,7 @@ export const description =
   'Any command in any image on the engine, measured from outside: wall time, CPU time, throttling, peak memory ' +
   'and exit code. If its last stdout line is a JSON object of numbers, its keys become `user_<key>` columns.';
 
-/** Runs outside our image: runner/docker/command-run.js runs the user's image beside a cgroup watcher. */
+/** Runs outside our image: runner/docker/runs/command-run.js runs the user's image beside a cgroup watcher. */
 export const external = true;
 
 export const params = {

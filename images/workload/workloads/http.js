@@ -1,6 +1,6 @@
 // http: a server (single process, `cluster`, `workers` pool) under autocannon load from a second
 // container, not a batch of tasks. It has no runTask: run.js hands the whole run to runPrimary
-// (http/primary.js) and cluster children to serveChild (http/cluster.js), loader.js drives it from a
+// (http/primary.js) and cluster children to serveChild (http/cluster-server.js), loader.js drives it from a
 // second container, and the runner's executor starts both (`serves`). Object parameters take their defaults key by key (params.js), so
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
@@ -14,7 +14,7 @@ export const description =
   'An HTTP server (single process, `cluster` processes, or a `workers` pool) under autocannon load from a separate ' +
   'container in its network namespace. GET /work does `work`; GET /fast answers at once.';
 
-/** Runs as a server with a load generator beside it (loader.js; runner/docker/executor.js starts both). */
+/** Runs as a server with a load generator beside it (loader.js; runner/docker/runs/executor.js starts both). */
 export const serves = true;
 
 // The server runs until the load generator has measured it. Loaded on use: the runner imports this
@@ -25,7 +25,7 @@ export async function runPrimary(spec) {
 }
 
 export async function serveChild(spec) {
-  const { serveHttpClusterProcess } = await import('../http/cluster.js');
+  const { serveHttpClusterProcess } = await import('../http/cluster-server.js');
   return serveHttpClusterProcess(spec);
 }
 
@@ -193,7 +193,7 @@ export function assertRunnable({ work }) {
   if (work === 'argon2') assertArgon2Runnable();
 }
 
-/** With `app`, the user's module: checked by the preflight before the matrix starts (runner/docker/preflight.js). */
+/** With `app`, the user's module: checked by the preflight before the matrix starts (runner/docker/runs/preflight-user-code.js). */
 export const userCode = { kind: 'app', at: ['app'] };
 
 const APP_DEFAULTS = Object.fromEntries(Object.entries(params.app.properties).filter(([, schema]) => 'default' in schema).map(([key, schema]) => [key, schema.default]));

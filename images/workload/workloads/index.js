@@ -5,7 +5,7 @@
 //
 // Adding a workload = one module beside these + one line in WORKLOADS below; then
 // `node runner/config/write-schema.js` republishes experiments.schema.json, and
-// test/unit/workload-contract.test.js checks the module against the image and the runner.
+// test/unit/images/workloads/contract.test.js checks the module against the image and the runner.
 //
 // A workload module exports:
 //   description               one or two sentences: the schema's description of params.<name>
@@ -39,9 +39,9 @@
 //                             inside it, so the runner can import this module for its tables alone
 //   serveChild(spec)          async; what each cluster child runs, if runPrimary forks any
 //   serves                    true: a server measured by a load generator in a second container (http:
-//                             see http/ and loader.js; runner/docker/executor.js starts the pair)
+//                             see http/ and loader.js; runner/docker/runs/executor.js starts the pair)
 //   external                  true: runs outside our image, measured from outside (command: the user's
-//                             image and argv; runner/docker/command-run.js with a cgroup watcher)
+//                             image and argv; runner/docker/runs/command-run.js with a cgroup watcher)
 //   -- the user's own code (script, http's app, command), read by the runner only:
 //   required                  optional; parameters without a default that must be written ([name])
 //   checkParams(params, host, { configDir })   configDir: the experiments file's folder, which the
@@ -49,7 +49,7 @@
 //   toContainer(params, { configDir })  optional; the params LAB_SPEC carries (paths as seen inside the
 //                             container) and the read-only mounts: { params, mounts, workingDir? }
 //   userCode                  optional; { kind: 'function' | 'app', at: [path in params] }: the module the
-//                             preflight imports (runner/docker/preflight.js) before the matrix starts
+//                             preflight imports (runner/docker/runs/preflight-user-code.js) before the matrix starts
 //   userColumns               optional; true: the numbers the user's code returns become user_<key>
 //                             columns, learnt by the preflight (their keys cannot be listed here)
 //   checkCell(values)         optional; [{ axis, message, hint }] for axis values it cannot honour

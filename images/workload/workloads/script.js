@@ -5,7 +5,7 @@
 // metrics (the mean over the run's calls). The user's folder is bind-mounted read-only; LAB_SPEC
 // carries the file's path inside the container (toContainer).
 
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
 import { averageUserNumbers, pickUserNumbers } from '../lib/user-numbers.js';
 import { loadUserExport } from '../user/load-export.js';

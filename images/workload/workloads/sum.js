@@ -13,7 +13,7 @@
 // reading its bounds from the enclosing scope. Both add doubles, which round past 2^53, so they are checked
 // against the closed form to within the rounding a double sum can have.
 
-import { WorkloadError } from '../errors.js';
+import { WorkloadError } from '../workload-error.js';
 
 export const description =
   'Sum 1..n with a plain JavaScript loop, split into `tasks` slices: synchronous CPU work on the thread that runs ' +

@@ -1,0 +1,233 @@
+// The load generator's run, in the loader container that shares the server's network namespace:
+// wait for the server (bounded) → check its answers → warm up (not counted) → POST /__lab/start →
+// measure: autocannon on GET /work, and a light probe on GET /fast → POST /__lab/stop → numbers.
+
+import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { WorkloadError } from '../workload-error.js';
+import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
+import { round } from '../result.js';
+import { CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
+import { lowerMedian, runBursts, summarizeRounds } from './burst.js';
+import { createLatencyRecorder } from './latency.js';
+import { judgeLoaderSaturation } from './saturation.js';
+import { prepareWork } from './work.js';
+
+export const READY_TIMEOUT_MS = 60_000;
+const READY_POLL_MS = 100;
+// The fast-route probe: one connection, a steady 100 requests per second, so it adds little load
+// and its p99 says how long a trivial request waits while the server is busy.
+const FAST_PROBE = { connections: 1, overallRate: 100 };
+const CONTROL_TIMEOUT_MS = 30_000;
+// autocannon ends a run at the first sample tick after `duration`; with its default 1 s ticks a 2 s run
+// could last 3 s. 100 ms ticks keep the measured period within 0.1 s of what was asked.
+const SAMPLE_MS = 100;
+const BURST_PROBE_MAX_S = 3600;
+
+/** @param {import('../spec.js').Spec} spec  the server's spec: the loader reads params.http from it */
+export async function runLoad(spec, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const { params } = spec;
+  await waitForServer();
+  await verifyServer(params);
+  if (params.warmup > 0) {
+    log(`warm-up: ${params.warmup} s`);
+    await autocannon(loadOptions(params, params.warmup));
+  }
+  await callControl(CONTROL.start);
+  const before = readCgroupSnapshot();
+  const cpuBefore = process.cpuUsage();
+  const began = performance.now();
+  const work = createLatencyRecorder();
+  const fast = createLatencyRecorder();
+  const [main, probe] = await measureLoad(params, { work, fast });
+  const periodMs = performance.now() - began;
+  const counters = diffCgroupCounters(before, readCgroupSnapshot());
+  const cpu = process.cpuUsage(cpuBefore);
+  await callControl(CONTROL.stop);
+
+  const latency = work.summarize();
+  const requestsPerSec = main.duration > 0 ? main.requests.total / main.duration : 0;
+  // getrusage, not the cgroup: cgroup v1 splits CPU time into user/system by sampling at timer ticks,
+  // which reads about half the real time for a process that wakes and sleeps as often as a loader does.
+  // The loader is the only process of its container, so its own time is the container's.
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const saturation = judgeLoaderSaturation({
+    periodMs,
+    cpuMs,
+    allowanceCpus: readAllowanceCpus(before),
+    throttledMs: counters.throttledMs,
+    requestsPerSec,
+    // Requests in flight only say something of a closed loop: in a burst they drain by design.
+    meanLatencyMs: params.load === 'loop' ? latency.mean : null,
+    connections: params.load === 'burst' ? params.burst.requests : params.connections,
+    pipelining: params.load === 'burst' ? 1 : params.pipelining,
+    rate: params.rate,
+  });
+  if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
+  return buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast: fast.summarize(), probe, cpuMs, counters, saturation });
+}
+
+/**
+ * The measured period: a closed loop of `connections` for `duration` s (autocannon), `burst.rounds` bursts
+ * of `burst.requests` simultaneous requests (burst.js), or `duration` s of nothing (the idle baseline). The
+ * /fast probe runs beside a loop or bursts, for as long as they last; idle means no request at all.
+ */
+async function measureLoad(params, { work, fast }) {
+  const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
+  // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
+  const startProbe = (duration) => (params.app ? { errors: 0, non2xx: 0, stop() {} } : track(autocannon({ ...probeOptions, duration }), fast));
+  if (params.load === 'idle') {
+    await delay(params.duration * 1000);
+    const nothing = { duration: params.duration, requests: { total: 0 }, throughput: { total: 0 }, errors: 0, timeouts: 0, non2xx: 0 };
+    return [nothing, nothing];
+  }
+  if (params.load === 'loop') {
+    return Promise.all([
+      track(autocannon(loadOptions(params, params.duration)), work),
+      startProbe(params.duration),
+    ]);
+  }
+  // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
+  const probe = startProbe(BURST_PROBE_MAX_S);
+  const url = params.app ? appUrl(params.app.path) : appUrl(WORK_PATH);
+  const fastPath = params.burst.fast && !params.app ? FAST_PATH : undefined;
+  const main = await runBursts({ url, requests: params.burst.requests, rounds: params.burst.rounds, recorder: work, fastPath });
+  probe.stop();
+  return [main, await probe];
+}
+
+/** The loader's result line: the http columns it measures (workloads/http.js `columns`) and its own health. */
+export function buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast, probe, cpuMs, counters, saturation }) {
+  return {
+    workload: 'http',
+    role: 'loader',
+    wall_ms: round(periodMs),
+    tasks: [],
+    metrics: {
+      requests_per_sec: round(requestsPerSec),
+      latency_p50_ms: roundOrNull(latency.p50),
+      latency_p90_ms: roundOrNull(latency.p90),
+      latency_p99_ms: roundOrNull(latency.p99),
+      latency_max_ms: roundOrNull(latency.max),
+      throughput_bytes_per_sec: round(main.duration > 0 ? main.throughput.total / main.duration : 0),
+      errors: main.errors,
+      timeouts: main.timeouts,
+      non2xx: main.non2xx,
+      fast_route_p50_ms: roundOrNull(fast.p50),
+      fast_route_p99_ms: roundOrNull(fast.p99),
+      ...summarizeBursts(main),
+      loader_saturated: saturation.saturated,
+    },
+    loader: {
+      cpu_ms: round(cpuMs),
+      throttled_ms: counters.throttledMs === null ? null : round(counters.throttledMs),
+      fast_route_errors: probe.errors + probe.non2xx,
+      saturation,
+    },
+  };
+}
+
+// Burst columns stay empty for a closed-loop run: there were no bursts to time.
+function summarizeBursts({ roundsMs, firstMs, fastMs }) {
+  if (!roundsMs) return { burst_p50_ms: null, burst_max_ms: null, burst_first_p50_ms: null, burst_fast_p50_ms: null };
+  const { p50, max } = summarizeRounds(roundsMs);
+  return {
+    burst_p50_ms: roundOrNull(p50),
+    burst_max_ms: roundOrNull(max),
+    burst_first_p50_ms: roundOrNull(lowerMedian(firstMs)),
+    burst_fast_p50_ms: roundOrNull(lowerMedian(fastMs)),
+  };
+}
+
+function loadOptions(params, duration) {
+  return {
+    ...(params.app ? appRequest(params.app) : { url: appUrl(WORK_PATH) }),
+    connections: params.connections,
+    pipelining: params.pipelining,
+    duration,
+    sampleInt: SAMPLE_MS,
+    // autocannon's coordinated-omission correction assumes 1 ms between requests whatever the rate;
+    // response times are kept as measured.
+    ...(params.rate === undefined ? {} : { overallRate: params.rate, ignoreCoordinatedOmission: true }),
+  };
+}
+
+/** The autocannon instance (a thenable for its result), with every response time recorded. */
+function track(instance, recorder) {
+  instance.on('response', (_client, _status, _bytes, responseTime) => recorder.record(responseTime));
+  return instance;
+}
+
+/** GET /__lab/ready until it answers: the primary opens the control port once every process listens. */
+async function waitForServer() {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  let last;
+  while (performance.now() < deadline) {
+    try {
+      const response = await fetch(controlUrl(CONTROL.ready), { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+      last = `status ${response.status}`;
+    } catch (error) {
+      last = error.cause?.code ?? error.message;
+    }
+    await delay(READY_POLL_MS);
+  }
+  throw new WorkloadError('ERR_SERVER_NOT_READY', `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
+}
+
+/** The user's route as autocannon and fetch both take it. */
+function appRequest({ path, method, headers, body }) {
+  return { url: appUrl(path), method, headers, ...(body === '' ? {} : { body }) };
+}
+
+/** A server that answers wrongly must fail the run, not produce a number. */
+async function verifyServer(params) {
+  if (params.app) {
+    await expectStatus(params.app);
+    return;
+  }
+  const expected = await (await prepareWork(params))();
+  await expectAnswer(WORK_PATH, expected);
+  await expectAnswer(FAST_PATH, FAST_BODY);
+}
+
+async function expectAnswer(path, expected) {
+  const response = await fetch(appUrl(path), { signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  const body = await response.text();
+  if (response.status !== 200) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with status ${response.status} (expected 200): ${preview(body)}`);
+  }
+  if (body !== expected) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`);
+  }
+}
+
+/** A user's app: the status it was told to expect; its body is theirs to know. */
+async function expectStatus(app) {
+  const { url, ...init } = appRequest(app);
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  const body = await response.text();
+  if (response.status !== app.status) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `your app answered ${app.method} ${app.path} with status ${response.status} (expected ${app.status}): ${preview(body)}`);
+  }
+}
+
+async function callControl(path) {
+  const response = await fetch(controlUrl(path), { method: 'POST', signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+  if (!response.ok) throw new WorkloadError('ERR_CONTROL', `POST ${path} answered ${response.status}: ${await response.text()}`);
+}
+
+/** CPUs the loader's container may use: its quota, within its cpuset (availableParallelism honours the cpuset). */
+function readAllowanceCpus(cgroup) {
+  return Math.min(cgroup.cpuQuota ?? Infinity, os.availableParallelism());
+}
+
+function preview(text) {
+  const shown = text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
+  return `${Buffer.byteLength(text)} bytes ${shown}`;
+}
+
+function roundOrNull(value) {
+  return value === null ? null : round(value);
+}

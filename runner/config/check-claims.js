@@ -1,0 +1,203 @@
+// `claims:` of an experiment: its schema fragment and the checks JSON Schema cannot express (the axis and values
+// must exist in this experiment's cells, the metric must be one the workloads measure, one expect form).
+
+import { findAxis, normalizeAxisValue } from '../domain/axes.js';
+import { RUN_METRICS } from '../domain/columns.js';
+import { listWorkloadColumns, WORKLOAD_NAMES } from '../domain/workloads.js';
+import { suggestName } from '../../images/workload/lib/suggest.js';
+import { ensureList, formatFlow, isPlainObject } from './values.js';
+
+const CLAIM_EXAMPLE = {
+  says: 'A pool of 4 finishes 16 pbkdf2 calls in half the time of a pool of 1',
+  metric: 'wall_ms',
+  compare: { uv_threadpool_size: [1, 4] },
+  where: { cpus: 2 },
+  expect: { ratio: 0.5, within: 0.1 },
+};
+
+const FRACTION = { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 };
+
+export const CLAIMS_PROPERTY = {
+  title: 'Claims',
+  description:
+    'Statements this experiment tests, each checked with a 95% interval of the ratio B / A of a metric between two ' +
+    'values of one axis, every other axis held equal: verdict holds, refuted or inconclusive (verdicts.csv, report.md, ' +
+    '`npm run claims -- DIR`).',
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['says', 'compare', 'expect'],
+    properties: {
+      says: { type: 'string', minLength: 1, title: 'Says', description: 'The claim in words, shown as is.' },
+      metric: {
+        type: 'string', title: 'Metric', examples: ['wall_ms', 'requests_per_sec'],
+        description: "Any numeric runs.csv column the workload reports; default: the workload's first primary metric.",
+      },
+      compare: {
+        type: 'object', title: 'Compare', minProperties: 1, examples: [{ uv_threadpool_size: [1, 4] }],
+        description: 'Exactly one axis → [A, B]; the ratio is B / A. Every other axis is held equal.',
+        additionalProperties: { type: 'array', minItems: 2, maxItems: 2, items: { type: ['string', 'number', 'boolean'] } },
+      },
+      where: {
+        $ref: '#/definitions/entry',
+        description: 'Only cells with these axis values; without it the claim is checked in every combination of the other axes.',
+      },
+      expect: {
+        type: 'object', title: 'Expect', additionalProperties: false, minProperties: 1,
+        description:
+          '{ratio: R, within: W}: B/A inside [R(1−W), R(1+W)]; {below: R} / {above: R}: B/A below (above) R; ' +
+          '{same: W}: B/A inside [1−W, 1+W] (equivalence).',
+        properties: {
+          ratio: { type: 'number', exclusiveMinimum: 0, title: 'Expected ratio B / A' },
+          within: { ...FRACTION, title: 'Relative tolerance around `ratio` (0.1 = ±10%)' },
+          below: { type: 'number', exclusiveMinimum: 0, title: 'B / A is below this' },
+          above: { type: 'number', exclusiveMinimum: 0, title: 'B / A is above this' },
+          same: { ...FRACTION, title: 'B / A is within 1 ± this (0.05 = ±5%)' },
+        },
+        examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }],
+      },
+    },
+  },
+  examples: [[CLAIM_EXAMPLE]],
+};
+
+const EXPECT_FORMS = [['ratio', 'within'], ['below'], ['above'], ['same']];
+
+/** The numeric runs.csv columns a run of this workload fills, so a claim can be checked on them. */
+export function claimableMetrics(workload) {
+  return [...RUN_METRICS, ...listWorkloadColumns(workload).filter((column) => !column.type).map((column) => column.name)];
+}
+
+/** Issues in `claims` of one (schema-valid so far) experiment at path `at`. */
+export function checkClaims(experiment, at) {
+  if (!Array.isArray(experiment.claims) || !isPlainObject(experiment.matrix)) return [];
+  const shapes = listCellShapes(experiment);
+  return experiment.claims.flatMap((claim, index) => (isPlainObject(claim) ? checkClaim(claim, shapes, [...at, 'claims', index]) : []));
+}
+
+/**
+ * What the cells can hold, without expanding the matrix (that is plan's job, a later stage): the product of the
+ * matrix lists, as one "cell" per workload with every axis' values, plus each include entry as it is. Enough to
+ * know which axes and values exist and which workloads a `where` covers; an exclude never removes a whole value.
+ */
+function listCellShapes({ matrix, include }) {
+  const lists = Object.fromEntries(Object.entries(matrix).map(([axis, values]) => [axis, ensureList(values).map((value) => normalizeAxisValue(axis, value))]));
+  const entries = Array.isArray(include) ? include.filter(isPlainObject) : [];
+  const normalized = entries.map((entry) => Object.fromEntries(Object.entries(entry).map(([axis, value]) => [axis, [normalizeAxisValue(axis, value)]])));
+  return [lists, ...normalized];
+}
+
+function checkClaim(claim, shapes, path) {
+  const issues = [];
+  const axes = [...new Set(shapes.flatMap(Object.keys))];
+  const valuesOf = (axis) => [...new Set(shapes.flatMap((shape) => shape[axis] ?? []))];
+  const checkAxis = (axis, keyPath) => {
+    if (axes.includes(axis)) return true;
+    const suggestion = suggestName(axis, axes);
+    issues.push({
+      path: keyPath, at: 'key',
+      message: `\`${axis}\` is not an axis of this experiment; expected one of: ${axes.join(', ')}`,
+      hint: suggestion ? `did you mean \`${suggestion}\`?` : 'a claim compares and selects cells by the axes of `matrix:` and `include:`',
+    });
+    return false;
+  };
+  const checkValue = (axis, value, valuePath) => {
+    const known = valuesOf(axis);
+    if (known.some((candidate) => String(candidate) === String(normalizeAxisValue(axis, value)))) return;
+    issues.push({
+      path: valuePath,
+      message: `${formatFlow(value)} is not a value of \`${axis}\` in this experiment; expected one of: ${known.map(formatFlow).join(', ')}`,
+      hint: `add it to \`matrix: {${axis}: ...}\`, or use a value the matrix has`,
+    });
+  };
+
+  if (isPlainObject(claim.compare)) {
+    const compared = Object.keys(claim.compare);
+    if (compared.length > 1) {
+      issues.push({
+        path: [...path, 'compare', compared[1]], at: 'key',
+        message: `\`compare\` names ${compared.length} axes (${compared.join(', ')}); expected exactly one axis, A then B`,
+        hint: 'every other axis is held equal; write one claim per axis, and fix other axes with `where:`',
+      });
+    } else if (compared.length === 1 && checkAxis(compared[0], [...path, 'compare', compared[0]])) {
+      const pair = claim.compare[compared[0]];
+      if (Array.isArray(pair) && pair.length === 2) {
+        pair.forEach((value, i) => checkValue(compared[0], value, [...path, 'compare', compared[0], i]));
+        if (String(pair[0]) === String(pair[1])) {
+          issues.push({ path: [...path, 'compare', compared[0]], message: `A and B are both ${formatFlow(pair[0])}; expected two different values`, hint: `write e.g. \`compare: {${compared[0]}: ${formatFlow(valuesOf(compared[0]).slice(0, 2))}}\`` });
+        }
+      }
+    }
+    if (isPlainObject(claim.where) && compared.length === 1 && Object.hasOwn(claim.where, compared[0])) {
+      issues.push({ path: [...path, 'where', compared[0]], at: 'key', message: `\`${compared[0]}\` is compared, so \`where\` cannot fix it`, hint: `remove \`${compared[0]}\` from \`where:\`` });
+    }
+  }
+  if (isPlainObject(claim.where)) {
+    for (const [axis, value] of Object.entries(claim.where)) {
+      if (findAxis(axis) && checkAxis(axis, [...path, 'where', axis])) checkValue(axis, value, [...path, 'where', axis]);
+    }
+  }
+  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, shapes, [...path, 'metric']));
+  if (isPlainObject(claim.expect)) issues.push(...checkExpect(claim.expect, [...path, 'expect']));
+  return issues;
+}
+
+function checkMetric(claim, shapes, path) {
+  const where = isPlainObject(claim.where) ? claim.where : {};
+  const matches = (shape, axis) => (shape[axis] ?? []).some((value) => String(value) === String(normalizeAxisValue(axis, where[axis])));
+  const covered = shapes.filter((shape) => Object.keys(where).every((axis) => matches(shape, axis)));
+  const workloads = [...new Set(covered.flatMap((shape) => shape.workload ?? []))]
+    .filter((workload) => where.workload === undefined || String(where.workload) === workload);
+  const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(claim.metric));
+  if (lacking.length === 0) return [];
+  const anyKnown = [...new Set(WORKLOAD_NAMES.flatMap(claimableMetrics))];
+  if (!anyKnown.includes(claim.metric)) {
+    const suggestion = suggestName(claim.metric, anyKnown);
+    return [{ path, message: `\`${claim.metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`, hint: suggestion ? `did you mean \`${suggestion}\`?` : 'any numeric column of runs.csv works, e.g. wall_ms, cpu_total_ms, peak_rss_mb' }];
+  }
+  const measuring = workloads.filter((workload) => !lacking.includes(workload));
+  return [{
+    path,
+    message: `the ${lacking.join(', ')} workload does not report \`${claim.metric}\`, and this claim covers its cells`,
+    hint: measuring.length ? `narrow the claim with \`where: {workload: ${measuring[0]}}\`` : `use a metric ${lacking[0]} reports, e.g. ${claimableMetrics(lacking[0])[0]}`,
+  }];
+}
+
+function checkExpect(expect, path) {
+  const keys = Object.keys(expect).sort();
+  if (EXPECT_FORMS.some((form) => form.length === keys.length && [...form].sort().every((key, i) => key === keys[i]))) return [];
+  return [{
+    path,
+    message: `\`expect\` has ${keys.map((key) => `\`${key}\``).join(', ')}; expected exactly one form: {ratio: R, within: W}, {below: R}, {above: R} or {same: W}`,
+    hint: 'write e.g. `expect: {ratio: 0.5, within: 0.1}` (B/A in [0.45, 0.55]) or `expect: {same: 0.05}`',
+  }];
+}
+
+/** The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted. */
+export function normalizeClaim({ says, metric, compare, where, expect }) {
+  const [[axis, pair]] = Object.entries(compare);
+  return {
+    says,
+    metric: metric ?? null,
+    compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
+    where: Object.fromEntries(Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)])),
+    expect,
+  };
+}
+
+/** `adaptive:` needs something to aim at: a CI target, the claims, or both. */
+export function checkAdaptive({ adaptive, claims }, at) {
+  if (!isPlainObject(adaptive) || adaptive.target_ci_pct !== undefined || adaptive.claims === true) {
+    if (adaptive?.claims === true && !Array.isArray(claims)) {
+      return [{ path: [...at, 'adaptive', 'claims'], message: '`adaptive.claims` is true but the experiment has no `claims:`', hint: 'add `claims:` to the experiment, or use `target_ci_pct`' }];
+    }
+    return [];
+  }
+  return [{
+    path: [...at, 'adaptive'],
+    message: '`adaptive` needs `target_ci_pct`, `claims: true` or both; found neither',
+    hint: 'write e.g. `adaptive: {max_repetitions: 10, target_ci_pct: 5}` or `adaptive: {max_repetitions: 12, claims: true}`',
+  }];
+}

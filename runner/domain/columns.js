@@ -1,0 +1,119 @@
+// Every column that every runs.csv and tasks.csv has, once: its name, type, unit, what it means, where its value
+// comes from, and how later stages read it (`metric`: a claim may name it on any workload; `seen`: its median is
+// carried into summary.csv, in the order of the number). Adding a column is one entry here: collect/to-rows.js
+// writes it, results/read-results.js types it, docs/columns.md describes it, claims may name it.
+// Axis columns are the axis table's (axes.js), a workload's own columns its module's (images/workload/workloads/).
+import { AXES, AXIS_COLUMNS } from './axes.js';
+import { WORKLOADS, workloadColumns } from './workloads.js';
+
+/**
+ * @typedef {object} Column
+ * @property {string} name
+ * @property {'number'|'text'|'boolean'} type
+ * @property {string} [unit]
+ * @property {string} doc               docs/columns.md
+ * @property {(from: RowSource) => unknown} [value]  the row's value (runs.csv measures; tasks.csv columns)
+ * @property {boolean} [metric]         a claim's `metric` may name it on any workload
+ * @property {number} [seen]            its median goes into summary.csv (the number orders those columns)
+ */
+/** @typedef {{ run: object, raw: object, result: object|undefined, seen: object, task?: object }} RowSource */
+
+const round = (value) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 1000) / 1000 : undefined);
+const fromResult = (key) => ({ result }) => round(result?.[key]);
+
+/** runs.csv, before the axes. */
+const RUN_HEAD = [
+  { name: 'experiment', type: 'text', doc: 'the experiment\'s name' },
+  { name: 'cell', type: 'text', doc: 'stable id of the cell (a hash of the axis values, params, env, memory limit, Node major): the same cell has the same id in every folder, so resume and compare match on it' },
+  { name: 'repetition', type: 'number', doc: '1, 2, … within the cell (warm-up runs count apart)' },
+];
+
+/** runs.csv, after the axes and before the workloads' own columns. */
+const RUN_MEASURES = [
+  { name: 'status', type: 'text', doc: '`ok`, `failed` (non-zero exit, or no valid result line), `timeout`, `oom` (killed by the memory limit)' },
+  { name: 'error', type: 'text', doc: 'what went wrong: exit code and the last lines of stderr, the timeout, the memory limit' },
+  { name: 'wall_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('wall_ms'), doc: 'the workload\'s own time, measured inside the container from the start of its first task to the end of its last (http: the measured period; command: the engine\'s start → exit of each task, summed, see docs/own-code.md)' },
+  { name: 'setup_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('setup_ms'), doc: 'inside the container, before the first task: spawning workers, forking the cluster' },
+  { name: 'container_ms', type: 'number', unit: 'ms', metric: true, value: ({ raw }) => round(raw.containerMs), doc: 'the runner\'s time for the run: create, start, wait, inspect (container start-up included)' },
+  { name: 'seen_available_parallelism', type: 'number', metric: true, seen: 1, value: ({ seen }) => seen.available_parallelism, doc: '`os.availableParallelism()` in the container: honours the cpuset, **ignores the quota**' },
+  { name: 'seen_cpus_length', type: 'number', metric: true, value: ({ seen }) => seen.cpus_length, doc: '`os.cpus().length`: the host\'s CPUs, whatever the limits' },
+  { name: 'seen_cpu_quota', type: 'number', metric: true, seen: 2, value: ({ seen }) => seen.cpu_quota, doc: 'the cgroup\'s CPU quota in CPUs (`cpu.cfs_quota_us / cpu.cfs_period_us`, or `cpu.max`); empty = unlimited' },
+  { name: 'seen_cpuset', type: 'text', value: ({ seen }) => seen.cpuset, doc: 'the effective cpuset (`cpuset.effective_cpus`), as the kernel prints it (`0-1`)' },
+  { name: 'seen_uv_threadpool_size', type: 'number', metric: true, value: ({ seen }) => seen.uv_threadpool_size, doc: 'the pool size libuv uses: `UV_THREADPOOL_SIZE` parsed as libuv does (C `atoi`, clamped to 1…1024; 4 when unset)' },
+  { name: 'pool_threads', type: 'number', metric: true, seen: 4, value: ({ result }) => result?.pool_threads, doc: 'libuv pool threads actually present (threads named `libuv-worker`; empty where libuv is older than 1.50 and does not name them, e.g. Node 20)' },
+  { name: 'peak_threads', type: 'number', metric: true, seen: 3, value: ({ result }) => result?.peak_threads, doc: 'peak OS threads of the workload\'s processes (sampled from `/proc`)' },
+  { name: 'nr_periods', type: 'number', metric: true, value: ({ result }) => result?.nr_periods, doc: 'CFS periods during the workload (cgroup `cpu.stat` delta)' },
+  { name: 'throttled_periods', type: 'number', metric: true, value: ({ result }) => result?.throttled_periods, doc: 'CFS periods in which the container was throttled' },
+  { name: 'throttled_ms', type: 'number', unit: 'ms', metric: true, seen: 5, value: fromResult('throttled_ms'), doc: 'time throttled, summed over CPUs (so it can exceed `wall_ms`)' },
+  { name: 'cpu_user_ms', type: 'number', unit: 'ms', metric: true, seen: 6, value: fromResult('cpu_user_ms'), doc: 'user CPU time of everything in the container during the workload (split from system time at timer ticks: reads low for bursty work)' },
+  { name: 'cpu_system_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_system_ms'), doc: 'system CPU time, likewise' },
+  { name: 'cpu_total_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_total_ms'), doc: 'CPU time of everything in the container during the workload, exact (cgroup v1 `cpuacct.usage`, v2 `usage_usec`)' },
+  { name: 'peak_rss_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('peak_rss_mb'), doc: 'sum over the workload\'s processes of their peak RSS (MiB)' },
+  { name: 'cgroup_memory_peak_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('cgroup_memory_peak_mb'), doc: 'the container\'s peak memory as the cgroup counts it (MiB; page cache included)' },
+  { name: 'node_version', type: 'text', value: ({ seen }) => seen.node_version, doc: 'the Node.js that ran (`process.version`)' },
+  { name: 'exit_code', type: 'number', metric: true, value: ({ raw }) => raw.exitCode, doc: 'the container\'s exit code' },
+  { name: 'slot_cpuset', type: 'text', value: ({ raw }) => raw.slotCpuset, doc: 'the CPUs of the slot the run was given (`--slots`, docs/scale.md); with one slot, all of the engine\'s CPUs' },
+  { name: 'started_at', type: 'text', value: ({ raw }) => raw.startedAt.toISOString(), doc: 'ISO-8601 UTC, runner side' },
+  { name: 'finished_at', type: 'text', value: ({ raw }) => raw.finishedAt.toISOString(), doc: 'ISO-8601 UTC, runner side' },
+  { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: '`true` for warm-up runs (left out of every statistic)' },
+];
+
+/** tasks.csv, whole. */
+const TASK_TABLE = [
+  { name: 'experiment', type: 'text', value: ({ run }) => run.experiment, doc: 'as in runs.csv' },
+  { name: 'cell', type: 'text', value: ({ run }) => run.cell, doc: 'as in runs.csv' },
+  { name: 'repetition', type: 'number', value: ({ run }) => run.repetition, doc: 'as in runs.csv' },
+  { name: 'task', type: 'number', value: ({ task }) => task.task, doc: 'the task\'s number within its run' },
+  { name: 'start_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.start_ms), doc: 'when the task started, in ms since the workload started (before any worker or process was spawned)' },
+  { name: 'end_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.end_ms), doc: 'when it ended, same clock: sorting by it shows the waves' },
+  { name: 'duration_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.end_ms - task.start_ms), doc: '`end_ms - start_ms`' },
+  { name: 'process', type: 'text', value: ({ task }) => task.process, doc: '0 the single or primary process, 1…N the cluster processes' },
+  { name: 'thread', type: 'text', value: ({ task }) => task.thread, doc: '0 a main thread, 1…N worker threads' },
+  { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: 'as in runs.csv' },
+];
+
+export { AXIS_COLUMNS };
+export const RUN_HEAD_COLUMNS = RUN_HEAD;
+export const RUN_MEASURE_COLUMNS = RUN_MEASURES;
+export const TASK_TABLE_COLUMNS = TASK_TABLE;
+
+export const HEAD_COLUMNS = RUN_HEAD.map((column) => column.name);
+export const MEASURE_COLUMNS = RUN_MEASURES.map((column) => column.name);
+export const TASK_COLUMNS = TASK_TABLE.map((column) => column.name);
+
+/** The numeric columns every run reports, whatever its workload: what a claim's `metric` may name besides the workload's own. */
+export const RUN_METRICS = RUN_MEASURES.filter((column) => column.metric).map((column) => column.name);
+
+/** Medians of what the process saw, carried into summary.csv because they explain the results. */
+export const SEEN_COLUMNS = RUN_MEASURES.filter((column) => column.seen).sort((a, b) => a.seen - b.seen).map((column) => column.name);
+
+const workloadColumnsOfType = (type) => Object.values(WORKLOADS).flatMap((workload) => (workload.columns ?? []).filter((column) => column.type === type).map((column) => column.name));
+const namesOfType = (type) => [...RUN_HEAD, ...RUN_MEASURES, ...TASK_TABLE].filter((column) => column.type === type).map((column) => column.name);
+
+/** { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a number or nothing. */
+export const COLUMN_TYPES = {
+  // Text axes are those whose values are strings (workload, cpuset); a workload's columns say their own type.
+  text: new Set([...namesOfType('text'), ...AXIS_COLUMNS.filter((axis) => [AXES[axis].value.type].flat().includes('string')), ...workloadColumnsOfType('text')]),
+  boolean: new Set([...namesOfType('boolean'), ...workloadColumnsOfType('boolean')]),
+};
+
+/** The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. Env axes go after the built-in axes. */
+export function runColumns(envAxes = [], workloads = []) {
+  return [...HEAD_COLUMNS, ...AXIS_COLUMNS, ...envAxes, ...MEASURE_COLUMNS, ...workloadColumns(workloads)];
+}
+
+/** The runs.csv header of one experiment's plan. */
+export function planColumns(plan) {
+  // userColumns: user_<key> of a script's or command's returned numbers, learnt by the preflight.
+  return [...runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]), ...(plan.userColumns ?? [])];
+}
+
+/** A run's measured columns, from the table. */
+export function measureValues(source) {
+  return Object.fromEntries(RUN_MEASURES.filter((column) => column.value).map((column) => [column.name, column.value(source)]));
+}
+
+/** One tasks.csv row. */
+export function taskRow(source) {
+  return Object.fromEntries(TASK_TABLE.map((column) => [column.name, column.value(source)]));
+}

@@ -1,0 +1,66 @@
+// Claims from experiments.yml checked against a folder's cells: one row per combination of the axes the claim
+// does not compare, Holm-corrected as one family, and one overall row (holds only if every combination holds).
+import { primaryMetrics } from '../domain/metrics.js';
+import { compareRatio } from '../stats/ratio.js';
+import { judgeFamily, INCONCLUSIVE } from './judge.js';
+import { formatExpect, expectRegions } from './regions.js';
+import { formatWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, varyingAxes } from '../domain/cells.js';
+
+/**
+ * @param {object[]} cells  [{ cell, values, workload, runs }] (summarizeCells(...).cells has that shape)
+ * @param {string[]} axes   the folder's axis columns
+ * @param {object[]} claims the experiment's normalized claims
+ * @returns {object[]} verdict rows: per claim, its `claim-overall` row, then a `claim` row per combination
+ */
+export function judgeClaims(cells, axes, claims = []) {
+  const varying = varyingAxes(cells, axes);
+  return claims.flatMap((claim, index) => checkClaim(cells, axes, varying, claim, index + 1));
+}
+
+function checkClaim(cells, axes, varying, claim, number) {
+  const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
+  const held = axes.filter((other) => other !== axis);
+  const pairs = groupByAxes(cells.filter((cell) => matchesWhere(cell.values, claim.where)), held).flatMap((group) => {
+    const a = group.find((cell) => sameValue(cell.values[axis], valueA));
+    const b = group.find((cell) => sameValue(cell.values[axis], valueB));
+    return a && b ? [{ a, b }] : [];
+  });
+  const base = {
+    claim: number, says: claim.says, axis, a: valueA, b: valueB, expect: formatExpect(claim.expect),
+  };
+  const rows = pairs.map(({ a, b }) => {
+    const metric = claim.metric ?? primaryMetrics(a.workload)[0].column;
+    return {
+      ...base,
+      kind: 'claim',
+      metric,
+      workload: a.workload,
+      where: formatWhere(a.values, varying.filter((other) => other !== axis)),
+      median_a: medianOf(a, metric),
+      median_b: medianOf(b, metric),
+      cells: [a.cell, b.cell],
+      comparison: compareRatio(sampleOf(a, metric), sampleOf(b, metric)),
+    };
+  });
+  const judged = judgeFamily(rows.map((row) => row.comparison), expectRegions(claim.expect));
+  rows.forEach((row, i) => Object.assign(row, judged[i], { family: rows.length }));
+  return [overallRow(base, claim, rows), ...rows];
+}
+
+function overallRow(base, claim, rows) {
+  const verdicts = rows.map((row) => row.verdict);
+  let verdict = INCONCLUSIVE;
+  if (verdicts.includes('refuted')) verdict = 'refuted';
+  else if (verdicts.length > 0 && verdicts.every((v) => v === 'holds')) verdict = 'holds';
+  const needed = rows.filter((row) => row.verdict === INCONCLUSIVE).map((row) => row.runs_needed);
+  return {
+    ...base,
+    kind: 'claim-overall',
+    metric: claim.metric ?? [...new Set(rows.map((row) => row.metric))].join(' '),
+    where: formatWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),
+    verdict,
+    runs_needed: needed.length && needed.every((n) => n !== null) ? Math.max(...needed) : null,
+    family: rows.length,
+    combinations: verdicts,
+  };
+}

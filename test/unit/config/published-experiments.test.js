@@ -1,0 +1,64 @@
+// published-experiments.yml (GitHub issue 6): the seven published experiments load on a 2-CPU host,
+// expand to the cells the findings cite, and stay inside their time budget in runs.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../../runner/config/load-config.js';
+import { expandMatrix } from '../../../runner/plan/expand.js';
+
+const FILE = fileURLToPath(new URL('../../../published-experiments.yml', import.meta.url));
+const HOST = { cpus: 2, cpuIds: [0, 1] };
+
+const cellsOf = (config, name) => {
+  const experiment = config.experiments.find((candidate) => candidate.name === name);
+  return { experiment, cells: expandMatrix(experiment.matrix, experiment) };
+};
+
+describe(path.basename(FILE), () => {
+  test('loads on a 2-CPU host with one experiment (or a pair) per published claim', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    expect(config.experiments.map((experiment) => experiment.name)).toEqual([
+      'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'argon2-pool-100', 'http-cores-threads', 'http-taskset', 'idle-memory',
+      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e7', 'sum-1e9', 'sum-1e9-closure', 'sum-1e9-local', 'cluster-size',
+      'ab-one-request', 'ab-two-requests', 'ab-fast-route',
+    ]);
+  });
+
+  test('expands to the cells of the published axes, scaled to 2 CPUs', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    expect(cellsOf(config, 'pbkdf2-waves').cells.map((cell) => cell.uv_threadpool_size)).toEqual([1, 4, 8]);
+    expect(cellsOf(config, 'argon2-pool-32').cells).toHaveLength(10);
+    expect(cellsOf(config, 'http-cores-threads').cells).toHaveLength(16);
+    expect(cellsOf(config, 'http-taskset').cells.map((cell) => cell.cpuset)).toEqual(['0', '0-1']);
+    expect(cellsOf(config, 'idle-memory').cells).toHaveLength(12);
+    const sum = cellsOf(config, 'sum-1e9');
+    expect(sum.cells.map(({ workers, cluster }) => [workers, cluster])).toEqual([[0, 0], [0, 2], [1, 0]]);
+    expect(sum.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop: 'blocks' });
+    // The loop shapes run the same cells.
+    for (const [name, loop] of [['sum-1e9-closure', 'closure'], ['sum-1e9-local', 'local']]) {
+      const shaped = cellsOf(config, name);
+      expect(shaped.cells.map(({ node, workers }) => [node, workers])).toEqual([[20, 0], [20, 1], [24, 0], [24, 1]]);
+      expect(shaped.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop });
+    }
+    // The ab post's first tests: one request, two at once on 1 and 2 processes, and /fast beside a blocking one.
+    expect(cellsOf(config, 'ab-two-requests').experiment.params.http).toMatchObject({ load: 'burst', burst: { requests: 2 }, pbkdf2: { iterations: 100000, keylen: 512, sync: false } });
+    expect(cellsOf(config, 'ab-fast-route').experiment.params.http).toMatchObject({ burst: { requests: 1, fast: true }, pbkdf2: { sync: true } });
+    expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([[1, 1], [1, 2], [1, 4], [1, 6]]);
+  });
+
+  test('every published claim is a checked claim: the posts\' numbers in `says`, one axis compared', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    const claims = config.experiments.flatMap((experiment) => (experiment.claims ?? []).map((claim) => ({ experiment: experiment.name, ...claim })));
+    expect(claims.length).toBeGreaterThanOrEqual(20);
+    for (const claim of claims) expect(Object.keys(claim.compare)).toHaveLength(1);
+    // The ab post's metric is the burst, not the closed loop's throughput.
+    expect(claims.find((claim) => claim.experiment === 'cluster-size').metric).toBe('burst_p50_ms');
+    expect(config.experiments.find((experiment) => experiment.name === 'cluster-size').params.http).toMatchObject({ load: 'burst', burst: { requests: 6 } });
+  });
+
+  test('every experiment repeats its cells at least 3 times', async () => {
+    const config = await loadConfig(FILE, { host: HOST });
+    for (const experiment of config.experiments) expect(experiment.repetitions).toBeGreaterThanOrEqual(3);
+    const runs = config.experiments.reduce((total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions, 0);
+    expect(runs).toBe(350);
+  });
+});

@@ -1,0 +1,57 @@
+// Valid configs that do not do what they look like: warned with their place in the file.
+import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
+import { planExperiments } from '../../../runner/plan/plan-runs.js';
+import { findPlanWarnings, formatWarning } from '../../../runner/plan/plan-warnings.js';
+
+const HOST = { cpus: 2, cpuIds: [0, 1] };
+
+function warningsOf(text) {
+  const { raw, locate } = parseYaml(text, 'experiments.yml');
+  const config = validateConfig(raw, { file: 'experiments.yml', locate, host: HOST });
+  return planExperiments(config, { defaultNodeMajor: 24 }).flatMap((plan) => findPlanWarnings(plan, config)).map(formatWarning);
+}
+
+test('a quota above the cpuset\'s CPU count is warned once per pair, at the experiment', () => {
+  const warnings = warningsOf(`experiments:
+  q:
+    matrix: {workload: pbkdf2, cpus: [0.5, 2], cpuset: ["0", "0-1"], workers: [0, 1]}
+`);
+  expect(warnings).toEqual([expect.stringMatching(/^experiments\.yml:3:5: experiments\.q: warning: cells with cpus 2 and cpuset "0" get at most 1 CPU/)]);
+});
+
+test('an include entry that extends every cell is warned at the entry', () => {
+  const warnings = warningsOf(`experiments:
+  q:
+    matrix: {workload: argon2, node: [22, 24]}
+    include:
+      - {cpus: 1}
+      - {workload: argon2, node: 26}
+`);
+  expect(warnings).toEqual([expect.stringMatching(/^experiments\.yml:5:9: experiments\.q\.include\[0\]: warning: this include entry extends every one of the matrix's 2 cells/)]);
+});
+
+test('include entries that together give every cell the same new value are warned', () => {
+  const warnings = warningsOf(`experiments:
+  offload:
+    matrix: {workload: [pbkdf2], cpus: [1, 2], workers: [0, 2]}
+    include:
+      - {workload: pbkdf2, cpus: 1, cluster: 2}
+      - {workload: pbkdf2, cpus: 2, cluster: 2}
+`);
+  expect(warnings).toEqual([expect.stringMatching(/^experiments\.yml:5:9: experiments\.offload\.include\[0\]: warning: every cell gets cluster: 2 from include entries \[0\], \[1\]/)]);
+});
+
+test('the usual uses of include are not warned', () => {
+  expect(warningsOf(`experiments:
+  q:
+    matrix: {workload: pbkdf2, cpus: [1, 2], uv_threadpool_size: [1, 4]}
+    include:
+      - {cpus: 1, cpuset: "0"}
+      - {workload: argon2, cpus: 2}
+      - {workload: pbkdf2, cluster: 2, cpus: 2, uv_threadpool_size: 8}
+  one-cell:
+    matrix: {workload: pbkdf2}
+    include:
+      - {cpus: 1}
+`)).toEqual([]);
+});

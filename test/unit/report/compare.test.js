@@ -1,0 +1,131 @@
+import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { compareResults, formatComparison } from '../../../runner/report/compare.js';
+import { readResults } from '../../../runner/results/read-results.js';
+
+const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
+
+function results(cells, axes = ['workload', 'cpus']) {
+  const runs = cells.flatMap(({ cell, workload = 'pbkdf2', cpus, node, values, metric = 'wall_ms' }) =>
+    values.map((value, i) => ({ experiment: 'x', cell, repetition: i + 1, workload, cpus, node, status: 'ok', [metric]: value })));
+  return { runs, tasks: [], info: null, axes };
+}
+
+describe('compareResults', () => {
+  const a = results([{ cell: 'same', cpus: 1, values: [100, 101, 99] }, { cell: 'faster', cpus: 2, values: [100, 102, 98] }, { cell: 'gone', cpus: 4, values: [1, 2] }]);
+  const b = results([{ cell: 'same', cpus: 1, values: [100, 99, 101] }, { cell: 'faster', cpus: 2, values: [80, 81, 79] }, { cell: 'new', cpus: 8, values: [1, 2] }]);
+  const comparison = compareResults(a, b);
+
+  test('matches cells by id and compares each primary metric', () => {
+    expect(comparison.rows.map((row) => [row.cell, row.metric, row.median_a, row.median_b])).toEqual([['same', 'wall_ms', 100, 100], ['faster', 'wall_ms', 100, 80]]);
+    expect(comparison.onlyA.map((cell) => cell.cell)).toEqual(['gone']);
+    expect(comparison.onlyB.map((cell) => cell.cell)).toEqual(['new']);
+    expect(comparison.columns).toEqual(['cell', 'cell_b', 'workload', 'cpus', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'regression']);
+  });
+
+  test('ratio, interval, stars and a verdict in the direction of the metric', () => {
+    const [same, faster] = comparison.rows;
+    expect(same).toMatchObject({ significance: '', verdict: 'same', regression: false });
+    expect(same.ratio).toBeCloseTo(1, 3);
+    expect(same.ratio_ci95_low).toBeGreaterThan(0.95);
+    expect(faster).toMatchObject({ significance: '***', verdict: 'better' });
+    expect(faster.ratio).toBeCloseTo(0.8, 3);
+    expect(faster.ratio_ci95_low).toBeLessThan(0.8);
+    expect(faster.ratio_ci95_high).toBeLessThan(1);
+  });
+
+  test('"same" only when the interval lies inside the threshold; a wide interval is inconclusive', () => {
+    const wideA = results([{ cell: 'w', cpus: 1, values: [80, 100, 120] }]);
+    const wideB = results([{ cell: 'w', cpus: 1, values: [82, 99, 121] }]);
+    expect(compareResults(wideA, wideB).rows[0]).toMatchObject({ verdict: 'inconclusive', regression: false });
+    expect(compareResults(a, b, { threshold: 0.01 }).rows[0].verdict).toBe('inconclusive');
+  });
+
+  test('regression: worse by more than the threshold with the whole interval beyond it', () => {
+    const slower = compareResults(b, a, { threshold: 0.05 }).rows.find((row) => row.cell === 'faster');
+    expect(slower).toMatchObject({ verdict: 'worse', regression: true });
+    expect(compareResults(b, a, { threshold: 0.3 }).rows.find((row) => row.cell === 'faster')).toMatchObject({ verdict: 'worse', regression: false });
+  });
+
+  test('--match-on pairs cells that differ only in that axis', () => {
+    const axes = ['workload', 'cpus', 'node'];
+    const node22 = results([{ cell: 'a1', cpus: 1, node: 22, values: [100, 101, 99] }, { cell: 'a2', cpus: 2, node: 22, values: [50, 51, 49] }], axes);
+    const node24 = results([{ cell: 'b1', cpus: 1, node: 24, values: [90, 91, 89] }, { cell: 'b3', cpus: 4, node: 24, values: [30, 31] }], axes);
+    expect(compareResults(node22, node24).rows).toEqual([]);
+    const matched = compareResults(node22, node24, { matchOn: 'node' });
+    expect(matched.rows.map((row) => [row.cell, row.cell_b, row.node, row.verdict])).toEqual([['a1', 'b1', '22→24', 'better']]);
+    expect(matched.onlyA.map((cell) => cell.cell)).toEqual(['a2']);
+    expect(matched.onlyB.map((cell) => cell.cell)).toEqual(['b3']);
+  });
+
+  test('higher requests_per_sec is better', () => {
+    const httpA = results([{ cell: 'h', workload: 'http', values: [1000, 1010, 990], metric: 'requests_per_sec' }]);
+    const httpB = results([{ cell: 'h', workload: 'http', values: [800, 810, 790], metric: 'requests_per_sec' }]);
+    const rows = compareResults(httpA, httpB).rows;
+    expect(rows.map((row) => [row.metric, row.verdict])).toEqual([['requests_per_sec', 'worse'], ['latency_p99_ms', 'inconclusive']]);
+  });
+
+  test('prints both medians, the ratio with its interval, stars and the false-positive warning', () => {
+    const text = formatComparison(comparison);
+    expect(text).toMatch(/pbkdf2 cpus=2\s+wall_ms\s+100 ms\s+80 ms\s+0\.800?1? \[0\.\d+, 0\.\d+\]\s+\*\*\*/);
+    expect(text).toContain('Significance (that test): * p < 0.05, ** p < 0.01, *** p < 0.001');
+    expect(text).toContain('same only when the CI lies inside ±5%, otherwise inconclusive');
+    expect(text).toContain('with 2 comparisons');
+    expect(text).toContain('Only in A');
+  });
+});
+
+test('npm run compare -- DIR_A DIR_B prints the table and writes compare.csv', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
+  const { stdout, exitCode } = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--out', out], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  expect(exitCode).toBe(0);
+  // pool-vs-cores-b: every uv_threadpool_size=4 cell × 0.8, argon2 cpus=1 pool 8 × 1.25
+  expect(stdout).toMatch(/argon2 cpus=1 uv_threadpool_size=4\s+wall_ms\s+3121 ms\s+2497 ms\s+0\.8 \[[\d.]+, [\d.]+\]\s+\*\*\*/);
+  const csv = readFileSync(out, 'utf8').split('\r\n');
+  expect(csv[0]).toBe('cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,regression');
+  // The four 20% gains are called better, the 25% loss worse. The unchanged cells are copies, but 3 runs cannot show
+  // them "the same within 5%" except argon2 cpus=2 pool 1 (cv 1%): inconclusive, never "same" by default.
+  const verdicts = csv.slice(1).filter(Boolean).map((line) => line.split(',').at(-2));
+  expect(verdicts.filter((verdict) => verdict === 'better')).toHaveLength(4);
+  expect(verdicts.filter((verdict) => verdict === 'worse')).toHaveLength(1);
+  expect(verdicts.filter((verdict) => verdict === 'same')).toHaveLength(1);
+  expect(verdicts.filter((verdict) => verdict === 'inconclusive')).toHaveLength(10);
+  expect(stdout).not.toContain('gate:');
+  expect(readResults(fixture('pool-vs-cores-b')).runs).toHaveLength(48);
+});
+
+test('compare with a wrong argument count exits 2 with the usage', async () => {
+  const { stderr, exitCode } = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores')], { reject: false, cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  expect(exitCode).toBe(2);
+  expect(stderr).toContain('expected two results folders, found 1');
+});
+
+test('compare --threshold is a gate: exit 1 on a regression beyond it, 0 otherwise', async () => {
+  const cwd = fileURLToPath(new URL('../../..', import.meta.url));
+  const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
+  // B → A: the uv_threadpool_size=4 cells get 1.25 × slower, most with the whole interval beyond +5%.
+  const failed = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5%', '--out', out], { cwd, reject: false });
+  expect(failed.stdout).toMatch(/gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it: /);
+  expect(failed.exitCode).toBe(1);
+  // A → B: the one loss (argon2 cpus=1 pool 8, ×1.25 [1.02, 1.53]) is not beyond +5% with its whole interval.
+  const passed = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%', '--out', out], { cwd, reject: false });
+  expect(passed.stdout).toContain('gate: passed');
+  expect(passed.exitCode).toBe(0);
+  const bad = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'], { cwd, reject: false });
+  expect(bad.stderr).toContain('--threshold takes a percentage');
+  expect(bad.exitCode).toBe(2);
+});
+
+test('compare --match-on with an axis neither folder has, or one that leaves cells ambiguous, exits 2', async () => {
+  const cwd = fileURLToPath(new URL('../../..', import.meta.url));
+  const run = (axis) => execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--match-on', axis], { cwd, reject: false });
+  const typo = await run('nod');
+  expect(typo.stderr).toContain('--match-on nod: neither folder has an axis of that name');
+  expect(typo.exitCode).toBe(2);
+  const ambiguous = await run('cpus');
+  expect(ambiguous.stderr).toMatch(/with --match-on cpus, cells \w+ and \w+ of B differ only in cpus/);
+  expect(ambiguous.exitCode).toBe(2);
+});

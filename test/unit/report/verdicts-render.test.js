@@ -1,0 +1,55 @@
+import { buildVerdicts } from '../../../runner/report/verdicts.js';
+import { formatAnswersText, renderAnswersHtml, renderAnswersMarkdown } from '../../../runner/report/answers.js';
+import { escapeMarkdown } from '../../../runner/report/markdown.js';
+import { formatChange } from '../../../runner/report/verdict-words.js';
+
+const AXES = ['workload', 'cpus'];
+const cell = (cpus, values) => ({ cell: `c${cpus}`, values: { workload: 'pbkdf2', cpus }, workload: 'pbkdf2', runs: values.map((wall_ms) => ({ wall_ms })) });
+const CELLS = [cell(1, [1000, 1010, 990, 1005]), cell(2, [500, 505, 495, 502])];
+const says = 'Two CPUs <b>halve</b> it | "fast"';
+const verdicts = buildVerdicts(CELLS, AXES, [
+  { says, metric: null, compare: { cpus: [1, 2] }, where: {}, expect: { ratio: 0.5, within: 0.1 } },
+  { says: 'no gain', metric: null, compare: { cpus: [1, 2] }, where: {}, expect: { same: 0.05 } },
+]);
+
+test('the Answers section of report.md: badges, the claim in words, its combination, the steps, how it is computed', () => {
+  const text = renderAnswersMarkdown(verdicts, escapeMarkdown).join('\n');
+  expect(text).toMatch(/^## Answers\n\n### Claims\n\n- \*\*✔ holds\*\*: "Two CPUs \\<b\\>halve\\<\/b\\> it \\\| "fast"" \(wall_ms, cpus 1 → 2, ratio in \\\[0\.45, 0\.55\\\]; 1 combination\)/);
+  expect(text).toContain('- **✘ refuted**: "no gain"');
+  expect(text).toMatch(/  - holds: cpus 1 → 2: wall_ms B\/A 0\.5\d* \\\[0\.\d+, 0\.\d+\\\] = −50% /);
+  expect(text).toContain('### What each axis does');
+  expect(text).toContain('- pbkdf2 wall_ms: cpus moves it most');
+  expect(text).toContain("Welch's t on the logarithms");
+  expect(text).toContain('[verdicts.csv](verdicts.csv)');
+});
+
+test('the Answers section of report.html escapes what the experiment says and carries one badge per verdict', () => {
+  const html = renderAnswersHtml(verdicts);
+  expect(html).not.toContain('<b>halve</b>');
+  expect(html).toContain('<q>Two CPUs &lt;b&gt;halve&lt;/b&gt; it | &quot;fast&quot;</q> (wall_ms, cpus 1 → 2, ratio in [0.45, 0.55]; 1 combination)');
+  expect(html.match(/Two CPUs/g)).toHaveLength(1);
+  expect(html.match(/<span class="badge holds">holds<\/span>/g)).toHaveLength(2);
+  expect(html.match(/<span class="badge refuted">refuted<\/span>/g)).toHaveLength(2);
+  expect(html).toContain('<span class="badge faster">faster</span>');
+});
+
+test('the terminal block: each claim, its combinations indented, the step counts and the leading axis', () => {
+  expect(formatAnswersText(verdicts)).toEqual([
+    expect.stringMatching(/^HOLDS: "Two CPUs/),
+    expect.stringMatching(/^ {4}holds: cpus 1 → 2/),
+    expect.stringMatching(/^REFUTED: "no gain"/),
+    expect.stringMatching(/^ {4}refuted: /),
+    'Steps between neighbouring axis values: 1 faster (of 1).',
+    expect.stringMatching(/^pbkdf2 wall_ms: cpus moves it most/),
+  ]);
+});
+
+test('nothing to compare says so', () => {
+  const none = buildVerdicts([CELLS[0]], AXES, []);
+  expect(renderAnswersMarkdown(none, escapeMarkdown).join('\n')).toContain('nothing to compare');
+  expect(renderAnswersHtml(none)).toBeNull();
+});
+
+test('formatChange: signed percentages, one decimal below 10%', () => {
+  expect([0.51, 1.004, 1.0, 1.25, 0.9951, NaN].map(formatChange)).toEqual(['−49%', '+0.4%', '0%', '+25%', '−0.5%', '?']);
+});

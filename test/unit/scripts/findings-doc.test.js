@@ -1,0 +1,97 @@
+// docs/findings.md is generated (scripts/findings.js) from docs/findings.src.md, published-experiments.yml and
+// the results folders: no number in it is typed by hand, and it is never out of date with its sources. The same
+// holds for its charts (SVG files beside it) and for the README's headline block.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateFindings, locateFolder, replaceHeadlines } from '../../../scripts/findings.js';
+
+const at = (path) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const SOURCES = { resultsDir: at('docs/findings'), configFile: at('published-experiments.yml'), linkBase: at('docs') };
+const generate = (source, extra = {}) => generateFindings({ ...SOURCES, ...extra, source });
+
+describe('scripts/findings.js', () => {
+  test('docs/findings.md, its charts and the README headlines are what the script makes of their sources (run `npm run findings` after a change)', async () => {
+    const { text, charts, headlines } = await generate(readFileSync(at('docs/findings.src.md'), 'utf8'));
+    expect(text).toBe(readFileSync(at('docs/findings.md'), 'utf8'));
+    expect(charts.size).toBeGreaterThan(0);
+    for (const [path, svg] of charts) expect([path, svg]).toEqual([path, readFileSync(join(at('docs'), path), 'utf8')]);
+    const readme = readFileSync(at('README.md'), 'utf8');
+    expect(replaceHeadlines(readme, headlines)).toBe(readme);
+  });
+
+  test('the same folders give the same bytes', async () => {
+    const source = readFileSync(at('docs/findings.src.md'), 'utf8');
+    const [first, second] = [await generate(source), await generate(source)];
+    expect(second.text).toBe(first.text);
+    expect([...second.charts]).toEqual([...first.charts]);
+  });
+
+  test('claims get their verdicts and interval from the runs; a folder not run yet says so', async () => {
+    const source = ['<!-- findings:claims http-taskset -->', '<!-- findings:claims template-idle -->', '<!-- findings:table http-taskset metric=requests_per_sec rows=cpuset -->'].join('\n');
+    const { text } = await generate(source);
+    expect(text).toMatch(/\| Pinning the 2-thread server .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| ratio in \[0\.442, 0\.598\] \| \*\*(holds|refuted|inconclusive)\*\*/);
+    expect(text).toContain('(no claims)');
+    expect(text).toMatch(/^\| 0 \| [\d.]+ \[[\d.]+, [\d.]+\]( \d+%)? \(n \d+\) \|$/m);
+    const empty = await generate('<!-- findings:runs -->\n<!-- findings:claims http-taskset -->\n<!-- findings:chart http-taskset metric=requests_per_sec x=cpuset -->', { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-')) });
+    expect(empty.text).toContain('| http-taskset | — | not run yet |');
+    expect(empty.text).toContain('- **not run yet**: "Pinning the 2-thread server');
+    expect(empty.text).toContain('(chart: not run yet)');
+    expect(empty.headlines.join('\n')).toMatch(/No published experiment has been run yet/);
+  });
+
+  test('a folder outside the config (a recheck a table names) counts neither in the span of the run nor in the headline', async () => {
+    const { text, headlines } = await generate('<!-- findings:runs -->\n<!-- findings:table recheck-http-quota metric=requests_per_sec rows=workers columns=cpus -->');
+    expect(text).toMatch(/^\| 1 \| [\d.]+ /m);
+    const [, span] = /^\d+ experiments, (.*)\.$/m.exec(text);
+    expect(headlines[0]).toContain(`; ${span})`);
+  });
+
+  test('a chart directive makes an SVG with one dot per ok run and a median bar per cell, named after its arguments', async () => {
+    const { text, charts } = await generate('<!-- findings:chart pbkdf2-waves metric=wall_ms x=uv_threadpool_size -->');
+    const [[path, svg]] = [...charts];
+    expect(path).toBe('findings/charts/pbkdf2-waves--wall_ms--uv_threadpool_size.svg');
+    expect(text).toContain(`](${path})`);
+    const runs = readFileSync(at('docs/findings/pbkdf2-waves/runs.csv'), 'utf8').trim().split('\n').length - 1;
+    expect(svg.match(/<circle /g)).toHaveLength(runs);
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg).toContain('wall_ms (ms)');
+  });
+
+  test('an order directive gives each cell\'s waves and completion times from tasks.csv', async () => {
+    const { text } = await generate('<!-- findings:order pbkdf2-waves rows=uv_threadpool_size -->');
+    // Pool 1 finishes the 16 calls one by one in every run.
+    expect(text).toMatch(/^\| 1 \| 1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1 ×\d+ \| (\d+, ){15}\d+ \|$/m);
+    expect(text).toMatch(/^\| 4 \| .*×\d+ \| /m);
+  });
+
+  test('a ratio directive compares two experiments\' cells (B / A with its interval); a side not run says so', async () => {
+    const { text } = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0,cluster=0 b=sum-1e9:workers=0,cluster=2 -->');
+    expect(text).toMatch(/^- wall_ms, sum-1e9 \(workers 0, cluster 2\) ÷ sum-1e9 \(workers 0, cluster 0\): [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\)$/);
+    const missing = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0 b=nowhere:workers=0 -->');
+    expect(missing.text).toBe('(ratio: not run yet)');
+  });
+
+  test('a results root: DIR/<experiment>, else its newest <experiment>-<UTC time> folder (never another experiment\'s)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lab-findings-root-'));
+    for (const name of ['sum-1e9-20260101T000000Z', 'sum-1e9-20261124T120000Z', 'sum-1e9-closure-20271231T000000Z']) {
+      cpSync(at('docs/findings/sum-1e9'), join(root, name), { recursive: true });
+    }
+    mkdirSync(join(root, 'sum-1e9-20281231T000000Z'));
+    expect(locateFolder(root, 'sum-1e9')).toBe(join(root, 'sum-1e9-20261124T120000Z'));
+    expect(locateFolder(root, 'sum-1e7')).toBeNull();
+    cpSync(at('docs/findings/sum-1e9'), join(root, 'sum-1e9'), { recursive: true });
+    expect(locateFolder(root, 'sum-1e9')).toBe(join(root, 'sum-1e9'));
+  });
+
+  test('the README block is replaced between its markers; a README without them is an error', () => {
+    const readme = 'intro\n<!-- findings:headlines:start -->\nold\n<!-- findings:headlines:end -->\nrest\n';
+    expect(replaceHeadlines(readme, ['new 1', 'new 2'])).toBe('intro\n<!-- findings:headlines:start -->\nnew 1\nnew 2\n<!-- findings:headlines:end -->\nrest\n');
+    expect(() => replaceHeadlines('no markers', ['x'])).toThrow(/findings:headlines:start/);
+  });
+
+  test('an unknown directive is an error naming the known ones', async () => {
+    await expect(generate('<!-- findings:plot x -->')).rejects.toThrow(/unknown directive findings:plot.*|expected one of runs, claims, table, chart, order/);
+  });
+});
