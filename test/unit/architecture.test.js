@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LAYERS = [
   ['runner/errors.js'],
-  ['runner/domain/', 'runner/stats/', 'runner/verdicts/', 'images/workload/'],
+  ['runner/domain/', 'runner/stats/', 'runner/verdicts/', 'runner/model/', 'images/workload/'],
   ['runner/config/'],
   ['runner/plan/'],
   ['runner/docker/', 'images/base/'],
