@@ -16,8 +16,11 @@
 //   process, a cost per thread), over every measured run of the group.
 // - lowest: the medians of the cell with the least min(parallelism, usable CPUs) (ties: less parallelism,
 //   then the matrix order): the ideal for code the lab cannot see into.
+// `bounds` carries the calibration's own uncertainty: the same interval of its median the reports draw
+// (runner/stats/median-interval.js), so a model value comes with the range that calibration allows.
 import { median } from 'simple-statistics';
 import { primaryMetrics } from '../domain/metrics.js';
+import { medianInterval } from '../stats/median-interval.js';
 import { getWorkload } from '../domain/workloads.js';
 import { CAPACITY_AXES } from './model-cell.js';
 
@@ -47,9 +50,12 @@ export function calibrateGroup(group) {
 const CALIBRATE = {
   sample(rule, cells, measured) {
     const most = Math.max(...cells.map((member) => member.modelCell.cpus));
-    const samples = measured.filter(({ member }) => member.modelCell.cpus === most).map(({ run, member }) => rule.sample(run, member.modelCell)).filter(Number.isFinite);
-    if (samples.length === 0) return null;
-    return { value: median(samples), runs: samples.length, cells: countCells(measured) };
+    const points = measured.filter(({ member }) => member.modelCell.cpus === most)
+      .map((point) => ({ ...point, sample: rule.sample(point.run, point.member.modelCell) })).filter((point) => Number.isFinite(point.sample));
+    if (points.length === 0) return null;
+    const samples = points.map((point) => point.sample);
+    const interval = medianInterval(samples);
+    return { value: median(samples), runs: samples.length, cells: countCells(points), bounds: interval && { low: { value: interval.low }, high: { value: interval.high }, coverage: interval.coverage } };
   },
   fit(rule, _cells, measured) {
     const points = measured.filter(({ run }) => Number.isFinite(run[rule.metric]));
@@ -65,12 +71,15 @@ const CALIBRATE = {
     if (ran.length === 0) return null;
     const rank = ({ modelCell }) => { const parallelism = rule.parallelism(modelCell); return [Math.min(parallelism, modelCell.cpus), parallelism]; };
     const lowest = ran.reduce((best, member) => (compareRanks(rank(member), rank(best)) < 0 ? member : best));
-    const medians = {};
+    const [medians, lows, highs] = [{}, {}, {}];
     for (const { column } of primaryMetrics(workload)) {
       const sample = lowest.runs.map((run) => run[column]).filter(Number.isFinite);
-      if (sample.length) medians[column] = median(sample);
+      if (sample.length === 0) continue;
+      medians[column] = median(sample);
+      const interval = medianInterval(sample);
+      [lows[column], highs[column]] = interval ? [interval.low, interval.high] : [medians[column], medians[column]];
     }
-    return { base: lowest.modelCell, baseCell: lowest.cell, medians, runs: lowest.runs.length, cells: 1 };
+    return { base: lowest.modelCell, baseCell: lowest.cell, medians, runs: lowest.runs.length, cells: 1, bounds: { low: { medians: lows }, high: { medians: highs } } };
   },
 };
 

@@ -8,8 +8,9 @@ import { toModelCell } from './model-cell.js';
  * @param {{ cell: string, workload: string, values: object, params?: object, runs: object[] }[]} cells
  *   in matrix order; params: the workload's filled-in parameters (run.json's cells); runs: the measured ones
  * @param {{ hostCpus: number|null }} host
- * @returns {Map<string, { calibration: object|null, model: Record<string, number> }>}  by cell id; model is {}
- *   where the cell has no model (no params, unknown CPUs, a workload without one, nothing to calibrate on)
+ * @returns {Map<string, { calibration: object|null, model: Record<string, number>, modelRange: Record<string, [number, number]> }>}
+ *   by cell id; model is {} where the cell has no model (no params, unknown CPUs, a workload without one, nothing
+ *   to calibrate on); modelRange: each metric's model at the two ends of the calibration's interval, low first
  */
 export function predictCells(cells, { hostCpus }) {
   const groups = new Map();
@@ -22,7 +23,7 @@ export function predictCells(cells, { hostCpus }) {
   const predicted = new Map();
   for (const group of groups.values()) {
     const calibration = calibrateGroup(group);
-    for (const member of group) predicted.set(member.cell, { calibration, model: predictCell(member, calibration) });
+    for (const member of group) predicted.set(member.cell, { calibration, model: predictCell(member, calibration), modelRange: predictRange(member, calibration) });
   }
   return predicted;
 }
@@ -36,6 +37,16 @@ export function predictCell({ workload, modelCell }, calibration) {
   const model = getWorkload(workload)?.model;
   if (!model || !calibration || !modelCell) return {};
   return Object.fromEntries(Object.entries(model.predict(modelCell, calibration)).filter(([, value]) => Number.isFinite(value)));
+}
+
+/**
+ * The model's range of each metric: its value at either end of the calibration's interval (a time grows with
+ * the CPU per task, a rate falls with it, so the ends are sorted). {} without bounds (a fit).
+ */
+export function predictRange(cell, calibration) {
+  if (!calibration?.bounds) return {};
+  const [low, high] = ['low', 'high'].map((end) => predictCell(cell, { ...calibration, ...calibration.bounds[end] }));
+  return Object.fromEntries(Object.keys(low).filter((metric) => Number.isFinite(high[metric])).map((metric) => [metric, [Math.min(low[metric], high[metric]), Math.max(low[metric], high[metric])]]));
 }
 
 /**
