@@ -58,3 +58,15 @@ export function modelRatio(a, b, metric) {
   const [from, to] = [a?.model?.[metric], b?.model?.[metric]];
   return Number.isFinite(from) && Number.isFinite(to) && from !== 0 ? to / from : null;
 }
+
+/**
+ * The range of that ratio the calibration allows: B over A at the same end of the calibration's interval (one
+ * cost of a task for both cells, so where the cost cancels, as in waves of CPU work, the range is one value).
+ * null when either cell has no range of the metric.
+ */
+export function modelRatioRange(a, b, metric) {
+  const [from, to] = [a?.modelRange?.[metric], b?.modelRange?.[metric]];
+  if (!from || !to || from[0] === 0 || from[1] === 0) return null;
+  const ends = [to[0] / from[0], to[1] / from[1]];
+  return [Math.min(...ends), Math.max(...ends)];
+}

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { readResults } from '../../runner/results/read-results.js';
 import { summarizeCells } from '../../runner/report/summary.js';
 import { calibrateGroup, formatCalibrationKey, solveLeastSquares } from '../../runner/model/calibrate.js';
-import { modelRatio, predictCells } from '../../runner/model/predict.js';
+import { modelRatio, modelRatioRange, predictCells } from '../../runner/model/predict.js';
 import { buildModelTables } from '../../runner/report/model-table.js';
 
 const findings = (name) => fileURLToPath(new URL(`../../docs/findings/${name}`, import.meta.url));
@@ -39,6 +39,18 @@ describe('what the host allows a claim', () => {
     expect(modelRatio(pool(1), pool(4), 'wall_ms')).toBeCloseTo(0.5, 12);
     expect(modelRatio(pool(4), pool(8), 'wall_ms')).toBeCloseTo(1, 12);
     expect(modelRatio(pool(1), pool(4), 'requests_per_sec')).toBeNull();
+    // The cost of a call cancels in the ratio: whatever the calibration, waves give 0.50.
+    const [low, high] = modelRatioRange(pool(1), pool(4), 'wall_ms');
+    expect([low, high].map((value) => Number(value.toFixed(12)))).toEqual([0.5, 0.5]);
+  });
+
+  test('http: the ratio of two quotas depends a little on the calibration (the leftovers do not scale with the CPUs)', () => {
+    const cells = summaryOf(findings('recheck-http-quota')).cells;
+    const at = (cpus) => cells.find((cell) => cell.values.cpus === cpus && cell.values.workers === 1);
+    const [low, high] = modelRatioRange(at(1), at(0.5), 'requests_per_sec');
+    expect(low).toBeLessThan(high);
+    expect(modelRatio(at(1), at(0.5), 'requests_per_sec')).toBeGreaterThanOrEqual(low);
+    expect(modelRatio(at(1), at(0.5), 'requests_per_sec')).toBeLessThanOrEqual(high);
   });
 });
 
