@@ -247,7 +247,7 @@ function checkLoader(loader, host) {
 // CPU time over the responses it paid for. A window pays for more than its answers: the warm-up's closed loop
 // leaves every connection's request in flight (its answer is not counted, its work is), so a saturated window
 // holds c · (answers + connections) of CPU; the /fast probe (≈ 100 trivial requests a second) is not counted
-// (under 2% of even 0.5 CPU). S = the CPUs the work can use: min(threads that run it × lanes, usable CPUs).
+// (a small share even of 0.5 CPU). S = the CPUs the work can use: min(threads that run it × lanes, usable CPUs).
 // Loop: throughput = (S · window / c − leftovers) / window; a request waits behind every other connection's
 // (Little's law: connections / throughput), and the window's first ones behind the leftovers too, which is
 // what its p99 shows while they are more than 1% of the answers. Burst: N requests in waves over those
@@ -276,7 +276,8 @@ function predictOwnWork(cell, responseMs) {
     const burstMs = responseMs * last;
     // The leftovers' work, less the half of a request each running thread has done on average at the cut.
     const leftoverMs = leftovers ? responseMs * (shareCpus(listRequestLoads(cell, leftovers), share).last - 0.5) : 0;
-    const firstBurstIsTail = rounds * requests < 100 * requests;
+    // Under 100 bursts, the first burst's answers (behind the leftovers) are more than 1% of them: the p99.
+    const firstBurstIsTail = rounds < 100;
     return {
       requests_per_sec: ((rounds * requests) / (rounds * burstMs + leftoverMs)) * 1000,
       latency_p99_ms: burstMs + (firstBurstIsTail ? leftoverMs : 0),
