@@ -15,6 +15,7 @@ import { buildSummaryTable } from './summary-table.js';
 import { formatCellValues } from './format.js';
 import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
 import { medianInterval } from '../stats/median-interval.js';
+import { MODEL_STYLE, renderModelHtml } from './model-table.js';
 
 const require = createRequire(import.meta.url);
 // The package exports no path to its UMD build; it sits next to the CommonJS entry point.
@@ -28,13 +29,14 @@ export function renderHtml(report) {
   const sections = [
     renderAnswersHtml(report.verdicts),
     section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
-    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are a confidence interval of the median (order statistics: 95% from 6 runs on; with fewer, min to max, whose coverage the tooltip gives, e.g. 75% for 3 runs). Numeric axes are spaced by value.',
+    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are a confidence interval of the median (order statistics: 95% from 6 runs on; with fewer, min to max, whose coverage the tooltip gives, e.g. 75% for 3 runs). Numeric axes are spaced by value. Dashed: the capacity model, what this host allows each cell (see Model vs measured).',
       data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
     section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves.',
       data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : []),
     section('latency', 'Latency percentiles (http)', 'Medians over repetitions of each percentile autocannon reported.',
       data.latency.series.length ? [figure('Latency percentiles per cell', canvas('latency-chart', 380))] : []),
     section('summary', 'Summary', 'The same numbers as summary.csv, rounded for reading.', report.workloads.map((workload) => summaryTable(report, workload))),
+    renderModelHtml(report),
   ].filter(Boolean);
   return `<!doctype html>
 <html lang="en">
@@ -44,7 +46,7 @@ export function renderHtml(report) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(`${report.experiment}: report`)}</title>
-<style>${STYLE}${ANSWERS_STYLE}</style>
+<style>${STYLE}${ANSWERS_STYLE}${MODEL_STYLE}</style>
 </head>
 <body>
 <header><h1>${escapeHtml(report.experiment)}</h1>${renderHeader(report)}</header>
@@ -90,6 +92,8 @@ function lineChart(pivot, index, cellsById) {
         const interval = cell ? medianInterval(cell.runs.map((run) => run[pivot.metric])) : null;
         return interval && [interval.low, interval.high, interval.coverage];
       }),
+      // The capacity model's value per point (runner/model/), drawn as a dashed line; null where a cell has none.
+      model: pivot.cellIds.map((line) => cellsById.get(line[j])?.model?.[pivot.metric] ?? null),
     })),
   };
 }

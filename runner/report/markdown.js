@@ -6,6 +6,7 @@ import { formatPivotValue, pivotToRecords } from './pivot.js';
 import { formatCellValues, formatNumber } from './format.js';
 import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
+import { renderModelMarkdown } from './model-table.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
@@ -17,6 +18,7 @@ export function renderMarkdown(report) {
   lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## Summary', '');
   for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
+  lines.push(...renderModelMarkdown(report, escapeMarkdown));
   if (report.pivots.length) {
     lines.push('## Pivot tables', '');
     for (const pivot of report.pivots) lines.push(...pivotTable(pivot), '');

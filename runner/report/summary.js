@@ -1,11 +1,12 @@
 // runs → summary rows, one per cell: the cell's axis values, how many runs count, the statistics of its
 // primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
 import { median } from 'simple-statistics';
-import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+import { usableCpus } from '../model/usable-cpus.js';
 import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
+import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
 
 export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 
@@ -28,9 +29,11 @@ export function summarizeCells(results, { baseline } = {}) {
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
   for (const cell of cells) cell.baseline = chooseBaseline(cells, cell.workload, baseline);
   for (const cell of cells) Object.assign(cell, measureSpeedup(cell));
+  attachModels(cells, info);
   const columns = [
     'experiment', 'cell', ...axes, 'n', 'failed', 'warmups',
     ...metrics.flatMap(({ column }) => STAT_NAMES.map((stat) => `${column}_${stat}`)),
+    ...listModelColumns(metrics),
     'baseline', 'speedup', 'efficiency', 'cpu_capacity',
     ...SEEN_COLUMNS.map((column) => `${column}_median`),
   ];
@@ -86,16 +89,8 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus) {
   };
 }
 
-/**
- * The CPU time per second the container can use: the quota if set, the number of pinned CPUs if set,
- * the host's CPUs if neither — the smallest of those that apply. Threads are not capacity: a pool of
- * 8 on 1 CPU still has 1 CPU of capacity.
- */
-export function cpuCapacity({ cpus, cpuset }, hostCpus) {
-  const limits = [cpus, cpuset === undefined ? undefined : parseCpuList(cpuset).length, hostCpus]
-    .filter((value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
-  return limits.length ? Math.min(...limits) : null;
-}
+/** The CPUs the container can use (runner/model/usable-cpus.js): summary.csv's cpu_capacity. */
+export const cpuCapacity = usableCpus;
 
 /**
  * Per workload: the cell matching every key of `spec` (all cells when there is none) that has the least
@@ -146,6 +141,7 @@ function toRow(cell, axes, metrics) {
     if (!stats) continue;
     for (const stat of STAT_NAMES) row[`${column}_${stat}`] = stat === 'outliers' ? stats.outliers.length : roundTo(stats[stat]);
   }
+  for (const [column, value] of Object.entries(readModelValues(cell, metrics))) row[column] = roundTo(value);
   Object.assign(row, { baseline: cell.baseline?.cell, speedup: roundTo(cell.speedup), efficiency: roundTo(cell.efficiency), cpu_capacity: cell.cpuCapacity });
   for (const column of SEEN_COLUMNS) row[`${column}_median`] = roundTo(cell.seen[column]);
   return row;

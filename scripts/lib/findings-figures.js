@@ -3,6 +3,7 @@
 import { sortByAxes } from '../../runner/domain/cells.js';
 import { findMetric } from '../../runner/domain/metrics.js';
 import { median } from '../../runner/stats/statistics.js';
+import { summarizeCells } from '../../runner/report/summary.js';
 import { renderSvgChart } from '../../runner/report/svg-chart.js';
 import { ONE_WAVE_SPAN, WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from '../../runner/report/task-order.js';
 
@@ -37,9 +38,18 @@ export function renderChart({ name, metric, x, series, where }, folder) {
     yLabel: unit ? `${metric} (${unit})` : metric,
     seriesLabel: series,
     points: runs.map((run) => ({ x: run[x], y: run[metric], ...(series ? { series: run[series] } : {}) })),
+    model: listModelPoints(folder, { metric, x, series, where }),
   });
-  const lines = [`![${title}](${path})`, '', `*${metric} by ${x}${series ? `, one line per ${series}` : ''}: each dot one run (${runs.length} runs), each bar the median of a cell.*`];
+  const lines = [`![${title}](${path})`, '', `*${metric} by ${x}${series ? `, one line per ${series}` : ''}: each dot one run (${runs.length} runs), each bar the median of a cell, dashed the capacity model.*`];
   return { path, svg, lines };
+}
+
+// The capacity model of each cell the chart shows (summary.js puts it on the cells), as chart points.
+function listModelPoints(folder, { metric, x, series, where }) {
+  const [axis, value] = where ? where.split(':') : [];
+  return summarizeCells(folder).cells
+    .filter((cell) => Number.isFinite(cell.model?.[metric]) && (!axis || String(cell.values[axis]) === value))
+    .map((cell) => ({ x: cell.values[x], y: cell.model[metric], ...(series ? { series: cell.values[series] } : {}) }));
 }
 
 /**

@@ -82,6 +82,13 @@ test('the real default run: heatmaps, a line chart per workload and the waves dr
     ['time since the workload started (ms)', 'task (index, in submission order)'],
   ]);
 
+  // Each line chart has the capacity model beside each measured line: dashed, one point per cell, in the legend.
+  const models = await page.evaluate(() => ['line-0', 'line-1'].map((id) => window.Chart.getChart(document.getElementById(id)).data.datasets
+    .filter((dataset) => dataset.isModel)
+    .map((dataset) => ({ label: dataset.label, dashed: dataset.borderDash.length > 0, points: dataset.data.filter((point) => point.y > 0).length }))));
+  expect(models).toEqual(Array(2).fill([{ label: 'cpus=1 model', dashed: true, points: 4 }, { label: 'cpus=2 model', dashed: true, points: 4 }]));
+  expect(await page.$$eval('#model table tbody tr', (rows) => rows.length)).toBe(16);
+
   // Another run in the waves picker redraws the chart.
   const label = await page.$eval('#waves-run', (select) => [...select.options].find((option) => option.text.startsWith('pbkdf2 cpus=2 uv_threadpool_size=4 ')).text);
   await page.selectOption('#waves-run', { label });

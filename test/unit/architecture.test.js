@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // folder, not to its parent's): a new folder fails 'every folder has a layer' until it is placed.
 const LAYERS = [
   ['runner/errors.js'],
-  ['runner/domain/', 'runner/stats/', 'runner/verdicts/', 'images/', 'images/workload/', 'images/workload/http/', 'images/workload/lib/',
+  ['runner/domain/', 'runner/stats/', 'runner/verdicts/', 'runner/model/', 'images/', 'images/workload/', 'images/workload/http/', 'images/workload/lib/',
     'images/workload/probe/', 'images/workload/spread/', 'images/workload/user/', 'images/workload/workloads/'],
   ['runner/config/', 'runner/config/diagnostics/'],
   ['runner/plan/'],

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WorkloadError } from '../workload-error.js';
+import { listPoolLoads, shareCpus } from '../lib/capacity.js';
 
 const APP_DIR = fileURLToPath(new URL('../', import.meta.url));
 
@@ -76,3 +77,17 @@ export async function runTask({ memoryCost, timeCost, parallelism }, taskIndex) 
     throw new WorkloadError('ERR_TASK_FAILED', 'the argon2 hash did not verify against its password');
   }
 }
+
+// The capacity model: a task is two pool jobs of equal cost (the hash, then the verify: a hash again), each
+// on one pool thread but running `parallelism` lanes, so a job may use up to that many CPUs; jobs go in
+// waves over the pool threads of each process, sharing the usable CPUs. c = the folder's median CPU time
+// per task. Lanes wait for each other at every segment, which this does not count: one hash on more CPUs
+// than one is where the host falls short of it.
+export const model = {
+  calibration: () => ({ kind: 'sample', sample: (run, { params }) => run.cpu_total_ms / params.tasks }),
+  predict({ params, cpus, pool, cluster }, { value: taskMs }) {
+    const loads = listPoolLoads({ tasks: params.tasks, pool, cluster, jobsPerTask: 2 });
+    return { wall_ms: (taskMs / 2) * shareCpus(loads, { cpus, width: params.parallelism }).last };
+  },
+  describe: ({ value }) => `CPU time of one hash and its verify ${value.toPrecision(3)} ms`,
+};

@@ -59,3 +59,13 @@ export function toContainer(filled, { configDir }) {
   if (filled.root === undefined) return { params: filled, mounts: [] };
   return { params: filled, mounts: [toUserMount(path.resolve(configDir, filled.root))], workingDir: USER_MOUNT };
 }
+
+// The capacity model of a command we cannot see into: the ideal. The cell with the fewest usable CPUs gives
+// the time; every other cell takes that divided by its share of CPUs, as if the command used them all.
+export const model = {
+  calibration: () => ({ kind: 'lowest', parallelism: () => Infinity }),
+  predict({ cpus }, { base, medians }) {
+    return medians.wall_ms === undefined ? {} : { wall_ms: (medians.wall_ms * base.cpus) / cpus };
+  },
+  describe: ({ base, medians }) => `ideal: ${medians.wall_ms?.toPrecision(3)} ms at ${base.cpus} CPUs, divided by each cell's CPUs`,
+};

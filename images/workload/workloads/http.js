@@ -4,6 +4,7 @@
 // second container, and the runner's executor starts both (`serves`). Object parameters take their defaults key by key (params.js), so
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
+import { listPoolLoads, listThreadLoads, shareCpus } from '../lib/capacity.js';
 import { checkCpuset } from '../lib/check-host.js';
 import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
 import { CPUSET_PATTERN } from '../lib/cpuset.js';
@@ -241,3 +242,76 @@ function checkLoader(loader, host) {
   }
   return issues;
 }
+
+// The capacity model. Our own work: c = CPU time of one response, the folder's median per run of the window's
+// CPU time over the responses it paid for. A window pays for more than its answers: the warm-up's closed loop
+// leaves every connection's request in flight (its answer is not counted, its work is), so a saturated window
+// holds c · (answers + connections) of CPU; the /fast probe (≈ 100 trivial requests a second) is not counted
+// (a small share even of 0.5 CPU). S = the CPUs the work can use: min(threads that run it × lanes, usable CPUs).
+// Loop: throughput = (S · window / c − leftovers) / window; a request waits behind every other connection's
+// (Little's law: connections / throughput), and the window's first ones behind the leftovers too, which is
+// what its p99 shows while they are more than 1% of the answers. Burst: N requests in waves over those
+// threads; the first burst waits for the leftovers. Your app: the ideal, the least parallel cell scaled by
+// min(processes × threads, CPUs).
+const isOnPool = ({ work, pbkdf2 }) => work === 'argon2' || (work === 'pbkdf2' && !pbkdf2.sync);
+
+// Requests whose work a measured window pays for but whose answers it does not count: the warm-up's (a closed
+// loop whatever the load, so for bursts too).
+function countLeftovers({ warmup, rate, connections, pipelining }) {
+  return warmup > 0 && rate === undefined ? connections * pipelining : 0;
+}
+
+// Requests' work per thread that can run it, when `requests` arrive at once (dealt over processes like tasks).
+function listRequestLoads({ params, pool, workers, cluster }, requests) {
+  return isOnPool(params) ? listPoolLoads({ tasks: requests, pool, cluster }) : listThreadLoads({ tasks: requests, workers, cluster });
+}
+
+function predictOwnWork(cell, responseMs) {
+  const { params, cpus } = cell;
+  const share = { cpus, width: params.work === 'argon2' ? params.argon2.parallelism : 1 };
+  const leftovers = countLeftovers(params);
+  if (params.load === 'burst') {
+    const { requests, rounds } = params.burst;
+    const { first, last } = shareCpus(listRequestLoads(cell, requests), share);
+    const burstMs = responseMs * last;
+    // The leftovers' work, less the half of a request each running thread has done on average at the cut.
+    const leftoverMs = leftovers ? responseMs * (shareCpus(listRequestLoads(cell, leftovers), share).last - 0.5) : 0;
+    // Under 100 bursts, the first burst's answers (behind the leftovers) are more than 1% of them: the p99.
+    const firstBurstIsTail = rounds < 100;
+    return {
+      requests_per_sec: ((rounds * requests) / (rounds * burstMs + leftoverMs)) * 1000,
+      latency_p99_ms: burstMs + (firstBurstIsTail ? leftoverMs : 0),
+      burst_p50_ms: burstMs,
+      burst_first_p50_ms: responseMs * first,
+    };
+  }
+  const inFlight = params.connections * params.pipelining;
+  const running = listRequestLoads(cell, inFlight).filter((load) => load > 0).length;
+  const usable = Math.min(running * share.width, cpus);
+  const saturated = Math.max(0, (usable * params.duration * 1000) / responseMs - leftovers) / params.duration;
+  const perSecond = params.rate === undefined ? saturated : Math.min(params.rate, saturated);
+  if (perSecond < saturated) return { requests_per_sec: perSecond, latency_p99_ms: responseMs / Math.min(share.width, cpus) };
+  // The answer at the 99th percentile waits behind this many requests: the window's first ones queue behind
+  // the leftovers and each other; every later one behind the other connections' requests.
+  const ahead = Math.max(inFlight, leftovers + inFlight - (perSecond * params.duration) / 100);
+  return { requests_per_sec: perSecond, latency_p99_ms: (ahead / perSecond) * 1000 };
+}
+
+const countAppThreads = ({ workers, cluster }) => Math.max(1, cluster) * Math.max(1, workers);
+
+export const model = {
+  calibration(params) {
+    if (params.load === 'idle') return null;
+    if (params.app) return { kind: 'lowest', parallelism: countAppThreads };
+    return { kind: 'sample', sample: (run, { params: own }) => run.cpu_total_ms / ((run.requests_per_sec * run.wall_ms) / 1000 + countLeftovers(own)) };
+  },
+  predict(cell, calibration) {
+    if (calibration.kind === 'sample') return predictOwnWork(cell, calibration.value);
+    const gain = Math.min(countAppThreads(cell), cell.cpus) / Math.min(countAppThreads(calibration.base), calibration.base.cpus);
+    const { requests_per_sec: rate, latency_p99_ms: p99 } = calibration.medians;
+    return { ...(rate === undefined ? {} : { requests_per_sec: rate * gain }), ...(p99 === undefined ? {} : { latency_p99_ms: p99 / gain }) };
+  },
+  describe: (calibration) => (calibration.kind === 'sample'
+    ? `CPU time of one response ${calibration.value.toPrecision(3)} ms (warm-up leftovers counted)`
+    : 'ideal: the least parallel cell scaled by min(processes × threads, CPUs)'),
+};

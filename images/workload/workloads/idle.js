@@ -75,3 +75,17 @@ function sumMiB(kibs) {
   if (known.length === 0) return null;
   return Math.round((known.reduce((a, b) => a + b, 0) / KIB_PER_MIB) * 1000) / 1000;
 }
+
+// The capacity model of memory: a base per process (the primary, plus each cluster process) and a cost per
+// worker thread (each cluster process starts `workers` of its own; the primary then starts none), fitted
+// by least squares to the folder's runs.
+const countMemoryTerms = ({ workers, cluster }) => ({ process: 1 + cluster, thread: workers * Math.max(1, cluster) });
+
+export const model = {
+  calibration: () => ({ kind: 'fit', metric: 'rss_mb', terms: countMemoryTerms }),
+  predict(cell, { coefficients }) {
+    const terms = countMemoryTerms(cell);
+    return { rss_mb: coefficients.process * terms.process + coefficients.thread * terms.thread };
+  },
+  describe: ({ coefficients }) => `${coefficients.process.toPrecision(3)} MiB a process + ${coefficients.thread.toPrecision(3)} MiB a worker thread`,
+};

@@ -53,6 +53,22 @@
 //   userColumns               optional; true: the numbers the user's code returns become user_<key>
 //                             columns, learnt by the preflight (their keys cannot be listed here)
 //   checkCell(values)         optional; [{ axis, message, hint }] for axis values it cannot honour
+//   -- what the host can show, read by the runner (runner/model/, beside every measurement in the reports):
+//   model                     optional; the capacity model of the workload's primary metrics:
+//     calibration(params)     the rule that calibrates it from the same results folder (or null: no model):
+//                             { kind: 'sample', sample(run, cell) }  one number per measured run (e.g. CPU
+//                               time of one task, run.cpu_total_ms / params.tasks); the calibration is
+//                               { value }: the median over the runs of the cells with the most usable CPUs;
+//                             { kind: 'fit', metric, terms(cell) }  least squares of the metric on the terms
+//                               ({ process: 2, thread: 8 }) over every run: { coefficients };
+//                             { kind: 'lowest', parallelism(cell) }  the ideal: { base, medians } of the cell
+//                               with the least min(parallelism, cpus)
+//     predict(cell, calibration)  { <metric>: value } for the primary metrics and any other column it can
+//                             predict (http bursts: burst_p50_ms, burst_first_p50_ms)
+//     describe(calibration)   the calibration in words, for the reports
+//                             `cell` is { params, cpus (usable: min(quota, cpuset size, host CPUs), may be
+//                             fractional), pool (uv_threadpool_size, 4 unset), workers, cluster }; the wave
+//                             arithmetic is lib/capacity.js
 
 import * as argon2 from './argon2.js';
 import * as command from './command.js';

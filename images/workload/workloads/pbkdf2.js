@@ -4,6 +4,7 @@
 
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { listPoolLoads, listThreadLoads, shareCpus } from '../lib/capacity.js';
 import { suggestName } from '../lib/suggest.js';
 
 const pbkdf2 = promisify(crypto.pbkdf2);
@@ -56,3 +57,15 @@ export function runTask({ iterations, keylen, digest, sync }) {
   }
   return pbkdf2('password', 'salt', iterations, keylen, digest);
 }
+
+// The capacity model: calls of equal CPU cost c (the folder's median CPU time per call) in waves over the
+// threads that run them at once (async: the pool threads of each process; sync: the thread that calls, per
+// worker or process) sharing the usable CPUs. 16 calls of c on pool 1 → 4 at 2 CPUs: 16c → 8c, 0.50.
+export const model = {
+  calibration: () => ({ kind: 'sample', sample: (run, { params }) => run.cpu_total_ms / params.tasks }),
+  predict({ params, cpus, pool, workers, cluster }, { value: callMs }) {
+    const loads = params.sync ? listThreadLoads({ tasks: params.tasks, workers, cluster }) : listPoolLoads({ tasks: params.tasks, pool, cluster });
+    return { wall_ms: callMs * shareCpus(loads, { cpus }).last };
+  },
+  describe: ({ value }) => `CPU time of one call ${value.toPrecision(3)} ms`,
+};

@@ -6,6 +6,7 @@
 // carries the file's path inside the container (toContainer).
 
 import { WorkloadError } from '../workload-error.js';
+import { listThreadLoads, shareCpus } from '../lib/capacity.js';
 import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
 import { averageUserNumbers, pickUserNumbers } from '../lib/user-numbers.js';
 import { loadUserExport } from '../user/load-export.js';
@@ -83,3 +84,17 @@ export function measure({ records = [] }) {
 function toTaskError(error) {
   return new WorkloadError('ERR_TASK_FAILED', formatUserError(error), { cause: error });
 }
+
+// The capacity model of code we cannot see: the ideal. The cell with the least parallelism (threads that
+// get a call, capped by the usable CPUs) gives the time of a call; every other cell is that in waves over
+// its own threads and CPUs, as if each call were CPU on the thread that makes it. Below the line is
+// what the host did not give; above it, what the code cannot use (waiting, locks, a shared pool).
+const waveTime = ({ params, cpus, workers, cluster }) => shareCpus(listThreadLoads({ tasks: params.tasks, workers, cluster }), { cpus }).last;
+
+export const model = {
+  calibration: () => ({ kind: 'lowest', parallelism: ({ params, workers, cluster }) => listThreadLoads({ tasks: params.tasks, workers, cluster }).filter((load) => load > 0).length }),
+  predict(cell, { base, medians }) {
+    return medians.wall_ms === undefined ? {} : { wall_ms: (medians.wall_ms * waveTime(cell)) / waveTime(base) };
+  },
+  describe: ({ medians }) => `ideal: the least parallel cell's ${medians.wall_ms?.toPrecision(3)} ms, in waves over each cell's threads and CPUs`,
+};

@@ -14,6 +14,7 @@
 // against the closed form to within the rounding a double sum can have.
 
 import { WorkloadError } from '../workload-error.js';
+import { listThreadLoads, shareCpus } from '../lib/capacity.js';
 
 export const description =
   'Sum 1..n with a plain JavaScript loop, split into `tasks` slices: synchronous CPU work on the thread that runs ' +
@@ -99,3 +100,13 @@ function isCorrect(total, expected, count) {
   const exact = Number(expected);
   return Math.abs(total - exact) <= count * Math.abs(exact) * 2 ** -53;
 }
+
+// The capacity model: slices of equal CPU cost (the folder's median CPU time per slice) on the threads
+// they are dealt to (worker threads, or each process's main thread), sharing the usable CPUs.
+export const model = {
+  calibration: () => ({ kind: 'sample', sample: (run, { params }) => run.cpu_total_ms / params.tasks }),
+  predict({ params, cpus, workers, cluster }, { value: sliceMs }) {
+    return { wall_ms: sliceMs * shareCpus(listThreadLoads({ tasks: params.tasks, workers, cluster }), { cpus }).last };
+  },
+  describe: ({ value }) => `CPU time of one slice ${value.toPrecision(3)} ms`,
+};

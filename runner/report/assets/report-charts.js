@@ -53,18 +53,22 @@
       type: 'line',
       data: {
         labels: line.labels,
-        datasets: line.series.map((series, i) => ({
-          ...look(i), label: series.label, intervals: series.intervals, spanGaps: true,
-          data: numeric ? series.values.map((value, j) => ({ x: line.xValues[j], y: value })) : series.values,
-        })),
+        datasets: [
+          ...line.series.map((series, i) => ({
+            ...look(i), label: series.label, intervals: series.intervals, spanGaps: true,
+            data: numeric ? series.values.map((value, j) => ({ x: line.xValues[j], y: value })) : series.values,
+          })),
+          ...line.series.flatMap((series, i) => modelDataset(series, i, line, numeric)),
+        ],
       },
       options: {
         // Whiskers span measured runs (min to max at most), so the axis makes room for them.
-        scales: { x, y: axis(line.yTitle, { beginAtZero: true, suggestedMax: Math.max(0, ...line.series.flatMap((series) => series.intervals.filter(Boolean).map((interval) => interval[1]))) }) },
+        scales: { x, y: axis(line.yTitle, { beginAtZero: true, suggestedMax: Math.max(0, ...line.series.flatMap((series) => [...series.intervals.filter(Boolean).map((interval) => interval[1]), ...(series.model ?? []).filter(Number.isFinite)])) }) },
         plugins: {
           tooltip: {
             callbacks: {
               afterLabel: (item) => {
+                if (item.dataset.isModel) return 'capacity model: what this host allows (report: Model vs measured)';
                 const interval = item.dataset.intervals?.[item.dataIndex];
                 return interval ? `CI of the median: ${interval[0].toPrecision(4)} – ${interval[1].toPrecision(4)} (coverage ${Math.round(interval[2] * 1000) / 10}%)` : 'no CI (n < 2)';
               },
@@ -74,6 +78,16 @@
       },
       plugins: [errorBars],
     });
+  }
+
+  // The capacity model of a series (what the host allows each point): its colour, dashed, no markers.
+  function modelDataset(series, i, line, numeric) {
+    if (!series.model?.some(Number.isFinite)) return [];
+    return [{
+      label: `${series.label} model`, isModel: true, borderColor: colour(i), backgroundColor: 'transparent',
+      borderDash: [8, 4], borderWidth: 1.5, pointRadius: 0, pointHitRadius: 6, spanGaps: true,
+      data: numeric ? series.model.map((value, j) => ({ x: line.xValues[j], y: value })) : series.model,
+    }];
   }
 
   if (data.waves.runs.length) {

@@ -1,0 +1,72 @@
+// What this host can show: per cell, the workload's capacity model (workloads/*.js `model`) with its
+// calibration from the same folder. The one entry the report, claims and advice use.
+import { getWorkload } from '../domain/workloads.js';
+import { calibrateGroup, formatCalibrationKey } from './calibrate.js';
+import { toModelCell } from './model-cell.js';
+
+/**
+ * @param {{ cell: string, workload: string, values: object, params?: object, runs: object[] }[]} cells
+ *   in matrix order; params: the workload's filled-in parameters (run.json's cells); runs: the measured ones
+ * @param {{ hostCpus: number|null }} host
+ * @returns {Map<string, { calibration: object|null, model: Record<string, number>, modelRange: Record<string, [number, number]> }>}
+ *   by cell id; model is {} where the cell has no model (no params, unknown CPUs, a workload without one, nothing
+ *   to calibrate on); modelRange: each metric's model at the two ends of the calibration's interval, low first
+ */
+export function predictCells(cells, { hostCpus }) {
+  const groups = new Map();
+  for (const cell of cells) {
+    const member = { ...cell, modelCell: toModelCell(cell, hostCpus) };
+    const key = formatCalibrationKey(cell);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(member);
+  }
+  const predicted = new Map();
+  for (const group of groups.values()) {
+    const calibration = calibrateGroup(group);
+    for (const member of group) predicted.set(member.cell, { calibration, model: predictCell(member, calibration), modelRange: predictRange(member, calibration) });
+  }
+  return predicted;
+}
+
+/**
+ * The model's value of each metric it predicts for one cell: { wall_ms: 5984 }, {} when it cannot.
+ * @param {{ workload: string, modelCell: object|null }} cell  modelCell from model-cell.js toModelCell
+ * @param {object|null} calibration  from calibrateGroup (its group's)
+ */
+export function predictCell({ workload, modelCell }, calibration) {
+  const model = getWorkload(workload)?.model;
+  if (!model || !calibration || !modelCell) return {};
+  return Object.fromEntries(Object.entries(model.predict(modelCell, calibration)).filter(([, value]) => Number.isFinite(value)));
+}
+
+/**
+ * The model's range of each metric: its value at either end of the calibration's interval (a time grows with
+ * the CPU per task, a rate falls with it, so the ends are sorted). {} without bounds (a fit).
+ */
+export function predictRange(cell, calibration) {
+  if (!calibration?.bounds) return {};
+  const [low, high] = ['low', 'high'].map((end) => predictCell(cell, { ...calibration, ...calibration.bounds[end] }));
+  return Object.fromEntries(Object.keys(low).filter((metric) => Number.isFinite(high[metric])).map((metric) => [metric, [Math.min(low[metric], high[metric]), Math.max(low[metric], high[metric])]]));
+}
+
+/**
+ * B's model value over A's: what the host allows a claim's ratio B / A to be (0.50 for pbkdf2 pool 1 → 4 on
+ * 2 CPUs). null when either cell has no model of the metric.
+ * @param {{ model?: Record<string, number> }} a  summary cells (report/summary.js puts `model` on each)
+ */
+export function modelRatio(a, b, metric) {
+  const [from, to] = [a?.model?.[metric], b?.model?.[metric]];
+  return Number.isFinite(from) && Number.isFinite(to) && from !== 0 ? to / from : null;
+}
+
+/**
+ * The range of that ratio the calibration allows: B over A at the same end of the calibration's interval (one
+ * cost of a task for both cells, so where the cost cancels, as in waves of CPU work, the range is one value).
+ * null when either cell has no range of the metric.
+ */
+export function modelRatioRange(a, b, metric) {
+  const [from, to] = [a?.modelRange?.[metric], b?.modelRange?.[metric]];
+  if (!from || !to || from[0] === 0 || from[1] === 0) return null;
+  const ends = [to[0] / from[0], to[1] / from[1]];
+  return [Math.min(...ends), Math.max(...ends)];
+}
