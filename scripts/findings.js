@@ -21,6 +21,12 @@
 //   <!-- findings:ratio metric=M a=EXPERIMENT:AXIS=V,AXIS=V b=EXPERIMENT:AXIS=V,... -->
 //                                                   B / A with its 95% interval across two experiments' cells (what a
 //                                                   claim cannot compare: a parameter, not an axis, differs)
+//   <!-- findings:increment EXPERIMENT metric=M axis=AXIS a=V b=V [where=AXIS:VALUE] -->
+//                                                   (median at b − median at a) / (b − a): what one more of AXIS
+//                                                   adds (a claim judges ratios; "≈ 6 MB a thread" is a difference)
+//
+// A claim with `control: true` is the design's check, not a post's claim: marked in its table, counted apart in
+// the README headline.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +37,7 @@ import { readResults } from '../runner/results/read-results.js';
 import { judgeResults } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
 import { orderValues } from '../runner/domain/cells.js';
+import { findMetric } from '../runner/domain/metrics.js';
 import { medianInterval } from '../runner/stats/median-interval.js';
 import { median } from '../runner/stats/statistics.js';
 import { compareRatio } from '../runner/stats/ratio.js';
@@ -109,7 +116,7 @@ export async function generateFindings({ resultsDir, configFile, source, linkBas
   return { text: lines.join('\n'), charts: context.charts, headlines: renderHeadlines(context) };
 }
 
-const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable, chart: renderChartDirective, order: renderOrderDirective, ratio: renderRatio };
+const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable, chart: renderChartDirective, order: renderOrderDirective, ratio: renderRatio, increment: renderIncrement };
 
 // `NAME key=value …`: a word without `=` is the experiment; a value may hold `=` itself (findings:ratio's sides).
 function parseArgs(text) {
@@ -229,14 +236,19 @@ function renderClaims({ name }, context) {
   const claims = experimentOf(context, name).claims ?? [];
   if (claims.length === 0) return ['(no claims)'];
   const folder = folderOf(context, name);
-  if (!folder) return claims.map((claim) => `- **not run yet**: "${claim.says}"`);
+  if (!folder) return claims.map((claim) => `- **not run yet**: "${labelClaim(claim)}"`);
   const { rows, missing } = judgeClaims(claims, folder);
   const lines = ['| claim | compared | B / A [95% CI] | expected | verdict |', '| --- | --- | --- | --- | --- |'];
   for (const row of rows) {
-    lines.push(`| ${escapeCell(row.says)} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${escapeCell(row.expect)} | **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} |`);
+    lines.push(`| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${escapeCell(row.expect)} | **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} |`);
   }
-  for (const claim of missing) lines.push(`| ${escapeCell(claim.says)} | ${claim.metric} | not measured: the folder's design predates this column | | **not checked** |`);
+  for (const claim of missing) lines.push(`| ${escapeCell(labelClaim(claim))} | ${claim.metric} | not measured: the folder's design predates this column | | **not checked** |`);
   return lines;
+}
+
+// A control is the design's check, not the post's claim: said so wherever the claim is shown.
+function labelClaim({ says, control }) {
+  return control ? `(control) ${says}` : says;
 }
 
 /** The claim rows (one per claim and combination) the folder's runs give, and the claims on columns it lacks. */
@@ -244,7 +256,8 @@ function judgeClaims(claims, folder) {
   const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
   const checkable = claims.filter((claim) => !missing.includes(claim));
   const verdicts = judgeResults(folder, { claims: checkable });
-  return { rows: verdicts.claims.filter((each) => each.kind === 'claim'), missing };
+  const rows = verdicts.claims.filter((each) => each.kind === 'claim').map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
+  return { rows, missing };
 }
 
 function formatRatio(row) {
@@ -252,27 +265,39 @@ function formatRatio(row) {
   return Number.isFinite(low) ? `${formatNumber(estimate)} [${formatNumber(low)}, ${formatNumber(high)}] (n ${nA}/${nB})` : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
 }
 
-// The README's headlines: how many published claims hold on this host, then each claim's verdict and interval,
-// folded so the front page stays short.
+// The README's headlines: how many published claims hold on this host, the controls apart, the published claims
+// no folder answers yet, then each claim's verdict and interval, folded so the front page stays short.
 function renderHeadlines(context) {
   const judged = context.config.experiments.flatMap((experiment) => {
     const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
     return folder ? judgeClaims(experiment.claims, folder).rows.map((row) => ({ experiment: experiment.name, row })) : [];
   });
   if (judged.length === 0) return ['No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.'];
-  const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
-  const claims = new Set(judged.map(({ row }) => row.says)).size;
+  const published = judged.filter(({ row }) => !row.control);
+  const controls = judged.filter(({ row }) => row.control);
   const hosts = [...new Set(experimentFolders(context).map(({ info }) => info?.host?.cpus).filter(Boolean))];
   const span = measureSpan(context);
+  const waiting = context.config.experiments.filter((experiment) => !folderOf(context, experiment.name))
+    .flatMap((experiment) => (experiment.claims ?? []).filter((claim) => !claim.control).map(() => experiment.name));
   return [
-    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}), ${claims} published claims checked in ${judged.length} comparisons: **${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive** — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
+    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}), ${countClaims(published)} published claims checked in ${published.length} comparisons: **${countVerdicts(published)}**${controls.length ? `; ${countClaims(controls)} controls (checks of the design, not the posts' claims) in ${controls.length}: ${countVerdicts(controls)}` : ''}${waiting.length ? `; ${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})` : ''} — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
     '',
     '<details><summary>Every claim: B / A with its 95% interval</summary>',
     '',
-    ...judged.map(({ experiment, row }) => `- **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} — ${experiment}: ${row.says} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}`),
+    ...judged.map(({ experiment, row }) => `- **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} — ${experiment}: ${labelClaim(row)} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}`),
     '',
     '</details>',
   ];
+}
+
+// A claim checked in several combinations is one claim: counted by experiment and number.
+function countClaims(judged) {
+  return new Set(judged.map(({ experiment, row }) => `${experiment}#${row.claim}`)).size;
+}
+
+function countVerdicts(judged) {
+  const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
+  return `${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive`;
 }
 
 const HEADLINES = /(<!-- findings:headlines:start -->)[\s\S]*?(<!-- findings:headlines:end -->)/;
@@ -304,6 +329,25 @@ function renderRatio({ metric, a, b }, context) {
   if (!sideA.values || !sideB.values) return ['(ratio: not run yet)'];
   const comparison = compareRatio(sideA.values, sideB.values);
   return [`- ${metric}, ${sideB.label} ÷ ${sideA.label}: ${formatRatio({ comparison })}`];
+}
+
+// What one more of an axis adds to a metric, from the two cells' medians (each shown with its interval in the
+// tables): a difference per step, which no claim (a ratio) can state.
+function renderIncrement({ name, metric, axis, a, b, where }, context) {
+  const folder = folderOf(context, name);
+  if (!folder) return ['(increment: not run yet)'];
+  const runs = selectRuns(folder, where);
+  const median = (value) => {
+    const sample = runs.filter((run) => String(run[axis]) === value).map((run) => run[metric]).filter(Number.isFinite).sort((x, y) => x - y);
+    if (sample.length === 0) return null;
+    return { n: sample.length, value: sample.length % 2 ? sample[(sample.length - 1) / 2] : (sample[sample.length / 2 - 1] + sample[sample.length / 2]) / 2 };
+  };
+  const [low, high] = [median(a), median(b)];
+  if (!low || !high) return [`(increment: no ${metric} at ${axis} ${low ? b : a})`];
+  const steps = Number(b) - Number(a);
+  const at = where ? ` at ${where.replace(':', ' ')}` : '';
+  const unit = findMetric(metric).unit;
+  return [`- ${metric}, ${axis} ${a} → ${b}${at}: (${formatNumber(high.value)} − ${formatNumber(low.value)}) ÷ ${steps} = **${formatNumber((high.value - low.value) / steps)}${unit ? ` ${unit}` : ''} for each one more in \`${axis}\`** (medians of n ${low.n} and ${high.n})`];
 }
 
 function renderOrderDirective(args, context) {

@@ -53,7 +53,7 @@ async function runPrimary() {
     const cpu = process.cpuUsage(cpuBefore);
     const after = readCgroupSnapshot();
     // While every thread and process is still up: what the workload measures of them itself (idle: RSS).
-    const metrics = getWorkload(spec.workload).measure?.({ pids, records }) ?? {};
+    const metrics = getWorkload(spec.workload).measure?.({ pids, records, t0 }) ?? {};
     const own = { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS };
     result = buildResult({
       workload: spec.workload,

@@ -17,6 +17,9 @@ const CLAIM_EXAMPLE = {
 
 const FRACTION = { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 };
 
+// A file name stem: no path, so a claim can only name a text inside the folder the quote check is given.
+const SOURCE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+
 export const CLAIMS_PROPERTY = {
   title: 'Claims',
   description:
@@ -57,6 +60,19 @@ export const CLAIMS_PROPERTY = {
           same: { ...FRACTION, title: 'B / A is within 1 ± this (0.05 = ±5%)' },
         },
         examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }],
+      },
+      post: {
+        type: 'string', pattern: SOURCE_NAME_PATTERN, title: 'Post', examples: ['003'],
+        description:
+          'The published text the claim quotes: its file name in a folder of such texts without `.txt`, or the part ' +
+          'before the first `_` (`003` names 003_ab0c82673193e8d3.txt). `npm run check:quotes` finds every number of ' +
+          '`says` in that text.',
+      },
+      control: {
+        type: 'boolean', title: 'Control', examples: [true],
+        description:
+          'Not a published claim but a check of the design (the same code on both sides, what the CPUs allow): judged ' +
+          'like any claim, counted apart from the published ones in findings.md.',
       },
     },
   },
@@ -175,11 +191,16 @@ function checkExpect(expect, path) {
   }];
 }
 
-/** The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted. */
-export function normalizeClaim({ says, metric, compare, where, expect }) {
+/**
+ * The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted; `post`
+ * and `control` only where the file has them.
+ */
+export function normalizeClaim({ says, post, control, metric, compare, where, expect }) {
   const [[axis, pair]] = Object.entries(compare);
   return {
     says,
+    ...(post === undefined ? {} : { post }),
+    ...(control === true ? { control } : {}),
     metric: metric ?? null,
     compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
     where: Object.fromEntries(Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)])),

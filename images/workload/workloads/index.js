@@ -29,9 +29,10 @@
 //   runTask(params, index)    starts one task: returns a promise for async work, or returns nothing
 //                             once synchronous work is done (so its end is timed without a tick's delay)
 //   readTaskValues(returned)  optional; numbers a task returned, kept on its record (script)
-//   measure({ pids, records }) optional; run by the primary once every task has ended, while threads and
-//                             processes are still up (pids: primary first, then cluster processes;
-//                             records: every task's record); returns the result's `metrics` (the keys
+//   measure({ pids, records, t0 }) optional; run by the primary once every task has ended, while threads
+//                             and processes are still up (pids: primary first, then cluster processes;
+//                             records: every task's record; t0: the clock just before anything was
+//                             spawned, as records have it); returns the result's `metrics` (the keys
 //                             of `columns`, and user_<key> for a workload with userColumns)
 //   -- or, a workload that runs its own way instead of tasks:
 //   runPrimary(spec)          async; runs the whole run in the primary and returns the result object

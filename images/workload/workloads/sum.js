@@ -11,10 +11,20 @@
 // script's top-level `const N = 1e9` read inside a function) from memory on every step. `local` is the plain
 // `for` loop with its bounds as parameters (a worker given N in workerData); `closure` is the same loop
 // reading its bounds from the enclosing scope. Both add doubles, which round past 2^53, so they are checked
-// against the closed form to within the rounding a double sum can have.
+// against the closed form to within the rounding a double sum can have. `closure-main` is the range-sum post's
+// own pair of programs: its main thread loops in the closure shape (a function reading the script's top-level
+// TEST_NUM), its worker thread and its cluster processes in the local shape (a module-level loop over bounds
+// from workerData or the environment).
+//
+// The post timed spawn and sum together (console.time before `new Worker` or the forks, timeEnd when the
+// result came back) and the main thread's loop alone; spawn_and_sum_ms is that span, setup_ms + wall_ms
+// where anything was spawned and wall_ms where nothing was.
 
+import cluster from 'node:cluster';
+import { isMainThread } from 'node:worker_threads';
 import { WorkloadError } from '../workload-error.js';
 import { listThreadLoads, shareCpus } from '../lib/capacity.js';
+import { round } from '../result.js';
 
 export const description =
   'Sum 1..n with a plain JavaScript loop, split into `tasks` slices: synchronous CPU work on the thread that runs ' +
@@ -30,14 +40,22 @@ export const params = {
     title: 'n', description: 'Sum the integers 1..n (exactly: checked against n(n+1)/2 slice by slice).',
   },
   loop: {
-    type: 'string', enum: ['blocks', 'local', 'closure'], default: 'blocks', examples: ['blocks', 'local', 'closure'],
+    type: 'string', enum: ['blocks', 'local', 'closure', 'closure-main'], default: 'blocks', examples: ['blocks', 'local', 'closure', 'closure-main'],
     title: 'Loop shape',
     description:
       'blocks: exact (blocks of doubles into a BigInt); local: one plain `for` loop of doubles whose bounds are parameters; ' +
-      'closure: the same loop reading its bounds from the enclosing scope, as a function reads a script\'s top-level `const N`. ' +
+      'closure: the same loop reading its bounds from the enclosing scope, as a function reads a script\'s top-level `const N`; ' +
+      'closure-main: closure on the main thread, local on worker threads and in cluster processes (the range-sum post\'s programs). ' +
       'The plain loops round past 2^53 and are checked to within that rounding.',
   },
 };
+
+export const columns = [
+  {
+    name: 'spawn_and_sum_ms', unit: 'ms',
+    description: 'what the range-sum post timed: from before the first worker thread or cluster process was spawned to the end of the last slice (setup_ms + wall_ms); with neither, the slices alone (wall_ms)',
+  },
+];
 
 /** Issues with paths relative to params.sum. */
 export function checkParams({ tasks, n }) {
@@ -82,7 +100,12 @@ export function sumClosure(first, last) {
   return sum();
 }
 
-const LOOPS = { blocks: sumRange, local: sumLocal, closure: sumClosure };
+/** The shape the post's programs had where this runs: closure on the primary's main thread, local anywhere else. */
+export function choosePostShape({ mainThread = isMainThread, primary = cluster.isPrimary } = {}) {
+  return mainThread && primary ? 'closure' : 'local';
+}
+
+const LOOPS = { blocks: sumRange, local: sumLocal, closure: sumClosure, 'closure-main': (first, last) => LOOPS[choosePostShape()](first, last) };
 
 // Synchronous on purpose: a sync task's end is stamped when its loop returns (spread/run-thread-tasks.js).
 export function runTask(params, index) {
@@ -110,3 +133,14 @@ export const model = {
   },
   describe: ({ value }) => `CPU time of one slice ${value.toPrecision(3)} ms`,
 };
+
+/**
+ * @param {{ records: { process: number, thread: number, start: number, end: number }[], t0?: number }} run
+ *   absolute times; t0 just before anything was spawned
+ */
+export function measure({ records, t0 }) {
+  if (records.length === 0 || t0 === undefined) return { spawn_and_sum_ms: null };
+  const spawned = records.some((record) => record.process > 0 || record.thread > 0);
+  const from = spawned ? t0 : Math.min(...records.map((record) => record.start));
+  return { spawn_and_sum_ms: round(Math.max(...records.map((record) => record.end)) - from) };
+}

@@ -3,7 +3,7 @@
 /**
  * ['experiments', 'pool', 'matrix', 'cpus', 1] → { kind: 'axis', axis: 'cpus' }
  * kinds: root, experiments, experiment, setting, matrix, axis, env, env-value, entries, entry, entry-value,
- * params, workload-params, param
+ * params, workload-params, param, claim-key
  */
 export function classifyPath(path) {
   const [, name, section, first, second] = path;
@@ -20,5 +20,7 @@ export function classifyPath(path) {
     if (path.length === 3) return { kind: 'params' };
     return path.length === 4 ? { kind: 'workload-params', workload: first } : { kind: 'param', workload: first, param: second };
   }
+  // experiments.NAME.claims[i].KEY: one key of one claim.
+  if (section === 'claims' && path.length === 5) return { kind: 'claim-key', key: second };
   return { kind: 'setting', key: section };
 }

@@ -1,5 +1,6 @@
-// published-experiments.yml (GitHub issue 6): the seven published experiments load on a 2-CPU host,
-// expand to the cells the findings cite, and stay inside their time budget in runs.
+// published-experiments.yml (GitHub issues 6 and 23): the seven published experiments load on a 2-CPU host,
+// expand to the cells the findings cite, every claim names its post, and the file stays inside its time budget.
+// That each quoted number is in its post is checked by `npm run check:quotes` (.ci/run), which needs the posts.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../runner/config/load-config.js';
@@ -18,7 +19,7 @@ describe(path.basename(FILE), () => {
     const config = await loadConfig(FILE, { host: HOST });
     expect(config.experiments.map((experiment) => experiment.name)).toEqual([
       'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'argon2-pool-100', 'http-cores-threads', 'http-taskset', 'idle-memory',
-      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e7', 'sum-1e9', 'sum-1e9-closure', 'sum-1e9-local', 'cluster-size',
+      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e9-post', 'sum-1e7-post', 'sum-1e7', 'sum-1e9', 'sum-1e9-closure', 'sum-1e9-local', 'cluster-size',
       'ab-one-request', 'ab-two-requests', 'ab-fast-route',
     ]);
   });
@@ -33,6 +34,12 @@ describe(path.basename(FILE), () => {
     const sum = cellsOf(config, 'sum-1e9');
     expect(sum.cells.map(({ workers, cluster }) => [workers, cluster])).toEqual([[0, 0], [0, 2], [1, 0]]);
     expect(sum.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop: 'blocks' });
+    // The post's own pair of programs: closure shape on the main thread, local in the worker and the forks.
+    for (const [name, n] of [['sum-1e9-post', 1_000_000_000], ['sum-1e7-post', 10_000_000]]) {
+      const post = cellsOf(config, name);
+      expect(post.cells.map(({ node, workers, cluster }) => [node, workers, cluster])).toEqual([[20, 0, 0], [20, 0, 2], [20, 1, 0], [24, 0, 0], [24, 0, 2], [24, 1, 0]]);
+      expect(post.experiment.params.sum).toEqual({ n, tasks: 2, loop: 'closure-main' });
+    }
     // The loop shapes run the same cells.
     for (const [name, loop] of [['sum-1e9-closure', 'closure'], ['sum-1e9-local', 'local']]) {
       const shaped = cellsOf(config, name);
@@ -45,13 +52,21 @@ describe(path.basename(FILE), () => {
     expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([[1, 1], [1, 2], [1, 4], [1, 6]]);
   });
 
-  test('every published claim is a checked claim: the posts\' numbers in `says`, one axis compared', async () => {
+  test('every claim names its post and compares one axis; controls are marked, the 32-hash and same-shape ones among them', async () => {
     const config = await loadConfig(FILE, { host: HOST });
     const claims = config.experiments.flatMap((experiment) => (experiment.claims ?? []).map((claim) => ({ experiment: experiment.name, ...claim })));
     expect(claims.length).toBeGreaterThanOrEqual(20);
-    for (const claim of claims) expect(Object.keys(claim.compare)).toHaveLength(1);
-    // The ab post's metric is the burst, not the closed loop's throughput.
-    expect(claims.find((claim) => claim.experiment === 'cluster-size').metric).toBe('burst_p50_ms');
+    for (const claim of claims) {
+      expect(Object.keys(claim.compare)).toHaveLength(1);
+      expect(claim.post).toMatch(/^00[0-4]$/);
+    }
+    const controls = (name) => claims.filter((claim) => claim.experiment === name).map((claim) => claim.control === true);
+    expect(controls('argon2-pool-32')).toEqual([true, true, true]);
+    for (const name of ['sum-1e9', 'sum-1e9-closure', 'sum-1e9-local']) expect(controls(name).every(Boolean)).toBe(true);
+    expect(controls('sum-1e9-post')).toEqual([false, false]);
+    // The sum post timed spawn and sum together; the ab post's point is the first answer of a burst.
+    for (const name of ['sum-1e9-post', 'sum-1e7-post']) for (const claim of claims.filter((each) => each.experiment === name)) expect(claim.metric).toBe('spawn_and_sum_ms');
+    expect(claims.filter((claim) => claim.experiment === 'cluster-size').map(({ metric, control }) => [metric, control === true])).toEqual([['burst_first_p50_ms', false], ['burst_p50_ms', true]]);
     expect(config.experiments.find((experiment) => experiment.name === 'cluster-size').params.http).toMatchObject({ load: 'burst', burst: { requests: 6 } });
   });
 
@@ -59,6 +74,6 @@ describe(path.basename(FILE), () => {
     const config = await loadConfig(FILE, { host: HOST });
     for (const experiment of config.experiments) expect(experiment.repetitions).toBeGreaterThanOrEqual(3);
     const runs = config.experiments.reduce((total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions, 0);
-    expect(runs).toBe(350);
+    expect(runs).toBe(410);
   });
 });

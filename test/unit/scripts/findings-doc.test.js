@@ -31,14 +31,35 @@ describe('scripts/findings.js', () => {
   test('claims get their verdicts and interval from the runs; a folder not run yet says so', async () => {
     const source = ['<!-- findings:claims http-taskset -->', '<!-- findings:claims template-idle -->', '<!-- findings:table http-taskset metric=requests_per_sec rows=cpuset -->'].join('\n');
     const { text } = await generate(source);
-    expect(text).toMatch(/\| Pinning the 2-thread server .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| ratio in \[0\.442, 0\.598\] \| \*\*(holds|refuted|inconclusive)\*\*/);
+    expect(text).toMatch(/\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|refuted|inconclusive)\*\*/);
     expect(text).toContain('(no claims)');
     expect(text).toMatch(/^\| 0 \| [\d.]+ \[[\d.]+, [\d.]+\]( \d+%)? \(n \d+\) \|$/m);
     const empty = await generate('<!-- findings:runs -->\n<!-- findings:claims http-taskset -->\n<!-- findings:chart http-taskset metric=requests_per_sec x=cpuset -->', { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-')) });
     expect(empty.text).toContain('| http-taskset | — | not run yet |');
-    expect(empty.text).toContain('- **not run yet**: "Pinning the 2-thread server');
+    expect(empty.text).toContain('- **not run yet**: "THREADS=2, pinned to one core');
     expect(empty.text).toContain('(chart: not run yet)');
     expect(empty.headlines.join('\n')).toMatch(/No published experiment has been run yet/);
+  });
+
+  test('a control is marked where it is shown and counted apart from the published claims; published claims no folder answers are counted too', async () => {
+    const { text, headlines } = await generate('<!-- findings:claims cluster-size -->');
+    expect(text).toMatch(/^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m);
+    expect(text).toMatch(/^\| \(control\) The last of 6 requests .* \| burst_p50_ms: cluster 2 → 6 \|/m);
+    const [published, controls] = /(\d+) published claims checked in \d+ comparisons: .*; (\d+) controls \(checks of the design, not the posts' claims\) in \d+: \d+ hold, \d+ refuted, \d+ inconclusive/.exec(headlines[0]).slice(1).map(Number);
+    expect(published).toBeGreaterThan(controls);
+    expect(headlines.filter((line) => line.includes(' — cluster-size: (control) The last of 6'))).toHaveLength(1);
+    // A claim is counted once however many combinations it is checked in.
+    const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
+    cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });
+    const one = await generate('', noFolders);
+    expect(one.headlines[0]).toMatch(/, 1 published claims checked in 1 comparisons: \*\*1 hold, 0 refuted, 0 inconclusive\*\*; 1 controls .* in 1: 1 hold, 0 refuted, 0 inconclusive; \d+ published claims not run yet \(pbkdf2-waves, /);
+  });
+
+  test('an increment directive gives what one more of an axis adds, from the two medians', async () => {
+    const { text } = await generate('<!-- findings:increment idle-memory metric=rss_mb axis=workers a=0 b=16 where=cluster:0 -->');
+    const [, high, low, per] = /^- rss_mb, workers 0 → 16 at cluster 0: \(([\d.]+) − ([\d.]+)\) ÷ 16 = \*\*([\d.]+) MiB for each one more in `workers`\*\* \(medians of n 5 and 5\)$/.exec(text);
+    expect(Number(per)).toBeCloseTo((Number(high) - Number(low)) / 16, 1);
+    expect((await generate('<!-- findings:increment nowhere metric=rss_mb axis=workers a=0 b=16 -->', { configFile: SOURCES.configFile })).text).toBe('(increment: not run yet)');
   });
 
   test('a folder outside the config (a recheck a table names) counts neither in the span of the run nor in the headline', async () => {

@@ -1,8 +1,11 @@
 // The sum workload on the host (images/workload/run.js, as the container runs it) and its pure parts.
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import * as sumModule from '../../../../images/workload/workloads/sum.js';
-import { runTask, sliceOf, sumRange } from '../../../../images/workload/workloads/sum.js';
+import { choosePostShape, measure, runTask, sliceOf, sumRange } from '../../../../images/workload/workloads/sum.js';
+
+const SUM_JS = new URL('../../../../images/workload/workloads/sum.js', import.meta.url).href;
 
 const RUN_JS = fileURLToPath(new URL('../../../../images/workload/run.js', import.meta.url));
 
@@ -37,9 +40,25 @@ describe('sum workload', () => {
     const { sumLocal, sumClosure } = sumModule;
     expect(sumLocal(1, 1_000_000)).toBe(500_000_500_000);
     expect(sumClosure(1, 1_000_000)).toBe(500_000_500_000);
-    for (const loop of ['blocks', 'local', 'closure']) expect(() => runTask({ n: 10 ** 6, tasks: 3, loop }, 2)).not.toThrow();
+    for (const loop of ['blocks', 'local', 'closure', 'closure-main']) expect(() => runTask({ n: 10 ** 6, tasks: 3, loop }, 2)).not.toThrow();
     // Past 2^53 the double sum rounds; the check allows that rounding and no more.
     expect(() => runTask({ n: 2 * 10 ** 8, tasks: 1, loop: 'local' }, 0)).not.toThrow();
+  });
+
+  test('closure-main is the post\'s pair: the closure shape on the primary\'s main thread, the local shape in a worker thread or a cluster process', async () => {
+    expect(choosePostShape()).toBe('closure');
+    expect(choosePostShape({ primary: false })).toBe('local');
+    const worker = new Worker(`import(${JSON.stringify(SUM_JS)}).then((m) => require('node:worker_threads').parentPort.postMessage(m.choosePostShape()))`, { eval: true });
+    const [shape] = await Promise.all([new Promise((resolve, reject) => worker.once('message', resolve).once('error', reject)), new Promise((resolve) => worker.once('exit', resolve))]);
+    expect(shape).toBe('local');
+  });
+
+  test('spawn_and_sum_ms is the span the post timed: from t0 where a thread or process was spawned, the slices alone where none was', () => {
+    const t0 = 1000;
+    expect(measure({ t0, records: [{ process: 0, thread: 0, start: 1003, end: 1020 }, { process: 0, thread: 0, start: 1020, end: 1040 }] })).toEqual({ spawn_and_sum_ms: 37 });
+    expect(measure({ t0, records: [{ process: 0, thread: 1, start: 1090, end: 1100 }, { process: 0, thread: 1, start: 1100, end: 1112.5 }] })).toEqual({ spawn_and_sum_ms: 112.5 });
+    expect(measure({ t0, records: [{ process: 1, thread: 0, start: 1100, end: 1130 }, { process: 2, thread: 0, start: 1105, end: 1120 }] })).toEqual({ spawn_and_sum_ms: 130 });
+    expect(measure({ records: [] })).toEqual({ spawn_and_sum_ms: null });
   });
 
   test.each([
@@ -50,7 +69,8 @@ describe('sum workload', () => {
     const result = await runOk({ workload: 'sum', params: { n: 2_000_000, tasks: 4 }, ...spread });
     expect(result.workload).toBe('sum');
     expect(result.tasks.map(({ process, thread }) => [process, thread])).toEqual(places);
-    expect(result.metrics).toEqual({});
+    const ms = (field) => result[field];
+    expect(result.metrics.spawn_and_sum_ms).toBeCloseTo(spread.workers || spread.cluster ? ms('setup_ms') + ms('wall_ms') : ms('wall_ms'), 1);
     if (!spread.cluster) {
       const ends = result.tasks.map((task) => task.end_ms);
       for (let i = 1; i < 4; i += 1) expect(result.tasks[i].start_ms).toBeGreaterThanOrEqual(ends[i - 1]);
