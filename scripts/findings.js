@@ -238,11 +238,11 @@ function renderClaims({ name }, context) {
   const folder = folderOf(context, name);
   if (!folder) return claims.map((claim) => `- **not run yet**: "${labelClaim(claim)}"`);
   const { rows, missing } = judgeClaims(claims, folder);
-  const lines = ['| claim | compared | B / A [95% CI] | expected | verdict |', '| --- | --- | --- | --- | --- |'];
+  const lines = ['| claim | compared | B / A [95% CI] | model | expected | class (verdict) |', '| --- | --- | --- | --- | --- | --- |'];
   for (const row of rows) {
-    lines.push(`| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${escapeCell(row.expect)} | **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} |`);
+    lines.push(`| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} |`);
   }
-  for (const claim of missing) lines.push(`| ${escapeCell(labelClaim(claim))} | ${claim.metric} | not measured: the folder's design predates this column | | **not checked** |`);
+  for (const claim of missing) lines.push(`| ${escapeCell(labelClaim(claim))} | ${claim.metric} | not measured: the folder's design predates this column | | | **not checked** |`);
   return lines;
 }
 
@@ -258,6 +258,17 @@ function judgeClaims(claims, folder) {
   const verdicts = judgeResults(folder, { claims: checkable });
   const rows = verdicts.claims.filter((each) => each.kind === 'claim').map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
   return { rows, missing };
+}
+
+// The class leads (what the host could show decides how to read the verdict); the interval's own verdict follows.
+function formatClass(row) {
+  const settle = row.runs_needed ? `; ≈ ${row.runs_needed} runs per cell would settle it` : '';
+  const note = row.class !== 'holds' && row.class !== row.verdict && row.class_note ? `; ${row.class_note}` : '';
+  return `**${row.class}** (${row.verdict}${settle}${note})`;
+}
+
+function formatModel(row) {
+  return Number.isFinite(row.model_ratio) ? formatNumber(row.model_ratio) : '—';
 }
 
 function formatRatio(row) {
@@ -284,7 +295,7 @@ function renderHeadlines(context) {
     '',
     '<details><summary>Every claim: B / A with its 95% interval</summary>',
     '',
-    ...judged.map(({ experiment, row }) => `- **${row.verdict}**${row.runs_needed ? ` (≈ ${row.runs_needed} runs per cell would settle it)` : ''} — ${experiment}: ${labelClaim(row)} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}`),
+    ...judged.map(({ experiment, row }) => `- ${formatClass(row)} — ${experiment}: ${labelClaim(row)} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}, model ${formatModel(row)}`),
     '',
     '</details>',
   ];
@@ -296,8 +307,8 @@ function countClaims(judged) {
 }
 
 function countVerdicts(judged) {
-  const count = (verdict) => judged.filter(({ row }) => row.verdict === verdict).length;
-  return `${count('holds')} hold, ${count('refuted')} refuted, ${count('inconclusive')} inconclusive`;
+  const count = (each) => judged.filter(({ row }) => row.class === each).length;
+  return `${count('holds')} hold, ${count('contradicted')} contradicted, ${count('not reachable here')} not reachable here, ${count('inconclusive')} inconclusive`;
 }
 
 const HEADLINES = /(<!-- findings:headlines:start -->)[\s\S]*?(<!-- findings:headlines:end -->)/;

@@ -6,6 +6,7 @@ import { RUN_METRICS } from '../domain/columns.js';
 import { listWorkloadColumns, WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
+import { MODEL_TOLERANCE } from '../verdicts/regions.js';
 
 const CLAIM_EXAMPLE = {
   says: 'A pool of 4 finishes 16 pbkdf2 calls in half the time of a pool of 1',
@@ -48,18 +49,22 @@ export const CLAIMS_PROPERTY = {
         description: 'Only cells with these axis values; without it the claim is checked in every combination of the other axes.',
       },
       expect: {
-        type: 'object', title: 'Expect', additionalProperties: false, minProperties: 1,
+        // `model` alone is the one string form; every other form is an object (its keywords apply to objects only).
+        type: ['object', 'string'], title: 'Expect', additionalProperties: false, minProperties: 1,
+        if: { type: 'string' }, then: { const: 'model' },
         description:
           '{ratio: R, within: W}: B/A inside [R(1−W), R(1+W)]; {below: R} / {above: R}: B/A below (above) R; ' +
-          '{same: W}: B/A inside [1−W, 1+W] (equivalence).',
+          '{same: W}: B/A inside [1−W, 1+W] (equivalence); `model` or {model: W}: B/A inside the capacity model\'s ' +
+          'ratio for the pair ±W (default ±10%): the measurement agrees with what the host allows.',
         properties: {
           ratio: { type: 'number', exclusiveMinimum: 0, title: 'Expected ratio B / A' },
           within: { ...FRACTION, title: 'Relative tolerance around `ratio` (0.1 = ±10%)' },
           below: { type: 'number', exclusiveMinimum: 0, title: 'B / A is below this' },
           above: { type: 'number', exclusiveMinimum: 0, title: 'B / A is above this' },
           same: { ...FRACTION, title: 'B / A is within 1 ± this (0.05 = ±5%)' },
+          model: { ...FRACTION, title: "B / A is within the capacity model's ratio ± this (0.1 = ±10%)" },
         },
-        examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }],
+        examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }, 'model', { model: 0.1 }],
       },
       post: {
         type: 'string', pattern: SOURCE_NAME_PATTERN, title: 'Post', examples: ['003'],
@@ -79,7 +84,7 @@ export const CLAIMS_PROPERTY = {
   examples: [[CLAIM_EXAMPLE]],
 };
 
-const EXPECT_FORMS = [['ratio', 'within'], ['below'], ['above'], ['same']];
+const EXPECT_FORMS = [['ratio', 'within'], ['below'], ['above'], ['same'], ['model']];
 
 /** The numeric runs.csv columns a run of this workload fills, so a claim can be checked on them. */
 export function claimableMetrics(workload) {
@@ -186,7 +191,7 @@ function checkExpect(expect, path) {
   if (EXPECT_FORMS.some((form) => form.length === keys.length && [...form].sort().every((key, i) => key === keys[i]))) return [];
   return [{
     path,
-    message: `\`expect\` has ${keys.map((key) => `\`${key}\``).join(', ')}; expected exactly one form: {ratio: R, within: W}, {below: R}, {above: R} or {same: W}`,
+    message: `\`expect\` has ${keys.map((key) => `\`${key}\``).join(', ')}; expected exactly one form: {ratio: R, within: W}, {below: R}, {above: R}, {same: W} or {model: W}`,
     hint: 'write e.g. `expect: {ratio: 0.5, within: 0.1}` (B/A in [0.45, 0.55]) or `expect: {same: 0.05}`',
   }];
 }
@@ -204,7 +209,8 @@ export function normalizeClaim({ says, post, control, metric, compare, where, ex
     metric: metric ?? null,
     compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
     where: Object.fromEntries(Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)])),
-    expect,
+    // `expect: model` is {model: W} with the default tolerance.
+    expect: expect === 'model' ? { model: MODEL_TOLERANCE } : expect,
   };
 }
 

@@ -1,5 +1,6 @@
 // What this host can show: per cell, the workload's capacity model (workloads/*.js `model`) with its
 // calibration from the same folder. The one entry the report, claims and advice use.
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { getWorkload } from '../domain/workloads.js';
 import { calibrateGroup, formatCalibrationKey } from './calibrate.js';
 import { toModelCell } from './model-cell.js';
@@ -69,4 +70,33 @@ export function modelRatioRange(a, b, metric) {
   if (!from || !to || from[0] === 0 || from[1] === 0) return null;
   const ends = [to[0] / from[0], to[1] / from[1]];
   return [Math.min(...ends), Math.max(...ends)];
+}
+
+/**
+ * B over A as the model predicts it on a host with `scale` times the CPUs: every quota, cpuset and the host's CPUs
+ * multiplied (a claim's cells stand for the post's hardware through the file's mapping, so all of it scales
+ * together). The calibration (the CPU time of a task) stays this folder's. null without a model.
+ * @param {{ workload: string, values: object, params?: object, hostCpus?: number|null, calibration?: object }} a  summary cells
+ */
+export function scaleModelRatio(a, b, metric, scale) {
+  const predict = (cell) => {
+    if (!cell?.calibration || !cell.params || !Number.isFinite(cell.hostCpus)) return undefined;
+    const values = { ...cell.values };
+    if (typeof values.cpus === 'number') values.cpus *= scale;
+    if (values.cpuset !== undefined && values.cpuset !== null && values.cpuset !== '') values.cpuset = `0-${Math.round(parseCpuList(String(values.cpuset)).length * scale) - 1}`;
+    return predictCell({ workload: cell.workload, modelCell: toModelCell({ values, params: cell.params }, cell.hostCpus * scale) }, cell.calibration)[metric];
+  };
+  const [from, to] = [predict(a), predict(b)];
+  return Number.isFinite(from) && Number.isFinite(to) && from !== 0 ? to / from : null;
+}
+
+/** Host sizes, as multiples of this one, at which claims ask the model whether their band is reachable. */
+export const SCALES = [1.5, 2, 3, 4, 6, 8, 12, 16, 32];
+
+/** The smallest scale of SCALES at which the model's B / A falls inside (low, high), or null when none does. */
+export function findScaleReaching(a, b, metric, { low, high }) {
+  return SCALES.find((scale) => {
+    const ratio = scaleModelRatio(a, b, metric, scale);
+    return ratio !== null && ratio > low && ratio < high;
+  }) ?? null;
 }

@@ -4,14 +4,15 @@
 import { predictCells } from '../model/predict.js';
 
 /**
- * Puts `model` ({ metric: value }) and `calibration` on each summary cell. Parameters come from run.json's
+ * Puts `model` ({ metric: value }), `calibration`, `params` and `hostCpus` on each summary cell (claims ask the model
+ * what a bigger host would show: runner/model/predict.js scaleModelRatio). Parameters come from run.json's
  * cells (older folders: its config's params of the workload); without run.json there is no model.
  */
 export function attachModels(cells, info) {
   const params = new Map((info?.cells ?? []).map((cell) => [cell.cell, cell.params]));
   const paramsOf = (cell) => params.get(cell.cell) ?? info?.config?.params?.[cell.workload];
   const predicted = predictCells(cells.map((cell) => ({ ...cell, params: paramsOf(cell) })), { hostCpus: info?.host?.cpus ?? null });
-  for (const cell of cells) Object.assign(cell, predicted.get(cell.cell));
+  for (const cell of cells) Object.assign(cell, { params: paramsOf(cell), hostCpus: info?.host?.cpus ?? null }, predicted.get(cell.cell));
 }
 
 export function listModelColumns(metrics) {

@@ -54,11 +54,18 @@ export function formatClaimRow(row) {
   const { comparison } = row;
   const measured = `${row.metric} B/A ${interval(comparison, (value) => formatNumber(value, 3))} = ${interval(comparison, formatChange)} (${runs(row)})`;
   const more = row.verdict === 'inconclusive' ? formatRunsNeeded(row) : '';
-  return `${row.verdict}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${measured}; expected ${row.expect}${holmNote(row)}${more ? `; ${more}` : ''}`;
+  return `${row.verdict}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${measured}; expected ${row.expect}${holmNote(row)}${more ? `; ${more}` : ''}${formatClassNote(row)}`;
 }
 
 export function formatOverall(row) {
-  return `${row.verdict.toUpperCase()}: "${row.says}" (${formatOverallDetail(row)})`;
+  return `${row.verdict.toUpperCase()}: "${row.says}" (${formatOverallDetail(row)})${formatClassNote(row)}`;
+}
+
+// What the host could show, where it changes how the verdict reads (runner/verdicts/capacity-class.js).
+function formatClassNote(row) {
+  return row.class === 'not reachable here' || (row.class === 'contradicted' && row.verdict === 'refuted' && row.class_note)
+    ? ` — ${row.class}: ${row.class_note}`
+    : '';
 }
 
 /** What the overall line says after the claim's own words: metric, step, expectation, combinations. */

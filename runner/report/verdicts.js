@@ -8,7 +8,8 @@ import { formatVerdictRow } from './verdict-words.js';
 
 export const VERDICT_COLUMNS = [
   'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
-  'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'words',
+  'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'model_ratio', 'class',
+  'class_note', 'words',
 ];
 
 /**
@@ -94,6 +95,9 @@ function toCsvRow(row) {
     runs_needed: row.runs_needed,
     p_holm: row.kind === 'claim-overall' ? null : roundTo(row.p, 4),
     family: row.family,
+    model_ratio: roundTo(row.model_ratio),
+    class: row.class,
+    class_note: row.class_note,
     words: row.words,
   };
 }

@@ -2,6 +2,8 @@
 // does not compare, Holm-corrected as one family, and one overall row (holds only if every combination holds).
 import { primaryMetrics } from '../domain/metrics.js';
 import { compareRatio } from '../stats/ratio.js';
+import { modelRatio } from '../model/predict.js';
+import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
 import { formatWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, varyingAxes } from '../domain/cells.js';
@@ -42,8 +44,11 @@ function checkClaim(cells, axes, varying, claim, number) {
       comparison: compareRatio(sampleOf(a, metric), sampleOf(b, metric)),
     };
   });
-  const judged = judgeFamily(rows.map((row) => row.comparison), expectRegions(claim.expect));
+  // `expect: model`: each pair has the band of its own model ratio.
+  const regions = claim.expect.model === undefined ? expectRegions(claim.expect) : pairs.map(({ a, b }, i) => expectRegions(claim.expect, { modelRatio: modelRatio(a, b, rows[i].metric) }));
+  const judged = judgeFamily(rows.map((row) => row.comparison), regions);
   rows.forEach((row, i) => Object.assign(row, judged[i], { family: rows.length }));
+  rows.forEach((row, i) => Object.assign(row, classifyClaimRow(row, { ...pairs[i], expect: claim.expect })));
   return [overallRow(base, claim, rows), ...rows];
 }
 
@@ -60,6 +65,8 @@ function overallRow(base, claim, rows) {
     where: formatWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),
     verdict,
     runs_needed: needed.length && needed.every((n) => n !== null) ? Math.max(...needed) : null,
+    class: classifyOverall(rows),
+    class_note: rows.find((row) => row.class !== 'holds')?.class_note ?? rows[0]?.class_note ?? '',
     family: rows.length,
     combinations: verdicts,
   };

@@ -7,33 +7,37 @@ export const INCONCLUSIVE = 'inconclusive';
 
 /**
  * @param {object[]} comparisons  compareRatio results
- * @param {{ label: string, low: number, high: number }[]} regions  on the ratio scale (low ≥ 0, high ≤ Infinity),
- *   in order of preference when an interval lies in two (a change before "no change")
+ * @param {{ label: string, low: number, high: number }[]|{ label: string, low: number, high: number }[][]} regions  on the
+ *   ratio scale (low ≥ 0, high ≤ Infinity), in order of preference when an interval lies in two (a change before "no
+ *   change"); or one such list per comparison (`expect: model`: each pair of cells has its own model ratio; an empty
+ *   list where there is none)
  * @returns {{ verdict: string, p: number, raw: string, runs_needed: number|null }[]}
  *   p = Holm-adjusted p of the verdict (for an inconclusive one: of the closest label); raw = what the interval
  *   alone would say (differs from verdict only when the correction changed it); runs_needed = for an inconclusive
  *   verdict, runs per cell that would probably decide it
  */
 export function judgeFamily(comparisons, regions) {
-  const labels = [...new Set(regions.map((region) => region.label))];
-  const logRegions = regions.map(({ label, low, high }) => ({ label, low: Math.log(low), high: Math.log(high) }));
-  const raw = comparisons.map((comparison) => Object.fromEntries(labels.map((label) => [label, labelP(comparison, logRegions, label)])));
+  const perComparison = comparisons.map((_, index) => (Array.isArray(regions[0]) ? regions[index] : regions));
+  const labels = [...new Set(perComparison.flat().map((region) => region.label))];
+  const logRegionsOf = perComparison.map((list) => list.map(({ label, low, high }) => ({ label, low: Math.log(low), high: Math.log(high) })));
+  const raw = comparisons.map((comparison, index) => Object.fromEntries(labels.map((label) => [label, labelP(comparison, logRegionsOf[index], label)])));
   const adjusted = Object.fromEntries(labels.map((label) => [label, adjustHolm(raw.map((ps) => ps[label]))]));
   return comparisons.map((comparison, index) => {
     const decided = labels.find((label) => adjusted[label][index] < ALPHA);
+    if (labels.length === 0) return { verdict: INCONCLUSIVE, p: 1, raw: INCONCLUSIVE, runs_needed: null };
     const closest = labels.reduce((best, label) => (adjusted[label][index] < adjusted[best][index] ? label : best));
     const alone = labels.find((label) => raw[index][label] < ALPHA) ?? INCONCLUSIVE;
     return {
       verdict: decided ?? INCONCLUSIVE,
       p: adjusted[decided ?? closest][index],
       raw: alone,
-      runs_needed: decided ? null : estimateRuns(comparison, logRegions, comparisons.length),
+      runs_needed: decided ? null : estimateRuns(comparison, logRegionsOf[index], comparisons.length),
     };
   });
 }
 
 function labelP(comparison, logRegions, label) {
-  if (!comparison.log) return 1;
+  if (!comparison.log || !logRegions.some((region) => region.label === label)) return 1;
   return Math.min(...logRegions.filter((region) => region.label === label).map(({ low, high }) => pInside(comparison.log, low, high)));
 }
 

@@ -8,8 +8,16 @@
  */
 export const STEP_EQUIVALENCE = 0.05;
 
-/** The four `expect` forms → regions, holds first. */
-export function expectRegions(expect) {
+/** `expect: model` without a tolerance: the measurement agrees with the model within ±10%. */
+export const MODEL_TOLERANCE = 0.1;
+
+/**
+ * The `expect` forms → regions, holds first. `{model: W}` needs the pair's model ratio (runner/model/): [] without one.
+ * @param {object} expect
+ * @param {{ modelRatio?: number|null }} [pair]
+ */
+export function expectRegions(expect, { modelRatio = null } = {}) {
+  if (expect.model !== undefined) return modelRatio === null ? [] : expectRegions({ ratio: modelRatio, within: expect.model });
   if (expect.same !== undefined) return expectRegions({ ratio: 1, within: expect.same });
   if (expect.ratio !== undefined) {
     const low = expect.ratio * (1 - expect.within);
@@ -27,6 +35,7 @@ export function expectRegions(expect) {
 /** `{ratio: 0.5, within: 0.1}` → "ratio in [0.45, 0.55]": what the claim expects, in the CSV and the reports. */
 export function formatExpect(expect) {
   const round = (value) => String(Number(value.toPrecision(6)));
+  if (expect.model !== undefined) return `the capacity model's ratio within ±${round(expect.model * 100)}%`;
   if (expect.same !== undefined) return `same within ±${round(expect.same * 100)}%: ratio in [${round(1 - expect.same)}, ${round(1 + expect.same)}]`;
   if (expect.ratio !== undefined) return `ratio in [${round(expect.ratio * (1 - expect.within))}, ${round(expect.ratio * (1 + expect.within))}]`;
   if (expect.below !== undefined) return `ratio below ${round(expect.below)}`;

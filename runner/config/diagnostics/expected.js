@@ -27,6 +27,7 @@ export function describeExpected(schema, location) {
 function describeScalar(schema) {
   const types = [schema.type].flat().filter(Boolean);
   if (schema.enum) return `one of ${formatChoices(schema.enum)}`;
+  if (schema.const !== undefined) return `${formatChoices([schema.const])} or a mapping`;
   if (schema.pattern && schema.examples) {
     return `${schema.title ? `a ${lowercaseFirst(schema.title)}` : 'a value'} like ${formatChoices(schema.examples)}`;
   }

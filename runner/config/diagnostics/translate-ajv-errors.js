@@ -59,7 +59,7 @@ function translateExpected(error, path) {
   return {
     path,
     message: `expected ${describeExpected(error.parentSchema, location)}, found ${describeValue(error.data)}`,
-    hint: error.keyword === 'enum' ? suggestChoice(error.data, error.schema) ?? suggestValue(location) : suggestValue(location),
+    hint: (error.keyword === 'enum' && suggestChoice(error.data, error.schema)) || (error.keyword === 'const' && suggestChoice(error.data, [error.schema])) || suggestValue(location),
   };
 }
 

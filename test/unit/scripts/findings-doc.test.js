@@ -31,7 +31,7 @@ describe('scripts/findings.js', () => {
   test('claims get their verdicts and interval from the runs; a folder not run yet says so', async () => {
     const source = ['<!-- findings:claims http-taskset -->', '<!-- findings:claims template-idle -->', '<!-- findings:table http-taskset metric=requests_per_sec rows=cpuset -->'].join('\n');
     const { text } = await generate(source);
-    expect(text).toMatch(/\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|refuted|inconclusive)\*\*/);
+    expect(text).toMatch(/\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| (—|[\d.]+) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|contradicted|not reachable here|inconclusive)\*\* \((holds|refuted|inconclusive)/);
     expect(text).toContain('(no claims)');
     expect(text).toMatch(/^\| 0 \| [\d.]+ \[[\d.]+, [\d.]+\]( \d+%)? \(n \d+\) \|$/m);
     const empty = await generate('<!-- findings:runs -->\n<!-- findings:claims http-taskset -->\n<!-- findings:chart http-taskset metric=requests_per_sec x=cpuset -->', { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-')) });
@@ -45,14 +45,14 @@ describe('scripts/findings.js', () => {
     const { text, headlines } = await generate('<!-- findings:claims cluster-size -->');
     expect(text).toMatch(/^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m);
     expect(text).toMatch(/^\| \(control\) The last of 6 requests .* \| burst_p50_ms: cluster 2 → 6 \|/m);
-    const [published, controls] = /(\d+) published claims checked in \d+ comparisons: .*; (\d+) controls \(checks of the design, not the posts' claims\) in \d+: \d+ hold, \d+ refuted, \d+ inconclusive/.exec(headlines[0]).slice(1).map(Number);
+    const [published, controls] = /(\d+) published claims checked in \d+ comparisons: .*; (\d+) controls \(checks of the design, not the posts' claims\) in \d+: \d+ hold, \d+ contradicted, \d+ not reachable here, \d+ inconclusive/.exec(headlines[0]).slice(1).map(Number);
     expect(published).toBeGreaterThan(controls);
     expect(headlines.filter((line) => line.includes(' — cluster-size: (control) The last of 6'))).toHaveLength(1);
     // A claim is counted once however many combinations it is checked in.
     const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
     cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });
     const one = await generate('', noFolders);
-    expect(one.headlines[0]).toMatch(/, 1 published claims checked in 1 comparisons: \*\*1 hold, 0 refuted, 0 inconclusive\*\*; 1 controls .* in 1: 1 hold, 0 refuted, 0 inconclusive; \d+ published claims not run yet \(pbkdf2-waves, /);
+    expect(one.headlines[0]).toMatch(/, 1 published claims checked in 1 comparisons: \*\*1 hold, 0 contradicted, 0 not reachable here, 0 inconclusive\*\*; 1 controls .* in 1: 1 hold, 0 contradicted, 0 not reachable here, 0 inconclusive; \d+ published claims not run yet \(pbkdf2-waves, /);
   });
 
   test('an increment directive gives what one more of an axis adds, from the two medians', async () => {

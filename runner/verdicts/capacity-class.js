@@ -1,0 +1,49 @@
+// What the host can show, beside a claim's verdict. A claim whose band the capacity model (runner/model/) cannot
+// reach on this host is "not reachable here" — refuted or not, the hardware predicted it — with the model's value
+// and what the band needs ("cpus 1.5 → 3"); a refutation the model does not explain is "contradicted". The verdict
+// itself (holds / refuted / inconclusive, from the interval alone) is unchanged; the class says how to read it.
+import { findScaleReaching, modelRatio, modelRatioRange } from '../model/predict.js';
+import { expectRegions } from './regions.js';
+
+export const CLASSES = ['holds', 'contradicted', 'not reachable here', 'inconclusive'];
+
+const format = (value) => (Number.isFinite(value) ? String(Number(value.toPrecision(3))) : '?');
+
+/**
+ * @param {object} row  a judged claim row (verdict, metric, comparison)
+ * @param {{ a: object, b: object, expect: object }} pair  its summary cells (with model, calibration, params, hostCpus)
+ * @returns {{ model_ratio: number|null, model_ratio_low: number|null, model_ratio_high: number|null, class: string, class_note: string }}
+ */
+export function classifyClaimRow(row, { a, b, expect }) {
+  const model = modelRatio(a, b, row.metric);
+  const range = modelRatioRange(a, b, row.metric) ?? (model === null ? null : [model, model]);
+  const found = { model_ratio: model, model_ratio_low: range?.[0] ?? null, model_ratio_high: range?.[1] ?? null };
+  const otherwise = (note) => ({ ...found, class: row.verdict === 'refuted' ? 'contradicted' : row.verdict, class_note: note });
+  if (expect.model !== undefined) {
+    return otherwise(model === null ? 'no capacity model of this metric for these cells' : `the model gives ${format(model)}, measured ${format(row.comparison.ratio)}`);
+  }
+  if (row.verdict === 'holds') return { ...found, class: 'holds', class_note: model === null ? '' : `the model gives ${format(model)}` };
+  if (model === null) return otherwise('no capacity model of this metric for these cells');
+  const [band] = expectRegions(expect);
+  if (range[1] > band.low && range[0] < band.high) return otherwise(`the model allows ${format(model)} here, inside the expected band: this host could show it`);
+  const scale = findScaleReaching(a, b, row.metric, band);
+  if (scale === null) return otherwise(`the model gives ${format(model)} here and stays outside the expected band on hosts up to 32× these CPUs`);
+  return { ...found, class: 'not reachable here', class_note: `this host caps it at ${format(model)} (measured ${format(row.comparison.ratio)}); the expected band needs ${describeScale(a, b, scale)}` };
+}
+
+/** A claim's overall class from its combinations': contradicted if any is, holds if all do, else not reachable or open. */
+export function classifyOverall(rows) {
+  const classes = rows.map((row) => row.class);
+  if (classes.includes('contradicted')) return 'contradicted';
+  if (classes.length > 0 && classes.every((each) => each === 'holds')) return 'holds';
+  if (classes.includes('not reachable here')) return 'not reachable here';
+  return 'inconclusive';
+}
+
+// In the cells' own terms: a quota or a cpuset grows with the host; without either, the host's CPU count.
+function describeScale(a, b, scale) {
+  const quotas = [a, b].map((cell) => cell.values.cpus).filter((value) => typeof value === 'number');
+  if (quotas.length > 0) return [...new Set(quotas)].map((cpus) => `cpus ${format(cpus)} → ${format(cpus * scale)}`).join(', ');
+  if ([a, b].some((cell) => cell.values.cpuset)) return `${format(scale)}× the pinned CPUs`;
+  return `≥ ${format(a.hostCpus * scale)} CPUs (this host has ${format(a.hostCpus)})`;
+}
