@@ -30,7 +30,7 @@ describe('http: the measured period at 0.5 and 2 CPUs (spin route, 2 worker thre
     for (const row of rows) {
       expect(row.status).toBe('ok');
       expect(Number(row.requests_served)).toBeGreaterThan(0);
-      // How long the period waited for the warm-up's leftovers (up to 10 requests of 10 ms CPU each).
+      // How long the period waited for the warm-up's leftovers (up to 20 requests of 10 ms CPU each).
       expect(row.warmup_drain_ms).toMatch(/^\d+(\.\d+)?$/);
       expect([row.fast_route_p50_ms, row.fast_route_p99_ms]).toEqual(['', '']);
     }
