@@ -367,15 +367,19 @@ function renderOrderDirective(args, context) {
 }
 
 // What no single column says but two do, for a table: the CPU time the server's cgroup used per response it
-// answered, over the measured period (http: wall_ms is that period, the CPU counters cover it).
+// answered, over the measured period (http: wall_ms is that period, the CPU counters cover it). A folder with
+// requests_served has the server's own count over that window; an older one only the loader's rate, taken over
+// the server's window as an estimate.
 const DERIVED_METRICS = {
-  cpu_ms_per_response: { columns: ['cpu_total_ms', 'requests_per_sec', 'wall_ms'], of: (run) => run.cpu_total_ms / (run.requests_per_sec * run.wall_ms / 1000) },
+  cpu_ms_per_response: (columns) => (columns.includes('requests_served')
+    ? { columns: ['cpu_total_ms', 'requests_served'], of: (run) => run.cpu_total_ms / run.requests_served }
+    : { columns: ['cpu_total_ms', 'requests_per_sec', 'wall_ms'], of: (run) => run.cpu_total_ms / (run.requests_per_sec * run.wall_ms / 1000) }),
 };
 
 function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }, context) {
   const folder = folderOf(context, name);
   if (!folder) return ['(not run yet)'];
-  const derived = DERIVED_METRICS[metric];
+  const derived = DERIVED_METRICS[metric]?.(folder.columns);
   const missing = (derived?.columns ?? [metric]).find((column) => !folder.columns.includes(column));
   if (missing) return [`(\`${missing}\` was not measured in this folder)`];
   const valueOf = derived ? derived.of : (run) => run[metric];

@@ -1,6 +1,7 @@
 // `cluster: N` for http: the primary forks N processes that all listen on the app port (node:cluster
 // hands each new connection to one of them) and drives their measured period over IPC. A child says
-// `ready` once it listens; `start` and `stop` bracket the measured period; `stop` is answered with
+// `ready` once it listens; `drain` is answered once its share of the warm-up is done (drain.js);
+// `start` and `stop` bracket the measured period; `stop` is answered with
 // the child's event-loop delay and CPU/RSS usage, which the primary cannot read itself.
 
 import cluster from 'node:cluster';
@@ -15,7 +16,7 @@ const PROCESS_INDEX_ENV = 'LAB_PROCESS_INDEX';
 /**
  * @param {{ spec: object, onFork(pid: number): void, onFailure(error: Error): void }} options
  *   onFailure: a child failed or exited before close(); the run cannot be measured any more
- * @returns {Promise<{ start(): Promise<void>, stop(): Promise<object[]>, close(): Promise<void> }>}
+ * @returns {Promise<{ drain(): Promise<number>, start(): Promise<void>, stop(): Promise<object[]>, close(): Promise<void> }>}
  */
 export async function forkServerProcesses({ spec, onFork, onFailure }) {
   cluster.setupPrimary({ exec: RUN_JS, stdio: ['ignore', 2, 2, 'ipc'] });
@@ -60,6 +61,13 @@ export async function forkServerProcesses({ spec, onFork, onFailure }) {
     return answer;
   }));
   return {
+    /** Every child drained (drain.js); resolves with the longest wait. */
+    async drain() {
+      const answers = await ask('drain', 'drained');
+      const failed = answers.find((answer) => answer.error);
+      if (failed) throw new WorkloadError('ERR_DRAIN', failed.error);
+      return Math.max(...answers.map((answer) => answer.waitedMs));
+    },
     async start() {
       await ask('start', 'started');
     },
@@ -74,7 +82,9 @@ export async function forkServerProcesses({ spec, onFork, onFailure }) {
 export async function serveHttpClusterProcess(spec) {
   const server = await startServerProcess(spec);
   process.on('message', (message) => {
-    if (message?.type === 'start') {
+    if (message?.type === 'drain') {
+      server.drain().then((waitedMs) => process.send({ type: 'drained', waitedMs }), (error) => process.send({ type: 'drained', error: error.message }));
+    } else if (message?.type === 'start') {
       server.start();
       process.send({ type: 'started' });
     } else if (message?.type === 'stop') {

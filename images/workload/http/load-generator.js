@@ -1,6 +1,7 @@
 // The load generator's run, in the loader container that shares the server's network namespace:
-// wait for the server (bounded) → check its answers → warm up (not counted) → POST /__lab/start →
-// measure: autocannon on GET /work, and a light probe on GET /fast → POST /__lab/stop → numbers.
+// wait for the server (bounded) → check its answers → warm up (not counted) → POST /__lab/start (the
+// server first finishes the warm-up's requests still in flight, drain.js) → measure: autocannon on
+// GET /work, and with `fastProbe` a light probe on GET /fast → POST /__lab/stop → numbers.
 
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -10,6 +11,8 @@ import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
 import { round } from '../result.js';
 import { CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
 import { lowerMedian, runBursts, summarizeRounds } from './burst.js';
+import { DRAIN_TIMEOUT_MS } from './drain.js';
+import { requestOnce } from './request-once.js';
 import { createLatencyRecorder } from './latency.js';
 import { judgeLoaderSaturation } from './saturation.js';
 import { prepareWork } from './work.js';
@@ -34,7 +37,8 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     log(`warm-up: ${params.warmup} s`);
     await autocannon(loadOptions(params, params.warmup));
   }
-  await callControl(CONTROL.start);
+  // Answered once the server has drained the warm-up: up to DRAIN_TIMEOUT_MS.
+  await callControl(CONTROL.start, DRAIN_TIMEOUT_MS + CONTROL_TIMEOUT_MS);
   const before = readCgroupSnapshot();
   const cpuBefore = process.cpuUsage();
   const began = performance.now();
@@ -70,13 +74,14 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
 
 /**
  * The measured period: a closed loop of `connections` for `duration` s (autocannon), `burst.rounds` bursts
- * of `burst.requests` simultaneous requests (burst.js), or `duration` s of nothing (the idle baseline). The
- * /fast probe runs beside a loop or bursts, for as long as they last; idle means no request at all.
+ * of `burst.requests` simultaneous requests (burst.js), or `duration` s of nothing (the idle baseline). With
+ * `fastProbe`, the /fast probe runs beside a loop or bursts, for as long as they last; idle means no request at all.
  */
 async function measureLoad(params, { work, fast }) {
   const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
-  // A user's app has no /fast route of ours: no probe, fast_route_p99_ms stays empty.
-  const startProbe = (duration) => (params.app ? { errors: 0, non2xx: 0, stop() {} } : track(autocannon({ ...probeOptions, duration }), fast));
+  // Off unless asked for (its CPU time would be in the period, its answers not among the responses); a
+  // user's app has no /fast route of ours. No probe: fast_route_* stay empty.
+  const startProbe = (duration) => (params.fastProbe && !params.app ? track(autocannon({ ...probeOptions, duration }), fast) : { errors: 0, non2xx: 0, stop() {} });
   if (params.load === 'idle') {
     await delay(params.duration * 1000);
     const nothing = { duration: params.duration, requests: { total: 0 }, throughput: { total: 0 }, errors: 0, timeouts: 0, non2xx: 0 };
@@ -176,7 +181,7 @@ async function waitForServer() {
   throw new WorkloadError('ERR_SERVER_NOT_READY', `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
 }
 
-/** The user's route as autocannon and fetch both take it. */
+/** The user's route as autocannon and requestOnce both take it. */
 function appRequest({ path, method, headers, body }) {
   return { url: appUrl(path), method, headers, ...(body === '' ? {} : { body }) };
 }
@@ -193,10 +198,9 @@ async function verifyServer(params) {
 }
 
 async function expectAnswer(path, expected) {
-  const response = await fetch(appUrl(path), { signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
-  const body = await response.text();
-  if (response.status !== 200) {
-    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with status ${response.status} (expected 200): ${preview(body)}`);
+  const { status, body } = await requestOnce(appUrl(path), { timeoutMs: CONTROL_TIMEOUT_MS });
+  if (status !== 200) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with status ${status} (expected 200): ${preview(body)}`);
   }
   if (body !== expected) {
     throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`);
@@ -206,15 +210,14 @@ async function expectAnswer(path, expected) {
 /** A user's app: the status it was told to expect; its body is theirs to know. */
 async function expectStatus(app) {
   const { url, ...init } = appRequest(app);
-  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
-  const body = await response.text();
-  if (response.status !== app.status) {
-    throw new WorkloadError('ERR_SERVER_WRONG', `your app answered ${app.method} ${app.path} with status ${response.status} (expected ${app.status}): ${preview(body)}`);
+  const { status, body } = await requestOnce(url, { ...init, timeoutMs: CONTROL_TIMEOUT_MS });
+  if (status !== app.status) {
+    throw new WorkloadError('ERR_SERVER_WRONG', `your app answered ${app.method} ${app.path} with status ${status} (expected ${app.status}): ${preview(body)}`);
   }
 }
 
-async function callControl(path) {
-  const response = await fetch(controlUrl(path), { method: 'POST', signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS) });
+async function callControl(path, timeoutMs = CONTROL_TIMEOUT_MS) {
+  const response = await fetch(controlUrl(path), { method: 'POST', signal: AbortSignal.timeout(timeoutMs) });
   if (!response.ok) throw new WorkloadError('ERR_CONTROL', `POST ${path} answered ${response.status}: ${await response.text()}`);
 }
 

@@ -1,7 +1,8 @@
 // The http server's primary process: start the server processes (itself, or N cluster children),
 // then serve the control port until the load generator has bracketed the measured period with
 // POST /__lab/start and POST /__lab/stop. Event-loop delay, cgroup counters and CPU time cover
-// exactly that period; the warm-up before it is not counted. Returns the result; run.js prints it.
+// exactly that period; the warm-up before it is not counted, nor are its requests still in flight when
+// it ends: POST /__lab/start waits for them (drain.js). Returns the result; run.js prints it.
 
 import http from 'node:http';
 import { readClockMs } from '../clock.js';
@@ -44,23 +45,29 @@ async function startUnits(spec, { onFork, onFailure }) {
     // The primary only hands out connections, but its CPU and memory are the run's too.
     const own = trackOwnUsage();
     return {
+      drain: children.drain,
       start: async () => {
         own.start();
         await children.start();
       },
       stop: async () => {
         const reports = await children.stop();
-        return { loops: reports.map((report) => report.loop), usages: [own.stop().usage, ...reports.map((report) => report.usage)] };
+        return {
+          loops: reports.map((report) => report.loop),
+          usages: [own.stop().usage, ...reports.map((report) => report.usage)],
+          served: reports.map((report) => report.served),
+        };
       },
       close: children.close,
     };
   }
   const server = await startServerProcess(spec);
   return {
+    drain: server.drain,
     start: async () => server.start(),
     stop: async () => {
       const report = server.stop();
-      return { loops: [report.loop], usages: [report.usage] };
+      return { loops: [report.loop], usages: [report.usage], served: [report.served] };
     },
     close: server.close,
   };
@@ -86,25 +93,29 @@ function createControl({ units, sampler, measured }) {
     [`GET ${CONTROL.ready}`]: async () => 'ready',
     [`POST ${CONTROL.start}`]: async () => {
       if (started) throw new WorkloadError('ERR_CONTROL', 'the measured period has already started');
+      // The warm-up's requests finish first: their CPU time has no response in the period (drain.js).
+      const drainMs = await units.drain();
       await units.start();
       const before = readCgroupSnapshot();
-      started = { before, seen: readSeen(before), startAt: readClockMs() };
+      started = { before, seen: readSeen(before), startAt: readClockMs(), drainMs };
       return 'started';
     },
     [`POST ${CONTROL.stop}`]: async () => {
       if (!started) throw new WorkloadError('ERR_CONTROL', `${CONTROL.stop} before ${CONTROL.start}`);
       const stopAt = readClockMs();
       const after = readCgroupSnapshot();
-      const { loops, usages } = await units.stop();
+      const { loops, usages, served } = await units.stop();
       measured.resolve({
         startAt: started.startAt,
         stopAt,
         seen: started.seen,
+        drainMs: started.drainMs,
         counters: diffCgroupCounters(started.before, after),
         memoryPeakBytes: after.memoryPeakBytes,
         threadCounts: sampler.stop(),
         loops,
         usages,
+        served,
       });
       return 'stopped';
     },

@@ -5,7 +5,8 @@
 import { describeResources, round } from '../result.js';
 import { combineLoopDelays } from './event-loop.js';
 
-export function buildServerResult({ t0, readyAt, startAt, stopAt, seen, counters, memoryPeakBytes, threadCounts, loops, usages }) {
+/** @param {{ served: (number|null)[] }} window  served: each process's GET /work requests finished in the period */
+export function buildServerResult({ t0, readyAt, startAt, stopAt, drainMs, seen, counters, memoryPeakBytes, threadCounts, loops, usages, served }) {
   const loop = combineLoopDelays(loops);
   return {
     workload: 'http',
@@ -17,6 +18,8 @@ export function buildServerResult({ t0, readyAt, startAt, stopAt, seen, counters
     metrics: {
       event_loop_delay_mean_ms: loop.mean_ms === null ? null : round(loop.mean_ms),
       event_loop_delay_p99_ms: loop.p99_ms === null ? null : round(loop.p99_ms),
+      warmup_drain_ms: round(drainMs),
+      requests_served: served.includes(null) ? null : served.reduce((total, count) => total + count, 0),
     },
   };
 }

@@ -20,7 +20,7 @@ import { pickLeastBusy } from './worker-pool.js';
 
 const THREAD_ENTRY = new URL('./user-app-thread.js', import.meta.url);
 
-/** @returns {Promise<{ close(): Promise<void> }>} listening */
+/** @returns {Promise<{ server: import('node:net').Server, close(): Promise<void> }>} listening */
 export async function startUserApp({ app, workers }) {
   const server = workers > 0 ? await startConnectionDealer(app, workers) : await createUserServer(app);
   await new Promise((resolve, reject) => {
@@ -28,6 +28,7 @@ export async function startUserApp({ app, workers }) {
     server.listen(APP_PORT, HOST, resolve);
   });
   return {
+    server,
     async close() {
       server.closeAllConnections?.();
       server.close();

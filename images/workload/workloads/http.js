@@ -13,7 +13,7 @@ import { checkParams as checkPbkdf2, params as pbkdf2Params } from './pbkdf2.js'
 
 export const description =
   'An HTTP server (single process, `cluster` processes, or a `workers` pool) under autocannon load from a separate ' +
-  'container in its network namespace. GET /work does `work`; GET /fast answers at once.';
+  'container in its network namespace. GET /work does `work`; GET /fast answers at once (probed with `fastProbe`).';
 
 /** Runs as a server with a load generator beside it (loader.js; runner/docker/runs/executor.js starts both). */
 export const serves = true;
@@ -98,6 +98,14 @@ export const params = {
     type: 'integer', minimum: 1, examples: [500],
     title: 'Fixed rate (req/s)', description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
   },
+  fastProbe: {
+    type: 'boolean', default: false, examples: [false, true],
+    title: 'GET /fast probe',
+    description:
+      'true: during the measured period, GET /fast on one more connection at 100 requests a second (fast_route_p50_ms, ' +
+      'fast_route_p99_ms: how long a trivial request waits while the server is busy). Off by default: its CPU time is in the ' +
+      'period\'s but its answers are not among the responses, so it makes a response look dearer, most in the cells that answer fewest.',
+  },
   load: {
     type: 'string', enum: ['loop', 'burst', 'idle'], default: 'loop', examples: ['loop', 'burst', 'idle'],
     title: 'Load',
@@ -166,14 +174,16 @@ export const columns = [
   { name: 'errors', unit: '', description: 'connection errors' },
   { name: 'timeouts', unit: '', description: 'requests that timed out' },
   { name: 'non2xx', unit: '', description: 'responses with a status other than 2xx' },
-  { name: 'fast_route_p50_ms', unit: 'ms', description: 'median of GET /fast while /work is loaded (a light probe: one connection, 100 requests a second)' },
-  { name: 'fast_route_p99_ms', unit: 'ms', description: 'p99 of GET /fast while /work is loaded' },
+  { name: 'fast_route_p50_ms', unit: 'ms', description: 'with fastProbe: median of GET /fast while /work is loaded (a light probe: one connection, 100 requests a second)' },
+  { name: 'fast_route_p99_ms', unit: 'ms', description: 'with fastProbe: p99 of GET /fast while /work is loaded' },
   { name: 'burst_p50_ms', unit: 'ms', description: 'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")' },
   { name: 'burst_max_ms', unit: 'ms', description: 'slowest burst' },
   { name: 'burst_first_p50_ms', unit: 'ms', description: 'median over the bursts of the time to the first answer of each burst' },
   { name: 'burst_fast_p50_ms', unit: 'ms', description: 'with burst.fast: median time of the GET /fast sent 50 ms into each burst, on a new connection' },
   { name: 'event_loop_delay_mean_ms', unit: 'ms', description: 'mean event-loop delay of the server processes' },
   { name: 'event_loop_delay_p99_ms', unit: 'ms', description: 'p99 event-loop delay of the server processes' },
+  { name: 'warmup_drain_ms', unit: 'ms', description: 'wait, after the warm-up, for its requests still in flight to finish; the measured period opens after it' },
+  { name: 'requests_served', unit: '', description: 'GET /work requests whose work the server finished in the measured period, the window of its CPU counters (cpu_total_ms ÷ requests_served: CPU time per response); empty with app' },
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
   { name: 'loader_cpuset', unit: '', type: 'text', description: 'CPUs the load generator was pinned to' },
   { name: 'loader_saturated', unit: '', type: 'boolean', description: 'the load generator, not the server, was the limit' },
@@ -213,6 +223,7 @@ export function checkParams(filled, host, { configDir } = {}) {
     ...checkUserFile(filled.app, configDir, { at: ['app'] }),
     ...checkAppLoad(filled),
     ...checkServer(filled),
+    ...checkFastProbe(filled),
     ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
     ...checkLoader(filled.loader, host),
   ];
@@ -229,6 +240,14 @@ function checkAppLoad({ app, load }) {
 function checkServer({ app, server }) {
   if (!app || server !== 'fastify') return [];
   return [{ path: ['server'], message: 'expected no `server` with `app`, found fastify', hint: 'remove `server:` (your app is its own server: build it with Fastify in your module if you want Fastify)' }];
+}
+
+// The probe needs the lab's GET /fast and some load beside it; otherwise it would be silently left out.
+function checkFastProbe({ fastProbe, app, load }) {
+  if (fastProbe !== true) return [];
+  if (app) return [{ path: ['fastProbe'], message: 'expected no `fastProbe` with `app`, found true', hint: 'remove `fastProbe:` (your app has no GET /fast of the lab\'s)' }];
+  if (load === 'idle') return [{ path: ['fastProbe'], message: 'expected no `fastProbe` with `load: idle`, found true', hint: 'remove `fastProbe:` (idle sends no request at all, the probe\'s neither)' }];
+  return [];
 }
 
 function checkLoader(loader, host) {
@@ -256,8 +275,10 @@ function checkLoader(loader, host) {
 const isOnPool = ({ work, pbkdf2 }) => work === 'argon2' || (work === 'pbkdf2' && !pbkdf2.sync);
 
 // Requests whose work a measured window pays for but whose answers it does not count: the warm-up's (a closed
-// loop whatever the load, so for bursts too).
-function countLeftovers({ warmup, rate, connections, pipelining }) {
+// loop whatever the load, so for bursts too) — in folders made before the window waited for them to drain.
+// Those folders' params have no `fastProbe` (it came with the drain); every later window opens with none in flight.
+function countLeftovers({ warmup, rate, connections, pipelining, fastProbe }) {
+  if (fastProbe !== undefined) return 0;
   return warmup > 0 && rate === undefined ? connections * pipelining : 0;
 }
 
@@ -303,7 +324,8 @@ export const model = {
   calibration(params) {
     if (params.load === 'idle') return null;
     if (params.app) return { kind: 'lowest', parallelism: countAppThreads };
-    return { kind: 'sample', sample: (run, { params: own }) => run.cpu_total_ms / ((run.requests_per_sec * run.wall_ms) / 1000 + countLeftovers(own)) };
+    // requests_served: the server's own count of the window's answers (since the drain); before it, the loader's rate.
+    return { kind: 'sample', sample: (run, { params: own }) => run.cpu_total_ms / (Number.isFinite(run.requests_served) ? run.requests_served : (run.requests_per_sec * run.wall_ms) / 1000 + countLeftovers(own)) };
   },
   predict(cell, calibration) {
     if (calibration.kind === 'sample') return predictOwnWork(cell, calibration.value);
@@ -312,6 +334,6 @@ export const model = {
     return { ...(rate === undefined ? {} : { requests_per_sec: rate * gain }), ...(p99 === undefined ? {} : { latency_p99_ms: p99 / gain }) };
   },
   describe: (calibration) => (calibration.kind === 'sample'
-    ? `CPU time of one response ${calibration.value.toPrecision(3)} ms (warm-up leftovers counted)`
+    ? `CPU time of one response ${calibration.value.toPrecision(3)} ms`
     : 'ideal: the least parallel cell scaled by min(processes × threads, CPUs)'),
 };

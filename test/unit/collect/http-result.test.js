@@ -7,7 +7,7 @@ const serverLine = {
   workload: 'http', wall_ms: 2000, setup_ms: 150, tasks: [],
   seen: { available_parallelism: 1, cpus_length: 2, cpu_quota: 1, cpuset: '0', uv_threadpool_size: 4, node_version: 'v24.9.0', cgroup_version: 1 },
   peak_threads: 12, pool_threads: 4, throttled_periods: 3, nr_periods: 20, throttled_ms: 40, cpu_user_ms: 1800, cpu_system_ms: 100,
-  peak_rss_mb: 70, cgroup_memory_peak_mb: 80, metrics: { event_loop_delay_mean_ms: 1.5, event_loop_delay_p99_ms: 9 },
+  peak_rss_mb: 70, cgroup_memory_peak_mb: 80, metrics: { event_loop_delay_mean_ms: 1.5, event_loop_delay_p99_ms: 9, warmup_drain_ms: 120, requests_served: 700 },
 };
 const loaderMetrics = {
   requests_per_sec: 350, latency_p50_ms: 20, latency_p90_ms: 35, latency_p99_ms: 60, latency_max_ms: 70,

@@ -15,7 +15,7 @@ const ARGON2_DEFAULTS = { tasks: 8, memoryCost: 65536, timeCost: 3, parallelism:
 const HTTP_DEFAULTS = {
   work: 'pbkdf2', pbkdf2: { iterations: 10000, keylen: 64, digest: 'sha512', sync: false },
   argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 }, spin: { ms: 5 }, template: { rows: 100, page: 'catalogue' },
-  server: 'node', duration: 10, warmup: 3, connections: 10, pipelining: 1, rate: undefined, load: 'loop', burst: { requests: 6, rounds: 20, fast: false }, loader: { cpus: 1, cpuset: 'auto' }, fault: 'none',
+  server: 'node', duration: 10, warmup: 3, connections: 10, pipelining: 1, rate: undefined, fastProbe: false, load: 'loop', burst: { requests: 6, rounds: 20, fast: false }, loader: { cpus: 1, cpuset: 'auto' }, fault: 'none',
 };
 const IDLE_DEFAULTS = { tasks: 1, settleMs: 500 };
 const SUM_DEFAULTS = { tasks: 1, n: 10_000_000, loop: 'blocks' };

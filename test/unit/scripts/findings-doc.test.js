@@ -1,7 +1,9 @@
 // docs/findings.md is generated (scripts/findings.js) from docs/findings.src.md, published-experiments.yml and
 // the results folders: no number in it is typed by hand, and it is never out of date with its sources. The same
 // holds for its charts (SVG files beside it) and for the README's headline block.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +94,21 @@ describe('scripts/findings.js', () => {
     expect(text).toMatch(/^- wall_ms, sum-1e9 \(workers 0, cluster 2\) ÷ sum-1e9 \(workers 0, cluster 0\): [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\)$/);
     const missing = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0 b=nowhere:workers=0 -->');
     expect(missing.text).toBe('(ratio: not run yet)');
+  });
+
+  test('CPU per response: over the server\'s own count of the window (requests_served) where the folder has it, else the loader\'s rate over that window', async () => {
+    const directive = '<!-- findings:table recheck-http-quota metric=cpu_ms_per_response rows=workers columns=cpus -->';
+    const estimated = (await generate(directive)).text;
+    expect(estimated).toMatch(/^\| 1 \| [\d.]+ \[/m);
+    const root = mkdtempSync(join(tmpdir(), 'lab-findings-served-'));
+    cpSync(at('docs/findings/recheck-http-quota'), join(root, 'recheck-http-quota'), { recursive: true });
+    const file = join(root, 'recheck-http-quota', 'runs.csv');
+    // 40 ms of CPU time per request served, in every run: the table must show exactly that.
+    const runs = parse(readFileSync(file, 'utf8'), { columns: true }).map((run) => ({ ...run, requests_served: String(Number(run.cpu_total_ms) / 40) }));
+    writeFileSync(file, stringify(runs, { header: true }));
+    const { text } = await generate(directive, { resultsDir: root });
+    expect(text).not.toBe(estimated);
+    expect(text).toMatch(/^\| 1 \| 40\.0 \[40\.0, 40\.0\] 50% \(n 2\) \| 40\.0 \[40\.0, 40\.0\] 50% \(n 2\) \|$/m);
   });
 
   test('a results root: DIR/<experiment>, else its newest <experiment>-<UTC time> folder (never another experiment\'s)', () => {

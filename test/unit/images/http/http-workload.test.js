@@ -15,6 +15,8 @@ describe('http params', () => {
     expect(filled.pbkdf2).toEqual({ iterations: 5, keylen: 64, digest: 'sha512', sync: false });
     expect(filled.loader).toEqual({ cpus: 0.5, cpuset: 'auto' });
     expect(filled).not.toHaveProperty('rate', expect.anything());
+    // The /fast probe is off unless asked for: its CPU time is not a response's.
+    expect(filled.fastProbe).toBe(false);
     const { params } = parseSpec(JSON.stringify({ workload: 'http', params: filled }));
     expect(params).toMatchObject({ work: 'spin', pbkdf2: filled.pbkdf2, loader: filled.loader, duration: 10, warmup: 3 });
   });
@@ -27,6 +29,9 @@ describe('http params', () => {
     [{ loader: { cpuset: '5' } }, /params\.http\.loader\.cpuset: CPU 5 does not exist/],
     [{ rate: 0 }, /params\.http\.rate: /],
     [{ server: 'fastify', app: { file: 'app.js' } }, /params\.http\.server: expected no `server` with `app`, found fastify/],
+    [{ fastProbe: true, app: { file: 'app.js' } }, /params\.http\.fastProbe: expected no `fastProbe` with `app`, found true/],
+    [{ fastProbe: true, load: 'idle' }, /params\.http\.fastProbe: expected no `fastProbe` with `load: idle`, found true/],
+    [{ fastProbe: 'yes' }, /params\.http\.fastProbe: /],
   ])('the config check refuses %j', (http, where) => {
     const raw = { experiments: { e: { matrix: { workload: ['http'] }, params: { http } } } };
     let error;

@@ -90,8 +90,8 @@ describe.each(CPU_WORKLOADS)('%s on the host: the image\'s result line fits the 
 
 test('http: the server\'s line, the loader\'s line and the runner\'s loader limits make exactly the http columns', () => {
   const server = buildServerResult({
-    t0: 0, readyAt: 5, startAt: 10, stopAt: 1010, seen: {}, counters: { nrThrottled: 0, nrPeriods: 0, throttledMs: null },
-    memoryPeakBytes: null, threadCounts: { peakThreads: 7, poolThreads: 4 }, loops: [{ count: 10, mean_ms: 1, p99_ms: 2 }], usages: [{ cpuUserUs: 1, cpuSystemUs: 1, maxRssKiB: 1024 }],
+    t0: 0, readyAt: 5, startAt: 10, stopAt: 1010, drainMs: 3, seen: {}, counters: { nrThrottled: 0, nrPeriods: 0, throttledMs: null },
+    memoryPeakBytes: null, threadCounts: { peakThreads: 7, poolThreads: 4 }, loops: [{ count: 10, mean_ms: 1, p99_ms: 2 }], usages: [{ cpuUserUs: 1, cpuSystemUs: 1, maxRssKiB: 1024 }], served: [42],
   });
   const loader = buildLoaderResult({
     periodMs: 1000, requestsPerSec: 500, latency: { p50: 1, p90: 2, p99: 3, max: 4 }, main: { duration: 1, throughput: { total: 100 }, errors: 0, timeouts: 0, non2xx: 0 },
