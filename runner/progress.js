@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { formatAssignments } from './plan/plan-runs.js';
+import { formatAdviceLines } from './report/advice.js';
 import { formatAnswersText } from './report/answers.js';
 
 const require = createRequire(import.meta.url);
@@ -33,10 +34,12 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     progress = attachProgress(events, { stream, label: plan.experiment.name });
   });
   const answers = new Map();
-  events.on('reports', ({ outDir, files, verdicts }) => {
+  const advice = new Map();
+  events.on('reports', ({ outDir, files, verdicts, advice: answered }) => {
     stopProgress();
     write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}`);
     if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
+    if (answered) advice.set(outDir, formatAdviceLines(answered));
   });
   events.on('reports-failed', ({ outDir, error }) => {
     stopProgress();
@@ -47,6 +50,9 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     // The answers come last: what a person reads when the matrix is done.
     const lines = answers.get(outDir) ?? [];
     if (lines.length) write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
+    // The advice is the very last: the question a person came with.
+    const advised = advice.get(outDir) ?? [];
+    if (advised.length) write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`).join('\n')}`);
   });
   return { stop: stopProgress };
 }

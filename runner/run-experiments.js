@@ -96,7 +96,7 @@ async function writeReportsSafely(outDir, events) {
   try {
     const { writeReports } = await import('./report/write-reports.js');
     const { files, report } = writeReports(outDir);
-    events.emit('reports', { outDir, files, verdicts: report.verdicts });
+    events.emit('reports', { outDir, files, verdicts: report.verdicts, advice: report.advice });
   } catch (error) {
     events.emit('reports-failed', { outDir, error });
   }

@@ -215,8 +215,9 @@ export function normalizeClaim({ says, post, control, metric, compare, where, ex
 }
 
 /** `adaptive:` needs something to aim at: a CI target, the claims, or both. */
-export function checkAdaptive({ adaptive, claims }, at) {
-  if (!isPlainObject(adaptive) || adaptive.target_ci_pct !== undefined || adaptive.claims === true) {
+export function checkAdaptive({ adaptive, claims, search }, at) {
+  // A race aims its rounds at the advice: its cap alone is enough.
+  if (!isPlainObject(adaptive) || adaptive.target_ci_pct !== undefined || adaptive.claims === true || search === 'race') {
     if (adaptive?.claims === true && !Array.isArray(claims)) {
       return [{ path: [...at, 'adaptive', 'claims'], message: '`adaptive.claims` is true but the experiment has no `claims:`', hint: 'add `claims:` to the experiment, or use `target_ci_pct`' }];
     }
@@ -224,7 +225,7 @@ export function checkAdaptive({ adaptive, claims }, at) {
   }
   return [{
     path: [...at, 'adaptive'],
-    message: '`adaptive` needs `target_ci_pct`, `claims: true` or both; found neither',
+    message: '`adaptive` needs `target_ci_pct`, `claims: true` or both (or `search: race`); found neither',
     hint: 'write e.g. `adaptive: {max_repetitions: 10, target_ci_pct: 5}` or `adaptive: {max_repetitions: 12, claims: true}`',
   }];
 }

@@ -4,6 +4,7 @@
 import { findAxis, normalizeAxisValue } from '../domain/axes.js';
 import { checkCpus, checkCpuset } from '../../images/workload/lib/check-host.js';
 import { checkAdaptive, checkClaims } from './check-claims.js';
+import { checkRecommend } from './check-recommend.js';
 import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from '../domain/memory.js';
 import { formatFlow, isPlainObject } from './values.js';
 import { fillAllParams, WORKLOADS } from '../domain/workloads.js';
@@ -24,6 +25,7 @@ export function checkExperiment(experiment, at, host, { configDir } = {}) {
     ...checkRequiredParams(experiment, at),
     ...checkClaims(experiment, at),
     ...checkAdaptive(experiment, at),
+    ...checkRecommend(experiment, at),
   ];
 }
 

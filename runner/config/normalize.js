@@ -4,6 +4,7 @@
 import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
 import { normalizeClaim } from './check-claims.js';
+import { normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
@@ -25,6 +26,9 @@ export function normalizeExperiment(name, experiment) {
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillAllParams(experiment.params),
     ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
+    ...(experiment.recommend ? { recommend: normalizeRecommend(experiment.recommend) } : {}),
+    ...(experiment.search ? { search: experiment.search } : {}),
+    ...(experiment.search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };

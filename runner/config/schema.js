@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { AXES, ENV_AXIS } from '../domain/axes.js';
 import { CLAIMS_PROPERTY } from './check-claims.js';
+import { RACE_PROPERTY, RECOMMEND_PROPERTY, SEARCH_PROPERTY } from './check-recommend.js';
 import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
 import { MEMORY_PATTERN } from '../domain/memory.js';
@@ -81,6 +82,9 @@ export const EXPERIMENT_PROPERTIES = {
     $ref: '#/definitions/params',
   },
   claims: CLAIMS_PROPERTY,
+  recommend: RECOMMEND_PROPERTY,
+  search: SEARCH_PROPERTY,
+  race: RACE_PROPERTY,
   image: {
     title: 'Image',
     description:

@@ -1,12 +1,15 @@
 // Adaptive repetitions: after the planned rounds, cells whose primary metric is still uncertain get
 // more runs, one shuffled round at a time, until the 95% confidence interval of the mean is narrower
-// than the target (and, with `claims: true`, every claim covering the cell is decided) or the cell
-// reaches max_repetitions.
+// than the target (and, with `claims: true`, every claim covering the cell is decided; with `search: race`,
+// the advice of the cell's budget is settled and the cell is still in the race: plan/race.js) or the cell
+// reaches max_repetitions. Racing and adaptive repetitions are one mechanism: a round is every cell that
+// still has a question open.
 import { shuffle } from 'simple-statistics';
 import { primaryMetrics } from '../domain/metrics.js';
 import { summarizeSample } from '../stats/statistics.js';
 import { toRunSpec } from './plan-runs.js';
 import { findUndecidedClaimCells } from '../verdicts/undecided.js';
+import { replayRace } from './race.js';
 
 /** Half-width of the 95% CI of the mean as a percentage of the mean; Infinity while it is unknown (n < 2). */
 export function ciHalfWidthPct(values) {
@@ -24,13 +27,14 @@ export function planAdaptiveRound(plan, rows) {
   const { adaptive } = plan.experiment;
   if (!adaptive) return [];
   const undecided = adaptive.claims ? findUndecidedClaimCells(plan, rows) : new Set();
+  const racing = plan.experiment.search === 'race' ? replayRace(plan, rows).open : new Set();
   const needing = plan.cells.filter((cell) => {
     const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true);
     // Every primary metric must be precise enough (http has two: throughput and p99 latency).
     const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => row.status === 'ok').map((row) => row[column]));
     // A cell that keeps failing would never get precise: stop once it has used its runs.
     const imprecise = adaptive.target_ci_pct !== undefined && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
-    return own.length < adaptive.max_repetitions && (imprecise || undecided.has(cell.cell));
+    return own.length < adaptive.max_repetitions && (imprecise || undecided.has(cell.cell) || racing.has(cell.cell));
   });
   return shuffle(needing, plan.random).map((cell) => {
     const done = rows.filter((row) => row.cell === cell.cell && row.warmup !== true).map((row) => Number(row.repetition));

@@ -5,6 +5,7 @@ import { buildPivots } from './pivot.js';
 import { formatCellValues } from './format.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
 import { judgeResults } from './verdicts.js';
+import { buildAdvice } from './advice.js';
 
 /**
  * @param {object} results  readResults(dir)
@@ -33,6 +34,7 @@ export function buildReport(results, options = {}) {
     failures: results.runs.filter((run) => run.status !== 'ok'),
     waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
     verdicts: judgeResults(results, { summary }),
+    advice: buildAdvice(results, summary),
   };
 }
 

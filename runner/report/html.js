@@ -14,6 +14,7 @@ import { varyingAxes } from '../domain/cells.js';
 import { buildSummaryTable } from './summary-table.js';
 import { formatCellValues } from './format.js';
 import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
+import { formatAdviceLines } from './advice.js';
 import { medianInterval } from '../stats/median-interval.js';
 import { MODEL_STYLE, renderModelHtml } from './model-table.js';
 
@@ -26,7 +27,9 @@ const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-i
 export function renderHtml(report) {
   const data = buildChartData(report);
   const heatmaps = report.pivots.map((pivot, index) => figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })));
+  const advice = formatAdviceLines(report.advice);
   const sections = [
+    advice.length ? `<section id="advice"><h2>Advice</h2><ul class="answers">${advice.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}</ul><p class="intro">Every row is in advice.csv.</p></section>` : '',
     renderAnswersHtml(report.verdicts),
     section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
     section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are a confidence interval of the median (order statistics: 95% from 6 runs on; with fewer, min to max, whose coverage the tooltip gives, e.g. 75% for 3 runs). Numeric axes are spaced by value. Dashed: the capacity model, what this host allows each cell (see Model vs measured).',

@@ -7,11 +7,14 @@ import { formatCellValues, formatNumber } from './format.js';
 import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
+import { formatAdviceLines } from './advice.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
   const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
+  const advice = formatAdviceLines(report.advice);
+  if (advice.length) lines.push('## Advice', '', ...advice.map((line) => `- ${escapeMarkdown(line)}`), '', 'Every row is in [advice.csv](advice.csv).', '');
   lines.push(...formatRun(info, counts), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
     `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');

@@ -6,6 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import { formatCsv, toCell } from '../results/csv.js';
 import { readResults } from '../results/read-results.js';
 import { buildReport } from './build-report.js';
+import { ADVICE_COLUMNS } from './advice.js';
 import { pivotToRecords } from './pivot.js';
 import { renderMarkdown } from './markdown.js';
 import { renderHtml } from './html.js';
@@ -21,6 +22,7 @@ export function writeReports(dir, options = {}) {
   const write = (name, text) => files.push(writeAtomically(dir, name, text));
   write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));
   write('verdicts.csv', formatCsv(report.verdicts.csvRows, report.verdicts.columns, { header: true }));
+  if (report.advice.rows.length > 0) write('advice.csv', formatCsv(report.advice.rows, ADVICE_COLUMNS, { header: true }));
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));

@@ -88,6 +88,19 @@ export function estimateRunsNeeded({ sd_a: sdA, sd_b: sdB }, halfwidth, { alpha 
   return null;
 }
 
+/**
+ * The 95% interval of a sample's centre on the same scale the ratios use: the geometric mean ± Student's t on the
+ * logarithms. Never below 0 for a positive metric. null under 2 values or with a value ≤ 0.
+ */
+export function centreInterval(values) {
+  const x = finite(values);
+  if (x.length < 2 || x.some((value) => value <= 0)) return null;
+  const logs = x.map(Math.log);
+  const centre = mean(logs);
+  const halfwidth = jStat.studentt.inv(1 - ALPHA / 2, x.length - 1) * Math.sqrt(sampleVariance(logs) / x.length);
+  return { centre: Math.exp(centre), low: Math.exp(centre - halfwidth), high: Math.exp(centre + halfwidth) };
+}
+
 function finite(values) {
   return values.filter((value) => typeof value === 'number' && Number.isFinite(value));
 }

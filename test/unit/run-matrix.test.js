@@ -147,3 +147,61 @@ describe('resume and adaptive repetitions', () => {
     });
   });
 });
+
+describe('search: race', () => {
+  // Pool 1 at 2 CPUs takes twice as long; pools 2, 4 and 8 are within 1% of each other; every run within ±0.5%.
+  const TRUTH = { 1: 2000, 2: 1000, 4: 1004, 8: 1008 };
+  const racePlan = () => {
+    const plan = planOf({ workload: ['pbkdf2'], cpus: [2], uv_threadpool_size: [1, 2, 4, 8] }, 3);
+    Object.assign(plan.experiment, { adaptive: { max_repetitions: 10 }, search: 'race', race: { from_round: 5 }, recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null } });
+    return plan;
+  };
+  const steady = () => {
+    let n = 0;
+    return createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: TRUTH[run.values.uv_threadpool_size] * (1 + ((n++ % 5) - 2) * 0.0025) }) }));
+  };
+
+  test('a budget settled by the planned rounds races no further: fewer runs than the grid', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'race-'));
+    const executor = steady();
+    const plan = racePlan();
+    await runMatrix({ plan, executor, outDir });
+    const rows = readCsv(outDir, 'runs.csv');
+    const count = (pool) => rows.filter((row) => row.uv_threadpool_size === String(pool)).length;
+    // Every setting runs the 3 planned rounds; the answer is settled then, so no setting gets more.
+    expect([1, 2, 4, 8].map(count)).toEqual([3, 3, 3, 3]);
+    expect(rows.length).toBeLessThan(0.6 * 4 * 10);
+    const { replayRace } = await import('../../runner/plan/race.js');
+    const { readResults } = await import('../../runner/results/read-results.js');
+    expect(replayRace(plan, readResults(outDir).runs)).toEqual({ dropped: [], open: new Set() });
+  });
+
+  test('an open budget races on; a resumed race continues where it stopped', async () => {
+    // Pools 4 and 8 differ by 4% with ±3% noise: not settled at 5 rounds, so the race goes on toward the cap.
+    const noisy = { 1: 2000, 2: 1000, 4: 1040, 8: 1000 };
+    const wobble = [0.97, 1.03, 1.0, 0.98, 1.02];
+    let n = 0;
+    const executor = createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: noisy[run.values.uv_threadpool_size] * wobble[n++ % 5] }) }));
+    const outDir = mkdtempSync(join(tmpdir(), 'race-'));
+    const plan = racePlan();
+    const controller = new AbortController();
+    let finished = 0;
+    const events = new (await import('node:events')).EventEmitter();
+    events.on('run-end', () => { if (++finished === 26) controller.abort(); });
+    await runMatrix({ plan, executor, outDir, signal: controller.signal, events });
+    const { readResults } = await import('../../runner/results/read-results.js');
+    const before = readResults(outDir).runs;
+    expect(before.length).toBe(26);
+    await runMatrix({ plan: racePlan(), executor, outDir, done: new Set(before.map((row) => `${row.cell}.${row.repetition}`)), previousRows: before });
+    const rows = readResults(outDir).runs;
+    const count = (pool) => rows.filter((row) => row.uv_threadpool_size === pool).length;
+    // Pool 1 is dropped at round 5, the first that may drop a setting; the others race on.
+    const { replayRace } = await import('../../runner/plan/race.js');
+    expect(replayRace(racePlan(), rows).dropped).toEqual([expect.objectContaining({ label: 'cpus=2: uv_threadpool_size=1', round: 5 })]);
+    expect(count(1)).toBe(5);
+    expect(count(2)).toBeGreaterThan(5);
+    expect(Math.max(...[2, 4, 8].map(count))).toBeLessThanOrEqual(10);
+    // Rounds stay whole: no repetition number is skipped or repeated in any cell.
+    for (const pool of [2, 4, 8]) expect(rows.filter((row) => row.uv_threadpool_size === pool).map((row) => row.repetition).sort((a, b) => a - b)).toEqual(Array.from({ length: count(pool) }, (_, i) => i + 1));
+  });
+});

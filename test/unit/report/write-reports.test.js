@@ -18,10 +18,11 @@ describe('writeReports on the real default run', () => {
   const dir = copyFixture('pool-vs-cores');
   const { files } = writeReports(dir);
 
-  test('writes summary.csv, a pivot per workload, report.md and report.html next to the CSVs', () => {
+  test('writes summary.csv, a pivot per workload, report.md and report.html next to the CSVs (advice.csv: the matrix has a knob)', () => {
     expect(files.map((file) => basename(file))).toEqual([
       'summary.csv',
       'verdicts.csv',
+      'advice.csv',
       'pivot-pbkdf2-wall_ms_median-uv_threadpool_size-by-cpus.csv',
       'pivot-argon2-wall_ms_median-uv_threadpool_size-by-cpus.csv',
       'report.md',

@@ -1,0 +1,40 @@
+// `search: race` (irace's F-Race, with this project's comparison method): after the planned rounds, only the
+// settings of a budget whose advice is still open get another round, and from round `race.from_round` a setting the
+// advice eliminates (confidently worse than the best by more than `within`, or confidently breaking a constraint)
+// gets no more runs. A race is replayed from the rows alone — round k decided on the runs of rounds 1…k — so a
+// resumed folder continues exactly where it stopped, and the report says when and why each setting was dropped.
+import { AXIS_COLUMNS } from '../domain/axes.js';
+import { adviseCells } from '../verdicts/advice.js';
+
+/**
+ * @param {object} plan  one experiment's plan (cells, experiment: { recommend, race, search })
+ * @param {object[]} rows  every row so far (typed)
+ * @returns {{ dropped: { cell: string, label: string, round: number, why: string }[], open: Set<string> }}
+ *   open: the cell ids of settings still in the race in a budget whose advice is open
+ */
+export function replayRace(plan, rows) {
+  const { recommend, race } = plan.experiment;
+  const measured = rows.filter((row) => row.status === 'ok' && row.warmup !== true);
+  const axes = listAxes(plan);
+  const cellsUpTo = (round, without) => plan.cells
+    .filter(({ cell }) => !without.has(cell))
+    .map(({ cell, values, workload }) => ({ cell, values, workload, runs: measured.filter((row) => row.cell === cell && Number(row.repetition) <= round) }));
+  const dropped = new Map();
+  const lastRound = Math.max(0, ...rows.filter((row) => row.warmup !== true).map((row) => Number(row.repetition)));
+  for (let round = race.from_round; round <= lastRound; round++) {
+    for (const answer of adviseCells(cellsUpTo(round, dropped), axes, recommend)) {
+      for (const setting of answer.eliminated) dropped.set(setting.cell.cell, { cell: setting.cell.cell, label: `${answer.budget ? `${answer.budget}: ` : ''}${setting.label}`, round, why: setting.why });
+    }
+  }
+  const open = new Set(adviseCells(cellsUpTo(Infinity, dropped), axes, recommend)
+    .filter((answer) => answer.status === 'open')
+    .flatMap((answer) => answer.settings.map((setting) => setting.cell.cell)));
+  // A setting with no measured run yet has no answer: it is open until it has one.
+  for (const { cell } of plan.cells) if (!dropped.has(cell) && !measured.some((row) => row.cell === cell)) open.add(cell);
+  return { dropped: [...dropped.values()], open };
+}
+
+function listAxes(plan) {
+  const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
+  return [...AXIS_COLUMNS.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort()];
+}
