@@ -66,6 +66,7 @@ describe('the default experiments.yml', () => {
         expect.objectContaining({ compare: { uv_threadpool_size: [4, 8] }, expect: { same: 0.1 } }),
         expect.objectContaining({ compare: { uv_threadpool_size: [1, 4] }, where: { cpus: 1 }, expect: { above: 0.9 } }),
       ],
+      recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null },
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });
