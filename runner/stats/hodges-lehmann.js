@@ -7,7 +7,7 @@
 // actually achieved is returned, and no interval where 1 − α cannot be reached.
 import jstatModule from 'jstat';
 import { cdfMannWhitney, cdfSignedRank } from './exact-ranks.js';
-import { estimateRobustSd, findRunsNeeded, medianOfSorted } from './log-samples.js';
+import { countAtMost, countBelow, estimateRobustSd, findRunsNeeded, medianOfSorted } from './log-samples.js';
 
 const { jStat } = jstatModule;
 
@@ -94,18 +94,6 @@ function predictHalfwidth(variancePerRun, runs, df, alpha) {
   if (variancePerRun === 0) return 0;
   if (!Number.isFinite(variancePerRun)) return Infinity;
   return jStat.studentt.inv(1 - alpha / 2, Math.max(1, df)) * Math.sqrt((VARIANCE_VS_MEAN * variancePerRun) / runs);
-}
-
-function countAtMost(sorted, value) {
-  let count = 0;
-  while (count < sorted.length && sorted[count] <= value) count++;
-  return count;
-}
-
-function countBelow(sorted, value) {
-  let count = 0;
-  while (count < sorted.length && sorted[count] < value) count++;
-  return count;
 }
 
 function formatPct(share) {

@@ -66,3 +66,25 @@ export function findRunsNeeded(isEnough, atLeast = 2) {
 function isFiniteNumber(value) {
   return typeof value === 'number' && Number.isFinite(value);
 }
+
+/** How many of the ascending values are ≤ value (binary search). */
+export function countAtMost(sorted, value) {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** How many of the ascending values are < value (binary search). */
+export function countBelow(sorted, value) {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
