@@ -37,6 +37,10 @@ export function fitNoiseModel(folders) {
     spikes,
     lowOutliers: core.filter((r) => r < -threshold).length,
     shared: fitSharedRounds(fitted),
+    byWorkload: [...groupBy(fitted, (cell) => cell.workload)].map(([workload, group]) => {
+      const own = group.flatMap((cell) => cell.runs.map((run) => run.residual));
+      return { workload, runs: own.length, coreSd: 1.4826 * medianAbsoluteDeviation(own), spikeRate: own.filter((r) => r > threshold).length / own.length };
+    }),
   };
 }
 

@@ -29,7 +29,7 @@ export function renderStatisticsDoc({ model, scenarios, rules, variants, results
     '',
     'Two scenarios of how the slow runs of two cells line up, with the same rate of slow runs in each:',
     '',
-    ...scenarios.map((scenario) => `- **${scenario.title}** (\`${scenario.name}\`): a round's slow period hits both cells in ${formatPct(scenario.sharedRate)} of rounds, each run is slowed on its own in ${formatPct(scenario.ownRate)}; a round-wide shift of sd ${formatPct(model.shared.roundSd)}.`),
+    ...scenarios.map((scenario) => `- **${scenario.title}** (\`${scenario.name}\`): a round's slow period hits both cells in ${formatPct(scenario.sharedRate)} of rounds, each run is slowed on its own in ${formatPct(scenario.ownRate)}; a round-wide shift of sd ${formatPct(scenario.roundSd)}.`),
     '',
     `The disturbed-run rule (\`on\`): a slowed run is flagged with probability ${options.detect} and replaced by a fresh run made later and alone, at most ${options.retries} per cell. Only the flag decides, never the value measured.`,
     '',
@@ -119,6 +119,7 @@ function describeModel(model, folders) {
     `- Spikes: runs slower than their cell's median by more than 3.5 robust sd (${formatPct(model.threshold)}, the project's outlier rule): ${formatPct(model.spikeRate)} of runs, ${sizes.length} of them, slower by ${sizes.map((r) => `+${(100 * (Math.exp(r) - 1)).toFixed(0)}%`).join(', ')}.`,
     `- Same round, two cells: of ${model.shared.pairs} pairs of runs, ${model.shared.either} had a spike on one side or both, ${model.shared.both} on both: a shared slow period in ${formatPct(model.shared.sharedRate)} of rounds fits that.`,
     `- A round-wide shift of the core (a round slower for every cell) with sd ${formatPct(model.shared.roundSd)} beyond what independent runs give.`,
+    `- By workload (the simulation pools them): ${model.byWorkload.map(({ workload, runs, coreSd, spikeRate }) => `${workload} core sd ${formatPct(coreSd)}, spikes ${formatPct(spikeRate)} of ${runs} runs`).join('; ')}.`,
   ];
 }
 
@@ -161,9 +162,9 @@ function describeDefaults(defaults, method) {
     `With ${method} on the fitted noise and the disturbed-run rule on (${defaults.trials} pairs each), for the claims a default config`,
     `asks, at the ratio where they hold (${typical}):`,
     '',
-    '| runs a cell | worst typical claim decided right | most wrong, any claim and ratio |',
-    '| --- | --- | --- |',
-    ...defaults.fixed.map((row) => `| ${row.n} | ${formatPct(row.minRight)} | ${formatPct(row.maxWrong)} |`),
+    '| runs a cell | typical claims decided right, on average | the worst of them | most wrong, any claim and ratio |',
+    '| --- | --- | --- | --- |',
+    ...defaults.fixed.map((row) => `| ${row.n} | ${formatPct(row.meanRight)} | ${formatPct(row.minRight)} | ${formatPct(row.maxWrong)} |`),
     '',
     `Adaptive, from ${defaults.repetitions} runs, one round more while a claim is undecided, up to the cap:`,
     '',
@@ -171,8 +172,8 @@ function describeDefaults(defaults, method) {
     '| --- | --- | --- | --- |',
     ...defaults.adaptive.map((row) => `| ${row.cap} | ${formatPct(row.minRight)} | ${row.meanRounds.toFixed(1)} | ${formatPct(row.maxWrong)} |`),
     '',
-    `**Recommended: \`repetitions: ${defaults.repetitions}\`** (the fewest runs at which every typical claim is decided right in at least`,
-    `${formatPct(REPETITIONS_DECIDE, 0)} of pairs without more) **and an adaptive cap of ${defaults.cap ?? 'more than the largest tried'}**`,
+    `**Recommended: \`repetitions: ${defaults.repetitions}\`** (the fewest runs at which the typical claims are decided right in at least`,
+    `${formatPct(REPETITIONS_DECIDE, 0)} of pairs on average, without more) **and an adaptive cap of ${defaults.cap ?? 'more than the largest tried'}**`,
     `(the smallest at which every typical claim ends decided right in at least ${formatPct(CAP_DECIDE, 0)} and none wrong in more than ${formatPct(MAX_WRONG, 0)}).`,
   ];
 }
