@@ -3,7 +3,7 @@
 // approximate: with 3 runs a side the medians of resamples take only the 3 values seen. Seeded, so the same
 // runs always give the same interval.
 import jstatModule from 'jstat';
-import { createRandom } from '../plan/run-order.js';
+import { createRandom } from './random.js';
 import { countAtMost, countBelow, estimateRobustSd, findRunsNeeded, medianOfSorted } from './log-samples.js';
 
 const { jStat } = jstatModule;
