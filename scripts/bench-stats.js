@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:stats [-- DIR ...]`: which way of comparing two cells settles most on this machine's noise.
-// Fits the noise of real result folders (one profile for docs/findings/*, one for each folder of docs/statistics/,
-// one for each DIR given), simulates
+// Fits the noise of real result folders (one profile for docs/findings/*, one for the folders of
+// docs/statistics/, one for each DIR given), simulates
 // pairs of cells with known ratios from it, applies every method of runner/stats/compare-samples.js, unpaired and
 // paired by round, with and without the disturbed-run rule, and writes docs/statistics.md: coverage, interval
 // width and decision rates per method and runs per cell, the method that wins and why, and the defaults for
@@ -73,11 +73,12 @@ const results = fixedTasks.flatMap((task, i) => fixed[i].map((summary, v) => ({ 
 const winner = chooseWinner(results, variants);
 process.stderr.write(`winner: ${winner.method}${winner.paired ? ' paired' : ''}\n`);
 
-// The defaults, per profile: the winner with the disturbed-run rule on, first at a fixed number of runs, then
-// adaptive from the chosen repetitions up to each candidate cap.
+// The defaults, per profile: the winner without the disturbed-run rule (it is not built yet, and how often it will
+// catch a slowed run is a guess here), first at a fixed number of runs, then adaptive from the chosen repetitions
+// up to each candidate cap.
 const variant = { method: winner.method, paired: winner.paired };
 const adaptiveTrials = Math.max(100, Math.round(options.trials / 2));
-const schedule = ({ name, model, scenario }, start, cap) => ({ kind: 'adaptive', key: `${name} adaptive ${start}→${cap}`, model, scenario, variant, start, cap, trials: adaptiveTrials });
+const schedule = ({ name, model, scenario }, start, cap) => ({ kind: 'adaptive', key: `${name} adaptive ${start}→${cap}`, model, scenario, variant, start, cap, trials: adaptiveTrials, detect: 0 });
 const fixedRuns = await runTasks(profiles.flatMap((profile) => REPETITION_CANDIDATES.map((n) => schedule(profile, n, n))), shared, progress);
 const chosen = profiles.map((profile, p) => chooseRepetitions(REPETITION_CANDIDATES.map((n, i) => ({ n, rows: fixedRuns[p * REPETITION_CANDIDATES.length + i] }))));
 const capTasks = profiles.flatMap((profile, p) => CAP_CANDIDATES.filter((cap) => cap > chosen[p].repetitions).map((cap) => ({ p, cap, task: schedule(profile, chosen[p].repetitions, cap) })));
@@ -95,14 +96,16 @@ process.stdout.write(`${page}\n`);
 process.stderr.write(`wrote ${relative(ROOT, values.out)} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 
 /**
- * The noise profiles, each fitted on its own: this machine's published runs (docs/findings/*), each folder of fresh
- * rounds under docs/statistics/ (docs/statistics/noise.yml), and each folder given.
+ * The noise profiles, each fitted on its own and weighted alike: this machine's published runs (docs/findings/*),
+ * the fresh rounds of docs/statistics.md's own config (every folder of docs/statistics/, from noise.yml), and each
+ * folder given.
  */
 function listProfiles(given) {
   const findings = join(ROOT, 'docs/findings');
   const profiles = [{ name: 'findings', dirs: readdirSync(findings).map((name) => join(findings, name)).filter((dir) => existsSync(join(dir, 'runs.csv'))).sort() }];
   const fresh = join(ROOT, 'docs/statistics');
-  for (const name of readdirSync(fresh).sort()) if (existsSync(join(fresh, name, 'runs.csv'))) profiles.push({ name, dirs: [join(fresh, name)] });
+  const freshDirs = readdirSync(fresh).sort().map((name) => join(fresh, name)).filter((dir) => existsSync(join(dir, 'runs.csv')));
+  if (freshDirs.length) profiles.push({ name: 'fresh', dirs: freshDirs });
   for (const dir of given) profiles.push({ name: relative(process.cwd(), resolve(dir)) || '.', dirs: [resolve(dir)] });
   return profiles;
 }

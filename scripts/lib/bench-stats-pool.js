@@ -43,7 +43,7 @@ export async function runTasks(tasks, shared, onProgress) {
  * fixed: every variant on `trials` pairs of n runs → a summary per variant. adaptive: one variant from `start`
  * to `cap` runs → simulateAdaptive rows for every claim and ratio.
  */
-export function runTask(task, { trials, seed, detect, retries }) {
+export function runTask(task, { trials, seed, retries }) {
   const { model } = task;
   const random = createRandom(randomFor(seed, task.key)());
   if (task.kind === 'fixed') {
@@ -53,7 +53,7 @@ export function runTask(task, { trials, seed, detect, retries }) {
   // Adaptive rounds serve claims only (steps get the planned runs).
   const cases = CLAIMS.filter((claim) => claim.key !== 'step')
     .flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim, ratio })));
-  return simulateAdaptive(model, task.scenario, task.variant, cases, { start: task.start, cap: task.cap, trials: task.trials, random, detect, retries });
+  return simulateAdaptive(model, task.scenario, task.variant, cases, { start: task.start, cap: task.cap, trials: task.trials, random, detect: task.detect, retries });
 }
 
 if (!isMainThread) {

@@ -24,6 +24,8 @@ export function renderStatisticsDoc({ profiles, rules, variants, results, winner
     '',
     ...describeWinner(winner, standingOf(winner), standingOf({ method: 'welch', paired: false })),
     '',
+    ...describeProfileWinners(winner, profiles, results),
+    '',
     ...describeDefaults(defaults, profiles, nameOf(winner), true),
     '',
     '## The noise',
@@ -118,6 +120,19 @@ function describeWinner(winner, standing, today) {
   ];
 }
 
+// Each profile alone, by the same rule (eligibility stays the overall one): what a machine like it would pick.
+function describeProfileWinners(winner, profiles, results) {
+  const eligible = winner.standing.filter((row) => row.eligible);
+  const lines = profiles.map((profile) => {
+    const ranked = eligible.map((row) => {
+      const own = results.filter((r) => r.method === row.method && r.paired === row.paired && r.profile === profile.name);
+      return { row, right: own.reduce((sum, r) => sum + r.right, 0) / own.length };
+    }).sort((u, v) => v.right - u.right);
+    return `- ${profile.name}: ${ranked.slice(0, 3).map(({ row, right }) => `${nameOf(row)} ${formatPct(right)}`).join(', ')}`;
+  });
+  return ['Profile by profile, the eligible methods that decide most (right on average):', '', ...lines];
+}
+
 function describeProfile({ name, dirs, model, scenario }) {
   const byFolder = new Map();
   for (const { dir, runs } of model.sources) byFolder.set(dir, (byFolder.get(dir) ?? 0) + runs);
@@ -173,7 +188,7 @@ function describeDefaultsTable(defaults, method) {
   return [
     `### ${defaults.profile}`,
     '',
-    `${method}, disturbed-run rule on, ${defaults.trials} pairs each; the typical claims: ${TYPICAL.map(({ claim, ratio }) => `${CLAIMS.find((c) => c.key === claim).title} at ${ratio}`).join(', ')}.`,
+    `${method}, disturbed-run rule off (not built yet: the defaults must not lean on it), ${defaults.trials} pairs each; the typical claims: ${TYPICAL.map(({ claim, ratio }) => `${CLAIMS.find((c) => c.key === claim).title} at ${ratio}`).join(', ')}.`,
     '',
     '| runs a cell | typical claims decided right, on average | the worst of them | most wrong, any claim and ratio |',
     '| --- | --- | --- | --- |',
