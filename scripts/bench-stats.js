@@ -14,6 +14,7 @@ import { METHOD_NAMES } from '../runner/stats/compare-samples.js';
 import { readResults } from '../runner/results/read-results.js';
 import { runTasks } from './lib/bench-stats-pool.js';
 import { fitNoiseModel } from './lib/noise-model.js';
+import { measureRealPairs } from './lib/real-pairs.js';
 import { buildScenario } from './lib/stats-simulation.js';
 import { CAP_CANDIDATES, chooseCap, chooseRepetitions, chooseWinner, REPETITION_CANDIDATES } from './lib/stats-verdict.js';
 import { renderStatisticsDoc } from './lib/statistics-doc.js';
@@ -52,15 +53,16 @@ if (!(options.trials >= 100) || !Number.isInteger(options.seed) || !(options.det
 }
 
 const started = Date.now();
+const variants = METHOD_NAMES.flatMap((method) => [false, true].map((paired) => ({ method, paired })));
 const profiles = listProfiles(positionals).map(({ name, dirs }) => {
-  const model = fitNoiseModel(dirs.map((dir) => readResults(dir)));
+  const folders = dirs.map((dir) => readResults(dir));
+  const model = fitNoiseModel(folders);
   process.stderr.write(`${name}: ${model.runs} runs of ${model.sources.length} cells, core sd ${pct(model.coreSd)}, spikes ${pct(model.spikeRate)} of runs (> ${pct(model.threshold)})\n`);
   // The slow periods as fitted: how often one hits both cells of a round, and a round-wide shift.
   const scenario = buildScenario(model, { name, sharedRate: model.shared.sharedRate, roundSd: model.shared.roundSd });
-  return { name, dirs: dirs.map((dir) => relative(ROOT, dir)), model, scenario };
+  return { name, dirs: dirs.map((dir) => relative(ROOT, dir)), model, scenario, real: measureRealPairs(folders, variants) };
 });
 const rules = [{ name: 'off', detect: 0 }, { name: 'on', detect: options.detect }];
-const variants = METHOD_NAMES.flatMap((method) => [false, true].map((paired) => ({ method, paired })));
 
 const shared = { trials: options.trials, seed: options.seed, detect: options.detect, retries: options.retries };
 const progress = (done, total, task, seconds) => process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);

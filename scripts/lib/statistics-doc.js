@@ -65,6 +65,19 @@ export function renderStatisticsDoc({ profiles, rules, variants, results, winner
       ...variants.map((variant) => `| ${nameOf(variant)} | ${runsPerCell.map((n) => formatCell(rowsOf(variant, profile.name, rule.name).find((row) => row.n === n))).join(' | ')} |`),
       '',
     ])),
+    '## On the real folders themselves',
+    '',
+    'No model: every method on every two cells of a profile\'s folders that have at least 5 runs each (paired by their',
+    '`repetition`), median half-width of the 95% interval (a pair the method gives no interval counts as infinitely wide).',
+    'The true ratios are unknown here, so this shows width only; it checks that the simulation\'s widths are real.',
+    '',
+    `| method | ${profiles.map((p) => `${p.name} (${p.real.pairs} pairs)`).join(' | ')} |`,
+    `| --- | ${profiles.map(() => '---').join(' | ')} |`,
+    ...variants.map((variant) => `| ${nameOf(variant)} | ${profiles.map((p) => {
+      const { width } = p.real.widths.find((w) => w.method === variant.method && w.paired === variant.paired);
+      return width === null ? '—' : Number.isFinite(width) ? `±${formatPct(width)}` : 'no interval';
+    }).join(' | ')} |`),
+    '',
     '## Standing',
     '',
     `The rule, fixed before the runs: coverage at least ${formatPct(MIN_COVERAGE)} wherever the method gives an interval (every profile,`,

@@ -2,6 +2,7 @@ import { createRandom } from '../../../runner/plan/run-order.js';
 import { compareSamples, METHOD_NAMES } from '../../../runner/stats/compare-samples.js';
 import { judgeFamily } from '../../../runner/verdicts/judge.js';
 import { fitNoiseModel, solveSharedRate } from '../../../scripts/lib/noise-model.js';
+import { measureRealPairs } from '../../../scripts/lib/real-pairs.js';
 import { buildScenario, CLAIMS, decide, drawPair, trueLabels } from '../../../scripts/lib/stats-simulation.js';
 
 // A folder of two pbkdf2 cells over 10 rounds: steady runs ±1%, and rounds 3 and 7 slow (+50%) for both cells.
@@ -86,5 +87,16 @@ describe('the simulation', () => {
     expect(flagged).toBe(0);
     // With one retry a cell, a cell's second slowed run stays.
     expect(slowRuns(draw({ detect: 1, retries: 1 }))).toBeGreaterThan(0);
+  });
+});
+
+describe('measureRealPairs', () => {
+  test('every two cells of a folder, paired by repetition: the shared slow rounds cancel when paired', () => {
+    const { pairs, widths } = measureRealPairs([makeFolder()], [{ method: 'welch', paired: false }, { method: 'welch', paired: true }, { method: 'hodges-lehmann', paired: true }]);
+    expect(pairs).toBe(1);
+    const [unpaired, paired, rank] = widths;
+    // Rounds 3 and 7 are +50% on both cells: unpaired they widen the interval, paired they cancel.
+    expect(paired.width).toBeLessThan(unpaired.width / 3);
+    expect(rank).toMatchObject({ intervals: 1 });
   });
 });
