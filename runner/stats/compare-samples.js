@@ -5,11 +5,12 @@
 import { estimateBootstrapMedian, estimatePairedBootstrapMedian } from './bootstrap-median.js';
 import { estimateHodgesLehmann, estimatePairedHodgesLehmann } from './hodges-lehmann.js';
 import { toLogSamples } from './log-samples.js';
+import { ALPHA } from './ratio.js';
 import { estimatePairedT, estimateWelch } from './welch-log.js';
 import { estimatePairedYuen, estimateYuen } from './yuen.js';
 
-/** Two-sided level of every interval and decision: 95% intervals, decisions at 5%. */
-export const ALPHA = 0.05;
+/** Two-sided level of every interval and decision (ratio.js's): 95% intervals, decisions at 5%. */
+export { ALPHA };
 
 /**
  * The method the study of docs/statistics.md chose (npm run bench:stats: covers at 95% on every noise profile and

@@ -1,9 +1,7 @@
 // What every two-sample method starts from: the logarithms of the values (a ratio B / A is a difference of logs),
 // and, for a paired method, the differences log b − log a of runs made in the same round.
 import { medianAbsoluteDeviation, sampleStandardDeviation } from 'simple-statistics';
-
-/** Past this many runs per cell the answer is "not by adding runs". */
-export const MAX_RUNS_NEEDED = 1000;
+import { MAX_RUNS_NEEDED } from './ratio.js';
 
 /** Normal-consistent MAD: 1.4826 · MAD estimates σ for normal data. */
 const MAD_TO_SD = 1.4826;

@@ -74,9 +74,9 @@ export function drawPair(model, scenario, n, random, { detect = 0, retries = 2 }
  * One scenario's noise: the spike rate split into a round's slow period hitting both sides (sharedRate) and each
  * run's own (ownRate), so that a run is slowed with probability spikeRate either way.
  */
-export function buildScenario(model, { name, title, sharedRate, roundSd }) {
+export function buildScenario(model, { name, sharedRate, roundSd }) {
   const ownRate = 1 - (1 - model.spikeRate) / (1 - sharedRate);
-  return { name, title, spikeRate: model.spikeRate, sharedRate, ownRate, roundSd };
+  return { name, spikeRate: model.spikeRate, sharedRate, ownRate, roundSd };
 }
 
 /** Box–Muller: one standard normal from two uniforms. */
