@@ -11,7 +11,8 @@ const MAD_TO_SD = 1.4826;
  * @param {Array<number|null|undefined>} b
  * @param {{ paired?: boolean, rounds?: { a: unknown[], b: unknown[] } }} [options]
  *   rounds: the round (repetition) of each value of a and b, in the same order; runs of the same round are
- *   paired. Without it the i-th value of a is paired with the i-th of b.
+ *   paired (a round with two runs on side a pairs the later one), a round one side lacks is left out. Without it
+ *   the i-th value of a is paired with the i-th of b.
  * @returns {{ x: number[], y: number[], pairs: { x: number[], y: number[], d: number[] }|null, reason: string|null }}
  *   x, y = logs of the finite values; pairs (paired only) = the logs of the rounds both sides have, in step, and
  *   d = their differences log b − log a
