@@ -4,6 +4,7 @@
 // their observed rate and sizes; and how often two cells' runs of the same round are slowed together.
 import { median, medianAbsoluteDeviation } from 'simple-statistics';
 import { primaryMetrics } from '../../runner/domain/metrics.js';
+import { LabError } from '../../runner/errors.js';
 import { OUTLIER_THRESHOLD } from '../../runner/stats/statistics.js';
 
 /** Cells with fewer runs give residuals pinned by their own median (at 3, one is always 0). */
@@ -18,7 +19,11 @@ export function fitNoiseModel(folders) {
   const cells = folders.flatMap(collectCells);
   const fitted = cells.filter((cell) => cell.runs.length >= MIN_RUNS_PER_CELL);
   const runs = fitted.flatMap((cell) => cell.runs);
-  if (runs.length === 0) throw new Error(`no cell with ${MIN_RUNS_PER_CELL} or more runs of a wall_ms workload in the folders given`);
+  if (runs.length === 0) {
+    throw new LabError('ERR_USAGE', `${folders.map(({ dir }) => dir).join(', ')}: no cell with ${MIN_RUNS_PER_CELL} or more runs of a workload measured by wall_ms`, {
+      hint: `fit the noise to a folder with repetitions: ${MIN_RUNS_PER_CELL} or more (docs/statistics/noise.yml makes one)`,
+    });
+  }
   // First the spikes of the raw residuals, so that a slow run does not pass for a slow round; then a round's
   // shift (the mean of its other runs), taken out where rounds differ by more than independent runs would.
   markSpikes(runs, OUTLIER_THRESHOLD * spreadOf(runs.map((run) => run.residual)), (run) => run.residual);
