@@ -3,18 +3,10 @@
 // cells instead of landing on the last ones. The shuffle comes from a recorded seed: the same seed
 // and config give the same order, so a run can be repeated exactly and resumed.
 import { shuffle } from 'simple-statistics';
+import { createRandom } from '../stats/random.js';
 
-/** A seeded PRNG (mulberry32): tiny, fast, and good enough to order runs; not for cryptography. */
-export function createRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Callers have always found the generator here.
+export { createRandom };
 
 /** One generator per experiment, so adding an experiment does not reorder the others. */
 export function randomFor(seed, experimentName) {

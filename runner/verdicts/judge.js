@@ -6,7 +6,8 @@ import { adjustHolm, ALPHA, estimateRunsNeeded, pInside } from '../stats/ratio.j
 export const INCONCLUSIVE = 'inconclusive';
 
 /**
- * @param {object[]} comparisons  compareRatio results
+ * @param {object[]} comparisons  compareRatio or compareSamples results (a compareSamples result brings its own
+ *   pInside and runsNeeded, so the method it was made by decides)
  * @param {{ label: string, low: number, high: number }[]|{ label: string, low: number, high: number }[][]} regions  on the
  *   ratio scale (low ≥ 0, high ≤ Infinity), in order of preference when an interval lies in two (a change before "no
  *   change"); or one such list per comparison (`expect: model`: each pair of cells has its own model ratio; an empty
@@ -38,7 +39,8 @@ export function judgeFamily(comparisons, regions) {
 
 function labelP(comparison, logRegions, label) {
   if (!comparison.log || !logRegions.some((region) => region.label === label)) return 1;
-  return Math.min(...logRegions.filter((region) => region.label === label).map(({ low, high }) => pInside(comparison.log, low, high)));
+  const inside = comparison.pInside ?? ((low, high) => pInside(comparison.log, low, high));
+  return Math.min(...logRegions.filter((region) => region.label === label).map(({ low, high }) => inside(low, high)));
 }
 
 /**
@@ -53,5 +55,6 @@ function estimateRuns(comparison, logRegions, familySize) {
     .filter(({ low, high }) => estimate > low && estimate < high)
     .map(({ low, high }) => Math.min(estimate - low, high - estimate)));
   const atLeast = Math.max(comparison.n_a, comparison.n_b) + 1;
-  return estimateRunsNeeded(comparison.log, room, { alpha: ALPHA / familySize, atLeast });
+  const options = { alpha: ALPHA / familySize, atLeast };
+  return comparison.runsNeeded ? comparison.runsNeeded(room, options) : estimateRunsNeeded(comparison.log, room, options);
 }

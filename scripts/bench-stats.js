@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// `npm run bench:stats [-- DIR ...]`: which way of comparing two cells settles most on this machine's noise.
+// Fits the noise of real result folders (one profile for docs/findings/*, one for the folders of
+// docs/statistics/, one for each DIR given), simulates
+// pairs of cells with known ratios from it, applies every method of runner/stats/compare-samples.js, unpaired and
+// paired by round, with and without the disturbed-run rule, and writes docs/statistics.md: coverage, interval
+// width and decision rates per method and runs per cell, the method that wins and why, and the defaults for
+// `repetitions` and the adaptive cap that follow. Seeded: the same folders and options give the same page.
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isEntryPoint, parseCommandLine, runCommand } from '../runner/command.js';
+import { LabError } from '../runner/errors.js';
+import { METHOD_NAMES } from '../runner/stats/compare-samples.js';
+import { readResults } from '../runner/results/read-results.js';
+import { runTasks } from './lib/bench-stats-pool.js';
+import { fitNoiseModel } from './lib/noise-model.js';
+import { measureRealPairs } from './lib/real-pairs.js';
+import { buildScenario } from './lib/stats-simulation.js';
+import { CAP_CANDIDATES, chooseCap, chooseRepetitions, chooseWinner, REPETITION_CANDIDATES } from './lib/stats-verdict.js';
+import { renderStatisticsDoc } from './lib/statistics-doc.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const USAGE = `Usage: npm run bench:stats -- [DIR ...] [--trials N] [--seed N] [--detect P] [--retries N] [--out FILE]
+
+  DIR          a result folder to fit a noise profile to, beside docs/findings/* and docs/statistics/*/
+  --trials N   simulated pairs of cells per method, runs per cell, scenario and rule (default 2000)
+  --seed N     seed of the simulation (default 21)
+  --detect P   chance that the disturbed-run rule flags a slowed run (default 0.8)
+  --retries N  re-runs a cell may get under that rule (default 2)
+  --out FILE   the page to write (default docs/statistics.md)`;
+
+export const RUNS_PER_CELL = [3, 5, 6, 10];
+
+export async function main(argv) {
+  const { values, positionals } = parseCommandLine(argv, {
+    allowPositionals: true,
+    usage: USAGE,
+    options: {
+      trials: { type: 'string', default: '2000' },
+      seed: { type: 'string', default: '21' },
+      detect: { type: 'string', default: '0.8' },
+      retries: { type: 'string', default: '2' },
+      out: { type: 'string', default: join(ROOT, 'docs/statistics.md') },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const options = {
+    trials: readNumber(values.trials, '--trials', (n) => Number.isInteger(n) && n >= 100, 'a whole number from 100 up'),
+    seed: readNumber(values.seed, '--seed', Number.isInteger, 'a whole number'),
+    detect: readNumber(values.detect, '--detect', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
+    retries: readNumber(values.retries, '--retries', (n) => Number.isInteger(n) && n >= 0, 'a whole number from 0 up'),
+  };
+  await runStudy(positionals, options, values.out);
+  return 0;
+}
+
+async function runStudy(positionals, options, out) {
+  const started = Date.now();
+  const variants = METHOD_NAMES.flatMap((method) => [false, true].map((paired) => ({ method, paired })));
+  const profiles = listProfiles(positionals).map(({ name, dirs }) => {
+    const folders = dirs.map((dir) => readResults(dir));
+    const model = fitNoiseModel(folders);
+    process.stderr.write(`${name}: ${model.runs} runs of ${model.sources.length} cells, core sd ${pct(model.coreSd)}, spikes ${pct(model.spikeRate)} of runs (> ${pct(model.threshold)})\n`);
+    // The slow periods as fitted: how often one hits both cells of a round, and a round-wide shift.
+    const scenario = buildScenario(model, { name, sharedRate: model.shared.sharedRate, roundSd: model.shared.roundSd });
+    return { name, dirs: dirs.map((dir) => relative(ROOT, dir)), model, scenario, real: measureRealPairs(folders, variants) };
+  });
+  const rules = [{ name: 'off', detect: 0 }, { name: 'on', detect: options.detect }];
+
+  const shared = { trials: options.trials, seed: options.seed, detect: options.detect, retries: options.retries };
+  const progress = (done, total, task, seconds) => process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);
+
+  const fixedTasks = profiles.flatMap(({ name, model, scenario }) => rules.flatMap((rule) => RUNS_PER_CELL.map((n) => ({
+    kind: 'fixed', key: `${name} rule-${rule.name} n=${n}`, model, scenario, n, detect: rule.detect, variants, profile: name, rule: rule.name,
+  }))));
+  const fixed = await runTasks(fixedTasks, shared, progress);
+  const results = fixedTasks.flatMap((task, i) => fixed[i].map((summary, v) => ({ profile: task.profile, rule: task.rule, n: task.n, ...variants[v], ...summary })));
+  const winner = chooseWinner(results, variants);
+  process.stderr.write(`winner: ${winner.method}${winner.paired ? ' paired' : ''}\n`);
+
+  // The defaults, per profile: the winner without the disturbed-run rule (it is not built yet, and how often it will
+  // catch a slowed run is a guess here), first at a fixed number of runs, then adaptive from the chosen repetitions
+  // up to each candidate cap.
+  const variant = { method: winner.method, paired: winner.paired };
+  const adaptiveTrials = Math.max(100, Math.round(options.trials / 2));
+  const schedule = ({ name, model, scenario }, start, cap) => ({ kind: 'adaptive', key: `${name} adaptive ${start}→${cap}`, model, scenario, variant, start, cap, trials: adaptiveTrials, detect: 0 });
+  const fixedRuns = await runTasks(profiles.flatMap((profile) => REPETITION_CANDIDATES.map((n) => schedule(profile, n, n))), shared, progress);
+  const chosen = profiles.map((profile, p) => chooseRepetitions(REPETITION_CANDIDATES.map((n, i) => ({ n, rows: fixedRuns[p * REPETITION_CANDIDATES.length + i] }))));
+  const capTasks = profiles.flatMap((profile, p) => CAP_CANDIDATES.filter((cap) => cap > chosen[p].repetitions).map((cap) => ({ p, cap, task: schedule(profile, chosen[p].repetitions, cap) })));
+  const capRuns = await runTasks(capTasks.map(({ task }) => task), shared, progress);
+  const defaults = profiles.map((profile, p) => ({
+    profile: profile.name,
+    ...chosen[p],
+    ...chooseCap(capTasks.flatMap(({ p: q, cap }, i) => (q === p ? [{ cap, rows: capRuns[i] }] : []))),
+    trials: adaptiveTrials,
+  }));
+
+  const page = renderStatisticsDoc({ profiles, rules, variants, results, winner, defaults, options, runsPerCell: RUNS_PER_CELL });
+  writeFileSync(out, page);
+  process.stdout.write(`${page}\n`);
+  process.stderr.write(`wrote ${relative(ROOT, out)} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+}
+
+/**
+ * The noise profiles, each fitted on its own and weighted alike: this machine's published runs (docs/findings/*),
+ * the fresh rounds of docs/statistics.md's own config (every folder of docs/statistics/, from noise.yml), and each
+ * folder given.
+ */
+function listProfiles(given) {
+  const findings = join(ROOT, 'docs/findings');
+  const profiles = [{ name: 'findings', dirs: readdirSync(findings).map((name) => join(findings, name)).filter((dir) => existsSync(join(dir, 'runs.csv'))).sort() }];
+  const fresh = join(ROOT, 'docs/statistics');
+  const freshDirs = readdirSync(fresh).sort().map((name) => join(fresh, name)).filter((dir) => existsSync(join(dir, 'runs.csv')));
+  if (freshDirs.length) profiles.push({ name: 'fresh', dirs: freshDirs });
+  for (const dir of given) profiles.push({ name: relative(process.cwd(), resolve(dir)) || '.', dirs: [resolve(dir)] });
+  return profiles;
+}
+
+function readNumber(text, option, isValid, expected) {
+  const value = Number(text);
+  if (text.trim() === '' || !isValid(value)) throw new LabError('ERR_USAGE', `${option} takes ${expected}, found ${JSON.stringify(text)}`, { hint: USAGE });
+  return value;
+}
+
+function pct(share) {
+  return `${(100 * share).toFixed(1)}%`;
+}
+
+if (isEntryPoint(import.meta.url)) runCommand(main);
