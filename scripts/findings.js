@@ -40,7 +40,7 @@ import { orderValues } from '../runner/domain/cells.js';
 import { findMetric } from '../runner/domain/metrics.js';
 import { medianInterval } from '../runner/stats/median-interval.js';
 import { median } from '../runner/stats/statistics.js';
-import { compareRatio } from '../runner/stats/ratio.js';
+import { compareUnpaired } from '../runner/verdicts/compare-pair.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -338,7 +338,7 @@ function renderRatio({ metric, a, b }, context) {
     return { label: `${name}${pairs.length ? ` (${pairs.map(([axis, value]) => `${axis} ${value}`).join(', ')})` : ''}`, values };
   });
   if (!sideA.values || !sideB.values) return ['(ratio: not run yet)'];
-  const comparison = compareRatio(sideA.values, sideB.values);
+  const comparison = compareUnpaired(sideA.values, sideB.values);
   return [`- ${metric}, ${sideB.label} ÷ ${sideA.label}: ${formatRatio({ comparison })}`];
 }
 

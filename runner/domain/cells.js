@@ -8,6 +8,11 @@ export function sampleOf(cell, column) {
   return cell.runs.map((run) => run[column]).filter((value) => typeof value === 'number' && Number.isFinite(value));
 }
 
+/** Each of sampleOf's values' round (its run's `repetition`), in the same order: what a paired comparison pairs by. */
+export function roundsOf(cell, column) {
+  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map((run) => run.repetition);
+}
+
 export function medianOf(cell, column) {
   return median(sampleOf(cell, column));
 }

@@ -1,14 +1,17 @@
 // Verdicts → the "Answers" that open report.md and report.html, and the short block `npm run matrix` and
 // `npm run claims` print. Words only; the numbers come from verdicts.js.
+import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { escapeHtml } from './html-escape.js';
 import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
 import { formatOverallDetail } from './verdict-words.js';
 
 const MARKS = { holds: '✔ holds', refuted: '✘ refuted', inconclusive: '? inconclusive' };
 
+// The method is docs/statistics.md's choice (runner/stats/compare-samples.js DEFAULT_COMPARISON), named as it is.
 export const METHOD_TEXT =
-  'Each answer compares two cells that differ in one axis only. The ratio is B / A of the geometric means, with a 95% ' +
-  'interval from Welch\'s t on the logarithms (medians are shown beside it). A claim holds when the whole interval lies ' +
+  `Each answer compares two cells that differ in one axis only. The ratio B / A is the ${METHODS[DEFAULT_COMPARISON.method].estimates}` +
+  `${DEFAULT_COMPARISON.paired ? ', the runs paired by round (a round runs every cell once, so a slow period of the host hits both sides)' : ''}, ` +
+  'with a 95% interval (medians are shown beside it; docs/statistics.md says why this method). A claim holds when the whole interval lies ' +
   'where it expects, is refuted when the whole interval lies outside, and is otherwise inconclusive: the runs cannot ' +
   'tell. A claim checked in several combinations, and a step checked across the combinations of the other axes, is ' +
   `Holm-corrected as one family. A step is called faster/slower (lower/higher) only when its interval excludes 1, and ` +

@@ -3,7 +3,7 @@
 // verdict that is "same" only when the interval lies inside the threshold.
 import { mean } from 'simple-statistics';
 import { significanceMark } from '../stats/statistics.js';
-import { compareRatio } from '../stats/ratio.js';
+import { compareUnpaired } from '../verdicts/compare-pair.js';
 import { DEFAULT_THRESHOLD, judgeChange, pairCells } from '../verdicts/compare-cells.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
 import { roundTo, summarizeCells } from './summary.js';
@@ -34,7 +34,7 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
     for (const { column, better } of primaryMetrics(cellA.workload)) {
       const x = cellA.runs.map((run) => run[column]).filter(Number.isFinite);
       const y = cellB.runs.map((run) => run[column]).filter(Number.isFinite);
-      const result = compareRatio(x, y);
+      const result = compareUnpaired(x, y);
       const { verdict, regression, p } = judgeChange(result, better, threshold);
       const row = {
         cell: cellA.cell,

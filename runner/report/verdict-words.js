@@ -63,7 +63,7 @@ export function formatOverall(row) {
 
 // What the host could show, where it changes how the verdict reads (runner/verdicts/capacity-class.js).
 function formatClassNote(row) {
-  return row.class === 'not reachable here' || (row.class === 'contradicted' && row.verdict === 'refuted' && row.class_note)
+  return row.class === 'not reachable here' || (row.class === 'contradicted' && row.verdict === 'refuted' && Number.isFinite(row.model_ratio))
     ? ` — ${row.class}: ${row.class_note}`
     : '';
 }

@@ -8,7 +8,7 @@ import { formatVerdictRow } from './verdict-words.js';
 
 export const VERDICT_COLUMNS = [
   'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
-  'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'model_ratio', 'class',
+  'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'method', 'confidence', 'model_ratio', 'class',
   'class_note', 'words',
 ];
 
@@ -95,6 +95,9 @@ function toCsvRow(row) {
     runs_needed: row.runs_needed,
     p_holm: row.kind === 'claim-overall' ? null : roundTo(row.p, 4),
     family: row.family,
+    // The method that made the interval, and the level it reached (a rank interval at 5 vs 5 runs: 0.968, not 0.95).
+    method: comparison.method ? `${comparison.method}${comparison.paired ? ' paired' : ''}` : null,
+    confidence: roundTo(comparison.confidence, 4),
     model_ratio: roundTo(row.model_ratio),
     class: row.class,
     class_note: row.class_note,

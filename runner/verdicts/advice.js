@@ -9,7 +9,8 @@
 import { AXES } from '../domain/axes.js';
 import { formatWhere, groupByAxes, isSet, matchesWhere, medianOf, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
-import { centreInterval, compareRatio } from '../stats/ratio.js';
+import { centreInterval } from '../stats/ratio.js';
+import { compareCells } from './compare-pair.js';
 import { judgeFamily } from './judge.js';
 
 /** Axes that are the CPU budget by default (what a service gets, not what it sets). */
@@ -50,7 +51,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend }) {
   const best = measured.reduce((leader, cell) => ((lowerIsBetter ? centre(cell) < centre(leader) : centre(cell) > centre(leader)) ? cell : leader));
   // worse / best on the metric's own scale: above 1 is worse whichever way the metric is better.
   const others = measured.filter((cell) => cell !== best);
-  const comparisons = others.map((cell) => (lowerIsBetter ? compareRatio(sampleOf(best, metric), sampleOf(cell, metric)) : compareRatio(sampleOf(cell, metric), sampleOf(best, metric))));
+  const comparisons = others.map((cell) => (lowerIsBetter ? compareCells(best, cell, metric) : compareCells(cell, best, metric)));
   const judged = judgeFamily(comparisons, [{ label: 'as-good', low: 0, high: 1 + within }, { label: 'worse', low: 1 + within, high: Infinity }]);
   const settings = measured.map((cell) => {
     const index = others.indexOf(cell);
@@ -106,7 +107,7 @@ function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defa
   if (!cell) return { label, in_matrix: false };
   if (!recommended || recommended.cell === cell) return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
-  const comparison = lowerIsBetter ? compareRatio(sampleOf(recommended.cell, metric), sampleOf(cell, metric)) : compareRatio(sampleOf(cell, metric), sampleOf(recommended.cell, metric));
+  const comparison = lowerIsBetter ? compareCells(recommended.cell, cell, metric) : compareCells(cell, recommended.cell, metric);
   return { label, in_matrix: true, cell: cell.cell, is_recommended: false, comparison, lowerIsBetter };
 }
 

@@ -51,13 +51,15 @@ function ambiguous(matchOn, side, first, second) {
  * better / worse only when the 95% interval of B / A excludes 1; same only when it lies inside ±threshold;
  * otherwise inconclusive — never "same" because a test was not significant. `regression`: worse by more than the
  * threshold with the whole interval beyond it (what fails the --threshold gate).
- * @param {object} comparison  compareRatio(a, b)
+ * @param {object} comparison  compareUnpaired(a, b) (verdicts/compare-pair.js)
  * @param {'lower'|'higher'} better
  */
 export function judgeChange(comparison, better, threshold = DEFAULT_THRESHOLD) {
   const { ci95_low: low, ci95_high: high, log } = comparison;
   if (!log) return { verdict: 'inconclusive', regression: false, p: null };
-  const p = Math.min(pInside(log, -Infinity, 0), pInside(log, 0, Infinity));
+  // The method's own test where it brings one (compareSamples), Welch's on the logs otherwise.
+  const inside = comparison.pInside ?? ((lo, hi) => pInside(log, lo, hi));
+  const p = Math.min(inside(-Infinity, 0), inside(0, Infinity));
   const lowerIsBetter = better !== 'higher';
   let verdict = 'inconclusive';
   if (p < ALPHA) verdict = (comparison.ratio < 1) === lowerIsBetter ? 'better' : 'worse';

@@ -1,7 +1,7 @@
 // Claims from experiments.yml checked against a folder's cells: one row per combination of the axes the claim
 // does not compare, Holm-corrected as one family, and one overall row (holds only if every combination holds).
 import { primaryMetrics } from '../domain/metrics.js';
-import { compareRatio } from '../stats/ratio.js';
+import { compareCells } from './compare-pair.js';
 import { modelRatio } from '../model/predict.js';
 import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
@@ -41,7 +41,7 @@ function checkClaim(cells, axes, varying, claim, number) {
       median_a: medianOf(a, metric),
       median_b: medianOf(b, metric),
       cells: [a.cell, b.cell],
-      comparison: compareRatio(sampleOf(a, metric), sampleOf(b, metric)),
+      comparison: compareCells(a, b, metric),
     };
   });
   // `expect: model`: each pair has the band of its own model ratio.

@@ -2,7 +2,7 @@
 // the other axes held equal, on each primary metric. One step of one axis on one metric, across the combinations
 // of the other axes, is one family for Holm's correction.
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
-import { compareRatio } from '../stats/ratio.js';
+import { compareCells } from './compare-pair.js';
 import { judgeFamily } from './judge.js';
 import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
 import { formatWhere, groupByAxes, isSet, medianOf, orderValues, sampleOf, varyingAxes } from '../domain/cells.js';
@@ -36,7 +36,7 @@ export function judgeSteps(cells, axes) {
             median_a: medianOf(a, column),
             median_b: medianOf(b, column),
             expect: `change, or no change within ±${STEP_EQUIVALENCE * 100}%`,
-            comparison: compareRatio(sampleOf(a, column), sampleOf(b, column)),
+            comparison: compareCells(a, b, column),
           });
         }
       }

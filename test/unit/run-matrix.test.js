@@ -136,9 +136,11 @@ describe('resume and adaptive repetitions', () => {
     });
 
     test('an inconclusive claim gets rounds for its cells until it is decided', async () => {
-      // B/A [95% CI] after n runs each: 2 → [0.84, 1.20], 3 → [0.93, 1.08], 4 → [0.955, 1.053], 5 → [0.967, 1.041].
-      const steady = [100, 106, 100.5, 100, 100.2, 99.8, 100.1, 100];
-      expect(await runWith({ same: 0.05 }, { 0: steady, 1: steady.map((value) => value + 0.3) })).toEqual([5, 5]);
+      // B/A [95% CI], paired by round (the default method), after n rounds: 3 → [0.889, 1.110], 4 → [0.940, 1.069],
+      // 5 → [0.960, 1.047]: inside ±5% at 5.
+      const a = [100, 106, 100.5, 100, 100.2, 99.8, 100.1, 100];
+      const b = [103.3, 100.3, 100.8, 103, 100.5, 100.1, 100.4, 100.3];
+      expect(await runWith({ same: 0.05 }, { 0: a, 1: b })).toEqual([5, 5]);
     });
 
     test('one that stays inconclusive stops at max_repetitions', async () => {

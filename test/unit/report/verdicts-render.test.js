@@ -16,10 +16,10 @@ test('the Answers section of report.md: badges, the claim in words, its combinat
   const text = renderAnswersMarkdown(verdicts, escapeMarkdown).join('\n');
   expect(text).toMatch(/^## Answers\n\n### Claims\n\n- \*\*✔ holds\*\*: "Two CPUs \\<b\\>halve\\<\/b\\> it \\\| "fast"" \(wall_ms, cpus 1 → 2, ratio in \\\[0\.45, 0\.55\\\]; 1 combination\)/);
   expect(text).toContain('- **✘ refuted**: "no gain"');
-  expect(text).toMatch(/  - holds: cpus 1 → 2: wall_ms B\/A 0\.5\d* \\\[0\.\d+, 0\.\d+\\\] = −50% /);
+  expect(text).toMatch(/  - holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% /);
   expect(text).toContain('### What each axis does');
   expect(text).toContain('- pbkdf2 wall_ms: cpus moves it most');
-  expect(text).toContain("Welch's t on the logarithms");
+  expect(text).toContain('ratio of geometric means (Welch t on logs), the runs paired by round');
   expect(text).toContain('[verdicts.csv](verdicts.csv)');
 });
 
