@@ -5,6 +5,9 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LabError } from '../errors.js';
 import { loadConfig } from '../config/load-config.js';
+import { checkClaims, normalizeClaim } from '../config/check-claims.js';
+import { formatPath } from '../config/diagnostics/paths.js';
+import { isPlainObject } from '../config/values.js';
 import { readResults } from '../results/read-results.js';
 import { formatCsv } from '../results/csv.js';
 import { writeReports } from '../report/write-reports.js';
@@ -42,7 +45,7 @@ export async function judge(dir, claims) {
 }
 
 async function chooseClaims(claims, results, experiment) {
-  if (Array.isArray(claims)) return { list: claims, from: 'given' };
+  if (Array.isArray(claims)) return { list: checkGivenClaims(claims, results.info?.config ?? {}), from: 'given' };
   if (claims === undefined) return { list: results.info?.config?.claims ?? [], from: 'run.json' };
   const file = resolve(claims);
   const config = await loadConfig(file);
@@ -53,6 +56,16 @@ async function chooseClaims(claims, results, experiment) {
     });
   }
   return { list: found.claims ?? [], from: file };
+}
+
+// Claims written as in experiments.yml, checked against the folder's matrix as the config stage checks a file's.
+function checkGivenClaims(claims, experiment) {
+  const example = '{ says: "…", compare: { cpus: [1, 2] }, where: { … }, expect: { below: 0.7 } }';
+  const malformed = claims.findIndex((claim) => !isPlainObject(claim) || typeof claim.says !== 'string' || !isPlainObject(claim.compare) || !isPlainObject(claim.expect));
+  if (malformed >= 0) throw new LabError('ERR_USAGE', `claims[${malformed}]: expected an object with says, compare and expect`, { hint: `as experiments.yml writes a claim: ${example}` });
+  const [issue] = checkClaims({ matrix: experiment.matrix ?? {}, include: experiment.include, claims }, []);
+  if (issue) throw new LabError('ERR_USAGE', `${formatPath(issue.path)}: ${issue.message}`, { hint: issue.hint });
+  return claims.map(normalizeClaim);
 }
 
 /**

@@ -18,8 +18,7 @@ export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--step
                  claims and steps as rows of verdicts.csv
   -h, --help     this text
 
-Exit status: 0 every claim holds (or there are none), 1 a claim is refuted, 3 some claims are inconclusive and
-none is refuted, 2 a bad folder or usage.`;
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 const OPTIONS = { config: { type: 'string' }, steps: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
 

@@ -23,7 +23,7 @@ export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold P
   --json           one JSON document on stdout: { a, b, threshold, match_on, gate, rows, regressions, ... }
   -h, --help       this text
 
-Exit status: 0 compared (and, with --threshold, no regression), 1 a regression beyond the threshold, 2 bad usage.`;
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 const OPTIONS = { out: { type: 'string' }, threshold: { type: 'string' }, 'match-on': { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
 

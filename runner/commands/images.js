@@ -13,7 +13,9 @@ export const USAGE = `Usage: node-threads-lab images [--image auto|official|loca
                else the offline base built here, which needs root), official, local, or an image name
   -h, --help   this text
 
-Prints one line per image: node<major>, the Node.js version, the tag, the id and where its base came from.`;
+Prints one line per image: node<major>, the Node.js version, the tag, the id and where its base came from.
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 export async function main(argv, { stdout, stderr }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { image: { type: 'string', default: 'auto' }, help: { type: 'boolean', short: 'h', default: false } } });

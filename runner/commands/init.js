@@ -20,7 +20,9 @@ Check the result with \`node-threads-lab plan\`.
                     matrix varies the CPU quota
   --image IMAGE     the command's image, already on the engine (default: the lab's own, with node, perl and sh)
   --config FILE     the file to write (default: experiments.yml); paths in it are relative to its folder
-  -h, --help        this text`;
+  -h, --help        this text
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 const OPTIONS = {
   script: { type: 'string' },

@@ -18,7 +18,9 @@ warnings go to stderr. Checks the file as a run does (exit 2 with file:line:colu
   --resume DIR    only the runs DIR/runs.csv does not hold yet
   --engine NAME_OR_URL, --slots N  as for run: the CPU checks wait for those engines
   --json          one JSON document on stdout: { count, seed, experiments: [{ name, cells, runs }], warnings }
-  -h, --help      this text`;
+  -h, --help      this text
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 const OPTIONS = {
   config: { type: 'string' },

@@ -14,7 +14,9 @@ Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and rep
   DIR          a results folder written by \`node-threads-lab run\`
   --baseline   the cell speedup and efficiency are measured against, e.g. cpus=1,uv_threadpool_size=1
                (default: report.baseline in the experiment, else the cell with the fewest resources)
-  -h, --help   this text`;
+  -h, --help   this text
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 export async function main(argv, { stdout, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });

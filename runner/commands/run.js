@@ -34,8 +34,7 @@ folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.js
   -h, --help      this text
   -v, --version   the version of node-threads-lab
 
-Exit status: 0 all runs ok; 1 some runs not ok (rows kept) or an engine lost; 2 bad config or arguments,
-or nothing could start; 130/143 stopped by Ctrl-C/SIGTERM, resumable (node-threads-lab --help: every command's).`;
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 const OPTIONS = {
   config: { type: 'string' },
