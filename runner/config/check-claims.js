@@ -25,7 +25,7 @@ export const CLAIMS_PROPERTY = {
   description:
     'Statements this experiment tests, each checked with a 95% interval of the ratio B / A of a metric between two ' +
     'values of one axis, every other axis held equal: verdict holds, refuted or inconclusive (verdicts.csv, report.md, ' +
-    '`node-threads-lab claims DIR`).',
+    '`npm run claims -- DIR`).',
   type: 'array',
   minItems: 1,
   items: {

@@ -1,7 +1,8 @@
 // The package as a person gets it: `npm pack`, `npm install -g --prefix` of the tarball (the registry is reached for
 // the runner's packages and, by postinstall, for the workload image's), then from an empty folder with its own
-// experiments.yml: init, plan, a real matrix whose workload image is built from the installed files, and the API
-// imported by its name (docs/api.md's run() example). Only this test's containers are counted (owner labels).
+// experiments.yml: init, plan, a real matrix whose workload image is built from the installed files, the API
+// imported by its name (docs/api.md's run() example), and report, claims and compare with paths relative to that
+// folder. Only this test's containers are counted (owner labels).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,6 +106,19 @@ test('the API by its name from the installed package: plan, and docs/api.md\'s r
     'finished all ok',
   ]);
   expect(await listOwnContainers(docker, owners)).toEqual([]);
+});
+
+test('report, claims and compare from that folder, with paths relative to it', async () => {
+  const folder = readResultsFolder().slice(service.length + 1);
+  const reported = await start(bin, ['report', folder], service);
+  expect(reported.exitCode).toBe(0);
+  expect(reported.stdout).toContain(`wrote ${join(service, folder, 'results.json')}`);
+  const claims = await start(bin, ['claims', folder, '--json'], service);
+  expect(claims.exitCode).toBe(0);
+  expect(JSON.parse(claims.stdout)).toMatchObject({ dir: join(service, folder), experiment: 'tiny', exit_code: 0 });
+  const compared = await start(bin, ['compare', folder, 'results/api-example', '--json'], service);
+  expect(compared.exitCode).toBe(0);
+  expect(JSON.parse(compared.stdout)).toMatchObject({ b: join(service, 'results', 'api-example'), file: join(service, 'compare.csv'), rows: [expect.objectContaining({ metric: 'wall_ms', n_a: 2, n_b: 2 })] });
 });
 
 function readResultsFolder() {
