@@ -39,6 +39,6 @@ export async function init(options) {
 }
 
 /** Builds, or confirms up to date, the workload image of each Node major on the engine. */
-export async function images(options) {
-  return (await import('./api/images.js')).images(options);
+export async function buildImages(options) {
+  return (await import('./api/images.js')).buildImages(options);
 }

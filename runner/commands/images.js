@@ -3,7 +3,7 @@
 // Run as root where the offline base must be built.
 import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
-import { images } from '../index.js';
+import { buildImages } from '../index.js';
 
 export const USAGE = `Usage: node-threads-lab images [--image auto|official|local|NAME] [MAJOR...]
        npm run images -- [--image ...] [MAJOR...]   (in a checkout of node-threads-lab)
@@ -26,7 +26,7 @@ export async function main(argv, { stdout, stderr }) {
   const invalid = positionals.find((arg) => !/^[1-9]\d*$/.test(arg));
   if (invalid !== undefined) throw new LabError('ERR_USAGE', `Expected Node major versions such as 22 or 24, got ${JSON.stringify(invalid)}`, { hint: USAGE });
   const started = Date.now();
-  const built = await images({ majors: positionals.length > 0 ? positionals.map(Number) : undefined, image: values.image, onProgress: (line) => stderr.write(`${line}\n`) });
+  const built = await buildImages({ majors: positionals.length > 0 ? positionals.map(Number) : undefined, image: values.image, onProgress: (line) => stderr.write(`${line}\n`) });
   for (const { major, node_version: nodeVersion, tag, id, source, base } of built) stdout.write(`node${major}\t${nodeVersion}\t${tag}\t${id.slice(7, 19)}\t${source}: ${base}\n`);
   stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return 0;

@@ -60,15 +60,15 @@ test('the tarball holds exactly the runner, the workload image\'s files, the Doc
 
 test('from an empty folder: plan reads its experiments.yml; init writes one with the engine\'s CPUs', async () => {
   const planned = await start(bin, ['plan'], service);
-  expect(planned.exitCode).toBe(0);
+  expectOk(planned);
   expect(planned.stdout.trim().split('\n').at(-1)).toBe('2 runs');
   const other = join(base, 'other-service');
   mkdirSync(other);
   writeFileSync(join(other, 'hash.js'), 'export default () => 1;\n');
   const init = await start(bin, ['init', '--script', 'hash.js'], other);
-  expect(init.exitCode).toBe(0);
+  expectOk(init);
   expect(readFileSync(join(other, 'experiments.yml'), 'utf8')).toMatch(/^# CPUs: \d+, from docker info of the engine at /m);
-  expect((await start(bin, ['plan'], other)).exitCode).toBe(0);
+  expectOk(await start(bin, ['plan'], other));
 });
 
 test('run builds the workload image from the installed package and writes ./results/', async () => {
@@ -79,8 +79,8 @@ test('run builds the workload image from the installed package and writes ./resu
   const result = await start(bin, ['run'], service);
   const built = /build: building (node-threads-lab\/workload:\S+) from /.exec(result.all)?.[1];
   if (built) builtTags.push(built);
+  expectOk(result);
   expect(result.all).toMatch(/tiny: 2 ok, 0 not ok, of 2/);
-  expect(result.exitCode).toBe(0);
   expect(built).toEqual(expect.stringMatching(/^node-threads-lab\/workload:node\d+-/));
   const info = JSON.parse(readFileSync(join(readResultsFolder(), 'run.json'), 'utf8'));
   expect(Object.values(info.images).map((image) => image.tag)).toEqual([built]);
@@ -97,7 +97,7 @@ test('the API by its name from the installed package: plan, and docs/api.md\'s r
   expect(planned.stdout).toBe('2');
   const [, example] = readApiExamples();
   const result = await start('node', ['--input-type=module', '-e', example], service);
-  expect(result.exitCode).toBe(0);
+  expectOk(result);
   expect(result.stdout.split('\n')).toEqual([
     '2 runs to do',
     expect.stringMatching(/^run 1\/2: ok, wall [\d.]+ ms$/),
@@ -111,15 +111,20 @@ test('the API by its name from the installed package: plan, and docs/api.md\'s r
 test('report, claims and compare from that folder, with paths relative to it', async () => {
   const folder = readResultsFolder().slice(service.length + 1);
   const reported = await start(bin, ['report', folder], service);
-  expect(reported.exitCode).toBe(0);
+  expectOk(reported);
   expect(reported.stdout).toContain(`wrote ${join(service, folder, 'results.json')}`);
   const claims = await start(bin, ['claims', folder, '--json'], service);
-  expect(claims.exitCode).toBe(0);
+  expectOk(claims);
   expect(JSON.parse(claims.stdout)).toMatchObject({ dir: join(service, folder), experiment: 'tiny', exit_code: 0 });
   const compared = await start(bin, ['compare', folder, 'results/api-example', '--json'], service);
-  expect(compared.exitCode).toBe(0);
+  expectOk(compared);
   expect(JSON.parse(compared.stdout)).toMatchObject({ b: join(service, 'results', 'api-example'), file: join(service, 'compare.csv'), rows: [expect.objectContaining({ metric: 'wall_ms', n_a: 2, n_b: 2 })] });
 });
+
+/** Exit 0, or a failure that shows what the command printed. */
+function expectOk(result) {
+  expect({ exitCode: result.exitCode, output: result.all }).toEqual({ exitCode: 0, output: expect.any(String) });
+}
 
 function readResultsFolder() {
   const folders = readdirSync(join(service, 'results')).filter((name) => name.startsWith('tiny-'));

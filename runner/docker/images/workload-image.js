@@ -142,7 +142,7 @@ export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgre
 }
 
 // Run by postinstall during `npm install -g`, npm ci would inherit the global install's settings and refuse
-// (ECIGLOBAL) or install into the global prefix: these folder's dependencies are a local install, always.
+// (ECIGLOBAL) or install into the global prefix: this folder's dependencies are a local install, always.
 function withoutGlobalInstall(env) {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_config_(global|location|prefix)$/i.test(name)));
 }
