@@ -1,6 +1,6 @@
-// The API (package.json `exports` "."): everything the command line does, from code. The CLI and the scripts call
-// only this. Each function loads its modules when called, so importing the package costs nothing, and plan(),
-// report(), judge(), compare() and init() (without an engine) never load Docker code. Reference: docs/api.md.
+// The API (package.json `exports` "."): everything the command line does, from code. The command line (cli.js,
+// commands/) calls only this. Each function loads its modules when called, so importing the package costs little,
+// and plan(), report(), judge(), compare() and init() given `cpus` never load Docker code. Reference: docs/api.md.
 //
 // advise(dir) — what to set in production, from a results folder — comes with its own issue and is not here yet.
 

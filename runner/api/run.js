@@ -29,7 +29,8 @@ export function run(configOrFile, options = {}) {
   const state = { preparing: true, connected: [] };
   // Started after the caller has attached its listeners (the rest of its synchronous code runs first).
   const outcome = Promise.resolve().then(() => runMatrices(configOrFile, options, { tracker, signal: controller.signal, state }));
-  return Object.assign(tracker, {
+  // defineProperties, not Object.assign: `preparing` must stay a getter, read when asked.
+  return Object.defineProperties(tracker, Object.getOwnPropertyDescriptors({
     then: outcome.then.bind(outcome),
     catch: outcome.catch.bind(outcome),
     finally: outcome.finally.bind(outcome),
@@ -41,7 +42,7 @@ export function run(configOrFile, options = {}) {
     },
     /** Removes this process's containers on every engine reached so far: for leaving at once (a second Ctrl-C). */
     removeOwnContainers: async () => (await import('../docker/session.js')).removeOwnContainersOn(state.connected),
-  });
+  }));
 }
 
 /**

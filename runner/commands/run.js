@@ -3,7 +3,7 @@
 // lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
-import { run } from '../api/run.js';
+import { run } from '../index.js';
 import { formatWarning } from '../plan/plan-warnings.js';
 import { printRunEvents } from '../progress.js';
 import { formatCommand, resolveTyped } from './caller-paths.js';
