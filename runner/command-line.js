@@ -1,4 +1,4 @@
-// What every command line (matrix, report, compare) shares: argv parsing that turns a mistake into
+// What every subcommand (run, plan, report, claims, compare, init, images) shares: argv parsing that turns a mistake into
 // a usage error (exit 2) with a "did you mean", one place that prints an error once and sets the exit
 // status, and telling whether this module is the program that was started (also through a symlink).
 import { realpathSync } from 'node:fs';
@@ -7,19 +7,26 @@ import { parseArgs } from 'node:util';
 import { LabError } from './errors.js';
 import { suggestName } from '../images/workload/lib/suggest.js';
 
-export function parseCommandLine(argv, { options, usage, allowPositionals = false }) {
+/**
+ * @param {string[]} argv
+ * @param {{ options: object, usage: string, allowPositionals?: boolean, meant?: Record<string, string> }} spec
+ *   meant: options people bring from other tools, each with what to do here (`dry-run` → "did you mean `plan`?")
+ */
+export function parseCommandLine(argv, { options, usage, allowPositionals = false, meant = {} }) {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true });
   } catch (cause) {
-    throw new LabError('ERR_USAGE', suggestOption(cause, options) ?? cause.message, { hint: usage, cause });
+    throw new LabError('ERR_USAGE', suggestOption(cause, options, meant) ?? cause.message, { hint: usage, cause });
   }
 }
 
 /** `Unknown option '--onyl' (did you mean --only?)` for an unknown option close to a known one. */
-function suggestOption(error, options) {
+function suggestOption(error, options, meant) {
   if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
   const typed = /'(-{1,2}[^'=]+)/.exec(error.message)?.[1];
-  const name = typed && suggestName(typed.replace(/^-+/, ''), Object.keys(options));
+  const bare = typed?.replace(/^-+/, '');
+  if (bare && Object.hasOwn(meant, bare)) return `Unknown option '${typed}': ${meant[bare]}`;
+  const name = bare && suggestName(bare, Object.keys(options));
   return name ? `Unknown option '${typed}' (did you mean --${name}?)` : undefined;
 }
 

@@ -43,13 +43,13 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
   });
   events.on('reports-failed', ({ outDir, error }) => {
     stopProgress();
-    write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}`);
+    write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: node-threads-lab report ${outDir}`);
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
     write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}`);
     // The answers come last: what a person reads when the matrix is done.
     const lines = answers.get(outDir) ?? [];
-    if (lines.length) write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
+    if (lines.length) write(`Answers (all in verdicts.csv; \`node-threads-lab claims ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
     // The advice is the very last: the question a person came with.
     const advised = advice.get(outDir) ?? [];
     if (advised.length) write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`).join('\n')}`);

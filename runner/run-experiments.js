@@ -76,7 +76,7 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
       const live = lanes?.filter((lane) => !lostEngines.has(lane.engine));
       summary = await runMatrix({ plan, executor, lanes: live, outDir, done, previousRows, signal, failFast, events, onEngineLost });
     } catch (error) {
-      if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: npm run matrix -- --resume ${outDir}`.trim();
+      if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: node-threads-lab run --resume ${outDir}`.trim();
       throw error;
     }
     writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });

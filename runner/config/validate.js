@@ -15,18 +15,19 @@ import { describeValue, isPlainObject } from './values.js';
  * @param {object} [options]
  * @param {string} [options.file]  for error messages
  * @param {(path: Array<string|number>, options?: {key?: boolean}) => {line: number, column: number}} [options.locate]
+ * @param {string} [options.configDir]  where the user's files are (default: the file's folder)
  * @param {{cpus?: number, cpuIds?: number[]}|null} [options.host]  what is left out is read from this machine;
  *   null (or engines named in the file) leaves the CPU checks to the engines' own facts (docker/engine-set.js)
  * @returns {{file, experiments: object[], locate, raw, engines?: string[]}}
  */
-export function validateConfig(raw, { file, locate = () => ({}), host } = {}) {
+export function validateConfig(raw, { file, locate = () => ({}), host, configDir = file && path.dirname(file) } = {}) {
   const fullHost = host === null || namesEngines(raw) ? null
     : host?.cpus !== undefined && host?.cpuIds !== undefined ? host : { ...readHost(), ...host };
   const issues = checkTopLevel(raw) ?? [
     ...checkSchema(raw),
     ...Object.entries(raw.experiments ?? {}).flatMap(([name, experiment]) =>
       // The user's files are relative to the experiments file's folder.
-      checkExperiment(experiment, ['experiments', name], fullHost, { configDir: file && path.dirname(file) })),
+      checkExperiment(experiment, ['experiments', name], fullHost, { configDir })),
   ];
   if (issues.length > 0) throw createLabError(issues, { file, locate });
   const experiments = Object.entries(raw.experiments).map(([name, experiment]) => normalizeExperiment(name, experiment));

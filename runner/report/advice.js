@@ -49,7 +49,9 @@ export function formatAnswer(answer) {
   const head = `${answer.budget || 'every cell'} (${answer.workload}, ${answer.metric}, ${answer.better} is better)`;
   if (!answer.recommended) return `${head}: no recommendation yet — ${answer.reason ?? describeOpen(answer)}`;
   const lower = answer.better === 'lower';
-  const parts = [`use ${answer.recommended.label} (median ${formatNumber(answer.recommended.median)}, n ${answer.recommended.n})`];
+  // "use" only when settled: an open answer names the setting leading so far.
+  const verb = answer.status === 'settled' ? 'use' : 'leading so far, not settled:';
+  const parts = [`${verb} ${answer.recommended.label} (median ${formatNumber(answer.recommended.median)}, n ${answer.recommended.n})`];
   if (answer.best && answer.best !== answer.recommended) parts.push(`as good as the best, ${answer.best.label}, within ${formatNumber(answer.within * 100)}%, with fewer threads and processes`);
   if (answer.as_good.length > 1) parts.push(`as good: ${answer.as_good.map((setting) => setting.label).join(', ')}`);
   if (answer.eliminated.length > 0) parts.push(`eliminated: ${answer.eliminated.map((setting) => `${setting.label} (${setting.why})`).join(', ')}`);

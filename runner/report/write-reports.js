@@ -1,5 +1,6 @@
-// A results folder → summary.csv, pivot-*.csv, report.md and report.html next to its CSVs. Reads only
-// what the folder holds (runs.csv, tasks.csv, run.json), so `npm run report -- DIR` rebuilds them any time.
+// A results folder → summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html next to its
+// CSVs. Reads only what the folder holds (runs.csv, tasks.csv, run.json), so `node-threads-lab report DIR`
+// rebuilds them any time.
 import { readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -10,6 +11,7 @@ import { ADVICE_COLUMNS } from './advice.js';
 import { pivotToRecords } from './pivot.js';
 import { renderMarkdown } from './markdown.js';
 import { renderHtml } from './html.js';
+import { buildResultsDocument } from './results-json.js';
 
 /**
  * @param {string} dir  a results folder
@@ -26,6 +28,7 @@ export function writeReports(dir, options = {}) {
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));
+  write('results.json', `${JSON.stringify(buildResultsDocument(report), null, 2)}\n`);
   write('report.md', renderMarkdown(report));
   write('report.html', renderHtml(report));
   return { files, report };

@@ -16,7 +16,7 @@ import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS } from '../domain/columns.js';
 export function readResults(dir) {
   const runsPath = join(dir, 'runs.csv');
   if (!existsSync(runsPath)) {
-    throw new LabError('ERR_USAGE', `${dir} has no runs.csv`, { hint: 'pass a results folder written by `npm run matrix` (results/<experiment>-<timestamp>)' });
+    throw new LabError('ERR_USAGE', `${dir} has no runs.csv`, { hint: 'pass a results folder written by `node-threads-lab run` (results/<experiment>-<timestamp>)' });
   }
   const { rows: runs, columns } = readCsv(runsPath);
   const tasksPath = join(dir, 'tasks.csv');

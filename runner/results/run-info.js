@@ -1,10 +1,12 @@
 // run.json: everything needed to know later what a results folder measured and how.
 import os from 'node:os';
 import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
-// Node's own execFile, not execa: this runs before the first container, and both calls go at once.
-const git = (args, cwd) => promisify(execFile)('git', args, { cwd }).then(({ stdout }) => stdout, () => null);
+// Node's own execFile, not execa: this runs before the first container, and both calls go at once. The ceiling
+// keeps git from walking up out of an installed copy (node_modules/node-threads-lab) into the project around it.
+const git = (args, cwd) => promisify(execFile)('git', args, { cwd, env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(resolve(cwd)) } }).then(({ stdout }) => stdout, () => null);
 
 export async function readProject(cwd) {
   const [revision, status] = await Promise.all([git(['rev-parse', 'HEAD'], cwd), git(['status', '--porcelain'], cwd)]);

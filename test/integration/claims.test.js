@@ -57,7 +57,7 @@ describe('claims on a real matrix', () => {
   });
 
   test('npm run claims exits 1: a claim is refuted', async () => {
-    const claims = await execa('node', ['scripts/claims.js', outDir], { cwd: ROOT, reject: false });
+    const claims = await execa('node', ['runner/cli.js', 'claims', outDir], { cwd: ROOT, reject: false });
     expect(claims.stdout).toMatch(/^REFUTED: "One CPU is barely faster than a tenth of a CPU"/m);
     expect(claims.exitCode).toBe(1);
   });

@@ -173,7 +173,7 @@ describe('one matrix over two engines', () => {
     const result = await child;
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/lost engine ntl-second during the matrix: .*\d+ run\(s\) not done: no engine left that may take them/);
-    expect(result.stderr).toContain(`start ntl-second again, then: npm run matrix -- --resume ${outDir}`);
+    expect(result.stderr).toContain(`start ntl-second again, then: node-threads-lab run --resume ${outDir}`);
     const before = readRows(join(outDir, 'runs.csv'));
     expect(before.length).toBeGreaterThanOrEqual(1);
 

@@ -41,7 +41,7 @@ describe('Ctrl-C and --resume', () => {
     const result = await child;
     expect(result.exitCode).toBe(130);
     expect(result.stderr).toMatch(/SIGINT: stopping/);
-    expect(result.stderr).toContain(`npm run matrix -- --resume ${outDir}`);
+    expect(result.stderr).toContain(`node-threads-lab run --resume ${outDir}`);
     const text = readFileSync(join(outDir, 'runs.csv'), 'utf8');
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parse(text, { columns: true });

@@ -28,3 +28,8 @@ export function planExample({ file, text }, host = { cpus: 2, cpuIds: [0, 1] }) 
     warnings: findPlanWarnings(plan, config).map(formatWarning),
   }));
 }
+
+/** The ```js blocks of docs/api.md, in order: the API's examples, run by tests as written. */
+export function readApiExamples() {
+  return [...readFileSync(`${ROOT}docs/api.md`, 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map(([, code]) => code);
+}

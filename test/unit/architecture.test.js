@@ -24,7 +24,9 @@ const LAYERS = [
   ['runner/collect/'],
   ['runner/results/'],
   ['runner/report/', 'runner/report/assets/'],
-  ['runner/'], // the orchestration on top: run-matrix.js, run-experiments.js, progress.js, command-line.js, cli.js
+  // The orchestration on top: run-matrix.js, run-experiments.js, progress.js, command-line.js; the API (index.js and
+  // api/) and the command line over it (cli.js and commands/).
+  ['runner/', 'runner/api/', 'runner/commands/'],
 ];
 
 const folderOf = (path) => `${dirname(path)}/`;

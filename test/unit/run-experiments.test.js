@@ -81,6 +81,13 @@ describe('the CLI loads no Docker code', () => {
     expect(result.stdout).toMatch(/^48 runs$/m);
   });
 
+  test('for plan --json', async () => {
+    const result = await cli('plan', '--json', '--seed', '1', '--config', 'experiments.yml');
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(JSON.parse(result.stdout).count).toBe(48);
+  });
+
   test('for a config error', async () => {
     const result = await cli('--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
     expect(result.exitCode).toBe(2);

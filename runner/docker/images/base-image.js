@@ -80,14 +80,14 @@ async function ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress }) {
   } catch (cause) {
     if (cause instanceof LabError) throw cause;
     throw new LabError('ERR_IMAGE_BUILD', `Could not make the root filesystem for ${tag}: ${cause.shortMessage ?? cause.message}`, {
-      hint: 'Check free disk space in the cache directory (XDG_CACHE_HOME or ~/.cache), then run `npm run images` again.',
+      hint: 'Check free disk space in the cache directory (XDG_CACHE_HOME or ~/.cache), then run `node-threads-lab images` again.',
       cause,
     });
   }
   const id = await inspectImageId(docker, tag);
   if (!id) {
     throw new LabError('ERR_IMAGE_BUILD', `Importing ${tag} reported success but the engine has no such image`, {
-      hint: 'Run `npm run images` again; if it persists, check the engine log.',
+      hint: 'Run `node-threads-lab images` again; if it persists, check the engine log.',
     });
   }
   return { tag, id };
@@ -109,7 +109,7 @@ async function importRootfs(docker, tarStream, { tag, nodeVersion, onProgress })
     await followProgress(docker, response, () => {});
   } catch (cause) {
     throw new LabError('ERR_IMAGE_BUILD', `Could not import the base image ${tag}: ${cause.message}`, {
-      hint: 'Check the engine log and free disk space under /var/lib/docker, then run `npm run images` again.',
+      hint: 'Check the engine log and free disk space under /var/lib/docker, then run `node-threads-lab images` again.',
       cause,
     });
   }

@@ -106,7 +106,7 @@ async function assertWorkloadPresent(root) {
     if (!present) {
       throw new LabError('ERR_IMAGE_BUILD', 'This file is missing, so the workload image cannot be built', {
         file: path.join(root, file),
-        hint: 'Restore it from version control (git checkout -- <file>), then run `npm run images`.',
+        hint: 'Restore it from version control (git checkout -- <file>), then run `node-threads-lab images`.',
       });
     }
   }
@@ -130,7 +130,7 @@ export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgre
   if ((await readFile(stamp, 'utf8').catch(() => '')) === lockHash) return;
   onProgress({ phase: 'npm-ci', message: `npm ci --omit=dev in ${WORKLOAD_DIR}` });
   try {
-    await execa('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, all: true });
+    await execa('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, all: true, env: withoutGlobalInstall(process.env), extendEnv: false });
   } catch (cause) {
     throw new LabError('ERR_IMAGE_BUILD', `npm ci failed in ${WORKLOAD_DIR}: ${lastLines(cause.all)}`, {
       hint: `Run \`npm ci --omit=dev\` in ${WORKLOAD_DIR} to see the full output; the registry must be reachable from this machine.`,
@@ -139,6 +139,12 @@ export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgre
   }
   await mkdir(path.dirname(stamp), { recursive: true });
   await writeFile(stamp, lockHash);
+}
+
+// Run by postinstall during `npm install -g`, npm ci would inherit the global install's settings and refuse
+// (ECIGLOBAL) or install into the global prefix: this folder's dependencies are a local install, always.
+function withoutGlobalInstall(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_config_(global|location|prefix)$/i.test(name)));
 }
 
 async function buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, onProgress }) {
@@ -164,7 +170,7 @@ async function buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, 
     });
   }
   const id = (await inspectImage(docker, tag))?.Id;
-  if (!id) throw new LabError('ERR_IMAGE_BUILD', `docker build reported success but ${tag} does not exist`, { hint: 'Run `npm run images` again.' });
+  if (!id) throw new LabError('ERR_IMAGE_BUILD', `docker build reported success but ${tag} does not exist`, { hint: 'Run `node-threads-lab images` again.' });
   return id;
 }
 

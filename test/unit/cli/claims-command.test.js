@@ -22,7 +22,7 @@ function writeConfig(dir, claims) {
 }
 
 function runClaims(args) {
-  return execa('node', ['scripts/claims.js', ...args], { cwd: ROOT, reject: false });
+  return execa('node', ['runner/cli.js', 'claims', ...args], { cwd: ROOT, reject: false });
 }
 
 describe('npm run claims -- DIR', () => {

@@ -80,7 +80,7 @@ describe('compareResults', () => {
 
 test('npm run compare -- DIR_A DIR_B prints the table and writes compare.csv', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
-  const { stdout, exitCode } = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--out', out], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  const { stdout, exitCode } = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--out', out], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
   expect(exitCode).toBe(0);
   // pool-vs-cores-b: every uv_threadpool_size=4 cell × 0.8, argon2 cpus=1 pool 8 × 1.25
   expect(stdout).toMatch(/argon2 cpus=1 uv_threadpool_size=4\s+wall_ms\s+3121 ms\s+2497 ms\s+0\.8 \[[\d.]+, [\d.]+\]\s+\*\*\*/);
@@ -98,7 +98,7 @@ test('npm run compare -- DIR_A DIR_B prints the table and writes compare.csv', a
 });
 
 test('compare with a wrong argument count exits 2 with the usage', async () => {
-  const { stderr, exitCode } = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores')], { reject: false, cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  const { stderr, exitCode } = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores')], { reject: false, cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
   expect(exitCode).toBe(2);
   expect(stderr).toContain('expected two results folders, found 1');
 });
@@ -107,21 +107,21 @@ test('compare --threshold is a gate: exit 1 on a regression beyond it, 0 otherwi
   const cwd = fileURLToPath(new URL('../../..', import.meta.url));
   const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
   // B → A: the uv_threadpool_size=4 cells get 1.25 × slower, most with the whole interval beyond +5%.
-  const failed = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5%', '--out', out], { cwd, reject: false });
+  const failed = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5%', '--out', out], { cwd, reject: false });
   expect(failed.stdout).toMatch(/gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it: /);
   expect(failed.exitCode).toBe(1);
   // A → B: the one loss (argon2 cpus=1 pool 8, ×1.25 [1.02, 1.53]) is not beyond +5% with its whole interval.
-  const passed = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%', '--out', out], { cwd, reject: false });
+  const passed = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%', '--out', out], { cwd, reject: false });
   expect(passed.stdout).toContain('gate: passed');
   expect(passed.exitCode).toBe(0);
-  const bad = await execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'], { cwd, reject: false });
+  const bad = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'], { cwd, reject: false });
   expect(bad.stderr).toContain('--threshold takes a percentage');
   expect(bad.exitCode).toBe(2);
 });
 
 test('compare --match-on with an axis neither folder has, or one that leaves cells ambiguous, exits 2', async () => {
   const cwd = fileURLToPath(new URL('../../..', import.meta.url));
-  const run = (axis) => execa('node', ['scripts/compare.js', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--match-on', axis], { cwd, reject: false });
+  const run = (axis) => execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--match-on', axis], { cwd, reject: false });
   const typo = await run('nod');
   expect(typo.stderr).toContain('--match-on nod: neither folder has an axis of that name');
   expect(typo.exitCode).toBe(2);

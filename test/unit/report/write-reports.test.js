@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { parse } from 'csv-parse/sync';
 import { writeReports } from '../../../runner/report/write-reports.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -18,17 +19,35 @@ describe('writeReports on the real default run', () => {
   const dir = copyFixture('pool-vs-cores');
   const { files } = writeReports(dir);
 
-  test('writes summary.csv, a pivot per workload, report.md and report.html next to the CSVs (advice.csv: the matrix has a knob)', () => {
+  test('writes summary.csv, a pivot per workload, results.json, report.md and report.html next to the CSVs (advice.csv: the matrix has a knob)', () => {
     expect(files.map((file) => basename(file))).toEqual([
       'summary.csv',
       'verdicts.csv',
       'advice.csv',
       'pivot-pbkdf2-wall_ms_median-uv_threadpool_size-by-cpus.csv',
       'pivot-argon2-wall_ms_median-uv_threadpool_size-by-cpus.csv',
+      'results.json',
       'report.md',
       'report.html',
     ]);
     expect(readFileSync(join(dir, 'summary.csv'), 'utf8').split('\r\n')).toHaveLength(16 + 2);
+  });
+
+  test('results.json holds summary.csv\'s cells with their statistics, grouped, and verdicts.csv\'s rows', () => {
+    const document = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    const summary = parse(readFileSync(join(dir, 'summary.csv'), 'utf8'), { columns: true });
+    const verdicts = parse(readFileSync(join(dir, 'verdicts.csv'), 'utf8'), { columns: true });
+    expect(document).toMatchObject({ format: 1, experiment: 'pool-vs-cores', runs: { total: 48, measured: 48, failed: 0 } });
+    expect(document.cells.map((cell) => cell.cell)).toEqual(summary.map((row) => row.cell));
+    document.cells.forEach((cell, index) => {
+      const row = summary[index];
+      expect(cell.values).toEqual({ workload: row.workload, cpus: Number(row.cpus), uv_threadpool_size: Number(row.uv_threadpool_size) });
+      expect(cell.n).toBe(Number(row.n));
+      expect(cell.metrics.wall_ms).toMatchObject({ unit: 'ms', better: 'lower', median: Number(row.wall_ms_median), ci95_low: Number(row.wall_ms_ci95_low), ci95_high: Number(row.wall_ms_ci95_high) });
+      expect(cell.speedup).toBe(Number(row.speedup));
+    });
+    const rows = [...document.verdicts.claims, ...document.verdicts.steps];
+    expect(rows.map((row) => [row.kind, row.verdict, row.words])).toEqual(verdicts.map((row) => [row.kind, row.verdict, row.words]));
   });
 
   test('the Markdown report has the pivot table ready to paste', () => {
@@ -84,17 +103,17 @@ describe('writeReports with http cells, failures and text that must stay text (s
   });
 });
 
-describe('npm run report -- DIR', () => {
+describe('node-threads-lab report DIR', () => {
   test('rebuilds the reports from the folder alone and says what it wrote', async () => {
     const dir = copyFixture('pool-vs-cores');
-    const { stdout, exitCode } = await execa('node', ['scripts/report.js', dir, '--baseline', 'cpus=2,uv_threadpool_size=1'], { cwd: ROOT });
+    const { stdout, exitCode } = await execa('node', ['runner/cli.js', 'report', dir, '--baseline', 'cpus=2,uv_threadpool_size=1'], { cwd: ROOT });
     expect(exitCode).toBe(0);
     expect(stdout).toContain(`wrote ${join(dir, 'report.html')}`);
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('  - pbkdf2: 7d0acb1a1b (pbkdf2 cpus=2 uv_threadpool_size=1), CPU capacity 2');
   });
 
   test('a folder without runs.csv is a usage error', async () => {
-    const { stderr, exitCode } = await execa('node', ['scripts/report.js', tmpdir()], { cwd: ROOT, reject: false });
+    const { stderr, exitCode } = await execa('node', ['runner/cli.js', 'report', tmpdir()], { cwd: ROOT, reject: false });
     expect(exitCode).toBe(2);
     expect(stderr).toContain('has no runs.csv');
   });

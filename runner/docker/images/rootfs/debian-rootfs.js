@@ -74,7 +74,7 @@ async function trimRootfs(dir) {
 export function assertRoot(what) {
   if (process.getuid?.() === 0) return;
   throw new LabError('ERR_IMAGE_BUILD', `Building a base image needs root (${what} creates device nodes and files owned by other users)`, {
-    hint: 'Run `npm run images` as root once; later runs only need access to the Docker engine.',
+    hint: 'Run `node-threads-lab images` as root once; later runs only need access to the Docker engine.',
   });
 }
 

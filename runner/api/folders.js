@@ -1,0 +1,132 @@
+// What the API does with results folders that exist already: rebuild their reports, judge them (again, or
+// against claims written after the run), compare two. Each reads only the folder (runs.csv, tasks.csv,
+// run.json) and returns plain data; nothing here prints.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { LabError } from '../errors.js';
+import { loadConfig } from '../config/load-config.js';
+import { checkClaims, normalizeClaim } from '../config/check-claims.js';
+import { formatPath } from '../config/diagnostics/paths.js';
+import { isPlainObject } from '../config/values.js';
+import { readResults } from '../results/read-results.js';
+import { formatCsv } from '../results/csv.js';
+import { writeReports } from '../report/write-reports.js';
+import { judgeResults } from '../report/verdicts.js';
+import { buildResultsDocument, buildVerdictsDocument } from '../report/results-json.js';
+import { compareResults } from '../report/compare.js';
+import { buildAdvice } from '../report/advice.js';
+import { summarizeCells } from '../report/summary.js';
+import { normalizeRecommend } from '../config/check-recommend.js';
+import { DEFAULT_THRESHOLD } from '../verdicts/compare-cells.js';
+
+/**
+ * (Re)writes summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in `dir`.
+ * @param {string} dir
+ * @param {{ baseline?: object, pivots?: object[] }} [options]  instead of run.json's report settings
+ * @returns {{ dir: string, files: string[], results: object }}  results: what results.json holds
+ */
+export function report(dir, options = {}) {
+  const absolute = resolve(dir);
+  const { files, report: built } = writeReports(absolute, options);
+  return { dir: absolute, files, results: buildResultsDocument(built) };
+}
+
+/**
+ * The verdicts of a folder: its experiment's claims and every step along every axis.
+ * @param {string} dir
+ * @param {object[]|string} [claims]  claims as experiments.yml writes them, or an experiments file whose experiment
+ *   of the folder's name has them (claims written after the run); default: those recorded in run.json
+ * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3, claims_verdict: string|null,
+ *   claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows of verdicts.csv
+ */
+export async function judge(dir, claims) {
+  const absolute = resolve(dir);
+  const results = readResults(absolute);
+  const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
+  const { list, from } = await chooseClaims(claims, results, experiment);
+  return { dir: absolute, experiment, claims_from: from, ...buildVerdictsDocument(judgeResults(results, { claims: list })) };
+}
+
+async function chooseClaims(claims, results, experiment) {
+  if (Array.isArray(claims)) return { list: checkGivenClaims(claims, results.info?.config ?? {}), from: 'given' };
+  if (claims === undefined) return { list: results.info?.config?.claims ?? [], from: 'run.json' };
+  const file = resolve(claims);
+  const config = await loadConfig(file);
+  const found = config.experiments.find((each) => each.name === experiment);
+  if (!found) {
+    throw new LabError('ERR_USAGE', `${file} has no experiment named ${JSON.stringify(experiment)} (the folder's experiment)`, {
+      hint: `experiments there: ${config.experiments.map((each) => each.name).join(', ')}`,
+    });
+  }
+  return { list: found.claims ?? [], from: file };
+}
+
+// Claims written as in experiments.yml, checked against the folder's matrix as the config stage checks a file's.
+function checkGivenClaims(claims, experiment) {
+  const example = '{ says: "…", compare: { cpus: [1, 2] }, where: { … }, expect: { below: 0.7 } }';
+  const malformed = claims.findIndex((claim) => !isPlainObject(claim) || typeof claim.says !== 'string' || !isPlainObject(claim.compare) || !isPlainObject(claim.expect));
+  if (malformed >= 0) throw new LabError('ERR_USAGE', `claims[${malformed}]: expected an object with says, compare and expect`, { hint: `as experiments.yml writes a claim: ${example}` });
+  const [issue] = checkClaims({ matrix: experiment.matrix ?? {}, include: experiment.include, claims }, []);
+  if (issue) throw new LabError('ERR_USAGE', `${formatPath(issue.path)}: ${issue.message}`, { hint: issue.hint });
+  return claims.map(normalizeClaim);
+}
+
+/**
+ * Per cell in both folders and per primary metric: both medians and the ratio B / A with its 95% interval.
+ * @param {string} dirA  the reference (before)
+ * @param {string} dirB  the one judged (after)
+ * @param {{ threshold?: number, matchOn?: string, out?: string }} [options]  threshold: the "same" band and the gate
+ *   (0.05 = 5%); matchOn: pair cells that differ only in this axis; out: also write the rows as this CSV file
+ * @returns {{ a: string, b: string, threshold: number, match_on: string|null, gate: 'passed'|'failed'|null, axes: string[],
+ *   columns: string[], rows: object[], regressions: object[], only_a: object[], only_b: object[], file: string|null }}
+ *   gate: null unless a threshold was given
+ */
+export function compare(dirA, dirB, { threshold, matchOn, out } = {}) {
+  const [a, b] = [resolve(dirA), resolve(dirB)];
+  const [resultsA, resultsB] = [readResults(a), readResults(b)];
+  const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
+  if (matchOn !== undefined && !axes.includes(matchOn)) {
+    throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });
+  }
+  const comparison = compareResults(resultsA, resultsB, { threshold: threshold ?? DEFAULT_THRESHOLD, matchOn });
+  if (comparison.rows.length === 0) {
+    throw new LabError('ERR_USAGE', `${a} and ${b} have no cell in common`, {
+      hint: matchOn
+        ? `with --match-on ${matchOn}, cells pair when every other axis value and the params are equal`
+        : 'cells match by the `cell` id, which changes with any axis value, param, env or memory limit; to compare across one axis (e.g. Node versions) add --match-on AXIS',
+    });
+  }
+  const file = out === undefined ? null : resolve(out);
+  if (file) writeFileSync(file, formatCsv(comparison.rows, comparison.columns, { header: true }));
+  return {
+    a,
+    b,
+    threshold: comparison.threshold,
+    match_on: matchOn ?? null,
+    gate: threshold === undefined ? null : comparison.regressions.length === 0 ? 'passed' : 'failed',
+    axes: comparison.axes,
+    columns: comparison.columns,
+    rows: comparison.rows,
+    regressions: comparison.regressions,
+    only_a: comparison.onlyA,
+    only_b: comparison.onlyB,
+    file,
+  };
+}
+
+/**
+ * What to set, per CPU budget, from a results folder: its experiment's `recommend:` (run.json's), or the one given
+ * (as experiments.yml writes it), or the defaults (the primary metric, per cpus/cpuset/node/engine, within 5%).
+ * @param {string} dir
+ * @param {{ recommend?: object }} [options]
+ * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], race: object|null }}
+ *   answers: advice.csv's rows; race: with `search: race`, the settings dropped, when and why
+ */
+export function advise(dir, { recommend } = {}) {
+  const absolute = resolve(dir);
+  const results = readResults(absolute);
+  if (recommend !== undefined && results.info?.config) results.info.config = { ...results.info.config, recommend: normalizeRecommend(recommend) };
+  const advice = buildAdvice(results, summarizeCells(results));
+  const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
+  return { dir: absolute, experiment, settled: advice.rows.length > 0 && advice.rows.every((row) => row.status === 'settled'), answers: advice.rows, race: advice.race };
+}

@@ -1,0 +1,79 @@
+// The first half of every matrix and the whole of `plan`: an experiments file (or the same as an object) →
+// checked, resumed and expanded into runs. Loads no Docker code: `plan` and a config error must work
+// without an engine (test/unit/run-experiments.test.js runs them under an import hook that forbids it).
+import path from 'node:path';
+import { loadConfig, validateConfig } from '../config/load-config.js';
+import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
+import { planColumns } from '../domain/columns.js';
+import { planExperiments } from '../plan/plan-runs.js';
+import { findPlanWarnings } from '../plan/plan-warnings.js';
+import { newSeed } from '../plan/run-order.js';
+
+export const DEFAULT_CONFIG_FILE = 'experiments.yml';
+
+/**
+ * @param {string|object} [configOrFile]  a path (relative to the working directory), or the file's content as an
+ *   object ({ experiments: {...} }; paths in it relative to the working directory); default: experiments.yml,
+ *   or on resume the file recorded in run.json
+ * @param {object} [options]
+ * @param {string[]} [options.only]     experiment names
+ * @param {number} [options.seed]       of the shuffled order (default: random; a resume keeps its own)
+ * @param {string} [options.resume]     a results folder: plan only the runs its runs.csv lacks
+ * @param {string[]} [options.engines]  Docker context names or URLs: the CPU checks wait for those engines' facts
+ * @param {number} [options.slots]
+ * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots: number,
+ *   warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec, plan/plan-runs.js)
+ */
+export async function preparePlan(configOrFile, { only = [], seed, resume, engines = [], slots } = {}) {
+  // Only a resume reads CSVs back.
+  const { checkResumable, readResumeState } = resume ? await import('../results/resume.js') : {};
+  const resumed = resume ? readResumeState(path.resolve(resume)) : null;
+  // A resume goes back to the engines and slots it started with, unless told otherwise.
+  const engineNames = engines.length > 0 ? engines : resumed?.info.engines?.map((engine) => engine.name) ?? [];
+  const slotCount = slots ?? resumed?.info.slots ?? 1;
+  // Engines named here are other machines: their CPUs are checked once they are reached.
+  const elsewhere = engineNames.length > 0 || slotCount > 1;
+  const config = await readConfig(configOrFile ?? resumed?.info.config_file ?? DEFAULT_CONFIG_FILE, elsewhere ? { host: null } : {});
+  const runSeed = resumed?.info.seed ?? seed ?? newSeed();
+  const plans = planExperiments(config, { only: resumed ? [resumed.info.experiment] : only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed: runSeed });
+  if (resumed) {
+    for (const plan of plans) {
+      // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
+      plan.userColumns = (resumed.header ?? []).filter((column) => column.startsWith('user_'));
+      checkResumable(plan, resumed, planColumns(plan));
+    }
+  }
+  return {
+    config,
+    plans,
+    resumed,
+    seed: runSeed,
+    engines: engineNames,
+    slots: slotCount,
+    warnings: plans.flatMap((plan) => findPlanWarnings(plan, config)),
+    pending: plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey))),
+  };
+}
+
+function readConfig(configOrFile, options) {
+  if (typeof configOrFile === 'string') return loadConfig(path.resolve(configOrFile), options);
+  // The same checks as a file's, with key paths for places (an object has no lines).
+  return validateConfig(configOrFile, { ...options, configDir: process.cwd() });
+}
+
+/** What `plan --json` prints and `plan()` resolves to: plain data, the run keys and cells as run.json names them. */
+export function describePlan({ config, plans, seed, warnings, pending, resumed }) {
+  const pendingKeys = new Set(pending.map((run) => `${run.experiment}\u0000${run.runKey}`));
+  return {
+    config_file: config.file ?? null,
+    seed,
+    resumed_from: resumed?.dir ?? null,
+    count: pending.length,
+    experiments: plans.map(({ experiment, cells, runs }) => ({
+      name: experiment.name,
+      cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({ cell, values, workload, params, env, limits, node_major: nodeMajor })),
+      runs: runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`)).map(({ runKey, cell, repetition, warmup, values }) => ({ run_key: runKey, cell, repetition, warmup, values })),
+    })),
+    warnings,
+  };
+}

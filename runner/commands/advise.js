@@ -1,0 +1,40 @@
+// `node-threads-lab advise DIR`: what to set, per CPU budget, from a results folder — the recommended setting, what
+// it beats and the Node default against it, settled or open. Exit status: 0 every answer settled, 3 some still open,
+// 2 bad usage or folder.
+import { LabError } from '../errors.js';
+import { parseCommandLine } from '../command-line.js';
+import { advise } from '../index.js';
+import { resolveTyped } from './caller-paths.js';
+
+export const USAGE = `Usage: node-threads-lab advise DIR [--json]
+       npm run advise -- DIR              (in a checkout of node-threads-lab)
+
+  DIR            a results folder written by \`node-threads-lab run\`; its experiment's \`recommend:\`, or the
+                 defaults (the primary metric, one answer per cpus/cpuset/node/engine value, within 5%)
+  --json         one JSON document on stdout: { dir, experiment, settled, answers, race }, answers as rows of
+                 advice.csv
+  -h, --help     this text
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
+
+const OPTIONS = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+
+export async function main(argv, { stdout, paths }) {
+  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
+  if (values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new LabError('ERR_USAGE', `expected one results folder, found ${positionals.length}`, { hint: USAGE });
+  const advice = await advise(resolveTyped(paths, positionals[0]));
+  const exitCode = advice.settled ? 0 : 3;
+  if (values.json) {
+    stdout.write(`${JSON.stringify(advice, null, 2)}\n`);
+    return exitCode;
+  }
+  stdout.write(`${advice.dir}\n`);
+  if (advice.answers.length === 0) stdout.write('No advice: the matrix has no knob (an axis besides the CPU budget and the workload).\n');
+  for (const answer of advice.answers) stdout.write(`${answer.words}\n`);
+  for (const drop of advice.race?.dropped ?? []) stdout.write(`race: ${drop.label} dropped after round ${drop.round} (${drop.why})\n`);
+  return exitCode;
+}

@@ -1,0 +1,44 @@
+// Which folder a path on the command line is relative to. Started as a bin (installed, npx, npm link), everything
+// is relative to the folder it was started in. Started by `npm run matrix|plan|report|...` in this package, npm
+// has moved to the package folder first and keeps the folder the person typed in as INIT_CWD: the paths they
+// typed are relative to that folder (as their shell completed them), while what they did not type —
+// experiments.yml, results/, compare.csv — is the package's own, as `npm run` has always meant. A person's own
+// package script that calls the bin gets the bin's rule: npm runs it in their package folder, where its paths point.
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_NAME = 'node-threads-lab';
+
+/**
+ * @param {{ env?: object, cwd?: string, packageDir?: string }} [where]
+ * @returns {{ typed: string, defaults: string, npmScript: boolean }}  typed: the base of paths given on the command
+ *   line; defaults: the base of the default files and folders; npmScript: started by `npm run` in this package
+ */
+export function readCallerPaths({ env = process.env, cwd = process.cwd(), packageDir = PACKAGE_DIR } = {}) {
+  const npmScript = Boolean(env.npm_lifecycle_event && env.INIT_CWD && env.npm_package_name === PACKAGE_NAME && isSameFolder(cwd, packageDir));
+  return { typed: npmScript ? env.INIT_CWD : cwd, defaults: cwd, npmScript };
+}
+
+/** A path typed on the command line, absolute; undefined stays undefined. */
+export function resolveTyped(paths, given) {
+  return given === undefined ? undefined : path.resolve(paths.typed, given);
+}
+
+function isSameFolder(a, b) {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+// The package's npm scripts that are a subcommand by another name (package.json "scripts").
+const NPM_ALIASES = { run: 'matrix', report: 'report', claims: 'claims', compare: 'compare', images: 'images' };
+
+/** A command to suggest, in the form this one was started: `npm run matrix -- --resume DIR` or `node-threads-lab run --resume DIR`. */
+export function formatCommand(paths, subcommand, args) {
+  const alias = paths.npmScript ? NPM_ALIASES[subcommand] : undefined;
+  return alias ? `npm run ${alias} -- ${args}` : `node-threads-lab ${subcommand} ${args}`;
+}

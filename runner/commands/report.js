@@ -1,0 +1,34 @@
+// `node-threads-lab report DIR [DIR...]`: (re)writes the reports of each results folder from its runs.csv,
+// tasks.csv and run.json alone.
+import { LabError } from '../errors.js';
+import { parseCommandLine } from '../command-line.js';
+import { report } from '../index.js';
+import { parseAxisValues } from '../report/axis-values.js';
+import { resolveTyped } from './caller-paths.js';
+
+export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...]
+       npm run report -- DIR [DIR...]     (in a checkout of node-threads-lab)
+
+Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in each folder.
+
+  DIR          a results folder written by \`node-threads-lab run\`
+  --baseline   the cell speedup and efficiency are measured against, e.g. cpus=1,uv_threadpool_size=1
+               (default: report.baseline in the experiment, else the cell with the fewest resources)
+  -h, --help   this text
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
+
+export async function main(argv, { stdout, paths }) {
+  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  if (values.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length === 0) throw new LabError('ERR_USAGE', 'no results folder given', { hint: USAGE });
+  const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
+  for (const dir of positionals) {
+    const { files } = await report(resolveTyped(paths, dir), { baseline });
+    stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
+  }
+  return 0;
+}

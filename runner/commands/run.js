@@ -1,0 +1,112 @@
+// `node-threads-lab [run]`: argv → run() (api/run.js), its events printed on stderr (progress.js), the outcome
+// turned into the exit status: 0 all runs ok, 1 finished with failed runs (their rows are in the CSV) or an engine
+// lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
+import { LabError } from '../errors.js';
+import { parseCommandLine } from '../command-line.js';
+import { run } from '../index.js';
+import { formatWarning } from '../plan/plan-warnings.js';
+import { printRunEvents } from '../progress.js';
+import { formatCommand, resolveTyped } from './caller-paths.js';
+import { printPlan } from './plan.js';
+import { listenForStop, SIGNAL_EXIT } from './stop-signals.js';
+
+export const USAGE = `Usage: node-threads-lab [run] [options]
+       npm run matrix -- [options]      (in a checkout of node-threads-lab)
+
+Runs every experiment of the experiments file, one locked-down container per run, and writes a results
+folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.json.
+
+  --config FILE   experiments file (default: experiments.yml)
+  --out DIR       results folder (default: results/<experiment>-<UTC timestamp> in the current folder;
+                  with several experiments: DIR/<experiment>)
+  --only NAME     run only this experiment (repeatable, or comma-separated)
+  --plan          print the runs and their count, start nothing: the same as \`node-threads-lab plan\`
+  --seed N        seed of the shuffled run order (default: random; recorded in run.json)
+  --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
+                  (with the config and seed recorded in DIR/run.json)
+  --fail-fast     stop at the first run that is not ok
+  --engine NAME_OR_URL  run on this Docker engine: a Docker CLI context name or a URL (unix://,
+                  tcp://, ssh://user@host); repeatable, the runs are spread over all of them
+                  (default: the config's \`engines:\`, else DOCKER_HOST or the local socket)
+  --slots N       cut each engine's CPUs into N disjoint cpusets and run N runs at once, one per
+                  slot; a cell's cpuset counts from its slot's first CPU (default: 1, one at a time)
+  --allow-mixed-engines  spread cells over engines that differ in CPU model or count
+  -h, --help      this text
+  -v, --version   the version of node-threads-lab
+
+Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  seed: { type: 'string' },
+  resume: { type: 'string' },
+  out: { type: 'string' },
+  only: { type: 'string', multiple: true, default: [] },
+  plan: { type: 'boolean', default: false },
+  'fail-fast': { type: 'boolean', default: false },
+  engine: { type: 'string', multiple: true, default: [] },
+  slots: { type: 'string' },
+  'allow-mixed-engines': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+};
+
+// Options of other tools, and what to write here instead.
+const MEANT = {
+  'dry-run': 'did you mean `node-threads-lab plan`, or --plan?',
+  json: 'did you mean `node-threads-lab plan --json`? (a matrix writes results.json into each results folder)',
+};
+
+export async function main(argv, { stdout, stderr, paths, version }) {
+  const args = parseRunArguments(argv);
+  if (args.help) {
+    stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (args.version) {
+    stdout.write(`${version}\n`);
+    return 0;
+  }
+  const config = resolveTyped(paths, args.config);
+  const options = { only: args.only, seed: args.seed, resume: resolveTyped(paths, args.resume), engines: args.engine, slots: args.slots };
+  if (args.plan) return printPlan(config, options, { stdout, stderr });
+  const tracker = run(config, { ...options, out: resolveTyped(paths, args.out), failFast: args['fail-fast'], allowMixedEngines: args['allow-mixed-engines'], argv });
+  tracker.on('plan', ({ warnings }) => warnings.forEach((warning) => stderr.write(`${formatWarning(warning)}\n`)));
+  const display = printRunEvents(tracker, { stream: stderr });
+  const stopper = listenForStop(stderr, tracker);
+  try {
+    const outcome = await tracker;
+    const resumeHint = (outDir) => formatCommand(paths, 'run', `--resume ${outDir}`);
+    if (outcome.stoppedBy === 'abort') {
+      const { outDir, summary } = outcome.experiments.at(-1);
+      stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: ${resumeHint(outDir)}\n`);
+      return SIGNAL_EXIT[stopper.signalName] ?? 130;
+    }
+    if (outcome.stoppedBy === 'engine-lost') {
+      const { outDir, summary } = outcome.experiments.at(-1);
+      throw engineLostError(outcome.lostEngines, `${summary.not_run} run(s) not done: no engine left that may take them`, resumeHint(outDir));
+    }
+    if (outcome.lostEngines.size > 0) throw engineLostError(outcome.lostEngines, 'every run finished on the other engines');
+    return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
+  } finally {
+    display.stop();
+    stopper.dispose();
+  }
+}
+
+// Exit 1, naming the engines that went away; with runs left, the way to finish them.
+function engineLostError(lostEngines, outcome, resumeCommand) {
+  const names = [...lostEngines.keys()].join(', ');
+  return new LabError('ERR_DOCKER_LOST', `lost engine ${names} during the matrix: ${[...lostEngines.values()].map((error) => error.message).join('; ')}; ${outcome}`, {
+    hint: resumeCommand ? `start ${names} again, then: ${resumeCommand}` : `every row is in runs.csv; check ${names} before its next matrix`,
+  });
+}
+
+function parseRunArguments(argv) {
+  const { values } = parseCommandLine(argv, { options: OPTIONS, usage: USAGE, meant: MEANT });
+  const usageError = (message) => new LabError('ERR_USAGE', message, { hint: USAGE });
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw usageError(`--seed takes a whole number, found "${values.seed}"`);
+  if (values.resume && (values.out || values.only.length > 0)) throw usageError('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
+  if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots)) throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
+  return { ...values, slots: values.slots === undefined ? undefined : Number(values.slots), seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
+}

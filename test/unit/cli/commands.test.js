@@ -1,0 +1,104 @@
+// The one command and its subcommands, as a person runs them: help, did-you-mean, --json that parses, the npm
+// script aliases with paths relative to where they were typed, and which folder a path is relative to.
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { readCallerPaths } from '../../../runner/commands/caller-paths.js';
+import { EXIT_STATUSES, SUBCOMMANDS } from '../../../runner/commands/table.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(ROOT, 'runner/cli.js');
+const FIXTURE = join(ROOT, 'test/fixtures/results/pool-vs-cores');
+const FIXTURE_B = join(ROOT, 'test/fixtures/results/pool-vs-cores-b');
+// Children of `npm test` inherit npm's variables; a person's shell has none.
+const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name)));
+const cli = (args, options = {}) => execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
+
+describe('help', () => {
+  test('--help lists every subcommand and the exit statuses, exit 0', async () => {
+    const { stdout, exitCode } = await cli(['--help']);
+    expect(exitCode).toBe(0);
+    for (const { name, summary } of SUBCOMMANDS) expect(stdout).toMatch(new RegExp(`^  ${name} +${summary.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+    for (const [status] of EXIT_STATUSES) expect(stdout).toMatch(new RegExp(`^  ${status} `, 'm'));
+  });
+
+  test.each(SUBCOMMANDS.map(({ name }) => name))('%s --help: its own usage, exit 0', async (name) => {
+    const { stdout, exitCode } = await cli([name, '--help']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^Usage: node-threads-lab ${name === 'run' ? '\\[run\\]' : name}`));
+  });
+});
+
+describe('mistakes get a "did you mean", exit 2', () => {
+  test.each([
+    [['reprot', 'x'], "Unknown command 'reprot' (did you mean `node-threads-lab report`?)"],
+    [['matrix'], "Unknown command 'matrix' (did you mean `node-threads-lab run`?)"],
+    [['--dry-run'], "Unknown option '--dry-run': did you mean `node-threads-lab plan`, or --plan?"],
+    [['run', '--onyl', 'x'], "Unknown option '--onyl' (did you mean --only?)"],
+    [['plan', '--dry-run'], "Unknown option '--dry-run': plan never starts a container anyway"],
+    [['compare', '--treshold', '5%', 'a', 'b'], "Unknown option '--treshold' (did you mean --threshold?)"],
+  ])('%j', async (args, message) => {
+    const { stderr, exitCode } = await cli(args);
+    expect(stderr).toContain(message);
+    expect(exitCode).toBe(2);
+  });
+});
+
+describe('--json: one document on stdout, nothing else there', () => {
+  test('plan --json, and warnings stay on stderr', async () => {
+    const { stdout, exitCode } = await cli(['plan', '--json', '--seed', '3']);
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ count: 48, seed: 3, experiments: [{ name: 'pool-vs-cores' }] });
+    const dir = mkdtempSync(join(tmpdir(), 'cli-json-'));
+    // A quota above its cpuset's CPUs is valid but surely unmeant: a warning.
+    writeFileSync(join(dir, 'warned.yml'), 'experiments:\n  w:\n    matrix: {workload: [pbkdf2], cpus: [2], cpuset: ["0"]}\n');
+    const warned = await cli(['plan', '--json', '--config', join(dir, 'warned.yml')]);
+    expect(warned.stderr).toMatch(/warning:/);
+    expect(JSON.parse(warned.stdout).warnings).toEqual([expect.objectContaining({ path: expect.any(String), message: expect.any(String) })]);
+  });
+
+  test('claims --json: the exit status of the verdicts', async () => {
+    const { stdout, exitCode } = await cli(['claims', FIXTURE, '--json']);
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ dir: FIXTURE, exit_code: 0, claims_verdict: null, claims: [] });
+  });
+
+  test('compare --json with a failing gate: exit 1, the CSV\'s path on stderr', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'cli-json-')), 'c.csv');
+    const { stdout, stderr, exitCode } = await cli(['compare', FIXTURE_B, FIXTURE, '--threshold', '5%', '--out', out, '--json']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toBe(`wrote ${out}`);
+    const compared = JSON.parse(stdout);
+    expect(compared).toMatchObject({ gate: 'failed', file: out });
+    expect(compared.regressions.length).toBeGreaterThan(0);
+    expect(compared.regressions.every((row) => row.regression && row.verdict === 'worse')).toBe(true);
+  });
+});
+
+describe('npm run aliases', () => {
+  test('a path typed in a subfolder is relative to that subfolder (INIT_CWD), not the package folder', async () => {
+    const { stdout, exitCode } = await execa('npm', ['run', '--silent', 'claims', '--', '../test/fixtures/results/pool-vs-cores', '--json'], { cwd: join(ROOT, 'docs'), reject: false, env: CLEAN_ENV, extendEnv: false });
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout).dir).toBe(FIXTURE);
+  });
+});
+
+describe('readCallerPaths', () => {
+  const packageDir = ROOT;
+  const npm = { npm_lifecycle_event: 'claims', npm_package_name: 'node-threads-lab', INIT_CWD: '/home/me/somewhere' };
+
+  test('a bin: typed paths and defaults both from the current folder', () => {
+    expect(readCallerPaths({ env: {}, cwd: '/home/me/service', packageDir })).toEqual({ typed: '/home/me/service', defaults: '/home/me/service', npmScript: false });
+  });
+
+  test('this package\'s npm script: typed paths from INIT_CWD, defaults from the package folder', () => {
+    expect(readCallerPaths({ env: npm, cwd: packageDir, packageDir })).toEqual({ typed: '/home/me/somewhere', defaults: packageDir, npmScript: true });
+  });
+
+  test('another package\'s npm script, or ours started elsewhere: the bin\'s rule', () => {
+    expect(readCallerPaths({ env: { ...npm, npm_package_name: 'my-service' }, cwd: packageDir, packageDir }).npmScript).toBe(false);
+    expect(readCallerPaths({ env: npm, cwd: realpathSync(tmpdir()), packageDir }).npmScript).toBe(false);
+  });
+});
