@@ -93,10 +93,18 @@ export function scaleModelRatio(a, b, metric, scale) {
 /** Host sizes, as multiples of this one, at which claims ask the model whether their band is reachable. */
 export const SCALES = [1.5, 2, 3, 4, 6, 8, 12, 16, 32];
 
-/** The smallest scale of SCALES at which the model's B / A falls inside (low, high), or null when none does. */
+/**
+ * The smallest scale of SCALES at which the model's B / A falls inside (low, high), or passes over it from one side
+ * to the other (a step of pinned CPUs can jump across a narrow band that a host in between would land in); null when
+ * none does.
+ */
 export function findScaleReaching(a, b, metric, { low, high }) {
-  return SCALES.find((scale) => {
+  const side = (ratio) => (ratio <= low ? -1 : ratio >= high ? 1 : 0);
+  let previous = scaleModelRatio(a, b, metric, 1);
+  for (const scale of SCALES) {
     const ratio = scaleModelRatio(a, b, metric, scale);
-    return ratio !== null && ratio > low && ratio < high;
-  }) ?? null;
+    if (ratio !== null && (side(ratio) === 0 || (previous !== null && side(ratio) === -side(previous)))) return scale;
+    if (ratio !== null) previous = ratio;
+  }
+  return null;
 }

@@ -2,6 +2,7 @@
 // reach on this host is "not reachable here" — refuted or not, the hardware predicted it — with the model's value
 // and what the band needs ("cpus 1.5 → 3"); a refutation the model does not explain is "contradicted". The verdict
 // itself (holds / refuted / inconclusive, from the interval alone) is unchanged; the class says how to read it.
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { findScaleReaching, modelRatio, modelRatioRange } from '../model/predict.js';
 import { expectRegions } from './regions.js';
 
@@ -44,6 +45,7 @@ export function classifyOverall(rows) {
 function describeScale(a, b, scale) {
   const quotas = [a, b].map((cell) => cell.values.cpus).filter((value) => typeof value === 'number');
   if (quotas.length > 0) return [...new Set(quotas)].map((cpus) => `cpus ${format(cpus)} → ${format(cpus * scale)}`).join(', ');
-  if ([a, b].some((cell) => cell.values.cpuset)) return `${format(scale)}× the pinned CPUs`;
+  const pinned = [...new Set([a, b].filter((cell) => cell.values.cpuset).map((cell) => parseCpuList(String(cell.values.cpuset)).length))];
+  if (pinned.length > 0) return pinned.map((count) => `${count} pinned CPU${count === 1 ? '' : 's'} → ${Math.ceil(count * scale)}`).join(', ');
   return `≥ ${format(a.hostCpus * scale)} CPUs (this host has ${format(a.hostCpus)})`;
 }
