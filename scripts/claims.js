@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run claims -- DIR`: the verdicts of a results folder, computed again from its runs.csv and run.json.
-// Exit status: 0 every claim holds, 1 a claim is refuted, 3 some are inconclusive and none refuted, 2 bad usage.
+// Exit status: 0 every claim holds, 1 a claim is refuted, 3 some are inconclusive and none refuted, 2 bad usage or a
+// claim on a value the folder never ran.
 import { resolve } from 'node:path';
 import { LabError } from '../runner/errors.js';
 import { parseCommandLine, runCommand } from '../runner/command-line.js';
@@ -18,7 +19,7 @@ const USAGE = `Usage: npm run claims -- DIR [--config FILE] [--steps]
   -h, --help     this text
 
 Exit status: 0 every claim holds, 1 a claim is refuted, 3 some claims are inconclusive and none is refuted,
-2 a bad folder or usage.`;
+2 a bad folder or usage, or a claim naming a value the folder has no cell for (it says which values it has).`;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values, positionals } = parseCommandLine(argv, {
@@ -34,7 +35,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   const dir = resolve(positionals[0]);
   const results = readResults(dir);
   const claims = values.config ? await readClaims(values.config, results) : results.info?.config?.claims ?? [];
-  const verdicts = judgeResults(results, { claims });
+  const verdicts = judgeResults(results, { claims, requireCells: true });
   stdout.write(`${dir}\n`);
   if (claims.length === 0) stdout.write(`No claims: ${values.config ? `the experiment in ${values.config}` : 'run.json'} has no \`claims:\`.\n`);
   stdout.write(`${formatAnswersText(verdicts, { allSteps: values.steps }).join('\n')}\n`);

@@ -72,10 +72,10 @@ function formatClassNote(row) {
 export function formatOverallDetail(row) {
   const counts = ['holds', 'refuted', 'inconclusive'].map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length]).filter(([, n]) => n > 0);
   const detail = row.family === 0
-    ? 'no pair of cells differs in this axis alone'
+    ? row.missing ?? 'no pair of cells differs in this axis alone'
     : row.family === 1 ? '1 combination' : `${row.family} combinations: ${counts.map(([v, n]) => `${n} ${v}`).join(', ')}, Holm-corrected`;
   const more = row.verdict === 'inconclusive' && row.runs_needed !== null ? `; about ${row.runs_needed} runs per cell would probably settle it` : '';
-  return `${row.metric || 'metric'}, ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
+  return `${row.metric ? `${row.metric}, ` : ''}${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
 }
 
 export function formatVerdictRow(row) {

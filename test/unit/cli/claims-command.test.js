@@ -55,4 +55,13 @@ describe('npm run claims -- DIR', () => {
     expect(stderr).toMatch(/:5:\d+: .*16 is not a value of `uv_threadpool_size`/);
     expect(exitCode).toBe(2);
   });
+
+  test('a claim on a value the config has but the folder never ran: exit 2 with the values the folder has', async () => {
+    const file = join(dir, 'wider.yml');
+    writeFileSync(file, `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8, 16]}\n    claims:\n      - {says: "16 threads beat 4", compare: {uv_threadpool_size: [4, 16]}, where: {workload: pbkdf2, cpus: 2}, expect: {below: 0.9}}\n`);
+    const { stdout, stderr, exitCode } = await runClaims([dir, '--config', file]);
+    expect(stderr).toContain('claim 1 ("16 threads beat 4"): the folder has no cell with uv_threadpool_size=16 at workload=pbkdf2 cpus=2; there it has 1, 2, 4, 8');
+    expect(stdout).not.toContain('INCONCLUSIVE');
+    expect(exitCode).toBe(2);
+  });
 });

@@ -53,3 +53,10 @@ test('nothing to compare says so', () => {
 test('formatChange: signed percentages, one decimal below 10%', () => {
   expect([0.51, 1.004, 1.0, 1.25, 0.9951, NaN].map(formatChange)).toEqual(['−49%', '+0.4%', '0%', '+25%', '−0.5%', '?']);
 });
+
+test('a claim on a value the folder never ran: the overall row names the metric and says what the folder has', () => {
+  const lacking = buildVerdicts(CELLS, AXES, [{ says: 'four CPUs', metric: null, compare: { cpus: [1, 4] }, where: {}, expect: { below: 0.5 } }]);
+  const [overall] = lacking.claims;
+  expect(overall.words).toBe('INCONCLUSIVE: "four CPUs" (wall_ms, cpus 1 → 4, ratio below 0.5; the folder has no cell with cpus=4; it has 1, 2)');
+  expect(overall.words).not.toMatch(/\bmetric\b/);
+});
