@@ -2,9 +2,20 @@
 // `npm run claims` print. Words only; the numbers come from verdicts.js.
 import { escapeHtml } from './html-escape.js';
 import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
-import { formatOverallDetail } from './verdict-words.js';
+import { formatOverallDetail, formatSays, formatSaysOwner } from './verdict-words.js';
 
 const MARKS = { holds: '✔ holds', refuted: '✘ refuted', inconclusive: '? inconclusive' };
+
+/** One interval per question: what a cell's interval is, wherever the report shows one. */
+export const CENTRE_TEXT =
+  "A cell's 95% CI (the summary's \"95% CI of the centre\", the charts' whiskers, the model table) is that of its " +
+  'geometric mean, exp(mean(ln x) ± t(0.975, n − 1) · sd(ln x) / √n): the scale of the ratios in the Answers, and ' +
+  'never below 0.';
+
+/** The charts' legend for their whiskers: the same interval, said once. */
+export const WHISKER_TEXT =
+  "each cell's 95% CI of its centre (the geometric mean, Student's t on the logarithms): the interval of the summary " +
+  'and the model table, on the scale of the ratios in the Answers.';
 
 export const METHOD_TEXT =
   'Each answer compares two cells that differ in one axis only. The ratio is B / A of the geometric means, with a 95% ' +
@@ -20,7 +31,7 @@ export function renderAnswersMarkdown(verdicts, escape) {
   if (overall.length) {
     lines.push('### Claims', '');
     for (const row of overall) {
-      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`"${row.says}" (${formatOverallDetail(row)})`)}`);
+      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`${formatSays(row)} (${formatOverallDetail(row)})`)}`);
       for (const each of verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)) lines.push(`  - ${escape(each.words)}`);
     }
     lines.push('');
@@ -44,7 +55,7 @@ export function renderAnswersHtml(verdicts) {
     const items = overall.map((row) => {
       const combos = verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)
         .map((each) => `<li>${badge(each.verdict)} ${escapeHtml(each.words.replace(/^[a-z]+: /, ''))}</li>`).join('');
-      return `<li>${badge(row.verdict)} <q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
+      return `<li>${badge(row.verdict)} ${escapeHtml(formatSaysOwner(row))}<q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
     });
     parts.push(`<h3>Claims</h3><ul class="answers">${items.join('\n')}</ul>`);
   }

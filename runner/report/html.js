@@ -13,9 +13,8 @@ import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { varyingAxes } from '../domain/cells.js';
 import { buildSummaryTable } from './summary-table.js';
 import { formatCellValues } from './format.js';
-import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
+import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml } from './answers.js';
 import { formatAdviceLines } from './advice.js';
-import { medianInterval } from '../stats/median-interval.js';
 import { MODEL_STYLE, renderModelHtml } from './model-table.js';
 
 const require = createRequire(import.meta.url);
@@ -32,7 +31,7 @@ export function renderHtml(report) {
     advice.length ? `<section id="advice"><h2>Advice</h2><ul class="answers">${advice.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}</ul><p class="intro">Every row is in advice.csv.</p></section>` : '',
     renderAnswersHtml(report.verdicts),
     section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
-    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are a confidence interval of the median (order statistics: 95% from 6 runs on; with fewer, min to max, whose coverage the tooltip gives, e.g. 75% for 3 runs). Numeric axes are spaced by value. Dashed: the capacity model, what this host allows each cell (see Model vs measured).',
+    section('scaling', 'Against threads, one line per CPU limit', `Points: medians. Whiskers: ${WHISKER_TEXT} Numeric axes are spaced by value. Dashed: the capacity model, what this host allows each cell (see Model vs measured).`,
       data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
     section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves.',
       data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : []),
@@ -90,10 +89,10 @@ function lineChart(pivot, index, cellsById) {
     series: series.map((value, j) => ({
       label: pivot.columns ? `${pivot.columns}=${formatAxisValue(value)}` : pivot.column,
       values: pivot.values.map((line) => line[j]),
+      // Whiskers: the cell's one interval, the 95% CI of its centre (summary.js), as the summary and the answers.
       intervals: pivot.cellIds.map((line) => {
-        const cell = cellsById.get(line[j]);
-        const interval = cell ? medianInterval(cell.runs.map((run) => run[pivot.metric])) : null;
-        return interval && [interval.low, interval.high, interval.coverage];
+        const stats = cellsById.get(line[j])?.stats[pivot.metric];
+        return stats && stats.ci95_low !== null ? [stats.ci95_low, stats.ci95_high] : null;
       }),
       // The capacity model's value per point (runner/model/), drawn as a dashed line; null where a cell has none.
       model: pivot.cellIds.map((line) => cellsById.get(line[j])?.model?.[pivot.metric] ?? null),

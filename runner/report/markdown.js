@@ -8,6 +8,7 @@ import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
 import { formatAdviceLines } from './advice.js';
+import { CENTRE_TEXT } from './answers.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
@@ -90,7 +91,7 @@ function methodSection(report) {
     `  - ${escapeMarkdown(workload)}: ${cell ? `${cell} (${escapeMarkdown(text)}), CPU capacity ${formatNumber(cpuCapacity)}` : 'none'}`);
   return [
     '## How these numbers were computed', '',
-    '- Statistics use runs with status `ok` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean; the 95% CI is of the mean, mean ± t(0.975, n − 1) · stdev / √n. With n = 1 there is no stdev, cv or CI.',
+    `- Statistics use runs with status \`ok\` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean. ${CENTRE_TEXT} With n = 1 there is no stdev, cv or CI.`,
     `- Outliers: |modified Z-score| > ${OUTLIER_THRESHOLD}, looked for in cells with at least ${OUTLIER_MIN_N} measured runs (with fewer, the MAD rests on one or two deviations and flags chance); counted in <metric>_outliers, never removed.`,
     '- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload\'s first primary metric (wall_ms; requests_per_sec for http).',
     '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity. Between cells of equal capacity it would only repeat the speedup, so it is left empty there.',

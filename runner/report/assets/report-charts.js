@@ -17,7 +17,7 @@
   Chart.defaults.maintainAspectRatio = false;
   const axis = (text, extra = {}) => ({ ...extra, title: { display: true, text, font: { weight: 'bold' } } });
 
-  // Whiskers from dataset.intervals[i] = [low, high] (the 95% CI), in the dataset's colour.
+  // Whiskers from dataset.intervals[i] = [low, high] (the 95% CI of the cell's centre), in the dataset's colour.
   const errorBars = {
     id: 'errorBars',
     afterDatasetsDraw(chart) {
@@ -70,7 +70,7 @@
               afterLabel: (item) => {
                 if (item.dataset.isModel) return 'capacity model: what this host allows (report: Model vs measured)';
                 const interval = item.dataset.intervals?.[item.dataIndex];
-                return interval ? `CI of the median: ${interval[0].toPrecision(4)} – ${interval[1].toPrecision(4)} (coverage ${Math.round(interval[2] * 1000) / 10}%)` : 'no CI (n < 2)';
+                return interval ? `95% CI of the centre: ${interval[0].toPrecision(4)} – ${interval[1].toPrecision(4)}` : 'no CI (n < 2)';
               },
             },
           },

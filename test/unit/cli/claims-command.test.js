@@ -30,9 +30,9 @@ describe('npm run claims -- DIR', () => {
   cpSync(FIXTURE, dir, { recursive: true });
 
   test.each([
-    ['every claim holds', 0, [HOLDS], /^HOLDS: "2 CPUs cut argon2 time by more than 30%"/m],
-    ['one is refuted', 1, [HOLDS, REFUTED, UNDECIDED], /^REFUTED: "2 CPUs barely help argon2"/m],
-    ['some are inconclusive, none refuted', 3, [HOLDS, UNDECIDED], /^INCONCLUSIVE: "pool 8 is no faster than 4".*about \d+ runs per cell would probably settle it/m],
+    ['every claim holds', 0, [HOLDS], /^HOLDS: claimed: "2 CPUs cut argon2 time by more than 30%"/m],
+    ['one is refuted', 1, [HOLDS, REFUTED, UNDECIDED], /^REFUTED: claimed: "2 CPUs barely help argon2"/m],
+    ['some are inconclusive, none refuted', 3, [HOLDS, UNDECIDED], /^INCONCLUSIVE: claimed: "pool 8 is no faster than 4".*about \d+ runs per cell would probably settle it/m],
   ])('%s → exit %s', async (name, code, claims, line) => {
     const { stdout, exitCode } = await runClaims([dir, '--config', writeConfig(dir, claims)]);
     expect(stdout).toMatch(line);
@@ -43,7 +43,7 @@ describe('npm run claims -- DIR', () => {
   test('a folder whose run.json has no claims: every automatic step with --steps, exit 0', async () => {
     const { stdout, exitCode } = await runClaims([dir, '--steps']);
     expect(stdout).toContain('No claims: run.json has no `claims:`.');
-    expect(stdout).toContain('  uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (n 3/3), faster');
+    expect(stdout).toContain('  uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (medians 1903 → 1538 ms, n 3/3), faster');
     expect(exitCode).toBe(0);
   });
 
