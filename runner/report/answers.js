@@ -66,7 +66,12 @@ export function renderAnswersHtml(verdicts) {
       `<details><summary>Every step</summary><ul class="answers">${steps}</ul></details>`);
   }
   if (parts.length === 0) return null;
-  return `<section id="answers"><h2>Answers</h2><p class="intro">${escapeHtml(METHOD_TEXT)} Every row is in verdicts.csv.</p>${parts.join('\n')}</section>`;
+  return `<section id="answers"><h2>Answers</h2>${parts.join('\n')}<p class="intro">Every row is in verdicts.csv; how each answer is judged: <a href="#method">at the end</a>.</p></section>`;
+}
+
+/** The last section of report.html: how the answers are judged and what a cell's interval is. */
+export function renderMethodHtml() {
+  return `<section id="method"><h2>How the answers are judged</h2><p class="intro">${escapeHtml(METHOD_TEXT)}</p><p class="intro">${escapeHtml(CENTRE_TEXT)}</p></section>`;
 }
 
 export const ANSWERS_STYLE = `

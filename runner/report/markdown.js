@@ -16,10 +16,11 @@ export function renderMarkdown(report) {
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
   const advice = formatAdviceLines(report.advice);
   if (advice.length) lines.push('## Advice', '', ...advice.map((line) => `- ${escapeMarkdown(line)}`), '', 'Every row is in [advice.csv](advice.csv).', '');
-  lines.push(...formatRun(info, counts), '');
+  // The answers first; what ran and where the files are after them.
+  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
+  lines.push('## What ran', '', ...formatRun(info, counts), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
     `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
-  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## Summary', '');
   for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
   lines.push(...renderModelMarkdown(report, escapeMarkdown));

@@ -27,11 +27,11 @@ test('report.md opens with the answers', () => {
   expect(report).toContain('- argon2 wall_ms: cpus moves it most');
 });
 
-test('report.html: numeric axes by value (log scale for 1–8), whiskers are the 95% CI of the centre, as in summary.csv', () => {
+test('report.html: numeric axes by value (log2 for the pool sizes 1–8), whiskers are the 95% CI of the centre, as in summary.csv', () => {
   const html = readFileSync(join(dir, 'report.html'), 'utf8');
   const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)[1]);
   const [line] = data.lines;
-  expect(line).toMatchObject({ xScale: 'logarithmic', xValues: [1, 2, 4, 8] });
+  expect(line).toMatchObject({ xScale: 'log2', xValues: [1, 2, 4, 8], xTitle: 'uv_threadpool_size: libuv pool (threads), log₂ scale' });
   // pbkdf2 cpus=1 pool 1: runs 5724.286, 5938.974, 5682.601 → median 5724.286; the geometric mean's 95% CI, from
   // SciPy: exp(mean(ln x) ± t.ppf(0.975, 2) · stdev(ln x) / √3) = [5451.015017555573, 6130.688203006086].
   expect(line.series[0].values[0]).toBeCloseTo(5724.29, 1);
