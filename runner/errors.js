@@ -12,6 +12,8 @@ const EXIT_CODES = {
   ERR_IMAGE_UNAVAILABLE: 2,
   ERR_PREFLIGHT: 2,
   ERR_RESUME_MISMATCH: 2,
+  // A results file could not be written mid-matrix (a full disk): rows so far kept, resumable.
+  ERR_RESULTS_WRITE: 4,
 };
 
 export class LabError extends Error {

@@ -8,6 +8,7 @@ import { LabError } from './errors.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo } from './results/run-info.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from './results/output-files.js';
+import { explainWriteFailure, isWriteFailure } from './results/write-failure.js';
 
 /**
  * @typedef {object} Job  one experiment to run and where its rows go
@@ -69,17 +70,19 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
     const info = recorded
       ? { ...recorded, images: fresh.images, resumed: [...(recorded.resumed ?? []), { at: fresh.started_at, argv: context.argv, project: context.project }] }
       : fresh;
-    writeJson(outDir, 'run.json', info);
+    // A fresh folder has no run.json to resume from until this write succeeds.
+    writeInfo(outDir, info, { rowsKept: previousRows.length, resumable: Boolean(recorded) });
     events.emit('experiment-start', { plan, outDir, pending: plan.runs.length - done.size });
     let summary;
     try {
       const live = lanes?.filter((lane) => !lostEngines.has(lane.engine));
       summary = await runMatrix({ plan, executor, lanes: live, outDir, done, previousRows, signal, failFast, events, onEngineLost });
     } catch (error) {
-      if (error instanceof LabError) error.hint = `${error.hint ?? ''}\n  resume with: node-threads-lab run --resume ${outDir}`.trim();
+      // A write failure says already what to do (results/write-failure.js).
+      if (error instanceof LabError && !isWriteFailure(error)) error.hint = `${error.hint ?? ''}\n  resume with: node-threads-lab run --resume ${outDir}`.trim();
       throw error;
     }
-    writeJson(outDir, 'run.json', { ...info, finished_at: new Date().toISOString(), summary });
+    writeInfo(outDir, { ...info, finished_at: new Date().toISOString(), summary }, { rowsKept: previousRows.length + summary.done, resumable: true });
     await writeReportsSafely(outDir, events);
     events.emit('experiment-end', { plan, outDir, summary });
     experiments.push({ plan, outDir, summary });
@@ -88,6 +91,14 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
     if (summary.not_run > 0) return { experiments, stoppedBy: 'engine-lost', anyFailed, lostEngines };
   }
   return { experiments, stoppedBy: null, anyFailed, lostEngines };
+}
+
+function writeInfo(outDir, info, state) {
+  try {
+    writeJson(outDir, 'run.json', info);
+  } catch (error) {
+    throw isWriteFailure(error) ? explainWriteFailure(error, { outDir, ...state }) : error;
+  }
 }
 
 // The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into an error.

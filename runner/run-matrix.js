@@ -1,6 +1,8 @@
 // The loop: each planned run goes to a free lane (an engine's slot; one lane by default), what came
 // back becomes rows, appended at once. A failed run is a row like any other; an abort (Ctrl-C) or
 // fail-fast hands out no further run; a lost engine's run in flight gets no row and goes to the others.
+// A row that cannot be written (a full disk) stops the matrix: the runs in flight are stopped (their
+// containers removed), every row written before stays, and the error says what to do.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, TASK_COLUMNS } from './domain/columns.js';
@@ -8,6 +10,7 @@ import { toRows } from './collect/to-rows.js';
 import { createLaneAssigner } from './plan/assign-lanes.js';
 import { CsvAppender } from './results/output-files.js';
 import { dispatchRuns } from './dispatch-runs.js';
+import { explainWriteFailure, isWriteFailure } from './results/write-failure.js';
 
 /**
  * @param {object} options
@@ -25,9 +28,20 @@ import { dispatchRuns } from './dispatch-runs.js';
  *   lost_engines: string[], not_run: number, placements: object }>}  placements: runKey → `engine#slot` it ran on
  */
 export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter(), onEngineLost }) {
-  const runsCsv = new CsvAppender(join(outDir, 'runs.csv'), planColumns(plan));
-  const tasksCsv = new CsvAppender(join(outDir, 'tasks.csv'), TASK_COLUMNS);
   const rows = [...previousRows];
+  const fail = (error) => (isWriteFailure(error) ? explainWriteFailure(error, { outDir, rowsKept: rows.length, resumable: true }) : error);
+  let runsCsv;
+  let tasksCsv;
+  try {
+    runsCsv = new CsvAppender(join(outDir, 'runs.csv'), planColumns(plan));
+    tasksCsv = new CsvAppender(join(outDir, 'tasks.csv'), TASK_COLUMNS);
+  } catch (error) {
+    runsCsv?.close();
+    throw fail(error);
+  }
+  // Stops the runs in flight on other lanes when a row cannot be written; Ctrl-C (signal) stops them too.
+  const writeFailed = new AbortController();
+  const stopRuns = signal ? AbortSignal.any([signal, writeFailed.signal]) : writeFailed.signal;
   const queue = plan.runs.filter((run) => !done.has(run.runKey));
   const summary = { total: queue.length, done: 0, ok: 0, failed: 0, stoppedBy: null, lost_engines: [], not_run: 0, placements: {} };
   const allLanes = lanes ?? [{ id: 'default#0', engine: 'default', slot: { index: 0 }, execute: (run, options) => executor.execute(run, options) }];
@@ -36,14 +50,18 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
 
   // Returns false when no further run may start.
   const execute = async (run, lane) => {
-    if (signal?.aborted) return stop('abort');
+    if (stopRuns.aborted) return stop('abort');
     events.emit('run-start', { run, index: started++, total: summary.total, lane, lanes: allLanes.length });
-    const raw = await lane.execute(run, { signal });
+    const raw = await lane.execute(run, { signal: stopRuns });
     // An aborted run is not a measurement: it gets no row, and --resume runs it again.
     if (raw.aborted) return stop('abort');
     const { row, tasks, status } = toRows(run, raw);
-    runsCsv.append([row]);
-    tasksCsv.append(tasks);
+    try {
+      appendRun(runsCsv, tasksCsv, row, tasks);
+    } catch (error) {
+      writeFailed.abort();
+      throw error;
+    }
     rows.push(row);
     summary.placements[run.runKey] = lane.id;
     summary.done++;
@@ -74,8 +92,23 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
       if (!(await dispatch(extra))) return summary;
     }
     return summary;
+  } catch (error) {
+    throw fail(error);
   } finally {
     runsCsv.close();
     tasksCsv.close();
+  }
+}
+
+// A run's tasks, then its row: runs.csv is what --resume reads as done, so a run is in it only with its tasks.
+// Tasks whose row could not follow are cut off again.
+function appendRun(runsCsv, tasksCsv, row, tasks) {
+  const mark = tasksCsv.size;
+  tasksCsv.append(tasks);
+  try {
+    runsCsv.append([row]);
+  } catch (error) {
+    tasksCsv.truncate(mark);
+    throw error;
   }
 }

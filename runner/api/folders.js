@@ -13,7 +13,7 @@ import { formatCsv } from '../results/csv.js';
 import { writeReports } from '../report/write-reports.js';
 import { judgeResults } from '../report/verdicts.js';
 import { buildResultsDocument, buildVerdictsDocument } from '../report/results-json.js';
-import { compareResults } from '../report/compare.js';
+import { compareFolders } from '../report/compare.js';
 import { buildAdvice } from '../report/advice.js';
 import { summarizeCells } from '../report/summary.js';
 import { normalizeRecommend } from '../config/check-recommend.js';
@@ -44,7 +44,7 @@ export async function judge(dir, claims) {
   const results = readResults(absolute);
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
   const { list, from } = await chooseClaims(claims, results, experiment);
-  return { dir: absolute, experiment, claims_from: from, ...buildVerdictsDocument(judgeResults(results, { claims: list })) };
+  return { dir: absolute, experiment, claims_from: from, ...buildVerdictsDocument(judgeResults(results, { claims: list, requireCells: true })) };
 }
 
 async function chooseClaims(claims, results, experiment) {
@@ -82,35 +82,21 @@ function checkGivenClaims(claims, experiment) {
  *   gate: null unless a threshold was given
  */
 export function compare(dirA, dirB, { threshold, matchOn, out } = {}) {
-  const [a, b] = [resolve(dirA), resolve(dirB)];
-  const [resultsA, resultsB] = [readResults(a), readResults(b)];
-  const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
-  if (matchOn !== undefined && !axes.includes(matchOn)) {
-    throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });
-  }
-  const comparison = compareResults(resultsA, resultsB, { threshold: threshold ?? DEFAULT_THRESHOLD, matchOn });
-  if (comparison.rows.length === 0) {
-    throw new LabError('ERR_USAGE', `${a} and ${b} have no cell in common`, {
-      hint: matchOn
-        ? `with --match-on ${matchOn}, cells pair when every other axis value and the params are equal`
-        : 'cells match by the `cell` id, which changes with any axis value, param, env or memory limit; to compare across one axis (e.g. Node versions) add --match-on AXIS',
-    });
-  }
-  const file = out === undefined ? null : resolve(out);
-  if (file) writeFileSync(file, formatCsv(comparison.rows, comparison.columns, { header: true }));
+  const { comparison, text, exitCode, files } = compareFolders({ dirA, dirB, threshold, matchOn, out });
   return {
-    a,
-    b,
+    a: resolve(dirA),
+    b: resolve(dirB),
     threshold: comparison.threshold,
     match_on: matchOn ?? null,
-    gate: threshold === undefined ? null : comparison.regressions.length === 0 ? 'passed' : 'failed',
+    gate: threshold === undefined || threshold === null ? null : exitCode === 0 ? 'passed' : 'failed',
     axes: comparison.axes,
     columns: comparison.columns,
     rows: comparison.rows,
     regressions: comparison.regressions,
     only_a: comparison.onlyA,
     only_b: comparison.onlyB,
-    file,
+    file: files[0] ?? null,
+    text,
   };
 }
 

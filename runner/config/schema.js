@@ -16,7 +16,7 @@ export const SCHEMA_FILE = fileURLToPath(new URL('./experiments.schema.json', im
 // Experiment names become results/<name>-<timestamp>/ folders.
 export const EXPERIMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 
-const PIVOT_STATS = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high'];
+const PIVOT_STATS = ['median', 'gmean', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high'];
 
 export const EXPERIMENT_PROPERTIES = {
   description: {

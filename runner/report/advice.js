@@ -54,7 +54,7 @@ export function formatAnswer(answer) {
   const parts = [`${verb} ${answer.recommended.label} (median ${formatNumber(answer.recommended.median)}, n ${answer.recommended.n})`];
   if (answer.best && answer.best !== answer.recommended) parts.push(`as good as the best, ${answer.best.label}, within ${formatNumber(answer.within * 100)}%, with fewer threads and processes`);
   if (answer.as_good.length > 1) parts.push(`as good: ${answer.as_good.map((setting) => setting.label).join(', ')}`);
-  if (answer.eliminated.length > 0) parts.push(`eliminated: ${answer.eliminated.map((setting) => `${setting.label} (${setting.why})`).join(', ')}`);
+  if (answer.eliminated.length > 0) parts.push(`eliminated: ${answer.eliminated.map((setting) => `${setting.label} (median ${formatNumber(setting.median)}: ${setting.why})`).join(', ')}`);
   parts.push(describeDefault(answer.default, lower));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));
   return `${head}: ${parts.filter(Boolean).join('; ')}.`;
@@ -65,12 +65,13 @@ function describeDefault(fallback, lower) {
   if (!fallback.in_matrix) return `the default (${fallback.label}) is not in the matrix`;
   if (fallback.is_recommended) return `the recommendation is the default (${fallback.label})`;
   if (!fallback.comparison) return '';
-  return `the default (${fallback.label}) is ${formatTimes(fallback.comparison, lower)}`;
+  return `the default (${fallback.label}, median ${formatNumber(fallback.median)}) is ${formatTimes(fallback.comparison, lower)}`;
 }
 
 function describeOpen(answer) {
   if (answer.open.length === 0) return 'open';
-  const pairs = answer.open.map((setting) => (setting.versus ? `${setting.label} against the best (${formatTimes(setting.versus.comparison, answer.better === 'lower')})` : `${setting.label} (a constraint)`));
+  // Medians beside every ratio (a ratio is of geometric means).
+  const pairs = answer.open.map((setting) => (setting.versus ? `${setting.label} (median ${formatNumber(setting.median)}) against the best (${formatTimes(setting.versus.comparison, answer.better === 'lower')})` : `${setting.label} (a constraint)`));
   const more = answer.runs_needed === null
     ? `a ratio sits on the ±${formatNumber(answer.within * 100)}% boundary: more runs are unlikely to settle it`
     : `about ${answer.runs_needed} runs per setting would probably settle it`;

@@ -3,9 +3,20 @@
 import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { escapeHtml } from './html-escape.js';
 import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
-import { formatOverallDetail } from './verdict-words.js';
+import { formatOverallDetail, formatSays, formatSaysOwner } from './verdict-words.js';
 
 const MARKS = { holds: '✔ holds', refuted: '✘ refuted', inconclusive: '? inconclusive' };
+
+/** One interval per question: what a cell's interval is, wherever the report shows one. */
+export const CENTRE_TEXT =
+  "A cell's 95% CI (the summary's \"95% CI of the centre\", the charts' whiskers, the model table) is that of its " +
+  'geometric mean, exp(mean(ln x) ± t(0.975, n − 1) · sd(ln x) / √n): the scale of the ratios in the Answers, and ' +
+  'never below 0.';
+
+/** The charts' legend for their whiskers: the same interval, said once. */
+export const WHISKER_TEXT =
+  "each cell's 95% CI of its centre (the geometric mean, Student's t on the logarithms): the interval of the summary " +
+  'and the model table, on the scale of the ratios in the Answers.';
 
 // The method is docs/statistics.md's choice (runner/stats/compare-samples.js DEFAULT_COMPARISON), named as it is.
 export const METHOD_TEXT =
@@ -23,7 +34,7 @@ export function renderAnswersMarkdown(verdicts, escape) {
   if (overall.length) {
     lines.push('### Claims', '');
     for (const row of overall) {
-      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`"${row.says}" (${formatOverallDetail(row)})`)}`);
+      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`${formatSays(row)} (${formatOverallDetail(row)})`)}`);
       for (const each of verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)) lines.push(`  - ${escape(each.words)}`);
     }
     lines.push('');
@@ -47,7 +58,7 @@ export function renderAnswersHtml(verdicts) {
     const items = overall.map((row) => {
       const combos = verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)
         .map((each) => `<li>${badge(each.verdict)} ${escapeHtml(each.words.replace(/^[a-z]+: /, ''))}</li>`).join('');
-      return `<li>${badge(row.verdict)} <q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
+      return `<li>${badge(row.verdict)} ${escapeHtml(formatSaysOwner(row))}<q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
     });
     parts.push(`<h3>Claims</h3><ul class="answers">${items.join('\n')}</ul>`);
   }
@@ -58,7 +69,12 @@ export function renderAnswersHtml(verdicts) {
       `<details><summary>Every step</summary><ul class="answers">${steps}</ul></details>`);
   }
   if (parts.length === 0) return null;
-  return `<section id="answers"><h2>Answers</h2><p class="intro">${escapeHtml(METHOD_TEXT)} Every row is in verdicts.csv.</p>${parts.join('\n')}</section>`;
+  return `<section id="answers"><h2>Answers</h2>${parts.join('\n')}<p class="intro">Every row is in verdicts.csv; how each answer is judged: <a href="#method">at the end</a>.</p></section>`;
+}
+
+/** The last section of report.html: how the answers are judged and what a cell's interval is. */
+export function renderMethodHtml() {
+  return `<section id="method"><h2>How the answers are judged</h2><p class="intro">${escapeHtml(METHOD_TEXT)}</p><p class="intro">${escapeHtml(CENTRE_TEXT)}</p></section>`;
 }
 
 export const ANSWERS_STYLE = `

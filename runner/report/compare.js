@@ -1,17 +1,24 @@
 // Two results folders → per cell present in both and per primary metric: both medians, the ratio B / A of
 // geometric means with its 95% interval (Welch's t on the logs), the p-value, Node's significance stars and a
-// verdict that is "same" only when the interval lies inside the threshold.
+// verdict that is "same" only when the interval lies inside the threshold; with a threshold, the gate over all of
+// them (Holm-corrected). compareFolders is the whole command: what any CLI calls.
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { mean } from 'simple-statistics';
+import { LabError } from '../errors.js';
 import { significanceMark } from '../stats/statistics.js';
 import { compareUnpaired } from '../verdicts/compare-pair.js';
-import { DEFAULT_THRESHOLD, judgeChange, pairCells } from '../verdicts/compare-cells.js';
+import { DEFAULT_THRESHOLD, judgeChange, judgeGate, pairCells, parseThreshold } from '../verdicts/compare-cells.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
+import { varyingAxes } from '../domain/cells.js';
+import { readResults } from '../results/read-results.js';
+import { formatCsv } from '../results/csv.js';
 import { roundTo, summarizeCells } from './summary.js';
 import { formatCellValues, formatNumber } from './format.js';
 
 export const COMPARE_COLUMNS = [
   'cell', 'cell_b', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b',
-  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'regression',
+  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'p_regression_holm', 'regression',
 ];
 
 /**
@@ -22,21 +29,26 @@ export const COMPARE_COLUMNS = [
  * @returns {{ columns: string[], rows: object[], axes: string[], onlyA: object[], onlyB: object[], threshold: number,
  *   matchOn: string|undefined, regressions: object[] }}
  *   verdict (in the metric's direction): `better` / `worse` when the interval excludes 1, `same` when it lies inside
- *   ±threshold, else `inconclusive`; regression: worse by more than the threshold, the whole interval beyond it;
- *   onlyA / onlyB: cells ({cell, values}) in one folder only
+ *   ±threshold, else `inconclusive`; regression: worse by more than the threshold, the whole interval beyond it
+ *   after Holm's correction across every row (p_regression_holm < 0.05); onlyA / onlyB: cells ({cell, values}) in
+ *   one folder only; every row also carries `label`, its cell named by the axis values that vary
  */
 export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } = {}) {
   const axes = [...new Set([...a.axes, ...b.axes])];
   const paramsOf = (side, id) => (side === 'a' ? a : b).info?.cells?.find((cell) => cell.cell === id)?.params ?? null;
   const { pairs, onlyA, onlyB } = pairCells(summarizeCells(a).cells, summarizeCells(b).cells, { matchOn, paramsOf });
   const rows = [];
+  const pRegression = [];
+  const naming = varyingAxes(pairs.map(({ a: cell }) => cell), axes, { orAllSet: true });
   for (const { a: cellA, b: cellB } of pairs) {
     for (const { column, better } of primaryMetrics(cellA.workload)) {
       const x = cellA.runs.map((run) => run[column]).filter(Number.isFinite);
       const y = cellB.runs.map((run) => run[column]).filter(Number.isFinite);
       const result = compareUnpaired(x, y);
-      const { verdict, regression, p } = judgeChange(result, better, threshold);
+      const { verdict, p, p_regression: pWorse } = judgeChange(result, better, threshold);
+      pRegression.push(pWorse);
       const row = {
+        label: formatCellLabel(cellA.values, cellB.values, naming, matchOn),
         cell: cellA.cell,
         cell_b: cellB.cell,
         ...Object.fromEntries(axes.map((axis) => [axis, axis === matchOn ? `${cellA.values[axis] ?? ''}→${cellB.values[axis] ?? ''}` : cellA.values[axis]])),
@@ -53,12 +65,12 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
         p_value: p,
         significance: significanceMark(p),
         verdict,
-        regression,
       };
       for (const key of ['median_a', 'median_b', 'mean_a', 'mean_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value']) row[key] = roundTo(row[key]);
       rows.push(row);
     }
   }
+  judgeGate(pRegression).forEach(({ p_holm: pHolm, regression }, i) => Object.assign(rows[i], { p_regression_holm: roundTo(pHolm, 4), regression }));
   const pick = ({ cell, values }) => ({ cell, values });
   return {
     columns: [...COMPARE_COLUMNS.slice(0, 2), ...axes, ...COMPARE_COLUMNS.slice(2)],
@@ -72,15 +84,25 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
   };
 }
 
+// "cpus=0.5 workers=1": the axis values that tell the compared cells apart (the workload first when it varies);
+// with --match-on, that axis as A→B.
+function formatCellLabel(valuesA, valuesB, axes, matchOn) {
+  const shown = axes.filter((axis) => axis !== matchOn);
+  const label = formatCellValues(valuesA, shown);
+  if (!matchOn) return label;
+  return `${label}${label ? ' ' : ''}${matchOn}=${valuesA[matchOn] ?? 'unset'}→${valuesB[matchOn] ?? 'unset'}`;
+}
+
 /** The comparison as an aligned text table for the terminal, with the legend Node's compare prints. */
-export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT_THRESHOLD }, { labelA = 'A', labelB = 'B' } = {}) {
-  const table = [['cell', 'metric', `median ${labelA}`, `median ${labelB}`, `ratio ${labelB}/${labelA} [95% CI]`, '', 'p', 'verdict']];
+export function formatComparison({ rows, onlyA, onlyB, axes, threshold = DEFAULT_THRESHOLD }, { labelA = 'A', labelB = 'B' } = {}) {
+  const table = [['cell', 'metric', `n ${labelA}/${labelB}`, `median ${labelA}`, `median ${labelB}`, `ratio ${labelB}/${labelA} [95% CI]`, '', 'p', 'verdict']];
   for (const row of rows) {
     const { unit } = findMetric(row.metric);
     const interval = row.ratio_ci95_low === null ? '' : ` [${formatNumber(row.ratio_ci95_low)}, ${formatNumber(row.ratio_ci95_high)}]`;
     table.push([
-      formatCellValues(row, axes),
+      row.label,
       row.metric,
+      `${row.n_a}/${row.n_b}`,
       `${formatNumber(row.median_a)} ${unit}`,
       `${formatNumber(row.median_b)} ${unit}`,
       `${formatNumber(row.ratio)}${interval}`,
@@ -90,7 +112,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT
     ]);
   }
   const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
-  const lines = table.map((line) => line.map((text, i) => (i >= 2 && i <= 3 ? text.padStart(widths[i]) : text.padEnd(widths[i]))).join('  ').trimEnd());
+  const lines = table.map((line) => line.map((text, i) => (i >= 2 && i <= 4 ? text.padStart(widths[i]) : text.padEnd(widths[i]))).join('  ').trimEnd());
   const tested = rows.filter((row) => row.p_value !== null).length;
   lines.push(
     '',
@@ -99,6 +121,7 @@ export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT
     '(lower wall_ms / latency is better, higher requests_per_sec is better): better / worse when the CI excludes 1,',
     `same only when the CI lies inside ±${formatNumber(threshold * 100)}%, otherwise inconclusive (more runs would tell).`,
   );
+  lines.push(`n ${labelA}/${labelB}: the measured runs on each side.`);
   if (tested > 0) {
     lines.push(`Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`);
   }
@@ -106,4 +129,60 @@ export function formatComparison({ rows, axes, onlyA, onlyB, threshold = DEFAULT
     if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id; --match-on AXIS pairs cells across one axis): ${cells.map(({ cell, values }) => `${cell} (${formatCellValues(values, axes)})`).join(', ')}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The gate's verdict in words: passed, or which cells got worse by more than the threshold (named by their axis
+ * values), with the Holm-corrected p of each. Only meaningful when a threshold was asked for.
+ * @returns {{ passed: boolean, lines: string[] }}
+ */
+export function formatGate({ rows, regressions, threshold }) {
+  const limit = `${formatNumber(threshold * 100)}%`;
+  const family = `Holm-corrected across the ${rows.length} comparison${rows.length === 1 ? '' : 's'}`;
+  if (regressions.length === 0) {
+    return { passed: true, lines: [`gate: passed, no cell is worse by more than ${limit} with its whole 95% CI beyond it (${family})`] };
+  }
+  const named = regressions.map((row) => `${row.label} ${row.metric} ×${formatNumber(row.ratio, 3)} [${formatNumber(row.ratio_ci95_low, 3)}, ${formatNumber(row.ratio_ci95_high, 3)}] (n ${row.n_a}/${row.n_b}, p ${formatNumber(row.p_regression_holm, 2)})`);
+  return { passed: false, lines: [`gate: FAILED, ${regressions.length} worse by more than ${limit} with the whole 95% CI beyond it (${family}):`, ...named.map((text) => `  ${text}`)] };
+}
+
+/**
+ * The compare command over two folders, printing nothing: the text to print, the exit status and the files written.
+ * @param {object} options
+ * @param {string} options.dirA  the reference folder (before)
+ * @param {string} options.dirB  the folder judged against it (after)
+ * @param {string|number} [options.threshold]  as typed: "5", "5%" or "0.5%"; with it the comparison is a gate
+ * @param {string} [options.matchOn]  pair cells that differ only in this axis
+ * @param {string} [options.out]  write compare.csv there (only when given)
+ * @returns {{ comparison: object, text: string, exitCode: 0|1, files: string[] }}  exitCode 1: the gate failed
+ */
+export function compareFolders({ dirA, dirB, threshold, matchOn, out }) {
+  const gate = threshold !== undefined && threshold !== null;
+  // A number is already a fraction (the API's 0.05); text is what a person typed ("5", "5%").
+  const fraction = !gate ? DEFAULT_THRESHOLD : typeof threshold === 'number' ? threshold : parseThreshold(threshold);
+  const [a, b] = [resolve(dirA), resolve(dirB)];
+  const [resultsA, resultsB] = [readResults(a), readResults(b)];
+  const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
+  if (matchOn !== undefined && !axes.includes(matchOn)) {
+    throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });
+  }
+  const comparison = compareResults(resultsA, resultsB, { threshold: fraction, matchOn });
+  if (comparison.rows.length === 0) {
+    throw new LabError('ERR_USAGE', `${a} and ${b} have no cell in common`, {
+      hint: matchOn
+        ? `with --match-on ${matchOn}, cells pair when every other axis value and the params are equal`
+        : 'cells match by the `cell` id, which changes with any axis value, param, env or memory limit; to compare across one axis (e.g. Node versions) add --match-on AXIS',
+    });
+  }
+  const files = [];
+  if (out) {
+    const path = resolve(out);
+    writeFileSync(path, formatCsv(comparison.rows, comparison.columns, { header: true }));
+    files.push(path);
+  }
+  const lines = [`A = ${a}`, `B = ${b}`, '', formatComparison(comparison, { labelA: 'A', labelB: 'B' }).trimEnd()];
+  for (const file of files) lines.push(`wrote ${file}`);
+  const verdict = gate ? formatGate(comparison) : { passed: true, lines: [] };
+  lines.push(...verdict.lines);
+  return { comparison, text: `${lines.join('\n')}\n`, exitCode: verdict.passed ? 0 : 1, files };
 }

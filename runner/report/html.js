@@ -13,9 +13,11 @@ import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { varyingAxes } from '../domain/cells.js';
 import { buildSummaryTable } from './summary-table.js';
 import { formatCellValues } from './format.js';
-import { ANSWERS_STYLE, renderAnswersHtml } from './answers.js';
+import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml, renderMethodHtml } from './answers.js';
 import { formatAdviceLines } from './advice.js';
-import { medianInterval } from '../stats/median-interval.js';
+import { chooseAxisScale } from './axis-scale.js';
+import { splitPanels } from './chart-panels.js';
+import { chooseWavesRun } from './waves.js';
 import { MODEL_STYLE, renderModelHtml } from './model-table.js';
 
 const require = createRequire(import.meta.url);
@@ -28,18 +30,20 @@ export function renderHtml(report) {
   const data = buildChartData(report);
   const heatmaps = report.pivots.map((pivot, index) => figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })));
   const advice = formatAdviceLines(report.advice);
+  // The answers first (advice, then claims and steps); the charts and tables that back them; how it is judged last.
   const sections = [
     advice.length ? `<section id="advice"><h2>Advice</h2><ul class="answers">${advice.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}</ul><p class="intro">Every row is in advice.csv.</p></section>` : '',
     renderAnswersHtml(report.verdicts),
     section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
-    section('scaling', 'Against threads, one line per CPU limit', 'Medians; whiskers are a confidence interval of the median (order statistics: 95% from 6 runs on; with fewer, min to max, whose coverage the tooltip gives, e.g. 75% for 3 runs). Numeric axes are spaced by value. Dashed: the capacity model, what this host allows each cell (see Model vs measured).',
+    section('scaling', 'Against threads, one line per CPU limit', `Points: medians. Whiskers: ${WHISKER_TEXT} Numeric axes are spaced by value (log₂ for powers of two). Dashed: the capacity model, what this host allows each cell (see Model vs measured).`,
       data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
-    section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves.',
+    section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves; the page opens on the run whose waves are clearest.',
       data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : []),
-    section('latency', 'Latency percentiles (http)', 'Medians over repetitions of each percentile autocannon reported.',
-      data.latency.series.length ? [figure('Latency percentiles per cell', canvas('latency-chart', 380))] : []),
+    section('latency', 'Latency percentiles (http)', `Medians over repetitions of each percentile autocannon reported, log scale${data.latency.axis ? `; one panel per ${data.latency.axis}, the same colour for the same series in each` : ''}.`,
+      data.latency.panels.map((panel) => figure(panel.title || 'Latency percentiles per cell', canvas(panel.id, data.latency.axis ? 300 : 380)))),
     section('summary', 'Summary', 'The same numbers as summary.csv, rounded for reading.', report.workloads.map((workload) => summaryTable(report, workload))),
     renderModelHtml(report),
+    renderMethodHtml(),
   ].filter(Boolean);
   return `<!doctype html>
 <html lang="en">
@@ -80,20 +84,22 @@ function buildChartData(report) {
 function lineChart(pivot, index, cellsById) {
   const { unit } = findMetric(pivot.metric);
   const series = pivot.columns ? pivot.columnValues : [pivot.column];
+  const xScale = chooseAxisScale(pivot.rowValues);
   return {
     id: `line-${index}`,
     title: `${pivot.workload}: ${pivot.metric} against ${pivot.rows}${pivot.columns ? `, one line per ${pivot.columns}` : ''}${sliceText(pivot)}`,
-    xTitle: axisLabel(pivot.rows),
+    xTitle: `${axisLabel(pivot.rows)}${xScale === 'log2' ? ', log₂ scale' : ''}`,
     yTitle: `${pivot.metric} median (${unit})`,
     labels: pivot.rowValues.map(formatAxisValue),
-    ...scaleOf(pivot.rowValues),
+    xScale,
+    ...(xScale === 'category' ? {} : { xValues: pivot.rowValues }),
     series: series.map((value, j) => ({
       label: pivot.columns ? `${pivot.columns}=${formatAxisValue(value)}` : pivot.column,
       values: pivot.values.map((line) => line[j]),
+      // Whiskers: the cell's one interval, the 95% CI of its centre (summary.js), as the summary and the answers.
       intervals: pivot.cellIds.map((line) => {
-        const cell = cellsById.get(line[j]);
-        const interval = cell ? medianInterval(cell.runs.map((run) => run[pivot.metric])) : null;
-        return interval && [interval.low, interval.high, interval.coverage];
+        const stats = cellsById.get(line[j])?.stats[pivot.metric];
+        return stats && stats.ci95_low !== null ? [stats.ci95_low, stats.ci95_high] : null;
       }),
       // The capacity model's value per point (runner/model/), drawn as a dashed line; null where a cell has none.
       model: pivot.cellIds.map((line) => cellsById.get(line[j])?.model?.[pivot.metric] ?? null),
@@ -101,42 +107,40 @@ function lineChart(pivot, index, cellsById) {
   };
 }
 
-/**
- * Numeric axis values (1, 4, 8, 32) are drawn at their value, on a log scale when they are all positive and span a
- * factor of 4 or more (pool sizes, CPU counts); anything else stays evenly spaced categories.
- */
-function scaleOf(values) {
-  if (!values.every((value) => typeof value === 'number')) return { xScale: 'category' };
-  const positive = values.every((value) => value > 0);
-  return { xScale: positive && Math.max(...values) / Math.min(...values) >= 4 ? 'logarithmic' : 'linear', xValues: values };
-}
-
 function wavesData(runs) {
   const most = Math.max(0, ...runs.map((run) => run.tasks.length));
-  return {
-    height: Math.max(260, 90 + most * 20),
-    runs: runs.map((run) => ({
-      label: `${run.label} · repetition ${run.repetition}${Number.isFinite(run.wall_ms) ? ` · wall ${Math.round(run.wall_ms)} ms` : ''}`,
-      tasks: run.tasks.map(({ task, start_ms: start, end_ms: end, process, thread }) => ({ task, start, end, group: `process ${process ?? '?'}, thread ${thread ?? '?'}` })),
-    })),
-  };
+  const shown = runs.map((run) => ({
+    label: `${run.label} · repetition ${run.repetition}${Number.isFinite(run.wall_ms) ? ` · wall ${Math.round(run.wall_ms)} ms` : ''}`,
+    tasks: run.tasks.map(({ task, start_ms: start, end_ms: end, process, thread }) => ({ task, start, end, group: `process ${process ?? '?'}, thread ${thread ?? '?'}` })),
+  }));
+  // Room for every task's bar, and for the y title at least.
+  return { height: Math.max(300, 90 + most * 20), runs: shown, initial: chooseWavesRun(shown) };
 }
 
+// Past 8 cells, one panel per value of an axis (chart-panels.js), on one shared y range so panels compare.
 function latencyData(report) {
   // The workload that declares latency percentiles (http).
   const percentilesOf = (cell) => getWorkload(cell.workload)?.latencyPercentiles;
   const cells = report.summary.cells.filter((cell) => percentilesOf(cell) && cell.runs.length > 0);
   const axes = varyingAxes(cells, report.axes, { orAllSet: true }).filter((axis) => axis !== 'workload');
   const percentiles = cells.length ? percentilesOf(cells[0]) : [];
+  const { axis, panels, labelOf, colourOf } = splitPanels(cells, axes);
+  const seriesOf = (cell) => ({
+    label: labelOf(cell),
+    colour: colourOf(cell),
+    values: percentiles.map(([, column]) => {
+      const sample = cell.runs.map((run) => run[column]).filter(Number.isFinite);
+      return sample.length ? median(sample) : null;
+    }),
+  });
+  const shown = cells.length ? panels.map((panel, index) => ({ id: `latency-${index}`, title: panel.title, series: panel.cells.map(seriesOf) })) : [];
+  const values = shown.flatMap((panel) => panel.series.flatMap((series) => series.values)).filter((value) => value > 0);
   return {
     labels: percentiles.map(([label]) => label),
-    series: cells.map((cell) => ({
-      label: formatCellValues(cell.values, axes) || cell.cell,
-      values: percentiles.map(([, column]) => {
-        const sample = cell.runs.map((run) => run[column]).filter(Number.isFinite);
-        return sample.length ? median(sample) : null;
-      }),
-    })),
+    axis,
+    colours: new Set(cells.map(colourOf)).size,
+    range: values.length ? [Math.min(...values), Math.max(...values)] : null,
+    panels: shown,
   };
 }
 
@@ -156,8 +160,8 @@ function summaryTable(report, workload) {
   return `<h3>${escapeHtml(workload)}</h3><div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
-function wavesPicker({ runs }) {
-  const options = runs.map((run, index) => `<option value="${index}">${escapeHtml(run.label)}</option>`).join('');
+function wavesPicker({ runs, initial }) {
+  const options = runs.map((run, index) => `<option value="${index}"${index === initial ? ' selected' : ''}>${escapeHtml(run.label)}</option>`).join('');
   return `<label>Run: <select id="waves-run">${options}</select></label>`;
 }
 
@@ -174,14 +178,17 @@ function canvas(id, height) {
   return `<div class="chart" style="height:${height}px"><canvas id="${escapeHtml(id)}"></canvas></div>`;
 }
 
+// Every box fits the page or scrolls inside itself: charts shrink to their column, wide tables scroll.
 const STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 0 24px 48px; color: #111; }
 h1 { margin-bottom: 4px; } .meta, .intro { color: #444; margin-top: 4px; }
 section { margin-top: 28px; } .figures { display: flex; flex-wrap: wrap; gap: 20px; }
-figure { margin: 0; } figcaption { font-weight: 600; margin-bottom: 6px; }
-#scaling figure { flex: 1 1 520px; } #waves figure, #latency figure { flex: 1 1 100%; }
-.chart { position: relative; width: 100%; min-width: 480px; }
-.scroll { overflow-x: auto; width: 100%; }
+figure { margin: 0; min-width: 0; } figcaption { font-weight: 600; margin-bottom: 6px; }
+#scaling figure { flex: 1 1 520px; } #waves figure { flex: 1 1 100%; } #latency figure { flex: 1 1 460px; }
+.chart { position: relative; width: 100%; min-width: 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+#heatmaps figure { max-width: 100%; overflow-x: auto; }
+ul.answers li { overflow-wrap: anywhere; }
 table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; white-space: nowrap; } th { background: #f3f3f3; }
 select { font: inherit; margin-bottom: 8px; }

@@ -8,6 +8,7 @@ import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
 import { formatAdviceLines } from './advice.js';
+import { CENTRE_TEXT } from './answers.js';
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
@@ -15,10 +16,11 @@ export function renderMarkdown(report) {
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
   const advice = formatAdviceLines(report.advice);
   if (advice.length) lines.push('## Advice', '', ...advice.map((line) => `- ${escapeMarkdown(line)}`), '', 'Every row is in [advice.csv](advice.csv).', '');
-  lines.push(...formatRun(info, counts), '');
+  // The answers first; what ran and where the files are after them.
+  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
+  lines.push('## What ran', '', ...formatRun(info, counts), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
     `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
-  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## Summary', '');
   for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
   lines.push(...renderModelMarkdown(report, escapeMarkdown));
@@ -90,7 +92,7 @@ function methodSection(report) {
     `  - ${escapeMarkdown(workload)}: ${cell ? `${cell} (${escapeMarkdown(text)}), CPU capacity ${formatNumber(cpuCapacity)}` : 'none'}`);
   return [
     '## How these numbers were computed', '',
-    '- Statistics use runs with status `ok` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean; the 95% CI is of the mean, mean ± t(0.975, n − 1) · stdev / √n. With n = 1 there is no stdev, cv or CI.',
+    `- Statistics use runs with status \`ok\` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean. ${CENTRE_TEXT} With n = 1 there is no stdev, cv or CI.`,
     `- Outliers: |modified Z-score| > ${OUTLIER_THRESHOLD}, looked for in cells with at least ${OUTLIER_MIN_N} measured runs (with fewer, the MAD rests on one or two deviations and flags chance); counted in <metric>_outliers, never removed.`,
     '- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload\'s first primary metric (wall_ms; requests_per_sec for http).',
     '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity. Between cells of equal capacity it would only repeat the speedup, so it is left empty there.',

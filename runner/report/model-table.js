@@ -1,22 +1,23 @@
-// "Model vs measured": per cell and metric, the measured median with the interval of it the report already
-// draws as whiskers (runner/stats/median-interval.js), the capacity model's value (runner/model/), and a flag
-// where the model lies outside that interval. This is where a cell that lost something the host did not
-// take (a dearer throttled window, lanes that wait for each other) shows itself. Kept apart from markdown.js
-// and html.js so the report's layout can change without it.
+// "Model vs measured": per cell and metric, the measured median with the cell's one interval (the 95% CI of its
+// centre, runner/stats/ratio.js centreInterval: the summary's and the whiskers' too), the capacity model's value
+// (runner/model/), and a flag where the model lies outside that interval. This is where a cell that lost
+// something the host did not take (a dearer throttled window, lanes that wait for each other) shows itself.
+// Kept apart from markdown.js and html.js so the report's layout can change without it.
 import { median } from '../stats/statistics.js';
 import { findMetric } from '../domain/metrics.js';
-import { medianInterval } from '../stats/median-interval.js';
+import { centreInterval } from '../stats/ratio.js';
 import { escapeHtml } from './html-escape.js';
 import { formatNumber } from './format.js';
 import { varyingAxes } from '../domain/cells.js';
+import { CENTRE_CI_HEADER } from './summary-table.js';
 
 export const MODEL_INTRO =
   'The capacity model gives what this host allows each cell: the workload\'s own arithmetic (tasks in waves over the ' +
   'threads that run them, sharing the usable CPUs = the smallest of the quota, the cpuset size and the host\'s CPUs; ' +
   'http: CPUs over the CPU time of one response; idle memory: a fit per process and per thread) with a calibration ' +
-  'measured in this folder (below). The interval is the one the charts draw as whiskers: a confidence interval of the ' +
-  'median from order statistics, 95% from 6 runs on, min to max with its coverage below that (75% at 3 runs, 94% at ' +
-  '5). The model\'s range is its value at either end of the same interval of the calibration. A flag says the two ' +
+  'measured in this folder (below). The interval is the cell\'s one 95% CI, as in the summary and the charts\' ' +
+  'whiskers: that of its geometric mean (Student\'s t on the logarithms). The model\'s range is its value at either ' +
+  'end of the calibration\'s own interval (of its median, from order statistics). A flag says the two ' +
   'ranges do not overlap: "short of the model" = the cell did worse than the host allows, "beats the model" = ' +
   'better than the model says (the model misses something).';
 
@@ -38,10 +39,10 @@ function compareCell(cell, metric, model) {
   const sample = cell.runs.map((run) => run[metric]).filter(Number.isFinite);
   if (sample.length === 0) return [];
   const { unit, better } = findMetric(metric);
-  const interval = medianInterval(sample);
-  const median = cell.stats[metric]?.median ?? median(sample);
+  const interval = centreInterval(sample);
+  const middle = cell.stats[metric]?.median ?? median(sample);
   const range = cell.modelRange?.[metric] ?? [model, model];
-  return [{ cell: cell.cell, values: cell.values, metric, unit, n: sample.length, median, interval, model, range, ratio: median / model, flag: flagOf(interval, range, better) }];
+  return [{ cell: cell.cell, values: cell.values, metric, unit, n: sample.length, median: middle, interval, model, range, ratio: middle / model, flag: interval || sample.length < 2 ? flagOf(interval, range, better) : 'no interval (a value ≤ 0)' }];
 }
 
 // The two intervals apart, the measured one on the worse side: the host gave less than the model; on the better side: more.
@@ -58,13 +59,13 @@ function describeCalibration(calibration) {
 
 /** The table's header and text rows, as report.md and report.html show them. */
 export function formatModelTable({ axes, rows }) {
-  const header = [...axes, 'metric', 'n', 'median', 'interval of the median', 'model', 'measured / model', 'flag'];
+  const header = [...axes, 'metric', 'n', 'median', CENTRE_CI_HEADER, 'model', 'measured / model', 'flag'];
   const body = rows.map((row) => [
     ...axes.map((axis) => row.values[axis] ?? 'unset'),
     `${row.metric}${row.unit ? ` (${row.unit})` : ''}`,
     row.n,
     formatNumber(row.median),
-    row.interval ? `${formatNumber(row.interval.low)}–${formatNumber(row.interval.high)} (${Math.round(row.interval.coverage * 100)}%)` : '',
+    row.interval ? `${formatNumber(row.interval.low)}–${formatNumber(row.interval.high)}` : '',
     `${formatNumber(row.model)}${row.range[0] === row.range[1] ? '' : ` (${formatNumber(row.range[0])}–${formatNumber(row.range[1])})`}`,
     formatNumber(row.ratio, 3),
     row.flag,

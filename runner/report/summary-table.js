@@ -1,9 +1,12 @@
 // The summary as a table for people (report.md and report.html show the same one): the axes that vary,
-// n, each primary metric's median with the 95% CI of the mean and cv, outliers, speedup, efficiency and
-// what the process saw.
+// n, each primary metric's median with the 95% CI of the cell's centre (the interval the answers use) and cv,
+// outliers, speedup, efficiency and what the process saw.
 import { varyingAxes } from '../domain/cells.js';
 import { primaryMetrics } from '../domain/metrics.js';
 import { formatNumber, formatPercent } from './format.js';
+
+/** The header of a cell's interval: the geometric mean's 95% CI, Student's t on the logarithms (summary.js). */
+export const CENTRE_CI_HEADER = '95% CI of the centre';
 
 /** The columns a person reads first, as text: varying axes, n, each primary metric, speedup, what the process saw. */
 export function buildSummaryTable(report, workload) {
@@ -12,7 +15,7 @@ export function buildSummaryTable(report, workload) {
   const metrics = primaryMetrics(workload);
   const header = [
     ...axes, 'n',
-    ...metrics.flatMap(({ column, unit }) => [`${column} median (${unit})`, '95% CI of mean', 'cv']),
+    ...metrics.flatMap(({ column, unit }) => [`${column} median (${unit})`, CENTRE_CI_HEADER, 'cv']),
     'outliers', 'speedup', 'efficiency', 'seen parallelism', 'seen quota', 'peak threads', 'throttled ms',
   ];
   if (cells.some((cell) => cell.failed)) header.splice(axes.length + 1, 0, 'failed');

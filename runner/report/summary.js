@@ -3,12 +3,15 @@
 import { median } from 'simple-statistics';
 import { usableCpus } from '../model/usable-cpus.js';
 import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
+import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
 
-export const STAT_NAMES = ['median', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
+// ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the logarithms
+// — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
+export const STAT_NAMES = ['median', 'gmean', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 
 /** A run counts in statistics when it finished ok and was not a warm-up. */
 export function isMeasured(run) {
@@ -63,7 +66,7 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus) {
   for (const metric of primaryMetrics(workload)) {
     const withValue = measured.filter((run) => Number.isFinite(run[metric.column]));
     const sample = withValue.map((run) => run[metric.column]);
-    stats[metric.column] = summarizeSample(sample);
+    stats[metric.column] = summarizeMetric(sample);
     const scores = modifiedZScores(sample);
     for (const index of stats[metric.column].outliers) {
       outlierRuns.push({ cell, values, metric: metric.column, repetition: withValue[index].repetition, value: sample[index], score: scores[index] });
@@ -87,6 +90,17 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus) {
     seen,
     cpuCapacity: cpuCapacity(values, hostCpus ?? seen.seen_available_parallelism),
   };
+}
+
+/**
+ * One metric of one cell: the description of its sample, with the interval of its centre in place of the mean's
+ * (the mean's t interval goes below 0 for a skewed positive metric at n = 3, and answers no question the report asks).
+ */
+function summarizeMetric(sample) {
+  const { n, median: middle, mean, stdev, min, max, cv, outliers } = summarizeSample(sample);
+  const centre = centreInterval(sample);
+  const gmean = centre?.centre ?? (n === 1 && sample[0] > 0 ? sample[0] : null);
+  return { n, median: middle, gmean, mean, stdev, min, max, cv, ci95_low: centre?.low ?? null, ci95_high: centre?.high ?? null, outliers };
 }
 
 /** The CPUs the container can use (runner/model/usable-cpus.js): summary.csv's cpu_capacity. */

@@ -1,6 +1,7 @@
 // Verdict rows → sentences a person reads: percentages for steps, ratios for claims (their expectations are
 // ratios), always with the interval and the runs behind it.
 import { formatNumber } from './format.js';
+import { findMetric } from '../domain/metrics.js';
 import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
 
 /** 0.51 → "−49%", 1.004 → "+0.4%": the change a ratio means, signed. */
@@ -17,8 +18,26 @@ function interval({ ratio, ci95_low: low, ci95_high: high }, format) {
   return low === null ? `${format(ratio)} (no interval)` : `${format(ratio)} [${format(low)}, ${format(high)}]`;
 }
 
+// The medians of both cells beside every ratio (the ratio is of geometric means), then the runs behind it.
 function runs(row) {
-  return `n ${row.comparison.n_a}/${row.comparison.n_b}`;
+  const n = `n ${row.comparison.n_a}/${row.comparison.n_b}`;
+  if (!Number.isFinite(row.median_a) || !Number.isFinite(row.median_b)) return n;
+  const { unit } = findMetric(row.metric);
+  return `medians ${formatNumber(row.median_a)} → ${formatNumber(row.median_b)}${unit ? ` ${unit}` : ''}, ${n}`;
+}
+
+/**
+ * A claim's own words, marked as whose they are: numbers a post (or the claim's author) wrote must not read as
+ * measured here. `the post (003): "…"`, `control: "…"`, `claimed: "…"`.
+ */
+export function formatSays(row) {
+  return `${formatSaysOwner(row)}"${row.says}"`;
+}
+
+/** "the post (003): ", "control: " or "claimed: ": whose words a claim's `says` are. */
+export function formatSaysOwner(row) {
+  if (row.post) return `the post (${row.post}): `;
+  return row.control ? 'control: ' : 'claimed: ';
 }
 
 function stepHead(row) {
@@ -58,7 +77,7 @@ export function formatClaimRow(row) {
 }
 
 export function formatOverall(row) {
-  return `${row.verdict.toUpperCase()}: "${row.says}" (${formatOverallDetail(row)})${formatClassNote(row)}`;
+  return `${row.verdict.toUpperCase()}: ${formatSays(row)} (${formatOverallDetail(row)})${formatClassNote(row)}`;
 }
 
 // What the host could show, where it changes how the verdict reads (runner/verdicts/capacity-class.js).
@@ -72,10 +91,10 @@ function formatClassNote(row) {
 export function formatOverallDetail(row) {
   const counts = ['holds', 'refuted', 'inconclusive'].map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length]).filter(([, n]) => n > 0);
   const detail = row.family === 0
-    ? 'no pair of cells differs in this axis alone'
+    ? row.missing ?? 'no pair of cells differs in this axis alone'
     : row.family === 1 ? '1 combination' : `${row.family} combinations: ${counts.map(([v, n]) => `${n} ${v}`).join(', ')}, Holm-corrected`;
   const more = row.verdict === 'inconclusive' && row.runs_needed !== null ? `; about ${row.runs_needed} runs per cell would probably settle it` : '';
-  return `${row.metric || 'metric'}, ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
+  return `${row.metric ? `${row.metric}, ` : ''}${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
 }
 
 export function formatVerdictRow(row) {

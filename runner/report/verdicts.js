@@ -5,6 +5,7 @@ import { judgeClaims } from '../verdicts/judge-claims.js';
 import { judgeSteps } from '../verdicts/steps.js';
 import { CHANGE_VERDICTS } from '../verdicts/regions.js';
 import { formatVerdictRow } from './verdict-words.js';
+import { checkClaimCells } from '../verdicts/claim-cells.js';
 
 export const VERDICT_COLUMNS = [
   'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
@@ -16,9 +17,12 @@ export const VERDICT_COLUMNS = [
  * Judges a results folder (readResults): its experiment's claims (run.json's, or those given) and every step. The
  * one place a folder is judged: the reports, `claims`, the findings page and the API all come here.
  * @param {object} results
- * @param {{ claims?: object[], summary?: object }} [options]  summary: summarizeCells(results), when already made
+ * @param {{ claims?: object[], summary?: object, requireCells?: boolean }} [options]  summary: summarizeCells(results),
+ *   when already made; requireCells: a claim naming a value the folder has no cell for is a LabError (exit 2), as
+ *   `claims` wants it — otherwise (a report of a folder cut short) its overall row says what the folder lacks
  */
-export function judgeResults(results, { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results) } = {}) {
+export function judgeResults(results, { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results), requireCells = false } = {}) {
+  if (requireCells) checkClaimCells(summary.cells, results.axes, claims);
   return buildVerdicts(summary.cells, results.axes, claims);
 }
 

@@ -108,7 +108,7 @@ function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defa
   if (!recommended || recommended.cell === cell) return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
   const comparison = lowerIsBetter ? compareCells(recommended.cell, cell, metric) : compareCells(cell, recommended.cell, metric);
-  return { label, in_matrix: true, cell: cell.cell, is_recommended: false, comparison, lowerIsBetter };
+  return { label, in_matrix: true, cell: cell.cell, is_recommended: false, comparison, lowerIsBetter, median: medianOf(cell, metric) };
 }
 
 function judgeConstraints(cell, require) {

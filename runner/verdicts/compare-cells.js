@@ -1,7 +1,7 @@
 // What `npm run compare` needs beyond the ratio: which cell of B goes with which of A (by id, or by every axis but
 // one with --match-on), and the verdict of a change with an optional regression threshold.
 import { LabError } from '../errors.js';
-import { ALPHA, pInside } from '../stats/ratio.js';
+import { ALPHA, adjustHolm, pInside } from '../stats/ratio.js';
 
 /** Half-width of the "same" band when no --threshold is given. */
 export const DEFAULT_THRESHOLD = 0.05;
@@ -49,14 +49,15 @@ function ambiguous(matchOn, side, first, second) {
 
 /**
  * better / worse only when the 95% interval of B / A excludes 1; same only when it lies inside ±threshold;
- * otherwise inconclusive — never "same" because a test was not significant. `regression`: worse by more than the
- * threshold with the whole interval beyond it (what fails the --threshold gate).
+ * otherwise inconclusive — never "same" because a test was not significant. `p_regression`: the p-value of "worse
+ * by more than the threshold" (below 0.05 exactly when the whole interval lies beyond it); the gate takes it
+ * Holm-corrected across its comparisons (judgeGate).
  * @param {object} comparison  compareUnpaired(a, b) (verdicts/compare-pair.js)
  * @param {'lower'|'higher'} better
  */
 export function judgeChange(comparison, better, threshold = DEFAULT_THRESHOLD) {
   const { ci95_low: low, ci95_high: high, log } = comparison;
-  if (!log) return { verdict: 'inconclusive', regression: false, p: null };
+  if (!log) return { verdict: 'inconclusive', p: null, p_regression: 1 };
   // The method's own test where it brings one (compareSamples), Welch's on the logs otherwise.
   const inside = comparison.pInside ?? ((lo, hi) => pInside(log, lo, hi));
   const p = Math.min(inside(-Infinity, 0), inside(0, Infinity));
@@ -64,16 +65,33 @@ export function judgeChange(comparison, better, threshold = DEFAULT_THRESHOLD) {
   let verdict = 'inconclusive';
   if (p < ALPHA) verdict = (comparison.ratio < 1) === lowerIsBetter ? 'better' : 'worse';
   else if (low >= 1 - threshold && high <= 1 + threshold) verdict = 'same';
-  const regression = lowerIsBetter ? low > 1 + threshold : high < 1 - threshold;
-  return { verdict, regression, p };
+  const worse = lowerIsBetter ? [Math.log(1 + threshold), Infinity] : [-Infinity, Math.log(1 - threshold)];
+  return { verdict, p, p_regression: inside(...worse) };
 }
 
-/** "5%" or "0.05" → 0.05; anything else is a usage error. */
+/**
+ * The gate over every comparison at once: Holm's correction of the regression p-values, so the chance that a
+ * folder with no real regression fails the gate stays at 5% however many cells and metrics it compares.
+ * @param {number[]} pRegression  judgeChange(...).p_regression of each comparison
+ * @returns {{ p_holm: number, regression: boolean }[]}
+ */
+export function judgeGate(pRegression) {
+  return adjustHolm(pRegression).map((p) => ({ p_holm: p, regression: p < ALPHA }));
+}
+
+/**
+ * "5%", "5" (a number is a percentage) or "0.5%" → the fraction; anything else is a usage error. A number below 1
+ * needs its % sign: "0.05" is 5% to some and 0.05% to others.
+ */
 export function parseThreshold(text) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text ?? '');
-  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : NaN;
-  if (!(value > 0 && value < 1)) {
-    throw new LabError('ERR_USAGE', `--threshold takes a percentage between 0 and 100, found ${JSON.stringify(text)}`, { hint: 'write e.g. --threshold 5%' });
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(String(text ?? ''));
+  const percent = match ? Number(match[1]) : NaN;
+  if (match && !match[2] && percent > 0 && percent < 1) {
+    const asFraction = Number((percent * 100).toPrecision(12));
+    throw new LabError('ERR_USAGE', `--threshold ${text} is ambiguous: ${percent}% or ${asFraction}%?`, { hint: `the threshold is a percentage: write --threshold ${asFraction}% for ${asFraction}%, or --threshold ${percent}% if you mean ${percent}%` });
   }
-  return value;
+  if (!(percent > 0 && percent < 100)) {
+    throw new LabError('ERR_USAGE', `--threshold takes a percentage between 0 and 100, found ${JSON.stringify(text)}`, { hint: 'write e.g. --threshold 5 or --threshold 5%' });
+  }
+  return percent / 100;
 }

@@ -7,6 +7,7 @@ import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
 import { formatWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, varyingAxes } from '../domain/cells.js';
+import { describeMissing, resolveClaimMetric } from './claim-cells.js';
 
 /**
  * @param {object[]} cells  [{ cell, values, workload, runs }] (summarizeCells(...).cells has that shape)
@@ -28,7 +29,7 @@ function checkClaim(cells, axes, varying, claim, number) {
     return a && b ? [{ a, b }] : [];
   });
   const base = {
-    claim: number, says: claim.says, axis, a: valueA, b: valueB, expect: formatExpect(claim.expect),
+    claim: number, says: claim.says, post: claim.post ?? null, control: claim.control === true, axis, a: valueA, b: valueB, expect: formatExpect(claim.expect),
   };
   const rows = pairs.map(({ a, b }) => {
     const metric = claim.metric ?? primaryMetrics(a.workload)[0].column;
@@ -49,10 +50,10 @@ function checkClaim(cells, axes, varying, claim, number) {
   const judged = judgeFamily(rows.map((row) => row.comparison), regions);
   rows.forEach((row, i) => Object.assign(row, judged[i], { family: rows.length }));
   rows.forEach((row, i) => Object.assign(row, classifyClaimRow(row, { ...pairs[i], expect: claim.expect })));
-  return [overallRow(base, claim, rows), ...rows];
+  return [overallRow(base, claim, rows, cells, axes), ...rows];
 }
 
-function overallRow(base, claim, rows) {
+function overallRow(base, claim, rows, cells, axes) {
   const verdicts = rows.map((row) => row.verdict);
   let verdict = INCONCLUSIVE;
   if (verdicts.includes('refuted')) verdict = 'refuted';
@@ -61,7 +62,9 @@ function overallRow(base, claim, rows) {
   return {
     ...base,
     kind: 'claim-overall',
-    metric: claim.metric ?? [...new Set(rows.map((row) => row.metric))].join(' '),
+    metric: rows.length ? claim.metric ?? [...new Set(rows.map((row) => row.metric))].join(' ') : resolveClaimMetric(cells, claim),
+    // Why no pair was found, when the folder lacks a value the claim names (claims() turns it into exit 2).
+    missing: rows.length ? null : describeMissing(cells, axes, claim),
     where: formatWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),
     verdict,
     runs_needed: needed.length && needed.every((n) => n !== null) ? Math.max(...needed) : null,

@@ -51,14 +51,14 @@ describe('claims on a real matrix', () => {
     const report = readFileSync(join(outDir, 'report.md'), 'utf8');
     expect(report.indexOf('## Answers')).toBeLessThan(report.indexOf('## Summary'));
     expect(report).toContain('**✘ refuted**');
-    expect(result.stderr).toMatch(/Answers \(all in verdicts.csv[^\n]*\n {2}HOLDS: "One CPU finishes/);
-    expect(result.stderr).toMatch(/REFUTED: "One CPU is barely faster/);
+    expect(result.stderr).toMatch(/Answers \(all in verdicts.csv[^\n]*\n {2}HOLDS: claimed: "One CPU finishes/);
+    expect(result.stderr).toMatch(/REFUTED: claimed: "One CPU is barely faster/);
     expect(readFileSync(join(outDir, 'report.html'), 'utf8')).toContain('<span class="badge refuted">refuted</span>');
   });
 
   test('npm run claims exits 1: a claim is refuted', async () => {
     const claims = await execa('node', ['runner/cli.js', 'claims', outDir], { cwd: ROOT, reject: false });
-    expect(claims.stdout).toMatch(/^REFUTED: "One CPU is barely faster than a tenth of a CPU"/m);
+    expect(claims.stdout).toMatch(/^REFUTED: claimed: "One CPU is barely faster than a tenth of a CPU"/m);
     expect(claims.exitCode).toBe(1);
   });
 

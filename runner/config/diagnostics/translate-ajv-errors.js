@@ -94,7 +94,7 @@ function translateUnknownKey(error, path) {
   const location = classifyPath(path);
   const allowed = Object.keys(error.parentSchema.properties ?? {});
   const explain = {
-    root: () => explainUnknown(key, 'top-level key', allowed, 'only `experiments` is allowed',
+    root: () => explainUnknown(key, 'top-level key', allowed, `allowed: ${allowed.map((name) => `\`${name}\``).join(', ')}`,
       'settings go inside each experiment: `experiments: {NAME: {repetitions: 5, matrix: ...}}`'),
     experiment: () => explainUnknown(key, 'key', allowed, `allowed: ${allowed.join(', ')}`,
       AXIS_NAMES.includes(key) ? `axes go under \`matrix:\`, e.g. \`matrix: {${key}: [...]}\`` : 'remove it'),

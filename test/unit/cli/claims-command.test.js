@@ -30,9 +30,9 @@ describe('npm run claims -- DIR', () => {
   cpSync(FIXTURE, dir, { recursive: true });
 
   test.each([
-    ['every claim holds', 0, [HOLDS], /^HOLDS: "2 CPUs cut argon2 time by more than 30%"/m],
-    ['one is refuted', 1, [HOLDS, REFUTED, UNDECIDED], /^REFUTED: "2 CPUs barely help argon2"/m],
-    ['some are inconclusive, none refuted', 3, [HOLDS, UNDECIDED], /^INCONCLUSIVE: "pool 8 is no faster than 4".*about \d+ runs per cell would probably settle it/m],
+    ['every claim holds', 0, [HOLDS], /^HOLDS: claimed: "2 CPUs cut argon2 time by more than 30%"/m],
+    ['one is refuted', 1, [HOLDS, REFUTED, UNDECIDED], /^REFUTED: claimed: "2 CPUs barely help argon2"/m],
+    ['some are inconclusive, none refuted', 3, [HOLDS, UNDECIDED], /^INCONCLUSIVE: claimed: "pool 8 is no faster than 4".*about \d+ runs per cell would probably settle it/m],
   ])('%s → exit %s', async (name, code, claims, line) => {
     const { stdout, exitCode } = await runClaims([dir, '--config', writeConfig(dir, claims)]);
     expect(stdout).toMatch(line);
@@ -43,7 +43,7 @@ describe('npm run claims -- DIR', () => {
   test('a folder whose run.json has no claims: every automatic step with --steps, exit 0', async () => {
     const { stdout, exitCode } = await runClaims([dir, '--steps']);
     expect(stdout).toContain('No claims: run.json has no `claims:`.');
-    expect(stdout).toContain('  uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−22%, −16%] (n 3/3), faster');
+    expect(stdout).toContain('  uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−22%, −16%] (medians 1903 → 1538 ms, n 3/3), faster');
     expect(exitCode).toBe(0);
   });
 
@@ -53,6 +53,15 @@ describe('npm run claims -- DIR', () => {
     const bad = writeConfig(dir, ['{says: x, compare: {uv_threadpool_size: [1, 16]}, expect: {below: 1}}']);
     const { stderr, exitCode } = await runClaims([dir, '--config', bad]);
     expect(stderr).toMatch(/:5:\d+: .*16 is not a value of `uv_threadpool_size`/);
+    expect(exitCode).toBe(2);
+  });
+
+  test('a claim on a value the config has but the folder never ran: exit 2 with the values the folder has', async () => {
+    const file = join(dir, 'wider.yml');
+    writeFileSync(file, `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8, 16]}\n    claims:\n      - {says: "16 threads beat 4", compare: {uv_threadpool_size: [4, 16]}, where: {workload: pbkdf2, cpus: 2}, expect: {below: 0.9}}\n`);
+    const { stdout, stderr, exitCode } = await runClaims([dir, '--config', file]);
+    expect(stderr).toContain('claim 1 ("16 threads beat 4"): the folder has no cell with uv_threadpool_size=16 at workload=pbkdf2 cpus=2; there it has 1, 2, 4, 8');
+    expect(stdout).not.toContain('INCONCLUSIVE');
     expect(exitCode).toBe(2);
   });
 });

@@ -120,7 +120,10 @@ describe('model vs measured', () => {
 
   test('the published throttled http cells answered less than the host allows; the recheck of them did not', () => {
     const published = flagsOf(findings('http-cores-threads')).filter((row) => row.metric === 'requests_per_sec' && row.values.cpus === 0.5);
-    expect(published.map((row) => row.flag)).toEqual(Array(4).fill('short of the model'));
+    // Every median is 0.55–0.64 of the model; at workers=3 (2.19, 2.29, 2.89 req/s) the 95% interval of 3 runs
+    // reaches the model's range, so only the other three are called short.
+    expect(published.map((row) => row.flag)).toEqual(['short of the model', 'short of the model', '', 'short of the model']);
+    expect(Math.max(...published.map((row) => row.ratio))).toBeLessThan(0.65);
     const recheck = flagsOf(findings('recheck-http-quota')).filter((row) => row.metric === 'requests_per_sec');
     expect(Math.max(...recheck.map((row) => Math.abs(row.ratio - 1)))).toBeLessThan(0.1);
   });

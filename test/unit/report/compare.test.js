@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { compareResults, formatComparison } from '../../../runner/report/compare.js';
+import { compareFolders, compareResults, formatComparison } from '../../../runner/report/compare.js';
+import { judgeGate, parseThreshold } from '../../../runner/verdicts/compare-cells.js';
 import { readResults } from '../../../runner/results/read-results.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
@@ -23,7 +24,8 @@ describe('compareResults', () => {
     expect(comparison.rows.map((row) => [row.cell, row.metric, row.median_a, row.median_b])).toEqual([['same', 'wall_ms', 100, 100], ['faster', 'wall_ms', 100, 80]]);
     expect(comparison.onlyA.map((cell) => cell.cell)).toEqual(['gone']);
     expect(comparison.onlyB.map((cell) => cell.cell)).toEqual(['new']);
-    expect(comparison.columns).toEqual(['cell', 'cell_b', 'workload', 'cpus', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'regression']);
+    expect(comparison.columns).toEqual(['cell', 'cell_b', 'workload', 'cpus', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'p_regression_holm', 'regression']);
+    expect(comparison.rows.map((row) => row.label)).toEqual(['cpus=1', 'cpus=2']);
   });
 
   test('ratio, interval, stars and a verdict in the direction of the metric', () => {
@@ -56,7 +58,7 @@ describe('compareResults', () => {
     const node24 = results([{ cell: 'b1', cpus: 1, node: 24, values: [90, 91, 89] }, { cell: 'b3', cpus: 4, node: 24, values: [30, 31] }], axes);
     expect(compareResults(node22, node24).rows).toEqual([]);
     const matched = compareResults(node22, node24, { matchOn: 'node' });
-    expect(matched.rows.map((row) => [row.cell, row.cell_b, row.node, row.verdict])).toEqual([['a1', 'b1', '22→24', 'better']]);
+    expect(matched.rows.map((row) => [row.cell, row.cell_b, row.node, row.verdict, row.label])).toEqual([['a1', 'b1', '22→24', 'better', 'pbkdf2 cpus=1 node=22→24']]);
     expect(matched.onlyA.map((cell) => cell.cell)).toEqual(['a2']);
     expect(matched.onlyB.map((cell) => cell.cell)).toEqual(['b3']);
   });
@@ -68,9 +70,10 @@ describe('compareResults', () => {
     expect(rows.map((row) => [row.metric, row.verdict])).toEqual([['requests_per_sec', 'worse'], ['latency_p99_ms', 'inconclusive']]);
   });
 
-  test('prints both medians, the ratio with its interval, stars and the false-positive warning', () => {
+  test('prints the cell by its axis values, n per side, both medians, the ratio with its interval, stars and the false-positive warning', () => {
     const text = formatComparison(comparison);
-    expect(text).toMatch(/pbkdf2 cpus=2\s+wall_ms\s+100 ms\s+80 ms\s+0\.800?1? \[0\.\d+, 0\.\d+\]\s+\*\*\*/);
+    expect(text).toMatch(/^cell\s+metric\s+n A\/B\s+median A/m);
+    expect(text).toMatch(/^cpus=2\s+wall_ms\s+3\/3\s+100 ms\s+80 ms\s+0\.800?1? \[0\.\d+, 0\.\d+\]\s+\*\*\*/m);
     expect(text).toContain('Significance (that test): * p < 0.05, ** p < 0.01, *** p < 0.001');
     expect(text).toContain('same only when the CI lies inside ±5%, otherwise inconclusive');
     expect(text).toContain('with 2 comparisons');
@@ -78,17 +81,52 @@ describe('compareResults', () => {
   });
 });
 
-test('npm run compare -- DIR_A DIR_B prints the table and writes compare.csv', async () => {
+describe('the gate', () => {
+  test('a threshold is a percentage: "5" and "5%" are 5%; a bare number below 1 is refused as ambiguous', () => {
+    expect([parseThreshold('5'), parseThreshold('5%'), parseThreshold(' 2.5 % '), parseThreshold('0.5%')]).toEqual([0.05, 0.05, 0.025, 0.005]);
+    expect(() => parseThreshold('0.05')).toThrow(/--threshold 0\.05 is ambiguous: 0\.05% or 5%\?/);
+    expect(() => parseThreshold('100')).toThrow(/between 0 and 100/);
+    expect(() => parseThreshold('lots')).toThrow(/between 0 and 100/);
+  });
+
+  test("Holm across the gate: a regression p that alone would fail passes when it is one of several", () => {
+    expect(judgeGate([0.03]).map((row) => row.regression)).toEqual([true]);
+    expect(judgeGate([0.03, 0.03, 0.03]).map((row) => row.regression)).toEqual([false, false, false]);
+    expect(judgeGate([0.001, 0.03, 1]).map((row) => [row.p_holm, row.regression])).toEqual([[0.003, true], [0.06, false], [1, false]]);
+  });
+
+  test('a regression is judged in the metric\'s direction, beyond the threshold', () => {
+    const slowerA = results([{ cell: 's', cpus: 1, values: [100, 101, 99] }]);
+    const slowerB = results([{ cell: 's', cpus: 1, values: [130, 131, 129] }]);
+    expect(compareResults(slowerA, slowerB, { threshold: 0.05 }).rows[0]).toMatchObject({ verdict: 'worse', regression: true });
+    expect(compareResults(slowerB, slowerA, { threshold: 0.05 }).rows[0]).toMatchObject({ verdict: 'better', regression: false });
+    expect(compareResults(slowerA, slowerB, { threshold: 0.5 }).rows[0]).toMatchObject({ verdict: 'worse', regression: false });
+  });
+
+  test('compareFolders: the text names failing cells by axis values, with n and the Holm p; no CSV unless asked', () => {
+    const cwd = process.cwd();
+    const { text, exitCode, files } = compareFolders({ dirA: fixture('pool-vs-cores-b'), dirB: fixture('pool-vs-cores'), threshold: '5' });
+    expect(exitCode).toBe(1);
+    expect(files).toEqual([]);
+    expect(text).toMatch(/^gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it \(Holm-corrected across the 16 comparisons\):$/m);
+    expect(text).toMatch(/^ {2}pbkdf2 cpus=1 uv_threadpool_size=4 wall_ms ×1\.25 \[1\.2\d, 1\.2\d\] \(n 3\/3, p [\d.]+\)$/m);
+    expect(text).not.toMatch(/\b[0-9a-f]{10}\b/);
+    expect(process.cwd()).toBe(cwd);
+  });
+});
+
+test('npm run compare -- DIR_A DIR_B --out FILE prints the table and writes the CSV there', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
   const { stdout, exitCode } = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--out', out], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
   expect(exitCode).toBe(0);
   // pool-vs-cores-b: every uv_threadpool_size=4 cell × 0.8, argon2 cpus=1 pool 8 × 1.25
-  expect(stdout).toMatch(/argon2 cpus=1 uv_threadpool_size=4\s+wall_ms\s+3121 ms\s+2497 ms\s+0\.8 \[[\d.]+, [\d.]+\]\s+\*\*\*/);
+  expect(stdout).toMatch(/argon2 cpus=1 uv_threadpool_size=4\s+wall_ms\s+3\/3\s+3121 ms\s+2497 ms\s+0\.8 \[[\d.]+, [\d.]+\]\s+\*\*\*/);
+  expect(stdout).toContain(`wrote ${out}`);
   const csv = readFileSync(out, 'utf8').split('\r\n');
-  expect(csv[0]).toBe('cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,regression');
+  expect(csv[0]).toBe('cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,p_regression_holm,regression');
   // The four 20% gains are called better, the 25% loss worse. The unchanged cells are copies, but 3 runs cannot show
   // them "the same within 5%" except argon2 cpus=2 pool 1 (cv 1%): inconclusive, never "same" by default.
-  const verdicts = csv.slice(1).filter(Boolean).map((line) => line.split(',').at(-2));
+  const verdicts = csv.slice(1).filter(Boolean).map((line) => line.split(',').at(-3));
   expect(verdicts.filter((verdict) => verdict === 'better')).toHaveLength(4);
   expect(verdicts.filter((verdict) => verdict === 'worse')).toHaveLength(1);
   expect(verdicts.filter((verdict) => verdict === 'same')).toHaveLength(1);
@@ -103,18 +141,19 @@ test('compare with a wrong argument count exits 2 with the usage', async () => {
   expect(stderr).toContain('expected two results folders, found 1');
 });
 
-test('compare --threshold is a gate: exit 1 on a regression beyond it, 0 otherwise', async () => {
-  const cwd = fileURLToPath(new URL('../../..', import.meta.url));
-  const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
+test('compare --threshold is a gate: exit 1 on a regression beyond it, 0 otherwise; no compare.csv without --out', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'compare-cwd-'));
+  const CLI = fileURLToPath(new URL('../../../runner/cli.js', import.meta.url));
   // B → A: the uv_threadpool_size=4 cells get 1.25 × slower, most with the whole interval beyond +5%.
-  const failed = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5%', '--out', out], { cwd, reject: false });
-  expect(failed.stdout).toMatch(/gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it: /);
+  const failed = await execa('node', [CLI, 'compare', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5'], { cwd, reject: false });
+  expect(failed.stdout).toMatch(/gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it \(Holm-corrected across the 16 comparisons\):\n {2}pbkdf2 cpus=1 uv_threadpool_size=4 wall_ms /);
   expect(failed.exitCode).toBe(1);
   // A → B: the one loss (argon2 cpus=1 pool 8, ×1.25 [1.02, 1.53]) is not beyond +5% with its whole interval.
-  const passed = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%', '--out', out], { cwd, reject: false });
+  const passed = await execa('node', [CLI, 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%'], { cwd, reject: false });
   expect(passed.stdout).toContain('gate: passed');
   expect(passed.exitCode).toBe(0);
-  const bad = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'], { cwd, reject: false });
+  expect(readdirSync(cwd)).toEqual([]);
+  const bad = await execa('node', [CLI, 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'], { cwd, reject: false });
   expect(bad.stderr).toContain('--threshold takes a percentage');
   expect(bad.exitCode).toBe(2);
 });

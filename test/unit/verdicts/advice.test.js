@@ -57,7 +57,8 @@ test('a rate metric: higher is better, and the default is "× lower"', () => {
   const [answer] = adviseCells([http(0, [50, 51, 49, 50]), http(2, [100, 101, 99, 100]), http(4, [101, 100, 102, 100])], ['workload', 'cpus', 'workers'], normalizeRecommend({ within: '5%' }));
   expect(answer.better).toBe('higher');
   expect(answer.recommended.label).toBe('workers=2');
-  expect(formatAnswer(answer)).toMatch(/the default \(workers=0\) is 2(\.0\d*)?× lower/);
+  expect(formatAnswer(answer)).toMatch(/the default \(workers=0, median 50\) is 2(\.0\d*)?× lower/);
+  expect(formatAnswer(answer)).toContain('eliminated: workers=0 (median 50: ');
 });
 
 test('no knob, no advice; fewest threads and processes first', () => {
