@@ -18,6 +18,7 @@ export const EXIT_STATUSES = [
   ['1', 'some runs not ok, their rows kept, or an engine was lost (run); a claim is refuted (claims); a regression beyond --threshold (compare)'],
   ['2', 'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already'],
   ['3', 'some claims are inconclusive and none is refuted (claims); some advice is still open (advise)'],
+  ['4', 'a results file (run.json, runs.csv, tasks.csv) could not be written, e.g. a full disk: the rows already written are whole and kept, no container is left; free space, then `run --resume DIR` (run)'],
   ['130, 143', 'stopped by Ctrl-C (SIGINT) or SIGTERM; every row written is whole, and `run --resume DIR` finishes the rest'],
 ];
 
