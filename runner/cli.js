@@ -11,6 +11,7 @@ import { isEntryPoint, parseCommandLine, runCommand } from './command-line.js';
 import { loadConfig } from './config/load-config.js';
 import { DEFAULT_NODE_MAJOR } from './domain/axes.js';
 import { planExperiments, formatRun } from './plan/plan-runs.js';
+import { countMostReruns } from './plan/reruns.js';
 import { findPlanWarnings, formatWarning } from './plan/plan-warnings.js';
 import { newSeed } from './plan/run-order.js';
 import { planColumns } from './domain/columns.js';
@@ -32,6 +33,8 @@ const USAGE = `Usage: npm run matrix -- [options]
   --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
                   (with the config and seed recorded in DIR/run.json)
   --fail-fast     stop at the first run that is not ok
+  --keep-disturbed  count disturbed runs (interference above \`disturbed_above\`) in the statistics
+                  and re-run none (default: leave them out, re-run up to \`max_reruns\` a cell)
   --engine NAME_OR_URL  run on this Docker engine: a Docker CLI context name or a URL (unix://,
                   tcp://, ssh://user@host); repeatable, the runs are spread over all of them
                   (default: the config's \`engines:\`, else DOCKER_HOST or the local socket)
@@ -49,6 +52,7 @@ const OPTIONS = {
   only: { type: 'string', multiple: true, default: [] },
   plan: { type: 'boolean', default: false },
   'fail-fast': { type: 'boolean', default: false },
+  'keep-disturbed': { type: 'boolean', default: false },
   engine: { type: 'string', multiple: true, default: [] },
   slots: { type: 'string' },
   'allow-mixed-engines': { type: 'boolean', default: false },
@@ -79,7 +83,8 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   const config = await loadConfig(resolve(args.config ?? resumed?.info.config_file ?? 'experiments.yml'), elsewhere ? { host: null } : {});
   const seed = resumed?.info.seed ?? args.seed ?? newSeed();
   const only = resumed ? [resumed.info.experiment] : args.only;
-  const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
+  const keepDisturbed = args['keep-disturbed'] || resumed?.info.keep_disturbed === true;
+  const plans = planExperiments(config, { only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed, keepDisturbed });
   if (resumed) {
     for (const plan of plans) {
       // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
@@ -91,7 +96,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   if (args.plan) {
     const pending = plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey)));
     for (const run of pending) stdout.write(`${formatRun(run)}\n`);
-    stdout.write(`${pending.length} runs\n`);
+    stdout.write(`${pending.length} runs\n${formatMostReruns(plans)}`);
     return 0;
   }
   const { prepareJobs, runExperiments } = await import('./run-experiments.js');
@@ -167,6 +172,12 @@ function listenForStop(stderr, removeContainers, { isPreparing = () => false } =
   for (const [name, handler] of handlers) process.on(name, handler);
   state.dispose = () => handlers.forEach(([name, handler]) => process.off(name, handler));
   return state;
+}
+
+// Re-runs of disturbed runs come on top of the plan: say how many at most (a resumed folder may have used some).
+function formatMostReruns(plans) {
+  const most = plans.reduce((sum, plan) => sum + countMostReruns(plan), 0);
+  return most > 0 ? `and up to ${most} re-runs of disturbed runs (\`max_reruns\` a cell)\n` : '';
 }
 
 function parseArguments(argv) {

@@ -9,12 +9,14 @@ import { loadConfig } from '../runner/config/load-config.js';
 import { judgeResults } from '../runner/report/verdicts.js';
 import { formatAnswersText } from '../runner/report/answers.js';
 
-const USAGE = `Usage: npm run claims -- DIR [--config FILE] [--steps]
+const USAGE = `Usage: npm run claims -- DIR [--config FILE] [--steps] [--keep-disturbed]
 
   DIR            a results folder written by \`npm run matrix\`
   --config FILE  check the claims of this file's experiment of the same name instead of those in DIR/run.json
                  (claims written after the run)
   --steps        also print every automatic step, not only the claims and the axis that moves each metric most
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                    matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help     this text
 
 Exit status: 0 every claim holds, 1 a claim is refuted, 3 some claims are inconclusive and none is refuted,
@@ -24,7 +26,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   const { values, positionals } = parseCommandLine(argv, {
     allowPositionals: true,
     usage: USAGE,
-    options: { config: { type: 'string' }, steps: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    options: { config: { type: 'string' }, steps: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
   });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
@@ -32,7 +34,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   }
   if (positionals.length !== 1) throw new LabError('ERR_USAGE', `expected one results folder, found ${positionals.length}`, { hint: USAGE });
   const dir = resolve(positionals[0]);
-  const results = readResults(dir);
+  const results = readResults(dir, { keepDisturbed: values['keep-disturbed'] || undefined });
   const claims = values.config ? await readClaims(values.config, results) : results.info?.config?.claims ?? [];
   const verdicts = judgeResults(results, { claims });
   stdout.write(`${dir}\n`);

@@ -12,7 +12,7 @@ import { formatCsv } from '../runner/results/csv.js';
 import { DEFAULT_THRESHOLD, parseThreshold } from '../runner/verdicts/compare-cells.js';
 import { formatNumber } from '../runner/report/format.js';
 
-const USAGE = `Usage: npm run compare -- DIR_A DIR_B [--threshold PCT] [--match-on AXIS] [--out FILE]
+const USAGE = `Usage: npm run compare -- DIR_A DIR_B [--threshold PCT] [--match-on AXIS] [--out FILE] [--keep-disturbed]
 
   DIR_A            the reference results folder (before)
   DIR_B            the results folder to judge (after); ratios are B / A
@@ -21,6 +21,8 @@ const USAGE = `Usage: npm run compare -- DIR_A DIR_B [--threshold PCT] [--match-
   --match-on AXIS  pair cells whose axis values differ only in AXIS (e.g. node: a Node 22 folder against a
                    Node 24 folder), instead of by cell id
   --out FILE       where to write the CSV (default: compare.csv in the current folder)
+  --keep-disturbed count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                   matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help       this text
 
 Exit status: 0 compared (and, with --threshold, no regression), 1 a regression beyond the threshold, 2 bad usage.`;
@@ -35,7 +37,8 @@ export function main(argv, { stdout = process.stdout } = {}) {
   const [dirA, dirB] = positionals.map((dir) => resolve(dir));
   const threshold = values.threshold === undefined ? DEFAULT_THRESHOLD : parseThreshold(values.threshold);
   const matchOn = values['match-on'];
-  const [resultsA, resultsB] = [readResults(dirA), readResults(dirB)];
+  const keepDisturbed = values['keep-disturbed'] || undefined;
+  const [resultsA, resultsB] = [readResults(dirA, { keepDisturbed }), readResults(dirB, { keepDisturbed })];
   const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
   if (matchOn !== undefined && !axes.includes(matchOn)) {
     throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });
@@ -64,7 +67,7 @@ export function main(argv, { stdout = process.stdout } = {}) {
 }
 
 function parse(argv) {
-  return parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { out: { type: 'string', default: 'compare.csv' }, threshold: { type: 'string' }, 'match-on': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  return parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { out: { type: 'string', default: 'compare.csv' }, threshold: { type: 'string' }, 'match-on': { type: 'string' }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
 }
 
 runCommand(main);

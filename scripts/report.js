@@ -7,11 +7,13 @@ import { parseCommandLine, runCommand } from '../runner/command-line.js';
 import { writeReports } from '../runner/report/write-reports.js';
 import { parseAxisValues } from '../runner/report/axis-values.js';
 
-const USAGE = `Usage: npm run report -- DIR [DIR...] [--baseline AXIS=VALUE,...]
+const USAGE = `Usage: npm run report -- DIR [DIR...] [--baseline AXIS=VALUE,...] [--keep-disturbed]
 
   DIR          a results folder written by \`npm run matrix\`
   --baseline   the cell speedup and efficiency are measured against, e.g. cpus=1,uv_threadpool_size=1
                (default: report.baseline in the experiment, else the cell with the fewest resources)
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                    matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help   this text`;
 
 export function main(argv, { stdout = process.stdout } = {}) {
@@ -23,14 +25,14 @@ export function main(argv, { stdout = process.stdout } = {}) {
   if (positionals.length === 0) throw new LabError('ERR_USAGE', 'no results folder given', { hint: USAGE });
   const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
   for (const dir of positionals) {
-    const { files } = writeReports(resolve(dir), { baseline });
+    const { files } = writeReports(resolve(dir), { baseline, keepDisturbed: values['keep-disturbed'] || undefined });
     stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
   }
   return 0;
 }
 
 function parse(argv) {
-  return parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  return parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
 }
 
 runCommand(main);

@@ -12,7 +12,7 @@ export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
   const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
-  lines.push(...formatRun(info, counts), '');
+  lines.push(...formatRun(info, counts, report.disturbed), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
     `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
   lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
@@ -23,14 +23,15 @@ export function renderMarkdown(report) {
     lines.push('## Pivot tables', '');
     for (const pivot of report.pivots) lines.push(...pivotTable(pivot), '');
   }
-  lines.push(...outlierSection(report), ...failureSection(report), ...methodSection(report));
+  lines.push(...outlierSection(report), ...disturbedSection(report), ...failureSection(report), ...methodSection(report));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
-function formatRun(info, counts) {
+function formatRun(info, counts, disturbed) {
   const lines = [
-    `- Runs: ${counts.measured} measured (ok, not warm-up)` +
+    `- Runs: ${counts.measured} measured (ok, not warm-up${disturbed.kept ? '' : ', not disturbed'})` +
       `${counts.failed ? `, ${counts.failed} failed` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}, of ${counts.total} in runs.csv`,
+    `- Disturbed: ${formatDisturbedCount(counts, disturbed)}`,
   ];
   if (!info) return [...lines, '- run.json is missing: axis values and the host come from runs.csv alone'];
   const host = info.host ?? {};
@@ -40,6 +41,13 @@ function formatRun(info, counts) {
   if (info.seed !== undefined) lines.push(`- Run order seed: ${escapeMarkdown(String(info.seed))}`);
   if (info.project?.git_revision) lines.push(`- Project revision: ${escapeMarkdown(info.project.git_revision)}${info.project.git_dirty ? ' (with uncommitted changes)' : ''}`);
   return lines;
+}
+
+function formatDisturbedCount(counts, { above, kept }) {
+  const rule = above === null ? 'above the experiment\'s `disturbed_above`' : `interference above ${formatNumber(above)}%`;
+  if (counts.disturbed === 0) return `none (${rule})`;
+  const fate = kept ? 'kept in the statistics (--keep-disturbed)' : `left out of the statistics, ${counts.reruns} re-run`;
+  return `${counts.disturbed} run(s) (${rule}): ${fate}; see [Disturbed runs](#disturbed-runs)`;
 }
 
 function summaryTable(report, workload) {
@@ -70,6 +78,19 @@ function outlierSection(report) {
   ];
 }
 
+function disturbedSection(report) {
+  const { runs, kept } = report.disturbed;
+  if (runs.length === 0) return [];
+  return [
+    '## Disturbed runs', '',
+    `While these runs were measured, the rest of the host used more of the CPU they were allowed than \`disturbed_above\` lets pass. ${kept ? 'They count in every statistic (--keep-disturbed).' : 'They are left out of every statistic and their cell got a run in their place, up to `max_reruns` a cell.'}`, '',
+    ...table(['cell', 'repetition', 'interference %', 'other CPU ms', 're-run as'], runs.map(({ run, rerun }) => [
+      `${run.cell} (${formatCellValues(run, report.axes)})`, run.repetition, formatNumber(run.interference_pct), formatNumber(run.host_other_cpu_ms), rerun ? `repetition ${rerun.repetition}` : '',
+    ])),
+    '',
+  ];
+}
+
 function failureSection(report) {
   if (report.failures.length === 0) return [];
   return [
@@ -87,7 +108,8 @@ function methodSection(report) {
     `  - ${escapeMarkdown(workload)}: ${cell ? `${cell} (${escapeMarkdown(text)}), CPU capacity ${formatNumber(cpuCapacity)}` : 'none'}`);
   return [
     '## How these numbers were computed', '',
-    '- Statistics use runs with status `ok` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean; the 95% CI is of the mean, mean ± t(0.975, n − 1) · stdev / √n. With n = 1 there is no stdev, cv or CI.',
+    `- Statistics use runs with status \`ok\` that are not warm-ups${report.disturbed.kept ? ' (disturbed runs included: --keep-disturbed)' : ' and not disturbed'}. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean; the 95% CI is of the mean, mean ± t(0.975, n − 1) · stdev / √n. With n = 1 there is no stdev, cv or CI.`,
+    '- Disturbed: a run whose `interference_pct` (CPU time the rest of the host used in its measured window, as a share of what the run was allowed) is above the experiment\'s `disturbed_above`. The rule reads the host\'s counters only, never the run\'s measured values, and was fixed before the run; the rows stay in runs.csv with `disturbed` = true.',
     `- Outliers: |modified Z-score| > ${OUTLIER_THRESHOLD}, looked for in cells with at least ${OUTLIER_MIN_N} measured runs (with fewer, the MAD rests on one or two deviations and flags chance); counted in <metric>_outliers, never removed.`,
     '- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload\'s first primary metric (wall_ms; requests_per_sec for http).',
     '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity. Between cells of equal capacity it would only repeat the speedup, so it is left empty there.',

@@ -7,6 +7,7 @@ import http from 'node:http';
 import { readClockMs } from '../clock.js';
 import { WorkloadError } from '../workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
+import { diffHostCpu, readHostCpu } from '../probe/host-cpu.js';
 import { readSeen } from '../probe/seen.js';
 import { startThreadSampler } from '../probe/os-threads.js';
 import { forkServerProcesses } from './cluster-server.js';
@@ -87,14 +88,16 @@ function createControl({ units, sampler, measured }) {
     [`POST ${CONTROL.start}`]: async () => {
       if (started) throw new WorkloadError('ERR_CONTROL', 'the measured period has already started');
       await units.start();
+      const hostBefore = readHostCpu();
       const before = readCgroupSnapshot();
-      started = { before, seen: readSeen(before), startAt: readClockMs() };
+      started = { before, hostBefore, seen: readSeen(before), startAt: readClockMs() };
       return 'started';
     },
     [`POST ${CONTROL.stop}`]: async () => {
       if (!started) throw new WorkloadError('ERR_CONTROL', `${CONTROL.stop} before ${CONTROL.start}`);
       const stopAt = readClockMs();
       const after = readCgroupSnapshot();
+      const host = diffHostCpu(started.hostBefore, readHostCpu());
       const { loops, usages } = await units.stop();
       measured.resolve({
         startAt: started.startAt,
@@ -102,6 +105,7 @@ function createControl({ units, sampler, measured }) {
         seen: started.seen,
         counters: diffCgroupCounters(started.before, after),
         memoryPeakBytes: after.memoryPeakBytes,
+        host,
         threadCounts: sampler.stop(),
         loops,
         usages,

@@ -5,7 +5,7 @@
 import { describeResources, round } from '../result.js';
 import { combineLoopDelays } from './event-loop.js';
 
-export function buildServerResult({ t0, readyAt, startAt, stopAt, seen, counters, memoryPeakBytes, threadCounts, loops, usages }) {
+export function buildServerResult({ t0, readyAt, startAt, stopAt, seen, counters, memoryPeakBytes, host = null, threadCounts, loops, usages }) {
   const loop = combineLoopDelays(loops);
   return {
     workload: 'http',
@@ -13,7 +13,7 @@ export function buildServerResult({ t0, readyAt, startAt, stopAt, seen, counters
     // Server start-up: forks, worker threads and work preparation until every process listens.
     setup_ms: round(readyAt - t0),
     tasks: [],
-    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }),
+    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages, host }),
     metrics: {
       event_loop_delay_mean_ms: loop.mean_ms === null ? null : round(loop.mean_ms),
       event_loop_delay_p99_ms: loop.p99_ms === null ? null : round(loop.p99_ms),
