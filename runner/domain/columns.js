@@ -129,8 +129,9 @@ export function planColumns(plan) {
 }
 
 function deviateFromCellCpu(cellRuns) {
-  const cpu = (run) => (WORKLOADS[run.workload]?.fixedWork && Number.isFinite(run.cpu_total_ms) ? run.cpu_total_ms : undefined);
-  const sample = cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true).map(cpu).filter((value) => value !== undefined);
+  // A run that failed may have stopped short of its work: it has no CPU time per task.
+  const cpu = (run) => (WORKLOADS[run.workload]?.fixedWork && run.status === 'ok' && Number.isFinite(run.cpu_total_ms) ? run.cpu_total_ms : undefined);
+  const sample = cellRuns.filter((run) => run.warmup !== true).map(cpu).filter((value) => value !== undefined);
   const middle = median(sample);
   return cellRuns.map((run) => (cpu(run) === undefined || !(middle > 0) ? undefined : round(100 * (cpu(run) / middle - 1))));
 }

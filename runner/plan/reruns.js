@@ -6,8 +6,9 @@ import { shuffle } from 'simple-statistics';
 import { toRunSpec } from './plan-runs.js';
 
 /**
- * The next round of re-runs, one per disturbed run still owed one, in shuffled order; [] when none is owed (or
- * --keep-disturbed: disturbed runs then count, so nothing needs replacing).
+ * The next round of re-runs: each cell that is owed one gets one (for its earliest disturbed run not yet replaced),
+ * in shuffled order, as a planned round holds every cell once; [] when none is owed (or --keep-disturbed: disturbed
+ * runs then count, so nothing needs replacing).
  * @param {object} plan   one experiment's plan (cells, random, experiment.max_reruns, keepDisturbed)
  * @param {object[]} rows every row of this experiment so far (this invocation and, on resume, before), typed
  */
@@ -18,9 +19,10 @@ export function planRerunRound(plan, rows) {
     const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true);
     const replaced = own.filter((row) => Number.isFinite(row.rerun_of));
     const owed = own.filter((row) => isOwedRerun(row) && !replaced.some((rerun) => rerun.rerun_of === row.repetition));
-    const next = Math.max(0, ...own.map((row) => Number(row.repetition))) + 1;
-    return owed.slice(0, Math.max(0, maxReruns - replaced.length))
-      .map((row, index) => toRunSpec(plan.experiment, cell, next + index, false, { rerunOf: row.repetition }));
+    if (owed.length === 0 || replaced.length >= maxReruns) return [];
+    const earliest = owed.reduce((first, row) => (row.repetition < first.repetition ? row : first));
+    const next = Math.max(...own.map((row) => Number(row.repetition))) + 1;
+    return [toRunSpec(plan.experiment, cell, next, false, { rerunOf: earliest.repetition })];
   });
   return shuffle(reruns, plan.random);
 }

@@ -28,7 +28,7 @@ export function buildReport(results, options = {}) {
     summary,
     pivots,
     linePivots,
-    notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes)],
+    notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes), ...disturbedNotes(summary.cells, results)],
     baselines: listBaselines(summary.cells, workloads, results.axes),
     counts: countRuns(results),
     disturbed: listDisturbed(results),
@@ -75,6 +75,13 @@ function baselineNotes(cells, workloads, spec, axes) {
     else if (base.n === 0) notes.push(`${workload}: the baseline cell ${base.cell} (${formatCellValues(base.values, axes)}) has no ok run, so no speedup or efficiency`);
   }
   return notes;
+}
+
+// A cell left with no measurement because the host was busy every time says so, rather than showing blanks.
+function disturbedNotes(cells, { axes, keepDisturbed }) {
+  if (keepDisturbed) return [];
+  return cells.filter((cell) => cell.n === 0 && cell.disturbed > 0).map((cell) =>
+    `every run of ${cell.cell} (${formatCellValues(cell.values, axes)}) was disturbed (${cell.disturbed}, re-runs included): it has no measurement; run it again when the host is quieter, or count them with --keep-disturbed`);
 }
 
 /**
