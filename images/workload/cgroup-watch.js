@@ -9,9 +9,9 @@
 // (`final: true`, exact), taken in the moment between the command's exit and the engine removing
 // the cgroup. If the cgroup is gone first, the last reading is at most POLL_MS old (`final: false`).
 //
-// The host's /proc/stat (host-wide, also in this container) is read when the cgroup first holds a process and
-// again at the last reading: the whole host's CPU time over the command's life, less the watcher's own
-// (`host`), from which the runner takes the command's to get what the rest of the host used.
+// The host's /proc/stat (host-wide, also in this container) is read at the first reading of the cgroup and again
+// at the last: the whole host's CPU time over the command's life, less the watcher's own (`host`), from which the
+// runner takes the command's to get what the rest of the host used.
 //
 // LAB_WATCH: {"id": "<container id>", "root"?: where the hierarchy is mounted, for tests}. Prints
 // {"ready":true} once it polls (the runner starts the command only then), {"watching":true} once it
@@ -93,11 +93,14 @@ async function follow({ version, path }) {
     if (Number.isFinite(current)) memoryMax = Math.max(memoryMax ?? 0, current);
     const after = procs();
     if (before === null || after === null || snapshot.totalMs === null) return { found: true, final: false, samples, snapshot: last && withPeak(last, memoryMax), host: hostWindow?.end() ?? null };
+    // From the first reading: the cgroup appears when the command starts. (Not from the first reading with a process:
+    // cgroup.procs lists only the processes of the reader's pid namespace, so from this container it can read
+    // empty all along.)
+    hostWindow ??= startHostWindow();
     last = snapshot;
     samples++;
     // Empty before processes join it (start) and after they are gone (exit): only the second counts.
     const empty = before.trim() === '' && after.trim() === '';
-    if (!empty && !seenRunning) hostWindow = startHostWindow();
     if (!empty) seenRunning = true;
     else if (seenRunning) return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax), host: hostWindow.end() };
     await delay(POLL_MS);

@@ -62,7 +62,7 @@ function sumOf(snapshots, key) {
   return round(sum(snapshots.map((snapshot) => snapshot[key])));
 }
 
-// The tasks' windows (each from the watcher's first reading with a process to its last) added up, as wall_ms is.
+// The tasks' windows (each from the watcher's first reading of the cgroup to its last) added up, as wall_ms is.
 function sumHostWindows(windows) {
   if (windows.length === 0 || windows.some((window) => window === null)) return null;
   return { cpu_ms: round(sum(windows.map((window) => window.cpu_ms))), window_ms: round(sum(windows.map((window) => window.window_ms))), cpus: windows[0].cpus };

@@ -72,7 +72,7 @@ test.each([1, 2])('cgroup v%i: found when it appears, followed while it runs, fi
   expect(report.snapshot).toMatchObject({
     version, cpuQuota: 0.5, cpuset: '0-1', totalMs: 250, userMs: 200, systemMs: 50, nrPeriods: 10, nrThrottled: 3, throttledMs: 40, memoryPeakBytes: 8 * 2 ** 20,
   });
-  // The host's /proc/stat, from the first reading with a process to the last: at least the 30 ms the test waited.
+  // The host's /proc/stat, from the first reading of the cgroup to the last: at least the 30 ms the test waited.
   expect(report.host).toEqual({ cpu_ms: expect.any(Number), window_ms: expect.any(Number), cpus: os.cpus().length });
   expect(report.host.window_ms).toBeGreaterThanOrEqual(30);
 });
