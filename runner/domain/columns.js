@@ -1,7 +1,8 @@
 // Every column that every runs.csv and tasks.csv has, once: its name, type, unit, what it means, where its value
 // comes from, and how later stages read it (`metric`: a claim may name it on any workload; `seen`: its median is
 // carried into summary.csv, in the order of the number). Adding a column is one entry here: collect/to-rows.js
-// writes it, results/read-results.js types it, docs/columns.md describes it, claims may name it.
+// writes it, results/read-results.js types it, docs/columns.md describes it, claims may name it. A column that needs
+// its whole cell (`derive`) is computed by the reader instead, and never stored.
 // Axis columns are the axis table's (axes.js), a workload's own columns its module's (images/workload/workloads/).
 import { median } from '../stats/statistics.js';
 import { AXES, AXIS_COLUMNS } from './axes.js';
@@ -74,7 +75,7 @@ const listFixedWorkWorkloads = () => Object.keys(WORKLOADS).filter((name) => WOR
  * of its cell, so a value written when a run ended would depend on the order the runs happened to go in.
  */
 const RUN_DERIVED = [
-  { name: 'cpu_per_task_dev_pct', type: 'number', unit: '%', derive: deviateFromCellCpu, doc: `for workloads whose every task does the same work (${listFixedWorkWorkloads().join(', ')}): how far the run's CPU time per task (\`cpu_total_ms\` ÷ tasks) is from the median over its cell's ok runs (warm-ups aside, disturbed ones in), in percent (+5 = 5% more CPU time for the same work). A CPU slowed by a busy neighbour (a shared core, cache or memory bandwidth) shows here even when the host\'s counters cannot; tasks are fixed within a cell, so this is \`cpu_total_ms\` against the cell's median` },
+  { name: 'cpu_per_task_dev_pct', type: 'number', unit: '%', derive: deviateFromCellCpu, doc: `for workloads whose every task does the same work (${listFixedWorkWorkloads().join(', ')}): how far the run's CPU time per task (\`cpu_total_ms\` ÷ tasks) is from the median over its cell's ok runs (warm-ups aside, disturbed ones in), in percent (+5 = 5% more CPU time for the same work). A CPU slowed by a busy neighbour (a shared core, cache or memory bandwidth) shows here even when the host's counters cannot; tasks are fixed within a cell, so this is \`cpu_total_ms\` against the cell's median` },
 ];
 
 /** tasks.csv, whole. */
