@@ -96,7 +96,7 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   if (args.plan) {
     const pending = plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey)));
     for (const run of pending) stdout.write(`${formatRun(run)}\n`);
-    stdout.write(`${pending.length} runs\n${formatMostReruns(plans)}`);
+    stdout.write(`${pending.length} runs${formatMostReruns(plans)}\n`);
     return 0;
   }
   const { prepareJobs, runExperiments } = await import('./run-experiments.js');
@@ -174,10 +174,11 @@ function listenForStop(stderr, removeContainers, { isPreparing = () => false } =
   return state;
 }
 
-// Re-runs of disturbed runs come on top of the plan: say how many at most (a resumed folder may have used some).
+// Re-runs of disturbed runs come on top of the plan: the count line says how many at most (a resumed folder may
+// have used some). One line, the last, as scripts and tests read it.
 function formatMostReruns(plans) {
   const most = plans.reduce((sum, plan) => sum + countMostReruns(plan), 0);
-  return most > 0 ? `and up to ${most} re-runs of disturbed runs (\`max_reruns\` a cell)\n` : '';
+  return most > 0 ? `, and up to ${most} re-runs of disturbed runs (\`max_reruns\` a cell)` : '';
 }
 
 function parseArguments(argv) {

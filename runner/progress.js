@@ -43,8 +43,8 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: npm run report -- ${outDir}`);
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
-    const disturbed = summary.disturbed ? `, ${summary.disturbed} disturbed (${summary.reruns} re-run)` : '';
-    write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok${disturbed}, of ${summary.total} → ${join(outDir, 'runs.csv')}`);
+    const disturbed = summary.disturbed ? `; ${summary.disturbed} disturbed, ${summary.reruns} re-run` : '';
+    write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}`);
     // The answers come last: what a person reads when the matrix is done.
     const lines = answers.get(outDir) ?? [];
     if (lines.length) write(`Answers (all in verdicts.csv; \`npm run claims -- ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);

@@ -6,7 +6,7 @@
 // Axis columns are the axis table's (axes.js), a workload's own columns its module's (images/workload/workloads/).
 import { median } from '../stats/statistics.js';
 import { AXES, AXIS_COLUMNS } from './axes.js';
-import { isDisturbed, measureInterference } from './interference.js';
+import { isDisturbed, measureInterference, MIN_ALLOWED_MS } from './interference.js';
 import { WORKLOADS, workloadColumns } from './workloads.js';
 
 /**
@@ -56,7 +56,7 @@ const RUN_MEASURES = [
   { name: 'cpu_system_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_system_ms'), doc: 'system CPU time, likewise' },
   { name: 'cpu_total_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_total_ms'), doc: 'CPU time of everything in the container during the workload, exact (cgroup v1 `cpuacct.usage`, v2 `usage_usec`)' },
   { name: 'host_other_cpu_ms', type: 'number', unit: 'ms', metric: true, value: ({ result }) => round(measureInterference(result).hostOtherCpuMs), doc: 'CPU time the rest of the host used during the same window as `cpu_total_ms`: the host\'s /proc/stat (host-wide inside a container; user + nice + system + irq + softirq + steal, in 10 ms ticks) less the run\'s own CPU time (http: the load generator\'s too; command: the window runs from the watcher\'s first reading of the command\'s cgroup to its last, less the watcher\'s own time). "The rest" is everyone: other programs, the Docker engine, the runner itself, and under `--slots` the runs of the neighbour slots. Tick rounding can put it a little below 0 on a quiet host; empty where /proc/stat could not be read' },
-  { name: 'interference_pct', type: 'number', unit: '%', metric: true, value: interferencePct, doc: '`host_other_cpu_ms` as a percentage of the CPU time the run was allowed in the window (window × min(quota, cpuset size, host CPUs)). With the run allowed every CPU of the host, whatever the others used was taken from it; allowed fewer, the others may have used the CPUs it could not, so the figure can pass 100 without the run being slowed. `disturbed` compares it with the experiment\'s `disturbed_above`' },
+  { name: 'interference_pct', type: 'number', unit: '%', metric: true, value: interferencePct, doc: `\`host_other_cpu_ms\` as a percentage of the CPU time the run was allowed in the window (window × min(quota, cpuset size, host CPUs)). With the run allowed every CPU of the host, whatever the others used was taken from it; allowed fewer, the others may have used the CPUs it could not, so the figure can pass 100 without the run being slowed. Empty when the run was allowed less than ${MIN_ALLOWED_MS} ms of CPU time in all (tick rounding alone would move it by more than ±4%). \`disturbed\` compares it with the experiment's \`disturbed_above\`` },
   { name: 'peak_rss_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('peak_rss_mb'), doc: 'sum over the workload\'s processes of their peak RSS (MiB)' },
   { name: 'cgroup_memory_peak_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('cgroup_memory_peak_mb'), doc: 'the container\'s peak memory as the cgroup counts it (MiB; page cache included)' },
   { name: 'node_version', type: 'text', value: ({ seen }) => seen.node_version, doc: 'the Node.js that ran (`process.version`)' },

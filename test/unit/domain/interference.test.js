@@ -1,5 +1,5 @@
 // The arithmetic of interference on hand-worked runs, and the one rule of which runs a statistic counts.
-import { isDisturbed, isMeasured, measureInterference } from '../../../runner/domain/interference.js';
+import { isDisturbed, isMeasured, measureInterference, MIN_ALLOWED_MS } from '../../../runner/domain/interference.js';
 
 // A run on a 2-CPU host, measured for 1 s, that used 1.5 s of CPU while the host's CPUs were busy for 1.8 s.
 const run = (overrides = {}) => ({ cpu_total_ms: 1500, seen: { cpu_quota: 2, cpuset: '0-1' }, host: { cpu_ms: 1800, window_ms: 1000, cpus: 2 }, ...overrides });
@@ -31,6 +31,13 @@ describe('host_other_cpu_ms and interference_pct', () => {
     expect(measureInterference(run({ cpu_total_ms: null }))).toEqual({ hostOtherCpuMs: null, interferencePct: null });
     expect(measureInterference(undefined)).toEqual({ hostOtherCpuMs: null, interferencePct: null });
     expect(measureInterference(run({ host: { cpu_ms: 1800, window_ms: 0, cpus: 2 } })).interferencePct).toBeNull();
+  });
+
+  test('a window too short for 10 ms ticks has others\' time but no share: a tick would be 4% of it or more', () => {
+    // 240 ms × 2 CPUs = 480 ms allowed, under MIN_ALLOWED_MS; 250 ms × 2 is enough.
+    expect(measureInterference(run({ cpu_total_ms: 400, host: { cpu_ms: 420, window_ms: 240, cpus: 2 } }))).toEqual({ hostOtherCpuMs: 20, interferencePct: null });
+    expect(MIN_ALLOWED_MS).toBe(500);
+    expect(measureInterference(run({ cpu_total_ms: 400, host: { cpu_ms: 420, window_ms: 250, cpus: 2 } })).interferencePct).toBe(4);
   });
 });
 
