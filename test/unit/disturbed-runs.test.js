@@ -25,13 +25,13 @@ function planOf({ keepDisturbed = false, claims } = {}) {
   return planExperiments({ file: 'x.yml', experiments: [experiment] }, { defaultNodeMajor: 24, seed: 7, keepDisturbed })[0];
 }
 
-// A disturbed run: the rest of the host used 150 ms of CPU over the 102 ms window at 2 CPUs (73.5%), and the run
+// A disturbed run: the rest of the host used 1500 ms of CPU over the 1020 ms window at 2 CPUs (73.5%), and the run
 // took 10 times as long. Quiet runs: the fake's 4.9%, and wall_ms 100 (pool 1) or 50 (pool 4).
 function outcomeOf(isDisturbed) {
   return (run) => {
     const quietWall = run.values.uv_threadpool_size === 1 ? 100 : 50;
     if (!isDisturbed(run)) return { result: fakeResult(run, { wall_ms: quietWall }) };
-    return { result: fakeResult(run, { wall_ms: quietWall * 10, host: { cpu_ms: 195 + 150, window_ms: 102, cpus: 2 } }) };
+    return { result: fakeResult(run, { wall_ms: quietWall * 10, host: { cpu_ms: 195 + 1500, window_ms: 1020, cpus: 2 } }) };
   };
 }
 
@@ -56,7 +56,7 @@ test('each disturbed run is kept and gets one run in its place; the statistics u
   const rows = byRepetition(results.runs.filter((row) => row.cell === pool1));
   expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, false, null], [4, false, 1], [5, false, 2]]);
   expect(rows[0].interference_pct).toBeCloseTo(73.529, 3);
-  expect(rows[0].host_other_cpu_ms).toBe(150);
+  expect(rows[0].host_other_cpu_ms).toBe(1500);
   expect(results.runs.filter((row) => row.cell !== pool1).every((row) => row.disturbed === false && row.rerun_of === undefined)).toBe(true);
 
   // Left out: pool 1 has its 3 quiet runs (100 ms each), not the 1000 ms ones.
@@ -74,7 +74,7 @@ test('each disturbed run is kept and gets one run in its place; the statistics u
   expect(markdown).toMatch(/- Runs: 6 measured \(ok, not warm-up, not disturbed\), of 8 in runs.csv/);
   expect(markdown).toMatch(/- Disturbed: 2 run\(s\) \(interference above 25%\): left out of the statistics, 2 re-run/);
   expect(markdown).toMatch(/## Disturbed runs/);
-  expect(markdown).toMatch(/\| 1 \| 73\.53 \| 150 \| repetition 4 \|/);
+  expect(markdown).toMatch(/\| 1 \| 73\.53 \| 1500 \| repetition 4 \|/);
 });
 
 test('re-runs stop at max_reruns a cell even when the re-runs are disturbed too; rows are never dropped', async () => {
@@ -132,7 +132,7 @@ test('adaptive rounds judge precision on the undisturbed runs, and count only th
     if (run.cell !== poolOf(noisy, 1)) return {};
     const wall = count++ % 2 === 0 ? 100 : 160;
     if (run.repetition !== 1) return { result: fakeResult(run, { wall_ms: wall }) };
-    return { result: fakeResult(run, { wall_ms: wall, host: { cpu_ms: 345, window_ms: 102, cpus: 2 } }) };
+    return { result: fakeResult(run, { wall_ms: wall, host: { cpu_ms: 1695, window_ms: 1020, cpus: 2 } }) };
   });
   const out = mkdtempSync(join(tmpdir(), 'disturbed-'));
   await runExperiments({ jobs: prepareJobs({ plans: [noisy], out, resultsRoot: out }), executor, context: CONTEXT, events: new EventEmitter() });
