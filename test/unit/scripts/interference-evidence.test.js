@@ -21,4 +21,6 @@ test('the committed folders: the runs beside busy loops had more interference, a
   expect(runs).toHaveLength(20);
   expect(rho.interference).toBeGreaterThan(0.5);
   expect(evidenceOf('pbkdf2-20').rho.interference).toBeGreaterThan(0.5);
+  const quiet = evidenceOf('pbkdf2-alternate-nice-20-quiet-host').groups;
+  expect(quiet[1].interference).toBeGreaterThan(5 * quiet[0].interference);
 });
