@@ -75,6 +75,11 @@ export async function main(argv, { stdout = process.stdout, stderr = process.std
   // Only a resume reads CSVs back.
   const { checkResumable, readResumeState } = args.resume ? await import('./results/resume.js') : {};
   const resumed = args.resume ? readResumeState(resolve(args.resume)) : null;
+  if (resumed && args['keep-disturbed'] && resumed.info.keep_disturbed !== true) {
+    throw new LabError('ERR_USAGE', `--keep-disturbed: ${resumed.dir} was started without it, and a resume keeps the choice its folder was started with`, {
+      hint: `drop --keep-disturbed; to count the disturbed runs afterwards: npm run report -- ${resumed.dir} --keep-disturbed`,
+    });
+  }
   // A resume goes back to the engines and slots it started with, unless told otherwise.
   args.engine = args.engine.length > 0 ? args.engine : resumed?.info.engines?.map((engine) => engine.name) ?? [];
   args.slots ??= resumed?.info.slots ?? 1;

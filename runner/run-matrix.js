@@ -54,7 +54,7 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
     summary[status === 'ok' ? 'ok' : 'failed']++;
     if (row.disturbed === true && !run.warmup) summary.disturbed++;
     if (run.rerunOf !== undefined) summary.reruns++;
-    events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row, lane, lanes: allLanes.length, reruns: summary.reruns });
+    events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row, lane, lanes: allLanes.length });
     return failFast && status !== 'ok' ? stop('fail-fast') : true;
   };
   const stop = (reason) => {

@@ -11,6 +11,7 @@ import { readResumeState } from '../../runner/results/resume.js';
 import { readResults } from '../../runner/results/read-results.js';
 import { buildReport } from '../../runner/report/build-report.js';
 import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
+import { main as runCommandLine } from '../../runner/cli.js';
 import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
 
 const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };
@@ -162,4 +163,9 @@ test('--resume keeps the disturbed rows and finishes the re-runs owed, never pas
   // Resumed again: nothing is owed any more.
   const third = await runPlan(plan, disturbed, { resumed: readResumeState(first.out) });
   expect(third.executor.executed).toEqual([]);
+});
+
+test('a resume keeps the choice its folder was started with: --keep-disturbed on a folder started without it is refused', async () => {
+  const { out } = await runPlan(planOf(), () => false);
+  await expect(runCommandLine(['--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({ code: 'ERR_USAGE', message: expect.stringMatching(/was started without it/) });
 });
