@@ -36,7 +36,10 @@ export function readResults(dir, { keepDisturbed } = {}) {
 
 function addDerivedColumns(runs) {
   const byCell = new Map();
-  for (const run of runs) byCell.set(run.cell, [...(byCell.get(run.cell) ?? []), run]);
+  for (const run of runs) {
+    if (!byCell.has(run.cell)) byCell.set(run.cell, []);
+    byCell.get(run.cell).push(run);
+  }
   for (const cellRuns of byCell.values()) {
     for (const { name, derive } of RUN_DERIVED_COLUMNS) {
       derive(cellRuns).forEach((value, index) => {
