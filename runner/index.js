@@ -22,8 +22,8 @@ export async function report(dir, options) {
 }
 
 /** The verdicts of a results folder: its claims (run.json's, those given, or an experiments file's) and every step. */
-export async function judge(dir, claims) {
-  return (await import('./api/folders.js')).judge(dir, claims);
+export async function judge(dir, claims, options) {
+  return (await import('./api/folders.js')).judge(dir, claims, options);
 }
 
 /** What to set, per CPU budget: the recommended setting, what it beats, the Node default against it, settled or open. */

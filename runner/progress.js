@@ -46,7 +46,8 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
     write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: node-threads-lab report ${outDir}`);
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
-    write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}`);
+    const disturbed = summary.disturbed ? `; ${summary.disturbed} disturbed, ${summary.reruns} re-run` : '';
+    write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}`);
     // The answers come last: what a person reads when the matrix is done.
     const lines = answers.get(outDir) ?? [];
     if (lines.length) write(`Answers (all in verdicts.csv; \`node-threads-lab claims ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
@@ -83,8 +84,9 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
       bar = multibar.create(total, 0, { cell: '' });
     }
     // The bar counts finished runs (run-end); a start only names the cell.
-    if (bar) bar.update({ cell: formatAssignments(run.values) });
-    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}${where(at)}`);
+    const rerun = run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed)`;
+    if (bar) bar.update({ cell: `${formatAssignments(run.values)}${rerun}` });
+    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}${rerun}${where(at)}`);
   };
   const onEnd = ({ index, total, row, ...at }) => {
     print(`${summarizeRow(row, index, total)}${where(at)}`);
@@ -109,6 +111,8 @@ export function summarizeRow(row, index, total) {
     row.status,
     row.wall_ms === undefined ? null : `wall ${row.wall_ms} ms`,
     row.throttled_periods ? `throttled ${row.throttled_periods}×/${row.throttled_ms} ms` : null,
+    row.disturbed ? `disturbed (interference ${row.interference_pct}%)` : null,
+    row.rerun_of === undefined ? null : `re-run of rep ${row.rerun_of}`,
     row.peak_threads === undefined ? null : `threads ${row.peak_threads}`,
     row.error ? `error: ${row.error}` : null,
   ];

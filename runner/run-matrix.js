@@ -3,6 +3,8 @@
 // fail-fast hands out no further run; a lost engine's run in flight gets no row and goes to the others.
 // A row that cannot be written (a full disk) stops the matrix: the runs in flight are stopped (their
 // containers removed), every row written before stays, and the error says what to do.
+// After the planned runs: rounds of re-runs for disturbed runs (plan/reruns.js), then adaptive rounds, each
+// followed by the re-runs it calls for.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, TASK_COLUMNS } from './domain/columns.js';
@@ -24,8 +26,10 @@ import { explainWriteFailure, isWriteFailure } from './results/write-failure.js'
  * @param {AbortSignal} [options.signal]
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display
- * @returns {Promise<{ total: number, done: number, ok: number, failed: number, stoppedBy: null|'abort'|'fail-fast',
- *   lost_engines: string[], not_run: number, placements: object }>}  placements: runKey → `engine#slot` it ran on
+ * @returns {Promise<{ total: number, done: number, ok: number, failed: number, disturbed: number, reruns: number,
+ *   stoppedBy: null|'abort'|'fail-fast', lost_engines: string[], not_run: number, placements: object }>}
+ *   placements: runKey → `engine#slot` it ran on; disturbed: this invocation's runs marked disturbed (warm-ups aside),
+ *   reruns: the runs it made in place of disturbed ones
  */
 export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter(), onEngineLost }) {
   const rows = [...previousRows];
@@ -43,7 +47,7 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
   const writeFailed = new AbortController();
   const stopRuns = signal ? AbortSignal.any([signal, writeFailed.signal]) : writeFailed.signal;
   const queue = plan.runs.filter((run) => !done.has(run.runKey));
-  const summary = { total: queue.length, done: 0, ok: 0, failed: 0, stoppedBy: null, lost_engines: [], not_run: 0, placements: {} };
+  const summary = { total: queue.length, done: 0, ok: 0, failed: 0, disturbed: 0, reruns: 0, stoppedBy: null, lost_engines: [], not_run: 0, placements: {} };
   const allLanes = lanes ?? [{ id: 'default#0', engine: 'default', slot: { index: 0 }, execute: (run, options) => executor.execute(run, options) }];
   const preferredLane = createLaneAssigner(allLanes, { seed: plan.seed, experimentName: plan.experiment.name });
   let started = 0;
@@ -66,6 +70,8 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
     summary.placements[run.runKey] = lane.id;
     summary.done++;
     summary[status === 'ok' ? 'ok' : 'failed']++;
+    if (row.disturbed === true && !run.warmup) summary.disturbed++;
+    if (run.rerunOf !== undefined) summary.reruns++;
     events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row, lane, lanes: allLanes.length });
     return failFast && status !== 'ok' ? stop('fail-fast') : true;
   };
@@ -85,9 +91,14 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
 
   try {
     if (!(await dispatch(queue))) return summary;
-    // Loaded once the planned runs are done: its statistics modules are not on the way to the first container.
-    const { planAdaptiveRound } = await import('./plan/adaptive.js');
-    for (let extra = planAdaptiveRound(plan, rows); extra.length > 0; extra = planAdaptiveRound(plan, rows)) {
+    // Loaded once the planned runs are done: their statistics modules are not on the way to the first container.
+    const [{ planAdaptiveRound }, { planRerunRound }] = await Promise.all([import('./plan/adaptive.js'), import('./plan/reruns.js')]);
+    // Re-runs first: an adaptive round judges the cells on the runs that count.
+    const planNextRound = () => {
+      const reruns = planRerunRound(plan, rows);
+      return reruns.length > 0 ? reruns : planAdaptiveRound(plan, rows);
+    };
+    for (let extra = planNextRound(); extra.length > 0; extra = planNextRound()) {
       summary.total += extra.length;
       if (!(await dispatch(extra))) return summary;
     }

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AXES, AXIS_COLUMNS } from '../runner/domain/axes.js';
-import { RUN_HEAD_COLUMNS, RUN_MEASURE_COLUMNS, TASK_TABLE_COLUMNS } from '../runner/domain/columns.js';
+import { RUN_DERIVED_COLUMNS, RUN_HEAD_COLUMNS, RUN_MEASURE_COLUMNS, TASK_TABLE_COLUMNS } from '../runner/domain/columns.js';
 import { listWorkloadColumns, WORKLOADS, WORKLOAD_NAMES } from '../runner/domain/workloads.js';
 
 export const COLUMNS_FILE = fileURLToPath(new URL('../docs/columns.md', import.meta.url));
@@ -18,6 +18,7 @@ export function readColumnTables() {
     measures: RUN_MEASURE_COLUMNS,
     workloads: WORKLOAD_NAMES.map((name) => ({ name, columns: listWorkloadColumns(name) })).filter(({ columns }) => columns.length > 0),
     taskColumns: TASK_TABLE_COLUMNS,
+    derived: RUN_DERIVED_COLUMNS,
   };
 }
 
@@ -29,9 +30,10 @@ const ENV_AXIS_DOC = 'one column per environment-variable axis of the matrix (UP
 
 /**
  * docs/columns.md: one table per file, columns in CSV order.
- * @param {{ head: Column[], axes: {name, description}[], measures: Column[], workloads: {name, columns: {name, unit, description}[]}[], taskColumns: Column[] }} tables
+ * @param {{ head: Column[], axes: {name, description}[], measures: Column[], workloads: {name, columns: {name, unit, description}[]}[], taskColumns: Column[],
+ *   derived: Column[] }} tables
  */
-function renderColumnDocs({ head, axes, measures, workloads, taskColumns }) {
+function renderColumnDocs({ head, axes, measures, workloads, taskColumns, derived }) {
   const row = (name, meaning) => `| \`${name}\` | ${meaning} |`;
   const unit = (text) => (text ? ` (${text})` : '');
   return [
@@ -55,6 +57,16 @@ function renderColumnDocs({ head, axes, measures, workloads, taskColumns }) {
     `| env axes | ${ENV_AXIS_DOC} |`,
     ...measures.map(({ name, doc }) => row(name, doc)),
     ...workloads.flatMap(({ name: workload, columns }) => columns.map(({ name, unit: text, description }) => row(name, `${workload}: ${description}${unit(text)}`))),
+    '',
+    '## Computed when a folder is read — not stored in runs.csv',
+    '',
+    'Each needs every run of its cell, so the typed reader (runner/results/read-results.js) adds it to each run',
+    'for the reports, `claims`, `compare` and scripts; a value written when a run ended would depend on the order',
+    'the runs went in.',
+    '',
+    '| column | meaning |',
+    '| --- | --- |',
+    ...derived.map(({ name, doc }) => row(name, doc)),
     '',
     '## tasks.csv — one row per task of a run',
     '',

@@ -9,6 +9,10 @@
 // (`final: true`, exact), taken in the moment between the command's exit and the engine removing
 // the cgroup. If the cgroup is gone first, the last reading is at most POLL_MS old (`final: false`).
 //
+// The host's /proc/stat (host-wide, also in this container) is read at the first reading of the cgroup and again
+// at the last: the whole host's CPU time over the command's life, less the watcher's own (`host`), from which the
+// runner takes the command's to get what the rest of the host used.
+//
 // LAB_WATCH: {"id": "<container id>", "root"?: where the hierarchy is mounted, for tests}. Prints
 // {"ready":true} once it polls (the runner starts the command only then), {"watching":true} once it
 // has found the cgroup, and a last JSON line with the reading when the cgroup is gone.
@@ -17,6 +21,7 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { readCgroupSnapshot } from './probe/cgroup.js';
+import { diffHostCpu, readHostCpu } from './probe/host-cpu.js';
 import { readTextOrNull } from './probe/read-text.js';
 
 const { id, root: HOST = '/host/cgroup' } = JSON.parse(process.env.LAB_WATCH ?? '{}');
@@ -79,6 +84,7 @@ async function follow({ version, path }) {
   let samples = 0;
   let memoryMax = null;
   let seenRunning = false;
+  let hostWindow = null;
   for (;;) {
     const before = procs();
     const snapshot = readCgroupSnapshot(read, '');
@@ -86,15 +92,33 @@ async function follow({ version, path }) {
     const current = version === 2 ? Number(read('/memory.current')) : NaN;
     if (Number.isFinite(current)) memoryMax = Math.max(memoryMax ?? 0, current);
     const after = procs();
-    if (before === null || after === null || snapshot.totalMs === null) return { found: true, final: false, samples, snapshot: last && withPeak(last, memoryMax) };
+    if (before === null || after === null || snapshot.totalMs === null) return { found: true, final: false, samples, snapshot: last && withPeak(last, memoryMax), host: hostWindow?.end() ?? null };
+    // From the first reading: the cgroup appears when the command starts. (Not from the first reading with a process:
+    // cgroup.procs lists only the processes of the reader's pid namespace, so from this container it can read
+    // empty all along.)
+    hostWindow ??= startHostWindow();
     last = snapshot;
     samples++;
     // Empty before processes join it (start) and after they are gone (exit): only the second counts.
     const empty = before.trim() === '' && after.trim() === '';
     if (!empty) seenRunning = true;
-    else if (seenRunning) return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax) };
+    else if (seenRunning) return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax), host: hostWindow.end() };
     await delay(POLL_MS);
   }
+}
+
+/** The host's CPU time from now to end(), less the watcher's own (it is the lab's, not the rest of the host's). */
+function startHostWindow() {
+  const start = readHostCpu();
+  const ownStart = process.cpuUsage();
+  return {
+    end() {
+      const host = diffHostCpu(start, readHostCpu());
+      if (!host) return null;
+      const own = process.cpuUsage(ownStart);
+      return { cpu_ms: host.cpuMs - (own.user + own.system) / 1000, window_ms: host.windowMs, cpus: host.cpus };
+    },
+  };
 }
 
 function withPeak(snapshot, memoryMax) {

@@ -13,9 +13,11 @@ const MIB = 1024 * 1024;
  * @param {ReturnType<import('./probe/cgroup.js').diffCgroupCounters>} run.counters  cgroup deltas over the run
  * @param {number|null} run.memoryPeakBytes  cgroup memory peak
  * @param {{ cpuUserUs: number, cpuSystemUs: number, maxRssKiB: number }[]} run.usages  one per process
+ * @param {ReturnType<import('./probe/host-cpu.js').diffHostCpu>} [run.host]  the whole host's CPU time over the
+ *   same window as `counters`
  * @param {Record<string, number|null>} [run.metrics]  the workload's own measurements (its measure())
  */
-export function buildResult({ workload, t0, records, seen, threadCounts, counters, memoryPeakBytes, usages, metrics = {} }) {
+export function buildResult({ workload, t0, records, seen, threadCounts, counters, memoryPeakBytes, usages, host = null, metrics = {} }) {
   const firstStart = records.reduce((min, record) => Math.min(min, record.start), Infinity);
   const lastEnd = records.reduce((max, record) => Math.max(max, record.end), -Infinity);
   const tasks = [...records]
@@ -32,7 +34,7 @@ export function buildResult({ workload, t0, records, seen, threadCounts, counter
     wall_ms: round(lastEnd - firstStart),
     setup_ms: round(firstStart - t0),
     tasks,
-    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }),
+    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages, host }),
     metrics,
   };
 }
@@ -41,7 +43,7 @@ export function buildResult({ workload, t0, records, seen, threadCounts, counter
  * The fields every workload's result has besides its timings: what the process saw and what the
  * container used over the measured period. The http server (http/server-result.js) shares them.
  */
-export function describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }) {
+export function describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages, host = null }) {
   return {
     seen,
     peak_threads: threadCounts.peakThreads,
@@ -57,6 +59,8 @@ export function describeResources({ seen, threadCounts, counters, memoryPeakByte
     // (the node binary) once per process, so with cluster it can exceed the cgroup's peak.
     peak_rss_mb: round(sum(usages, 'maxRssKiB') / 1024),
     cgroup_memory_peak_mb: memoryPeakBytes === null ? null : round(memoryPeakBytes / MIB),
+    // The whole host over the window of the cgroup counters: the runner takes the run's own time off it.
+    host: host === null ? null : { cpu_ms: round(host.cpuMs), window_ms: round(host.windowMs), cpus: host.cpus },
   };
 }
 

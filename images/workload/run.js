@@ -4,13 +4,14 @@
 // exits non-zero and prints no result. The same file is the entry of every cluster child.
 //
 // Timeline: t0 → spawn worker threads / fork cluster processes, each loads the workload and says
-// ready → cgroup counters read → go → tasks → counters read again. setup_ms is t0 → first task start,
-// so spawn and load costs never enter task times, and counter deltas cover the tasks alone.
+// ready → cgroup counters (and the host's /proc/stat) read → go → tasks → counters read again. setup_ms is
+// t0 → first task start, so spawn and load costs never enter task times, and counter deltas cover the tasks alone.
 
 import cluster from 'node:cluster';
 import { readClockMs } from './clock.js';
 import { WorkloadError } from './workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from './probe/cgroup.js';
+import { diffHostCpu, readHostCpu } from './probe/host-cpu.js';
 import { readSeen } from './probe/seen.js';
 import { startThreadSampler } from './probe/os-threads.js';
 import { buildResult } from './result.js';
@@ -46,12 +47,14 @@ async function runPrimary() {
   const run = await prepareRun(spec, sampler, (pid) => pids.push(pid));
   let result;
   try {
+    const hostBefore = readHostCpu();
     const before = readCgroupSnapshot();
     const seen = readSeen(before);
     const cpuBefore = process.cpuUsage();
     const { records, usages } = await run.start();
     const cpu = process.cpuUsage(cpuBefore);
     const after = readCgroupSnapshot();
+    const hostAfter = readHostCpu();
     // While every thread and process is still up: what the workload measures of them itself (idle: RSS).
     const metrics = getWorkload(spec.workload).measure?.({ pids, records, t0 }) ?? {};
     const own = { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS };
@@ -64,6 +67,7 @@ async function runPrimary() {
       counters: diffCgroupCounters(before, after),
       memoryPeakBytes: after.memoryPeakBytes,
       usages: [own, ...usages],
+      host: diffHostCpu(hostBefore, hostAfter),
       metrics,
     });
   } finally {

@@ -39,9 +39,9 @@ export function report(dir, options = {}) {
  * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3, claims_verdict: string|null,
  *   claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows of verdicts.csv
  */
-export async function judge(dir, claims) {
+export async function judge(dir, claims, { keepDisturbed } = {}) {
   const absolute = resolve(dir);
-  const results = readResults(absolute);
+  const results = readResults(absolute, { keepDisturbed });
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
   const { list, from } = await chooseClaims(claims, results, experiment);
   return { dir: absolute, experiment, claims_from: from, ...buildVerdictsDocument(judgeResults(results, { claims: list, requireCells: true })) };
@@ -81,8 +81,8 @@ function checkGivenClaims(claims, experiment) {
  *   columns: string[], rows: object[], regressions: object[], only_a: object[], only_b: object[], file: string|null }}
  *   gate: null unless a threshold was given
  */
-export function compare(dirA, dirB, { threshold, matchOn, out } = {}) {
-  const { comparison, text, exitCode, files } = compareFolders({ dirA, dirB, threshold, matchOn, out });
+export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed } = {}) {
+  const { comparison, text, exitCode, files } = compareFolders({ dirA, dirB, threshold, matchOn, out, keepDisturbed });
   return {
     a: resolve(dirA),
     b: resolve(dirB),
@@ -108,9 +108,9 @@ export function compare(dirA, dirB, { threshold, matchOn, out } = {}) {
  * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], race: object|null }}
  *   answers: advice.csv's rows; race: with `search: race`, the settings dropped, when and why
  */
-export function advise(dir, { recommend } = {}) {
+export function advise(dir, { recommend, keepDisturbed } = {}) {
   const absolute = resolve(dir);
-  const results = readResults(absolute);
+  const results = readResults(absolute, { keepDisturbed });
   if (recommend !== undefined && results.info?.config) results.info.config = { ...results.info.config, recommend: normalizeRecommend(recommend) };
   const advice = buildAdvice(results, summarizeCells(results));
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;

@@ -8,6 +8,8 @@ import { planColumns } from '../domain/columns.js';
 import { planExperiments } from '../plan/plan-runs.js';
 import { findPlanWarnings } from '../plan/plan-warnings.js';
 import { newSeed } from '../plan/run-order.js';
+import { countMostReruns } from '../plan/reruns.js';
+import { LabError } from '../errors.js';
 
 export const DEFAULT_CONFIG_FILE = 'experiments.yml';
 
@@ -21,13 +23,19 @@ export const DEFAULT_CONFIG_FILE = 'experiments.yml';
  * @param {string} [options.resume]     a results folder: plan only the runs its runs.csv lacks
  * @param {string[]} [options.engines]  Docker context names or URLs: the CPU checks wait for those engines' facts
  * @param {number} [options.slots]
+ * @param {boolean} [options.keepDisturbed]  count disturbed runs in the statistics and re-run none (a resume keeps its folder's choice)
  * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots: number,
  *   warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec, plan/plan-runs.js)
  */
-export async function preparePlan(configOrFile, { only = [], seed, resume, engines = [], slots } = {}) {
+export async function preparePlan(configOrFile, { only = [], seed, resume, engines = [], slots, keepDisturbed = false } = {}) {
   // Only a resume reads CSVs back.
   const { checkResumable, readResumeState } = resume ? await import('../results/resume.js') : {};
   const resumed = resume ? readResumeState(path.resolve(resume)) : null;
+  if (resumed && keepDisturbed && resumed.info.keep_disturbed !== true) {
+    throw new LabError('ERR_USAGE', `--keep-disturbed: ${resumed.dir} was started without it, and a resume keeps the choice its folder was started with`, {
+      hint: `drop --keep-disturbed; to count the disturbed runs afterwards: node-threads-lab report ${resumed.dir} --keep-disturbed`,
+    });
+  }
   // A resume goes back to the engines and slots it started with, unless told otherwise.
   const engineNames = engines.length > 0 ? engines : resumed?.info.engines?.map((engine) => engine.name) ?? [];
   const slotCount = slots ?? resumed?.info.slots ?? 1;
@@ -35,7 +43,8 @@ export async function preparePlan(configOrFile, { only = [], seed, resume, engin
   const elsewhere = engineNames.length > 0 || slotCount > 1;
   const config = await readConfig(configOrFile ?? resumed?.info.config_file ?? DEFAULT_CONFIG_FILE, elsewhere ? { host: null } : {});
   const runSeed = resumed?.info.seed ?? seed ?? newSeed();
-  const plans = planExperiments(config, { only: resumed ? [resumed.info.experiment] : only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed: runSeed });
+  const keep = keepDisturbed || resumed?.info.keep_disturbed === true;
+  const plans = planExperiments(config, { only: resumed ? [resumed.info.experiment] : only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed: runSeed, keepDisturbed: keep });
   if (resumed) {
     for (const plan of plans) {
       // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
@@ -69,6 +78,8 @@ export function describePlan({ config, plans, seed, warnings, pending, resumed }
     seed,
     resumed_from: resumed?.dir ?? null,
     count: pending.length,
+    // Re-runs of disturbed runs come on top of the plan: at most this many (a resumed folder may have used some).
+    most_reruns: plans.reduce((sum, plan) => sum + countMostReruns(plan), 0),
     experiments: plans.map(({ experiment, cells, runs }) => ({
       name: experiment.name,
       cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({ cell, values, workload, params, env, limits, node_major: nodeMajor })),

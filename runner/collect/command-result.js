@@ -47,6 +47,7 @@ export function buildCommandResult(tasks) {
     cpu_total_ms: sumOf(snapshots, 'totalMs'),
     peak_rss_mb: null,
     cgroup_memory_peak_mb: maxOf(snapshots, 'memoryPeakBytes', (bytes) => round(bytes / MIB)),
+    host: sumHostWindows(tasks.map((task) => task.watch?.host ?? null)),
     metrics: {
       ...averageUserNumbers(tasks.map((task) => readLastLineNumbers(task.stdout))),
       // Whether every reading was taken after the command's exit, inside its cgroup (exact).
@@ -59,6 +60,12 @@ export function buildCommandResult(tasks) {
 function sumOf(snapshots, key) {
   if (snapshots.some((snapshot) => snapshot?.[key] == null)) return null;
   return round(sum(snapshots.map((snapshot) => snapshot[key])));
+}
+
+// The tasks' windows (each from the watcher's first reading of the cgroup to its last) added up, as wall_ms is.
+function sumHostWindows(windows) {
+  if (windows.length === 0 || windows.some((window) => window === null)) return null;
+  return { cpu_ms: round(sum(windows.map((window) => window.cpu_ms))), window_ms: round(sum(windows.map((window) => window.window_ms))), cpus: windows[0].cpus };
 }
 
 function maxOf(snapshots, key, convert) {

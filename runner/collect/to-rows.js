@@ -26,6 +26,7 @@ export function toRows(run, outcome) {
     experiment: run.experiment,
     cell: run.cell,
     repetition: run.repetition,
+    rerun_of: run.rerunOf,
     ...run.values,
     status,
     error,

@@ -6,18 +6,20 @@ import { parseCommandLine } from '../command-line.js';
 import { advise } from '../index.js';
 import { resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab advise DIR [--json]
+export const USAGE = `Usage: node-threads-lab advise DIR [--json] [--keep-disturbed]
        npm run advise -- DIR              (in a checkout of node-threads-lab)
 
   DIR            a results folder written by \`node-threads-lab run\`; its experiment's \`recommend:\`, or the
                  defaults (the primary metric, one answer per cpus/cpuset/node/engine value, within 5%)
   --json         one JSON document on stdout: { dir, experiment, settled, answers, race }, answers as rows of
                  advice.csv
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                    matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help     this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-const OPTIONS = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+const OPTIONS = { json: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
 
 export async function main(argv, { stdout, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
@@ -26,7 +28,7 @@ export async function main(argv, { stdout, paths }) {
     return 0;
   }
   if (positionals.length !== 1) throw new LabError('ERR_USAGE', `expected one results folder, found ${positionals.length}`, { hint: USAGE });
-  const advice = await advise(resolveTyped(paths, positionals[0]));
+  const advice = await advise(resolveTyped(paths, positionals[0]), { keepDisturbed: values['keep-disturbed'] || undefined });
   const exitCode = advice.settled ? 0 : 3;
   if (values.json) {
     stdout.write(`${JSON.stringify(advice, null, 2)}\n`);

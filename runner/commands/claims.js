@@ -7,7 +7,7 @@ import { judge } from '../index.js';
 import { formatAnswersText } from '../report/answers.js';
 import { resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--steps] [--json]
+export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--steps] [--json] [--keep-disturbed]
        npm run claims -- DIR              (in a checkout of node-threads-lab)
 
   DIR            a results folder written by \`node-threads-lab run\`
@@ -16,11 +16,13 @@ export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--step
   --steps        also print every automatic step, not only the claims and the axis that moves each metric most
   --json         one JSON document on stdout: { dir, experiment, exit_code, claims_verdict, claims, steps, leaders },
                  claims and steps as rows of verdicts.csv
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                    matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help     this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-const OPTIONS = { config: { type: 'string' }, steps: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+const OPTIONS = { config: { type: 'string' }, steps: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
 
 export async function main(argv, { stdout, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
@@ -30,7 +32,7 @@ export async function main(argv, { stdout, paths }) {
   }
   if (positionals.length !== 1) throw new LabError('ERR_USAGE', `expected one results folder, found ${positionals.length}`, { hint: USAGE });
   const config = resolveTyped(paths, values.config);
-  const verdicts = await judge(resolveTyped(paths, positionals[0]), config);
+  const verdicts = await judge(resolveTyped(paths, positionals[0]), config, { keepDisturbed: values['keep-disturbed'] || undefined });
   if (values.json) {
     stdout.write(`${JSON.stringify(verdicts, null, 2)}\n`);
     return verdicts.exit_code;

@@ -6,7 +6,7 @@ import { parseCommandLine } from '../command-line.js';
 import { compare } from '../index.js';
 import { resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold PCT] [--match-on AXIS] [--out FILE] [--json]
+export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold PCT] [--match-on AXIS] [--out FILE] [--json] [--keep-disturbed]
        npm run compare -- DIR_A DIR_B     (in a checkout of node-threads-lab)
 
   DIR_A            the reference results folder (before)
@@ -18,11 +18,13 @@ export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold P
                    Node 24 folder), instead of by cell id
   --out FILE       also write the comparison as CSV to FILE (nothing is written without it)
   --json           one JSON document on stdout: { a, b, threshold, match_on, gate, rows, regressions, ... }
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                    matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help       this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-const OPTIONS = { out: { type: 'string' }, threshold: { type: 'string' }, 'match-on': { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+const OPTIONS = { out: { type: 'string' }, threshold: { type: 'string' }, 'match-on': { type: 'string' }, json: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
 
 export async function main(argv, { stdout, stderr, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
@@ -32,7 +34,7 @@ export async function main(argv, { stdout, stderr, paths }) {
   }
   if (positionals.length !== 2) throw new LabError('ERR_USAGE', `expected two results folders, found ${positionals.length}`, { hint: USAGE });
   const [dirA, dirB] = positionals.map((dir) => resolveTyped(paths, dir));
-  const compared = await compare(dirA, dirB, { threshold: values.threshold, matchOn: values['match-on'], out: resolveTyped(paths, values.out) });
+  const compared = await compare(dirA, dirB, { threshold: values.threshold, matchOn: values['match-on'], out: resolveTyped(paths, values.out), keepDisturbed: values['keep-disturbed'] || undefined });
   const status = compared.gate === 'failed' ? 1 : 0;
   if (values.json) {
     if (compared.file) stderr.write(`wrote ${compared.file}\n`);

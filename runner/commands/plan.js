@@ -65,6 +65,6 @@ export async function printPlan(config, options, { stdout, stderr, json = false 
   for (const experiment of planned.experiments) {
     for (const run of experiment.runs) stdout.write(`${formatRun({ ...run, experiment: experiment.name })}\n`);
   }
-  stdout.write(`${planned.count} runs\n`);
+  stdout.write(`${planned.count} runs${planned.most_reruns > 0 ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)` : ''}\n`);
   return 0;
 }

@@ -6,7 +6,7 @@ import { report } from '../index.js';
 import { parseAxisValues } from '../report/axis-values.js';
 import { resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...]
+export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...] [--keep-disturbed]
        npm run report -- DIR [DIR...]     (in a checkout of node-threads-lab)
 
 Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in each folder.
@@ -14,12 +14,14 @@ Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and rep
   DIR          a results folder written by \`node-threads-lab run\`
   --baseline   the cell speedup and efficiency are measured against, e.g. cpus=1,uv_threadpool_size=1
                (default: report.baseline in the experiment, else the cell with the fewest resources)
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
+                    matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help   this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 export async function main(argv, { stdout, paths }) {
-  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
     return 0;
@@ -27,7 +29,7 @@ export async function main(argv, { stdout, paths }) {
   if (positionals.length === 0) throw new LabError('ERR_USAGE', 'no results folder given', { hint: USAGE });
   const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
   for (const dir of positionals) {
-    const { files } = await report(resolveTyped(paths, dir), { baseline });
+    const { files } = await report(resolveTyped(paths, dir), { baseline, keepDisturbed: values['keep-disturbed'] || undefined });
     stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
   }
   return 0;

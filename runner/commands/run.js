@@ -25,6 +25,8 @@ folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.js
   --resume DIR    run only the runs DIR/runs.csv does not hold yet, appending to it
                   (with the config and seed recorded in DIR/run.json)
   --fail-fast     stop at the first run that is not ok
+  --keep-disturbed  count disturbed runs (interference above \`disturbed_above\`) in the statistics
+                  and re-run none (default: leave them out, re-run up to \`max_reruns\` a cell)
   --engine NAME_OR_URL  run on this Docker engine: a Docker CLI context name or a URL (unix://,
                   tcp://, ssh://user@host); repeatable, the runs are spread over all of them
                   (default: the config's \`engines:\`, else DOCKER_HOST or the local socket)
@@ -44,6 +46,7 @@ const OPTIONS = {
   only: { type: 'string', multiple: true, default: [] },
   plan: { type: 'boolean', default: false },
   'fail-fast': { type: 'boolean', default: false },
+  'keep-disturbed': { type: 'boolean', default: false },
   engine: { type: 'string', multiple: true, default: [] },
   slots: { type: 'string' },
   'allow-mixed-engines': { type: 'boolean', default: false },
@@ -68,7 +71,7 @@ export async function main(argv, { stdout, stderr, paths, version }) {
     return 0;
   }
   const config = resolveTyped(paths, args.config);
-  const options = { only: args.only, seed: args.seed, resume: resolveTyped(paths, args.resume), engines: args.engine, slots: args.slots };
+  const options = { only: args.only, seed: args.seed, resume: resolveTyped(paths, args.resume), engines: args.engine, slots: args.slots, keepDisturbed: args['keep-disturbed'] };
   if (args.plan) return printPlan(config, options, { stdout, stderr });
   const tracker = run(config, { ...options, out: resolveTyped(paths, args.out), failFast: args['fail-fast'], allowMixedEngines: args['allow-mixed-engines'], argv });
   tracker.on('plan', ({ warnings }) => warnings.forEach((warning) => stderr.write(`${formatWarning(warning)}\n`)));

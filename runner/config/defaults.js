@@ -7,4 +7,7 @@ export const EXPERIMENT_DEFAULTS = {
   adaptive: null,
   timeout: 300,
   memory: '1g',
+  // Provisional: the statistics study of issue 21 (a fit to real residuals) chooses the default.
+  disturbed_above: 25,
+  max_reruns: 2,
 };

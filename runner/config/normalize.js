@@ -10,7 +10,7 @@ import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
 
 export function normalizeExperiment(name, experiment) {
-  const { description, repetitions, warmup, adaptive, timeout, memory } = { ...EXPERIMENT_DEFAULTS, ...experiment };
+  const { description, repetitions, warmup, adaptive, timeout, memory, disturbed_above, max_reruns } = { ...EXPERIMENT_DEFAULTS, ...experiment };
   return {
     name,
     description,
@@ -20,6 +20,8 @@ export function normalizeExperiment(name, experiment) {
     timeout,
     memory,
     memory_bytes: parseMemoryBytes(memory),
+    disturbed_above,
+    max_reruns,
     env: mapValues(experiment.env ?? {}, String),
     matrix: mapValues(experiment.matrix, (values, axis) => ensureList(values).map((value) => normalizeAxisValue(axis, value))),
     include: (experiment.include ?? []).map(normalizeEntry),

@@ -48,6 +48,20 @@ export const EXPERIMENT_PROPERTIES = {
     },
     examples: [{ max_repetitions: 10, target_ci_pct: 5 }, { max_repetitions: 12, claims: true }],
   },
+  disturbed_above: {
+    type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.disturbed_above, examples: [25, 50],
+    title: 'Disturbed above (% interference)',
+    description:
+      'A run whose `interference_pct` (the CPU time the rest of the host used while the run was measured, as a share ' +
+      'of the CPU time the run was allowed) is above this is marked `disturbed`: kept in runs.csv, left out of the ' +
+      'statistics, and its cell gets one more run (at most `max_reruns`). Decided on the interference alone, never on ' +
+      'the measured value. The share can pass 100 (others on more CPUs than the run was allowed).',
+  },
+  max_reruns: {
+    type: 'integer', minimum: 0, default: EXPERIMENT_DEFAULTS.max_reruns, examples: [2, 0],
+    title: 'Most re-runs per cell',
+    description: 'How many disturbed runs of one cell are run again, in all (a --resume counts the ones before); 0: none, the disturbed runs are only marked.',
+  },
   timeout: {
     type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.timeout, examples: [120, 300],
     title: 'Timeout (seconds)', description: 'Seconds per run; a run past it is killed and recorded as `timeout`.',

@@ -1,9 +1,12 @@
 // Every column that every runs.csv and tasks.csv has, once: its name, type, unit, what it means, where its value
 // comes from, and how later stages read it (`metric`: a claim may name it on any workload; `seen`: its median is
 // carried into summary.csv, in the order of the number). Adding a column is one entry here: collect/to-rows.js
-// writes it, results/read-results.js types it, docs/columns.md describes it, claims may name it.
+// writes it, results/read-results.js types it, docs/columns.md describes it, claims may name it. A column that needs
+// its whole cell (`derive`) is computed by the reader instead, and never stored.
 // Axis columns are the axis table's (axes.js), a workload's own columns its module's (images/workload/workloads/).
+import { median } from '../stats/statistics.js';
 import { AXES, AXIS_COLUMNS } from './axes.js';
+import { isDisturbed, measureInterference, MIN_ALLOWED_MS } from './interference.js';
 import { WORKLOADS, workloadColumns } from './workloads.js';
 
 /**
@@ -15,17 +18,21 @@ import { WORKLOADS, workloadColumns } from './workloads.js';
  * @property {(from: RowSource) => unknown} [value]  the row's value (runs.csv measures; tasks.csv columns)
  * @property {boolean} [metric]         a claim's `metric` may name it on any workload
  * @property {number} [seen]            its median goes into summary.csv (the number orders those columns)
+ * @property {(cellRuns: object[]) => unknown[]} [derive]  a column computed when a folder is read, from the
+ *   typed rows of one cell (in runs.csv order): one value per row
  */
 /** @typedef {{ run: object, raw: object, result: object|undefined, seen: object, task?: object }} RowSource */
 
 const round = (value) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 1000) / 1000 : undefined);
 const fromResult = (key) => ({ result }) => round(result?.[key]);
+const interferencePct = ({ result }) => round(measureInterference(result).interferencePct);
 
 /** runs.csv, before the axes. */
 const RUN_HEAD = [
   { name: 'experiment', type: 'text', doc: 'the experiment\'s name' },
   { name: 'cell', type: 'text', doc: 'stable id of the cell (a hash of the axis values, params, env, memory limit, Node major): the same cell has the same id in every folder, so resume and compare match on it' },
   { name: 'repetition', type: 'number', doc: '1, 2, … within the cell (warm-up runs count apart)' },
+  { name: 'rerun_of', type: 'number', doc: 'set on a run made because an earlier run of its cell was disturbed: that run\'s `repetition` (this one takes the next free number); empty otherwise' },
 ];
 
 /** runs.csv, after the axes and before the workloads' own columns. */
@@ -48,6 +55,8 @@ const RUN_MEASURES = [
   { name: 'cpu_user_ms', type: 'number', unit: 'ms', metric: true, seen: 6, value: fromResult('cpu_user_ms'), doc: 'user CPU time of everything in the container during the workload (split from system time at timer ticks: reads low for bursty work)' },
   { name: 'cpu_system_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_system_ms'), doc: 'system CPU time, likewise' },
   { name: 'cpu_total_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_total_ms'), doc: 'CPU time of everything in the container during the workload, exact (cgroup v1 `cpuacct.usage`, v2 `usage_usec`)' },
+  { name: 'host_other_cpu_ms', type: 'number', unit: 'ms', metric: true, value: ({ result }) => round(measureInterference(result).hostOtherCpuMs), doc: 'CPU time the rest of the host used during the same window as `cpu_total_ms`: the host\'s /proc/stat (host-wide inside a container; user + nice + system + irq + softirq + steal, in 10 ms ticks) less the run\'s own CPU time (http: the load generator\'s too; command: the window runs from the watcher\'s first reading of the command\'s cgroup to its last, less the watcher\'s own time). "The rest" is everyone: other programs, the Docker engine, the runner itself, and under `--slots` the runs of the neighbour slots. Tick rounding can put it a little below 0 on a quiet host; empty where /proc/stat could not be read' },
+  { name: 'interference_pct', type: 'number', unit: '%', metric: true, value: interferencePct, doc: `\`host_other_cpu_ms\` as a percentage of the CPU time the run was allowed in the window (window × min(quota, cpuset size, host CPUs)). With the run allowed every CPU of the host, whatever the others used was taken from it; allowed fewer, the others may have used the CPUs it could not, so the figure can pass 100 without the run being slowed. Empty when the run was allowed less than ${MIN_ALLOWED_MS} ms of CPU time in all (tick rounding alone would move it by more than ±4%). \`disturbed\` compares it with the experiment's \`disturbed_above\`` },
   { name: 'peak_rss_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('peak_rss_mb'), doc: 'sum over the workload\'s processes of their peak RSS (MiB)' },
   { name: 'cgroup_memory_peak_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('cgroup_memory_peak_mb'), doc: 'the container\'s peak memory as the cgroup counts it (MiB; page cache included)' },
   { name: 'node_version', type: 'text', value: ({ seen }) => seen.node_version, doc: 'the Node.js that ran (`process.version`)' },
@@ -56,6 +65,17 @@ const RUN_MEASURES = [
   { name: 'started_at', type: 'text', value: ({ raw }) => raw.startedAt.toISOString(), doc: 'ISO-8601 UTC, runner side' },
   { name: 'finished_at', type: 'text', value: ({ raw }) => raw.finishedAt.toISOString(), doc: 'ISO-8601 UTC, runner side' },
   { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: '`true` for warm-up runs (left out of every statistic)' },
+  { name: 'disturbed', type: 'boolean', value: (from) => isDisturbed(interferencePct(from), from.run.disturbedAbove), doc: '`true` when `interference_pct` is above the experiment\'s `disturbed_above`: the row stays, the statistics leave it out (unless `--keep-disturbed`) and the cell gets one more run, up to `max_reruns` (docs/report.md). Decided on the interference alone, never on the measured values; `false` also when the interference is unknown' },
+];
+
+const listFixedWorkWorkloads = () => Object.keys(WORKLOADS).filter((name) => WORKLOADS[name].fixedWork);
+
+/**
+ * Computed when a results folder is read (results/read-results.js), not stored in runs.csv: each needs every run
+ * of its cell, so a value written when a run ended would depend on the order the runs happened to go in.
+ */
+const RUN_DERIVED = [
+  { name: 'cpu_per_task_dev_pct', type: 'number', unit: '%', derive: deviateFromCellCpu, doc: `for workloads whose every task does the same work (${listFixedWorkWorkloads().join(', ')}): how far the run's CPU time per task (\`cpu_total_ms\` ÷ tasks) is from the median over its cell's ok runs (warm-ups aside, disturbed ones in), in percent (+5 = 5% more CPU time for the same work). A CPU slowed by a busy neighbour (a shared core, cache or memory bandwidth) shows here even when the host's counters cannot; tasks are fixed within a cell, so this is \`cpu_total_ms\` against the cell's median` },
 ];
 
 /** tasks.csv, whole. */
@@ -75,6 +95,7 @@ const TASK_TABLE = [
 export { AXIS_COLUMNS };
 export const RUN_HEAD_COLUMNS = RUN_HEAD;
 export const RUN_MEASURE_COLUMNS = RUN_MEASURES;
+export const RUN_DERIVED_COLUMNS = RUN_DERIVED;
 export const TASK_TABLE_COLUMNS = TASK_TABLE;
 
 export const HEAD_COLUMNS = RUN_HEAD.map((column) => column.name);
@@ -88,7 +109,7 @@ export const RUN_METRICS = RUN_MEASURES.filter((column) => column.metric).map((c
 export const SEEN_COLUMNS = RUN_MEASURES.filter((column) => column.seen).sort((a, b) => a.seen - b.seen).map((column) => column.name);
 
 const workloadColumnsOfType = (type) => Object.values(WORKLOADS).flatMap((workload) => (workload.columns ?? []).filter((column) => column.type === type).map((column) => column.name));
-const namesOfType = (type) => [...RUN_HEAD, ...RUN_MEASURES, ...TASK_TABLE].filter((column) => column.type === type).map((column) => column.name);
+const namesOfType = (type) => [...RUN_HEAD, ...RUN_MEASURES, ...RUN_DERIVED, ...TASK_TABLE].filter((column) => column.type === type).map((column) => column.name);
 
 /** { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a number or nothing. */
 export const COLUMN_TYPES = {
@@ -106,6 +127,14 @@ export function runColumns(envAxes = [], workloads = []) {
 export function planColumns(plan) {
   // userColumns: user_<key> of a script's or command's returned numbers, learnt by the preflight.
   return [...runColumns(plan.envAxes, [...new Set(plan.runs.map((run) => run.workload))]), ...(plan.userColumns ?? [])];
+}
+
+function deviateFromCellCpu(cellRuns) {
+  // A run that failed may have stopped short of its work: it has no CPU time per task.
+  const cpu = (run) => (WORKLOADS[run.workload]?.fixedWork && run.status === 'ok' && Number.isFinite(run.cpu_total_ms) ? run.cpu_total_ms : undefined);
+  const sample = cellRuns.filter((run) => run.warmup !== true).map(cpu).filter((value) => value !== undefined);
+  const middle = median(sample);
+  return cellRuns.map((run) => (cpu(run) === undefined || !(middle > 0) ? undefined : round(100 * (cpu(run) / middle - 1))));
 }
 
 /** A run's measured columns, from the table. */

@@ -5,6 +5,7 @@
 // reaches max_repetitions. Racing and adaptive repetitions are one mechanism: a round is every cell that
 // still has a question open.
 import { shuffle } from 'simple-statistics';
+import { isMeasured } from '../domain/interference.js';
 import { primaryMetrics } from '../domain/metrics.js';
 import { summarizeSample } from '../stats/statistics.js';
 import { toRunSpec } from './plan-runs.js';
@@ -28,10 +29,12 @@ export function planAdaptiveRound(plan, rows) {
   if (!adaptive) return [];
   const undecided = adaptive.claims ? findUndecidedClaimCells(plan, rows) : new Set();
   const racing = plan.experiment.search === 'race' ? replayRace(plan, rows).open : new Set();
+  const { keepDisturbed } = plan;
   const needing = plan.cells.filter((cell) => {
-    const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true);
+    // A disturbed run is not one of the cell's repetitions (its re-run is): plan/reruns.js bounds those apart.
+    const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true && (keepDisturbed || row.disturbed !== true));
     // Every primary metric must be precise enough (http has two: throughput and p99 latency).
-    const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => row.status === 'ok').map((row) => row[column]));
+    const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => isMeasured(row, { keepDisturbed })).map((row) => row[column]));
     // A cell that keeps failing would never get precise: stop once it has used its runs.
     const imprecise = adaptive.target_ci_pct !== undefined && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
     return own.length < adaptive.max_repetitions && (imprecise || undecided.has(cell.cell) || racing.has(cell.cell));

@@ -27,14 +27,18 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
  * @property {Record<string,string>} env
  * @property {{nanoCpus?: number, cpusetCpus?: string, memoryBytes: number}} limits
  * @property {number} timeoutMs
+ * @property {number} disturbedAbove  the experiment's `disturbed_above`: a run more disturbed than this is marked (domain/columns.js)
+ * @property {number} [rerunOf]       set on a run made in place of a disturbed one: that run's repetition (plan/reruns.js)
  */
 
 /**
- * @returns {{ experiment: object, cells: object[], runs: RunSpec[], envAxes: string[] }[]}
+ * @param {{ only?: string[], defaultNodeMajor: number, seed?: number, keepDisturbed?: boolean }} options  keepDisturbed
+ *   (--keep-disturbed): disturbed runs count in the statistics, so none is re-run
+ * @returns {{ experiment: object, cells: object[], runs: RunSpec[], envAxes: string[], keepDisturbed: boolean }[]}
  */
-export function planExperiments(config, { only = [], defaultNodeMajor, seed = 0 }) {
+export function planExperiments(config, { only = [], defaultNodeMajor, seed = 0, keepDisturbed = false }) {
   const selected = selectExperiments(config, only);
-  return selected.map((experiment) => planExperiment(experiment, { config, defaultNodeMajor, seed }));
+  return selected.map((experiment) => ({ ...planExperiment(experiment, { config, defaultNodeMajor, seed }), keepDisturbed }));
 }
 
 function selectExperiments(config, only) {
@@ -100,7 +104,7 @@ function checkCellAxes(values, { config, where }) {
   if (issue) throw configError(config, [...where, 'matrix', issue.axis], issue.message, issue.hint);
 }
 
-export function toRunSpec(experiment, cell, repetition, warmup = false) {
+export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunOf } = {}) {
   const container = cell.container ?? { params: cell.params, mounts: [] };
   const spec = { workload: cell.workload, params: container.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
   return {
@@ -119,6 +123,8 @@ export function toRunSpec(experiment, cell, repetition, warmup = false) {
     mounts: container.mounts,
     ...(container.workingDir ? { workingDir: container.workingDir } : {}),
     timeoutMs: experiment.timeout * 1000,
+    disturbedAbove: experiment.disturbed_above,
+    ...(rerunOf === undefined ? {} : { rerunOf }),
   };
 }
 

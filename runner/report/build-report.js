@@ -1,6 +1,7 @@
 // Results (from readResults) → everything the reports show, computed once: summary, pivots, the runs
 // whose task waves the HTML draws, failures, and the words that explain each workload's baseline.
-import { summarizeCells, isMeasured } from './summary.js';
+import { summarizeCells } from './summary.js';
+import { isMeasured } from '../domain/interference.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues } from './format.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
@@ -28,9 +29,10 @@ export function buildReport(results, options = {}) {
     summary,
     pivots,
     linePivots,
-    notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes)],
+    notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes), ...disturbedNotes(summary.cells, results)],
     baselines: listBaselines(summary.cells, workloads, results.axes),
-    counts: countRuns(results.runs),
+    counts: countRuns(results),
+    disturbed: listDisturbed(results),
     failures: results.runs.filter((run) => run.status !== 'ok'),
     waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
     verdicts: judgeResults(results, { summary }),
@@ -38,12 +40,25 @@ export function buildReport(results, options = {}) {
   };
 }
 
-function countRuns(runs) {
+function countRuns({ runs, keepDisturbed }) {
   return {
     total: runs.length,
-    measured: runs.filter(isMeasured).length,
+    measured: runs.filter((run) => isMeasured(run, { keepDisturbed })).length,
     failed: runs.filter((run) => run.status !== 'ok').length,
     warmups: runs.filter((run) => run.warmup === true).length,
+    disturbed: runs.filter((run) => run.disturbed === true && run.warmup !== true).length,
+    reruns: runs.filter((run) => Number.isFinite(run.rerun_of)).length,
+  };
+}
+
+/** The disturbed runs (warm-ups aside), each with the run made in its place, if any; and the rule they were judged by. */
+function listDisturbed({ runs, info, keepDisturbed }) {
+  const rerunOf = (run) => runs.find((other) => other.cell === run.cell && other.rerun_of === run.repetition);
+  return {
+    above: info?.config?.disturbed_above ?? null,
+    maxReruns: info?.config?.max_reruns ?? null,
+    kept: keepDisturbed,
+    runs: runs.filter((run) => run.disturbed === true && run.warmup !== true).map((run) => ({ run, rerun: rerunOf(run) ?? null })),
   };
 }
 
@@ -62,6 +77,13 @@ function baselineNotes(cells, workloads, spec, axes) {
     else if (base.n === 0) notes.push(`${workload}: the baseline cell ${base.cell} (${formatCellValues(base.values, axes)}) has no ok run, so no speedup or efficiency`);
   }
   return notes;
+}
+
+// A cell left with no measurement because the host was busy every time says so, rather than showing blanks.
+function disturbedNotes(cells, { axes, keepDisturbed }) {
+  if (keepDisturbed) return [];
+  return cells.filter((cell) => cell.n === 0 && cell.disturbed > 0).map((cell) =>
+    `every run of ${cell.cell} (${formatCellValues(cell.values, axes)}) was disturbed (${cell.disturbed}, re-runs included): it has no measurement; run it again when the host is quieter, or count them with --keep-disturbed`);
 }
 
 /**

@@ -156,12 +156,12 @@ export function formatGate({ rows, regressions, threshold }) {
  * @param {string} [options.out]  write compare.csv there (only when given)
  * @returns {{ comparison: object, text: string, exitCode: 0|1, files: string[] }}  exitCode 1: the gate failed
  */
-export function compareFolders({ dirA, dirB, threshold, matchOn, out }) {
+export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDisturbed }) {
   const gate = threshold !== undefined && threshold !== null;
   // A number is already a fraction (the API's 0.05); text is what a person typed ("5", "5%").
   const fraction = !gate ? DEFAULT_THRESHOLD : typeof threshold === 'number' ? threshold : parseThreshold(threshold);
   const [a, b] = [resolve(dirA), resolve(dirB)];
-  const [resultsA, resultsB] = [readResults(a), readResults(b)];
+  const [resultsA, resultsB] = [readResults(a, { keepDisturbed }), readResults(b, { keepDisturbed })];
   const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
   if (matchOn !== undefined && !axes.includes(matchOn)) {
     throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });

@@ -67,7 +67,7 @@ ${sections.join('\n')}
 }
 
 function renderHeader({ info, counts }) {
-  const parts = [`${counts.measured} measured runs${counts.failed ? `, ${counts.failed} not ok` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}`];
+  const parts = [`${counts.measured} measured runs${counts.failed ? `, ${counts.failed} not ok` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}${counts.disturbed ? `, ${counts.disturbed} disturbed (${counts.reruns} re-run)` : ''}`];
   if (info?.host) parts.push(`host: ${info.host.cpu_model ?? 'unknown CPU'}, ${info.host.cpus} CPUs`);
   if (info?.started_at) parts.push(`started ${info.started_at}`);
   if (info?.seed !== undefined) parts.push(`seed ${info.seed}`);

@@ -18,7 +18,7 @@ export function renderMarkdown(report) {
   if (advice.length) lines.push('## Advice', '', ...advice.map((line) => `- ${escapeMarkdown(line)}`), '', 'Every row is in [advice.csv](advice.csv).', '');
   // The answers first; what ran and where the files are after them.
   lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
-  lines.push('## What ran', '', ...formatRun(info, counts), '');
+  lines.push('## What ran', '', ...formatRun(info, counts, report.disturbed), '');
   lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
     `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
   lines.push('## Summary', '');
@@ -28,14 +28,15 @@ export function renderMarkdown(report) {
     lines.push('## Pivot tables', '');
     for (const pivot of report.pivots) lines.push(...pivotTable(pivot), '');
   }
-  lines.push(...outlierSection(report), ...failureSection(report), ...methodSection(report));
+  lines.push(...outlierSection(report), ...disturbedSection(report), ...failureSection(report), ...methodSection(report));
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
 }
 
-function formatRun(info, counts) {
+function formatRun(info, counts, disturbed) {
   const lines = [
-    `- Runs: ${counts.measured} measured (ok, not warm-up)` +
+    `- Runs: ${counts.measured} measured (ok, not warm-up${disturbed.kept ? '' : ', not disturbed'})` +
       `${counts.failed ? `, ${counts.failed} failed` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}, of ${counts.total} in runs.csv`,
+    `- Disturbed: ${formatDisturbedCount(counts, disturbed)}`,
   ];
   if (!info) return [...lines, '- run.json is missing: axis values and the host come from runs.csv alone'];
   const host = info.host ?? {};
@@ -45,6 +46,13 @@ function formatRun(info, counts) {
   if (info.seed !== undefined) lines.push(`- Run order seed: ${escapeMarkdown(String(info.seed))}`);
   if (info.project?.git_revision) lines.push(`- Project revision: ${escapeMarkdown(info.project.git_revision)}${info.project.git_dirty ? ' (with uncommitted changes)' : ''}`);
   return lines;
+}
+
+function formatDisturbedCount(counts, { above, kept }) {
+  const rule = above === null ? 'above the experiment\'s `disturbed_above`' : `interference above ${formatNumber(above)}%`;
+  if (counts.disturbed === 0) return `none (${rule})`;
+  const fate = kept ? 'kept in the statistics (--keep-disturbed)' : `left out of the statistics, ${counts.reruns} re-run`;
+  return `${counts.disturbed} run(s) (${rule}): ${fate}; see [Disturbed runs](#disturbed-runs)`;
 }
 
 function summaryTable(report, workload) {
@@ -70,6 +78,19 @@ function outlierSection(report) {
     `Runs whose modified Z-score (0.6745 · (x − median) / MAD) is beyond ±${OUTLIER_THRESHOLD}, in cells with at least ${OUTLIER_MIN_N} measured runs. They are kept in every statistic; look at what else ran on the machine then.`, '',
     ...table(['cell', 'repetition', 'metric', 'value', 'modified Z'], outliers.map((outlier) => [
       `${outlier.cell} (${formatCellValues(outlier.values, report.axes)})`, outlier.repetition, outlier.metric, formatNumber(outlier.value), formatNumber(outlier.score, 3),
+    ])),
+    '',
+  ];
+}
+
+function disturbedSection(report) {
+  const { runs, kept } = report.disturbed;
+  if (runs.length === 0) return [];
+  return [
+    '## Disturbed runs', '',
+    `While these runs were measured, the rest of the host used more of the CPU they were allowed than \`disturbed_above\` lets pass. ${kept ? 'They count in every statistic (--keep-disturbed).' : 'They are left out of every statistic and their cell got a run in their place, up to `max_reruns` a cell.'}`, '',
+    ...table(['cell', 'repetition', 'interference %', 'other CPU ms', 're-run as'], runs.map(({ run, rerun }) => [
+      `${run.cell} (${formatCellValues(run, report.axes)})`, run.repetition, formatNumber(run.interference_pct), formatNumber(run.host_other_cpu_ms), rerun ? `repetition ${rerun.repetition}` : '',
     ])),
     '',
   ];

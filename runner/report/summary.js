@@ -6,6 +6,7 @@ import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
+import { isMeasured } from '../domain/interference.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
 
@@ -13,10 +14,8 @@ import { attachModels, listModelColumns, readModelValues } from './model-columns
 // — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
 export const STAT_NAMES = ['median', 'gmean', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 
-/** A run counts in statistics when it finished ok and was not a warm-up. */
-export function isMeasured(run) {
-  return run.status === 'ok' && run.warmup !== true;
-}
+// A run counts in statistics when it finished ok, was not a warm-up and was not disturbed (domain/interference.js).
+export { isMeasured };
 
 /**
  * @param {{ runs: object[], info: object|null, axes: string[] }} results  from readResults
@@ -25,16 +24,17 @@ export function isMeasured(run) {
  *   rows are CSV-ready; cells carry the same with the raw samples, for the other reports
  */
 export function summarizeCells(results, { baseline } = {}) {
-  const { runs, info, axes } = results;
+  const { runs, info, axes, keepDisturbed = false } = results;
   const hostCpus = info?.host?.cpus ?? null;
   const experiment = info?.experiment ?? runs[0]?.experiment;
-  const cells = listCells(results).map((cell) => summarizeCell({ ...cell, experiment }, runs.filter((run) => run.cell === cell.cell), hostCpus));
+  const counts = (run) => isMeasured(run, { keepDisturbed });
+  const cells = listCells(results).map((cell) => summarizeCell({ ...cell, experiment }, runs.filter((run) => run.cell === cell.cell), hostCpus, counts));
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
   for (const cell of cells) cell.baseline = chooseBaseline(cells, cell.workload, baseline);
   for (const cell of cells) Object.assign(cell, measureSpeedup(cell));
   attachModels(cells, info);
   const columns = [
-    'experiment', 'cell', ...axes, 'n', 'failed', 'warmups',
+    'experiment', 'cell', ...axes, 'n', 'failed', 'warmups', 'disturbed',
     ...metrics.flatMap(({ column }) => STAT_NAMES.map((stat) => `${column}_${stat}`)),
     ...listModelColumns(metrics),
     'baseline', 'speedup', 'efficiency', 'cpu_capacity',
@@ -58,8 +58,8 @@ function pickAxes(run, axes) {
   return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
 }
 
-function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus) {
-  const measured = cellRuns.filter(isMeasured);
+function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts) {
+  const measured = cellRuns.filter(counts);
   const workload = values.workload ?? cellRuns[0]?.workload;
   const stats = {};
   const outlierRuns = [];
@@ -84,6 +84,7 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus) {
     n: measured.length,
     failed: cellRuns.filter((run) => run.status !== 'ok').length,
     warmups: cellRuns.filter((run) => run.warmup === true).length,
+    disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
     runs: measured,
     stats,
     outlierRuns,
@@ -148,7 +149,7 @@ function measureSpeedup(cell) {
 }
 
 function toRow(cell, axes, metrics) {
-  const row = { experiment: cell.experiment, cell: cell.cell, n: cell.n, failed: cell.failed, warmups: cell.warmups };
+  const row = { experiment: cell.experiment, cell: cell.cell, n: cell.n, failed: cell.failed, warmups: cell.warmups, disturbed: cell.disturbed };
   for (const axis of axes) row[axis] = cell.values[axis];
   for (const { column } of metrics) {
     const stats = cell.stats[column];

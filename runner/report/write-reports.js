@@ -15,11 +15,12 @@ import { buildResultsDocument } from './results-json.js';
 
 /**
  * @param {string} dir  a results folder
- * @param {{ baseline?: object, pivots?: object[] }} [options]  override run.json's config.report
+ * @param {{ baseline?: object, pivots?: object[], keepDisturbed?: boolean }} [options]  override run.json's config.report;
+ *   keepDisturbed: count disturbed runs in the statistics (default: as run.json says)
  * @returns {{ files: string[], report: object }}  files = paths written, in writing order
  */
-export function writeReports(dir, options = {}) {
-  const report = buildReport(readResults(dir), options);
+export function writeReports(dir, { keepDisturbed, ...options } = {}) {
+  const report = buildReport(readResults(dir, { keepDisturbed }), options);
   const files = [];
   const write = (name, text) => files.push(writeAtomically(dir, name, text));
   write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));

@@ -1,19 +1,22 @@
 // A results folder (runs.csv, tasks.csv, run.json) → plain rows with typed values: numbers as numbers,
-// `warmup` as a boolean, text exactly as the workload wrote it (the spreadsheet guard undone).
+// `warmup` as a boolean, text exactly as the workload wrote it (the spreadsheet guard undone), and the columns
+// computed from a whole cell (domain/columns.js RUN_DERIVED_COLUMNS) added to each run.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
 import { restoreText } from './csv.js';
-import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS } from '../domain/columns.js';
+import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS, RUN_DERIVED_COLUMNS } from '../domain/columns.js';
 
 
 /**
  * @param {string} dir
- * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[], columns: string[] }}
- *   axes = the axis columns in CSV order (built-in ones first, then environment-variable axes)
+ * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: disturbed runs count in the statistics (--keep-disturbed);
+ *   default: as the matrix that wrote the folder was told (run.json `keep_disturbed`)
+ * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[], columns: string[],
+ *   keepDisturbed: boolean }}  axes = the axis columns in CSV order (built-in ones first, then environment-variable axes)
  */
-export function readResults(dir) {
+export function readResults(dir, { keepDisturbed } = {}) {
   const runsPath = join(dir, 'runs.csv');
   if (!existsSync(runsPath)) {
     throw new LabError('ERR_USAGE', `${dir} has no runs.csv`, { hint: 'pass a results folder written by `node-threads-lab run` (results/<experiment>-<timestamp>)' });
@@ -27,7 +30,23 @@ export function readResults(dir) {
   // `engine` is always a column (where each run went) but an axis only when the matrix made it one.
   const isAxis = (axis) => axis !== 'engine' || info?.config?.matrix?.engine !== undefined;
   const axes = [...AXIS_COLUMNS, ...envAxes].filter((axis) => columns.includes(axis) && isAxis(axis));
-  return { dir, runs, tasks, info, axes, envAxes, columns };
+  addDerivedColumns(runs);
+  return { dir, runs, tasks, info, axes, envAxes, columns, keepDisturbed: keepDisturbed ?? info?.keep_disturbed === true };
+}
+
+function addDerivedColumns(runs) {
+  const byCell = new Map();
+  for (const run of runs) {
+    if (!byCell.has(run.cell)) byCell.set(run.cell, []);
+    byCell.get(run.cell).push(run);
+  }
+  for (const cellRuns of byCell.values()) {
+    for (const { name, derive } of RUN_DERIVED_COLUMNS) {
+      derive(cellRuns).forEach((value, index) => {
+        if (value !== undefined) cellRuns[index][name] = value;
+      });
+    }
+  }
 }
 
 // runs.csv puts environment-variable axes between the last built-in axis (`node`, or `engine` in folders

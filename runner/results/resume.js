@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { LabError } from '../errors.js';
+import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 import { TASK_COLUMNS } from '../domain/columns.js';
 import { computeCellId } from '../plan/cell-id.js';
 import { formatRunKey } from '../plan/plan-runs.js';
@@ -34,8 +35,11 @@ export function checkResumable(plan, state, columns, taskColumns = TASK_COLUMNS)
   const { info } = state;
   const differences = [];
   const now = JSON.parse(JSON.stringify(plan.experiment));
+  // A key added since the folder was written (disturbed_above, max_reruns) is taken at its default: its rows
+  // predate the key (no interference figures: never disturbed), so only a value set on purpose is a change.
+  const then = (key) => (info.config && key in info.config ? info.config[key] : EXPERIMENT_DEFAULTS[key]) ?? null;
   for (const key of new Set([...Object.keys(now), ...Object.keys(info.config ?? {})])) {
-    if (computeCellId(now[key] ?? null) !== computeCellId(info.config?.[key] ?? null)) differences.push(`\`${key}\` changed`);
+    if (computeCellId(now[key] ?? null) !== computeCellId(then(key))) differences.push(`\`${key}\` changed`);
   }
   const cellsNow = plan.cells.map((cell) => cell.cell).sort().join();
   const cellsThen = (info.cells ?? []).map((cell) => cell.cell).sort().join();

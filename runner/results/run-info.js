@@ -25,6 +25,8 @@ export function buildRunInfo({ plan, config, engine, engines, slots, images, pro
     // The shuffled order of the planned runs, as run keys (cell.repetition): enough to repeat it.
     order: plan.runs.map((run) => run.runKey),
     planned_runs: plan.runs.length,
+    // --keep-disturbed: disturbed runs counted in the statistics and not re-run; `npm run report` keeps to it.
+    ...(plan.keepDisturbed ? { keep_disturbed: true } : {}),
     cells: plan.cells.map(({ cell, values, params, env, limits, nodeMajor }) => ({ cell, values, params, env, limits, node_major: nodeMajor })),
     host: { cpus: os.cpus().length, available_parallelism: os.availableParallelism?.() ?? null, cpu_model: os.cpus()[0]?.model ?? null, total_memory_bytes: os.totalmem(), kernel: os.release(), hostname: os.hostname() },
     docker: { engine: engine.host, version: engine.version },

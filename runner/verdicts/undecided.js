@@ -1,13 +1,14 @@
 // For adaptive repetitions that aim at claims: the cells behind every claim combination still inconclusive,
 // judged on the rows written so far (typed: fresh from toRows, or read back by results/read-results.js).
 import { AXIS_COLUMNS } from '../domain/axes.js';
+import { isMeasured } from '../domain/interference.js';
 import { judgeClaims } from './judge-claims.js';
 
 /** @returns {Set<string>} cell ids */
 export function findUndecidedClaimCells(plan, rows) {
   const claims = plan.experiment.claims ?? [];
   if (claims.length === 0) return new Set();
-  const measured = rows.filter((row) => row.status === 'ok' && row.warmup !== true);
+  const measured = rows.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
   const cells = plan.cells.map(({ cell, values, workload }) => ({ cell, values, workload, runs: measured.filter((row) => row.cell === cell) }));
   const keys = new Set(cells.flatMap((cell) => Object.keys(cell.values)));
   // runs.csv order: built-in axes, then environment-variable axes.

@@ -1,6 +1,8 @@
 // The figures of docs/findings.md: a chart per directive (an SVG beside the page, every run a dot) and the
-// order in which tasks finished (waves). Both read only ok, measured runs of one results folder.
+// order in which tasks finished (waves). Both read only the measured runs of one results folder (ok, not warm-up,
+// not disturbed: domain/interference.js).
 import { sortByAxes } from '../../runner/domain/cells.js';
+import { isMeasured } from '../../runner/domain/interference.js';
 import { findMetric } from '../../runner/domain/metrics.js';
 import { median } from '../../runner/stats/statistics.js';
 import { summarizeCells } from '../../runner/report/summary.js';
@@ -10,11 +12,10 @@ import { ONE_WAVE_SPAN, WAVE_GAP_SHARE, describeTaskOrder, summarizeWaves } from
 /** Where charts go, relative to the page. */
 export const CHARTS_DIR = 'findings/charts';
 
-/** The runs a table or chart shows: ok, not warm-up, and at `where` (AXIS:VALUE) when given. */
 /** The measured runs (of one axis value, with `where`), in cell order: tables and charts order text values by it. */
 export function selectRuns(folder, where) {
   const [axis, value] = where ? where.split(':') : [];
-  return inCellOrder(folder, folder.runs.filter((run) => run.status === 'ok' && !run.warmup && (!axis || String(run[axis]) === value)));
+  return inCellOrder(folder, folder.runs.filter((run) => isMeasured(run, folder) && (!axis || String(run[axis]) === value)));
 }
 
 // run.json's cell order is the matrix order; runs.csv's is the shuffled run order.

@@ -19,9 +19,11 @@ const FAILURES = file('../fixtures/own-code/failures.yml');
 const MISSING_FILE = file('../fixtures/own-code/missing-file.yml');
 const APP = file('../fixtures/own-code/app.yml');
 
+// The examples are the user's files, with the default re-runs: --keep-disturbed keeps the row counts the plan's on
+// a busy host (re-runs are test/integration/interference.test.js's).
 async function runMatrix(config, args = []) {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-own-'));
-  const result = await runCli(['--config', config, '--out', outDir, ...args]);
+  const result = await runCli(['--config', config, '--out', outDir, '--keep-disturbed', ...args]);
   const read = (name) => {
     try {
       return parse(readFileSync(join(outDir, name), 'utf8'), { columns: true });

@@ -27,6 +27,8 @@ export function fakeResult(run, overrides = {}) {
     cpu_total_ms: 195,
     peak_rss_mb: 60,
     cgroup_memory_peak_mb: 70,
+    // A quiet host: 100 ms of other CPU time over the window (interference_pct 4.9 at 2 CPUs).
+    host: { cpu_ms: 295, window_ms: 1020, cpus: 2 },
     metrics: {},
     ...overrides,
   };

@@ -78,7 +78,7 @@ describe('the CLI loads no Docker code', () => {
     const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^48 runs$/m);
+    expect(result.stdout).toMatch(/^48 runs, and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\)$/m);
   });
 
   test('for plan --json', async () => {

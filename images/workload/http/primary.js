@@ -8,6 +8,7 @@ import http from 'node:http';
 import { readClockMs } from '../clock.js';
 import { WorkloadError } from '../workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
+import { diffHostCpu, readHostCpu } from '../probe/host-cpu.js';
 import { readSeen } from '../probe/seen.js';
 import { startThreadSampler } from '../probe/os-threads.js';
 import { forkServerProcesses } from './cluster-server.js';
@@ -96,14 +97,16 @@ function createControl({ units, sampler, measured }) {
       // The warm-up's requests finish first: their CPU time has no response in the period (drain.js).
       const drainMs = await units.drain();
       await units.start();
+      const hostBefore = readHostCpu();
       const before = readCgroupSnapshot();
-      started = { before, seen: readSeen(before), startAt: readClockMs(), drainMs };
+      started = { before, hostBefore, seen: readSeen(before), startAt: readClockMs(), drainMs };
       return 'started';
     },
     [`POST ${CONTROL.stop}`]: async () => {
       if (!started) throw new WorkloadError('ERR_CONTROL', `${CONTROL.stop} before ${CONTROL.start}`);
       const stopAt = readClockMs();
       const after = readCgroupSnapshot();
+      const host = diffHostCpu(started.hostBefore, readHostCpu());
       const { loops, usages, served } = await units.stop();
       measured.resolve({
         startAt: started.startAt,
@@ -112,6 +115,7 @@ function createControl({ units, sampler, measured }) {
         drainMs: started.drainMs,
         counters: diffCgroupCounters(started.before, after),
         memoryPeakBytes: after.memoryPeakBytes,
+        host,
         threadCounts: sampler.stop(),
         loops,
         usages,

@@ -6,7 +6,7 @@ import { describeResources, round } from '../result.js';
 import { combineLoopDelays } from './event-loop.js';
 
 /** @param {{ served: (number|null)[] }} window  served: each process's GET /work requests finished in the period */
-export function buildServerResult({ t0, readyAt, startAt, stopAt, drainMs, seen, counters, memoryPeakBytes, threadCounts, loops, usages, served }) {
+export function buildServerResult({ t0, readyAt, startAt, stopAt, drainMs, seen, counters, memoryPeakBytes, host = null, threadCounts, loops, usages, served }) {
   const loop = combineLoopDelays(loops);
   return {
     workload: 'http',
@@ -14,7 +14,7 @@ export function buildServerResult({ t0, readyAt, startAt, stopAt, drainMs, seen,
     // Server start-up: forks, worker threads and work preparation until every process listens.
     setup_ms: round(readyAt - t0),
     tasks: [],
-    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages }),
+    ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages, host }),
     metrics: {
       event_loop_delay_mean_ms: loop.mean_ms === null ? null : round(loop.mean_ms),
       event_loop_delay_p99_ms: loop.p99_ms === null ? null : round(loop.p99_ms),

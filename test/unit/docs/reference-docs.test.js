@@ -2,7 +2,7 @@
 // (runner/domain/columns.js), the CSV header, the type table and docs/columns.md are made from it, and
 // docs/columns.md is what the code generates.
 import { readFileSync } from 'node:fs';
-import { COLUMN_TYPES, RUN_HEAD_COLUMNS, RUN_MEASURE_COLUMNS, runColumns, TASK_COLUMNS, TASK_TABLE_COLUMNS } from '../../../runner/domain/columns.js';
+import { COLUMN_TYPES, RUN_DERIVED_COLUMNS, RUN_HEAD_COLUMNS, RUN_MEASURE_COLUMNS, runColumns, TASK_COLUMNS, TASK_TABLE_COLUMNS } from '../../../runner/domain/columns.js';
 import { WORKLOADS, WORKLOAD_NAMES } from '../../../runner/domain/workloads.js';
 import { buildColumnDocs, buildParamsDocs, COLUMNS_FILE, PARAMS_FILE, readColumnTables } from '../../../scripts/write-docs.js';
 
@@ -17,6 +17,11 @@ test('one entry of the column table is the header, the type and the documentatio
   }
   expect(TASK_COLUMNS).toEqual(TASK_TABLE_COLUMNS.map((column) => column.name));
   for (const column of TASK_TABLE_COLUMNS) expect(docs).toContain(`| \`${column.name}\` | ${column.doc} |`);
+  // Columns computed when a folder is read are documented, and never in the header.
+  for (const column of RUN_DERIVED_COLUMNS) {
+    expect(docs).toContain(`| \`${column.name}\` | ${column.doc} |`);
+    expect(header).not.toContain(column.name);
+  }
 });
 
 test('every runs.csv column of every workload appears in the reference, with a description', () => {

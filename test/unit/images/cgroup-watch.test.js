@@ -2,7 +2,7 @@
 // version: it finds the container's cgroup once it appears, follows it, and when the cgroup has no
 // process left reports that last reading as final, in the probe's units.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -72,4 +72,7 @@ test.each([1, 2])('cgroup v%i: found when it appears, followed while it runs, fi
   expect(report.snapshot).toMatchObject({
     version, cpuQuota: 0.5, cpuset: '0-1', totalMs: 250, userMs: 200, systemMs: 50, nrPeriods: 10, nrThrottled: 3, throttledMs: 40, memoryPeakBytes: 8 * 2 ** 20,
   });
+  // The host's /proc/stat, from the first reading of the cgroup to the last: at least the 30 ms the test waited.
+  expect(report.host).toEqual({ cpu_ms: expect.any(Number), window_ms: expect.any(Number), cpus: os.cpus().length });
+  expect(report.host.window_ms).toBeGreaterThanOrEqual(30);
 });

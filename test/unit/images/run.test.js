@@ -2,6 +2,7 @@
 // parameters. Counters that depend on the host's cgroup are only checked for their shape here.
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const RUN_JS = fileURLToPath(new URL('../../../images/workload/run.js', import.meta.url));
@@ -11,7 +12,7 @@ const POOL_NAMED = UV_MAJOR > 1 || UV_MINOR >= 50;
 const SMALL_PBKDF2 = { tasks: 8, iterations: 1000, keylen: 64 };
 const RESULT_KEYS = [
   'workload', 'wall_ms', 'setup_ms', 'tasks', 'seen', 'peak_threads', 'pool_threads', 'throttled_periods',
-  'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'metrics',
+  'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'host', 'metrics',
 ];
 
 function runWorkload(spec, env = {}) {
@@ -41,6 +42,9 @@ function checkTimes(result) {
   for (const task of result.tasks) expect(task.end_ms).toBeGreaterThanOrEqual(task.start_ms);
   expect(result.setup_ms).toBeCloseTo(Math.min(...starts), 2);
   expect(result.wall_ms).toBeCloseTo(Math.max(...ends) - Math.min(...starts), 2);
+  // The host's /proc/stat is read around the cgroup counters, so its window holds every task.
+  expect(result.host).toEqual({ cpu_ms: expect.any(Number), window_ms: expect.any(Number), cpus: os.cpus().length });
+  expect(result.host.window_ms).toBeGreaterThanOrEqual(result.wall_ms);
 }
 
 const places = (result) => result.tasks.map(({ process, thread }) => [process, thread]);

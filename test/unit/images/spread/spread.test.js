@@ -64,7 +64,7 @@ describe('workload: the result object', () => {
     expect(Object.keys(buildResult(run))).toEqual([
       'workload', 'wall_ms', 'setup_ms', 'tasks', 'seen', 'peak_threads', 'pool_threads',
       'throttled_periods', 'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms',
-      'peak_rss_mb', 'cgroup_memory_peak_mb', 'metrics',
+      'peak_rss_mb', 'cgroup_memory_peak_mb', 'host', 'metrics',
     ]);
   });
 });

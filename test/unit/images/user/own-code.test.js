@@ -140,6 +140,13 @@ describe('a command\'s result line', () => {
     });
   });
 
+  test('the host\'s windows add up over the tasks as wall time does; a task without one leaves the host reading unknown', () => {
+    const withHost = (each, host) => ({ ...each, watch: { ...each.watch, host } });
+    const tasks = [withHost(task(0, 1000, 1400, 390), { cpu_ms: 500, window_ms: 402, cpus: 2 }), withHost(task(1, 2000, 2500, 410), { cpu_ms: 600.5, window_ms: 503, cpus: 2 })];
+    expect(buildCommandResult(tasks).host).toEqual({ cpu_ms: 1100.5, window_ms: 905, cpus: 2 });
+    expect(buildCommandResult([tasks[0], task(1, 2000, 2500, 410)]).host).toBeNull();
+  });
+
   test('a task without a reading leaves the totals unknown, not smaller', () => {
     const result = buildCommandResult([task(0, 0, 100, 90), task(1, 200, 300, null)]);
     expect(result.cpu_total_ms).toBeNull();

@@ -1,0 +1,43 @@
+// What the rest of the host did while a run was measured, and which runs a statistic counts. The workload reads
+// the host's /proc/stat at the edges of the window whose cgroup counters it reads (images/workload/probe/
+// host-cpu.js: `host` in its result line); here the run's own CPU time comes off it. The rule that leaves a run out
+// of the statistics reads only these figures and the run's status and flags, never its measured values, so it
+// cannot pick the runs that tell the story one wants (docs/report.md).
+import { usableCpus } from '../model/usable-cpus.js';
+
+// /proc/stat counts in 10 ms ticks: its CPU time over a window is off by a tick or two either way. Below this much
+// allowed CPU time (window × allowed CPUs) that alone would move the share by more than ±4%, so it is not given.
+export const MIN_ALLOWED_MS = 500;
+
+/**
+ * host_other_cpu_ms: the whole host's CPU time over the window less the run's own (its cgroup's exact counter, and
+ * for http the load generator's, which runs in a second container beside it). /proc/stat counts in 10 ms ticks, so
+ * on a quiet host it can come out a few ticks below zero. interference_pct: that as a share of the CPU time the run
+ * was allowed in the window: window × min(quota, cpuset size, host CPUs).
+ * @param {object|undefined} result  a parsed result line
+ * @returns {{ hostOtherCpuMs: number|null, interferencePct: number|null }}  null without a host reading; the share
+ *   also null for a window too short for the ticks (MIN_ALLOWED_MS)
+ */
+export function measureInterference(result) {
+  const host = result?.host;
+  const own = result?.cpu_total_ms;
+  if (!host || !Number.isFinite(host.cpu_ms) || !Number.isFinite(own)) return { hostOtherCpuMs: null, interferencePct: null };
+  const hostOtherCpuMs = host.cpu_ms - own - (result.loader?.cpu_ms ?? 0);
+  const allowedCpus = usableCpus({ cpus: result.seen?.cpu_quota ?? undefined, cpuset: result.seen?.cpuset ?? undefined }, host.cpus);
+  const allowedMs = allowedCpus === null ? 0 : host.window_ms * allowedCpus;
+  return { hostOtherCpuMs, interferencePct: allowedMs >= MIN_ALLOWED_MS ? (100 * hostOtherCpuMs) / allowedMs : null };
+}
+
+/** A run above the experiment's `disturbed_above` (a share it does not know counts as undisturbed). */
+export function isDisturbed(interferencePct, disturbedAbove) {
+  return typeof interferencePct === 'number' && typeof disturbedAbove === 'number' && interferencePct > disturbedAbove;
+}
+
+/**
+ * Whether a run counts in statistics (summary, verdicts, compare, adaptive rounds): it finished ok, was not a
+ * warm-up, and was not disturbed — unless `keepDisturbed` (--keep-disturbed) lets disturbed runs count too.
+ * @param {{ status: string, warmup?: boolean, disturbed?: boolean }} run  a typed runs.csv row
+ */
+export function isMeasured(run, { keepDisturbed = false } = {}) {
+  return run.status === 'ok' && run.warmup !== true && (keepDisturbed || run.disturbed !== true);
+}

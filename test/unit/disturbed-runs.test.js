@@ -1,0 +1,171 @@
+// Disturbed runs through the whole pipeline with the fake executor: the executor says which runs the rest of the
+// host disturbed (their `host` reading), the matrix keeps their rows, re-runs each once up to max_reruns a cell,
+// the statistics leave them out (unless --keep-disturbed), the reports and run.json count them, and a resume
+// continues exactly.
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { planExperiments } from '../../runner/plan/plan-runs.js';
+import { readResumeState } from '../../runner/results/resume.js';
+import { readResults } from '../../runner/results/read-results.js';
+import { buildReport } from '../../runner/report/build-report.js';
+import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
+import { main as runCommandLine } from '../../runner/cli.js';
+import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
+
+const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };
+const MAX_RERUNS = 2;
+
+function planOf({ keepDisturbed = false, claims } = {}) {
+  const experiment = {
+    name: 'noisy', repetitions: 3, timeout: 10, memory_bytes: 2 ** 30, disturbed_above: 25, max_reruns: MAX_RERUNS,
+    env: {}, include: [], exclude: [], matrix: { workload: ['pbkdf2'], cpus: [2], uv_threadpool_size: [1, 4] }, params: { pbkdf2: { tasks: 2 } },
+    ...(claims ? { claims } : {}),
+  };
+  return planExperiments({ file: 'x.yml', experiments: [experiment] }, { defaultNodeMajor: 24, seed: 7, keepDisturbed })[0];
+}
+
+// A disturbed run: the rest of the host used 1500 ms of CPU over the 1020 ms window at 2 CPUs (73.5%), and the run
+// took 10 times as long. Quiet runs: the fake's 4.9%, and wall_ms 100 (pool 1) or 50 (pool 4).
+function outcomeOf(isDisturbed) {
+  return (run) => {
+    const quietWall = run.values.uv_threadpool_size === 1 ? 100 : 50;
+    if (!isDisturbed(run)) return { result: fakeResult(run, { wall_ms: quietWall }) };
+    return { result: fakeResult(run, { wall_ms: quietWall * 10, host: { cpu_ms: 195 + 1500, window_ms: 1020, cpus: 2 } }) };
+  };
+}
+
+async function runPlan(plan, isDisturbed, { signal, resumed } = {}) {
+  const out = resumed?.dir ?? mkdtempSync(join(tmpdir(), 'disturbed-'));
+  const executor = createFakeExecutor(outcomeOf(isDisturbed));
+  const jobs = prepareJobs({ plans: [plan], out, resultsRoot: out, resumed });
+  const outcome = await runExperiments({ jobs, executor, context: CONTEXT, signal, events: new EventEmitter() });
+  return { out, executor, outcome };
+}
+
+const byRepetition = (rows) => [...rows].sort((a, b) => a.repetition - b.repetition);
+const poolOf = (plan, size) => plan.cells.find((cell) => cell.values.uv_threadpool_size === size).cell;
+
+test('each disturbed run is kept and gets one run in its place; the statistics use the others', async () => {
+  const plan = planOf();
+  const pool1 = poolOf(plan, 1);
+  // Repetitions 1 and 2 of pool 1 are disturbed; their re-runs are quiet.
+  const { out, executor, outcome } = await runPlan(plan, (run) => run.cell === pool1 && run.rerunOf === undefined && run.repetition <= 2);
+  expect(executor.executed).toHaveLength(6 + 2);
+  const results = readResults(out);
+  const rows = byRepetition(results.runs.filter((row) => row.cell === pool1));
+  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, false, null], [4, false, 1], [5, false, 2]]);
+  expect(rows[0].interference_pct).toBeCloseTo(73.529, 3);
+  expect(rows[0].host_other_cpu_ms).toBe(1500);
+  expect(results.runs.filter((row) => row.cell !== pool1).every((row) => row.disturbed === false && row.rerun_of === undefined)).toBe(true);
+
+  // Left out: pool 1 has its 3 quiet runs (100 ms each), not the 1000 ms ones.
+  const summary = readFileSync(join(out, 'summary.csv'), 'utf8');
+  expect(summary.split('\r\n')[0]).toMatch(/,n,failed,warmups,disturbed,wall_ms_median,/);
+  const report = buildReport(results);
+  const cell = report.summary.cells.find((each) => each.cell === pool1);
+  expect([cell.n, cell.disturbed, cell.stats.wall_ms.median, cell.stats.wall_ms.max]).toEqual([3, 2, 100, 100]);
+  expect(report.counts).toMatchObject({ total: 8, measured: 6, disturbed: 2, reruns: 2 });
+
+  const info = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+  expect(info.summary).toMatchObject({ total: 8, done: 8, ok: 8, disturbed: 2, reruns: 2 });
+  expect(outcome.experiments[0].summary).toMatchObject({ disturbed: 2, reruns: 2 });
+  const markdown = readFileSync(join(out, 'report.md'), 'utf8');
+  expect(markdown).toMatch(/- Runs: 6 measured \(ok, not warm-up, not disturbed\), of 8 in runs.csv/);
+  expect(markdown).toMatch(/- Disturbed: 2 run\(s\) \(interference above 25%\): left out of the statistics, 2 re-run/);
+  expect(markdown).toMatch(/## Disturbed runs/);
+  expect(markdown).toMatch(/\| 1 \| 73\.53 \| 1500 \| repetition 4 \|/);
+});
+
+test('re-runs stop at max_reruns a cell even when the re-runs are disturbed too; rows are never dropped', async () => {
+  const plan = planOf();
+  const pool4 = poolOf(plan, 4);
+  const { out, executor } = await runPlan(plan, (run) => run.cell === pool4);
+  expect(executor.executed.filter((run) => run.cell === pool4)).toHaveLength(3 + MAX_RERUNS);
+  const results = readResults(out);
+  const rows = byRepetition(results.runs.filter((row) => row.cell === pool4));
+  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, true, null], [4, true, 1], [5, true, 2]]);
+  const cell = buildReport(results).summary.cells.find((each) => each.cell === pool4);
+  expect([cell.n, cell.disturbed]).toEqual([0, 5]);
+  expect(buildReport(results).notes.join('\n')).toMatch(/every run of .* was disturbed/);
+});
+
+test('--keep-disturbed: disturbed runs count in every statistic and none is re-run; the folder remembers it', async () => {
+  const plan = planOf({ keepDisturbed: true });
+  const pool1 = poolOf(plan, 1);
+  const { out, executor } = await runPlan(plan, (run) => run.cell === pool1 && run.repetition === 1);
+  expect(executor.executed).toHaveLength(6);
+  expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).keep_disturbed).toBe(true);
+  const cellOf = (results) => buildReport(results).summary.cells.find((each) => each.cell === pool1);
+  expect(cellOf(readResults(out))).toMatchObject({ n: 3, disturbed: 1 });
+  expect(cellOf(readResults(out)).stats.wall_ms.max).toBe(1000);
+  expect(cellOf(readResults(out, { keepDisturbed: false }))).toMatchObject({ n: 2, disturbed: 1 });
+});
+
+test('verdicts judge the undisturbed runs only: a claim the disturbed runs would break holds', async () => {
+  const claims = [{ says: 'pool 4 halves the time', metric: null, compare: { uv_threadpool_size: [1, 4] }, where: {}, expect: { ratio: 0.5, within: 0.1 } }];
+  const plan = planOf({ claims });
+  const pool4 = poolOf(plan, 4);
+  // Pool 4's first run is disturbed (500 ms instead of 50); the others agree exactly.
+  const { out } = await runPlan(plan, (run) => run.cell === pool4 && run.repetition === 1);
+  const judged = (options) => buildReport(readResults(out, options)).verdicts.claims.find((row) => row.kind === 'claim-overall').verdict;
+  expect(judged()).toBe('holds');
+  expect(judged({ keepDisturbed: true })).not.toBe('holds');
+});
+
+test('adaptive rounds judge precision on the undisturbed runs, and count only those against max_repetitions', async () => {
+  const adaptivePlan = () => {
+    const plan = planOf();
+    plan.experiment.adaptive = { max_repetitions: 6, target_ci_pct: 5 };
+    return plan;
+  };
+  const pool1Runs = ({ executor }, plan) => executor.executed.filter((run) => run.cell === poolOf(plan, 1)).map((run) => [run.repetition, run.rerunOf ?? null]).sort((a, b) => a[0] - b[0]);
+  // Quiet runs agree exactly: only the disturbed one (1000 ms) would have made the cell look imprecise.
+  const steady = adaptivePlan();
+  const once = await runPlan(steady, (run) => run.cell === poolOf(steady, 1) && run.repetition === 1);
+  expect(pool1Runs(once, steady)).toEqual([[1, null], [2, null], [3, null], [4, 1]]);
+
+  // Quiet runs that never agree: the cell goes to 6 runs that count, beside its disturbed one.
+  const noisy = adaptivePlan();
+  let count = 0;
+  const executor = createFakeExecutor((run) => {
+    if (run.cell !== poolOf(noisy, 1)) return {};
+    const wall = count++ % 2 === 0 ? 100 : 160;
+    if (run.repetition !== 1) return { result: fakeResult(run, { wall_ms: wall }) };
+    return { result: fakeResult(run, { wall_ms: wall, host: { cpu_ms: 1695, window_ms: 1020, cpus: 2 } }) };
+  });
+  const out = mkdtempSync(join(tmpdir(), 'disturbed-'));
+  await runExperiments({ jobs: prepareJobs({ plans: [noisy], out, resultsRoot: out }), executor, context: CONTEXT, events: new EventEmitter() });
+  const rows = readResults(out).runs.filter((row) => row.cell === poolOf(noisy, 1));
+  expect([rows.length, rows.filter((row) => row.disturbed).length, rows.filter((row) => row.rerun_of === 1).length]).toEqual([7, 1, 1]);
+});
+
+test('--resume keeps the disturbed rows and finishes the re-runs owed, never passing max_reruns in all', async () => {
+  const plan = planOf();
+  const pool4 = poolOf(plan, 4);
+  const disturbed = (run) => run.cell === pool4;
+  // Stopped once 7 runs were handed out: the 6 planned and the first re-run.
+  const controller = new AbortController();
+  const first = await runPlan(plan, (run) => {
+    if (run.rerunOf !== undefined) controller.abort();
+    return disturbed(run);
+  }, { signal: controller.signal });
+  expect(first.outcome.stoppedBy).toBe('abort');
+  const before = readResults(first.out).runs.filter((row) => row.cell === pool4);
+  expect(before.filter((row) => row.rerun_of !== undefined)).toHaveLength(1);
+
+  const resumed = readResumeState(first.out);
+  const second = await runPlan(plan, disturbed, { resumed });
+  expect(second.executor.executed.map((run) => [run.cell, run.rerunOf])).toEqual([[pool4, 2]]);
+  const rows = byRepetition(readResults(first.out).runs.filter((row) => row.cell === pool4));
+  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, true, null], [4, true, 1], [5, true, 2]]);
+  // Resumed again: nothing is owed any more.
+  const third = await runPlan(plan, disturbed, { resumed: readResumeState(first.out) });
+  expect(third.executor.executed).toEqual([]);
+});
+
+test('a resume keeps the choice its folder was started with: --keep-disturbed on a folder started without it is refused', async () => {
+  const { out } = await runPlan(planOf(), () => false);
+  await expect(runCommandLine(['--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({ code: 'ERR_USAGE', message: expect.stringMatching(/was started without it/) });
+});
