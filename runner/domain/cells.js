@@ -8,9 +8,13 @@ export function sampleOf(cell, column) {
   return cell.runs.map((run) => run[column]).filter((value) => typeof value === 'number' && Number.isFinite(value));
 }
 
-/** Each of sampleOf's values' round (its run's `repetition`), in the same order: what a paired comparison pairs by. */
+/**
+ * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by. A run's round is its
+ * `repetition`; a re-run of a disturbed run takes the round of the run it replaces (`rerun_of`), so the pair the
+ * disturbance broke is whole again.
+ */
 export function roundsOf(cell, column) {
-  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map((run) => run.repetition);
+  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
 }
 
 export function medianOf(cell, column) {
