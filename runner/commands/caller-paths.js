@@ -17,7 +17,9 @@ const PACKAGE_NAME = 'node-threads-lab';
  *   line; defaults: the base of the default files and folders; npmScript: started by `npm run` in this package
  */
 export function readCallerPaths({ env = process.env, cwd = process.cwd(), packageDir = PACKAGE_DIR } = {}) {
-  const npmScript = Boolean(env.npm_lifecycle_event && env.INIT_CWD && env.npm_package_name === PACKAGE_NAME && isSameFolder(cwd, packageDir));
+  // Only the scripts that are this command by another name: `npm test` also runs here, and what its tests start
+  // is the bin, started in the package folder.
+  const npmScript = Boolean(NPM_SCRIPTS.has(env.npm_lifecycle_event) && env.INIT_CWD && env.npm_package_name === PACKAGE_NAME && isSameFolder(cwd, packageDir));
   return { typed: npmScript ? env.INIT_CWD : cwd, defaults: cwd, npmScript };
 }
 
@@ -35,7 +37,8 @@ function isSameFolder(a, b) {
 }
 
 // The package's npm scripts that are a subcommand by another name (package.json "scripts").
-const NPM_ALIASES = { run: 'matrix', report: 'report', claims: 'claims', compare: 'compare', images: 'images' };
+const NPM_ALIASES = { run: 'matrix', report: 'report', claims: 'claims', advise: 'advise', compare: 'compare', images: 'images' };
+const NPM_SCRIPTS = new Set(Object.values(NPM_ALIASES));
 
 /** A command to suggest, in the form this one was started: `npm run matrix -- --resume DIR` or `node-threads-lab run --resume DIR`. */
 export function formatCommand(paths, subcommand, args) {

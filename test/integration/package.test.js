@@ -116,7 +116,7 @@ test('report, claims and compare from that folder, with paths relative to it', a
   const claims = await start(bin, ['claims', folder, '--json'], service);
   expectOk(claims);
   expect(JSON.parse(claims.stdout)).toMatchObject({ dir: join(service, folder), experiment: 'tiny', exit_code: 0 });
-  const compared = await start(bin, ['compare', folder, 'results/api-example', '--json'], service);
+  const compared = await start(bin, ['compare', folder, 'results/api-example', '--json', '--out', 'compare.csv'], service);
   expectOk(compared);
   expect(JSON.parse(compared.stdout)).toMatchObject({ b: join(service, 'results', 'api-example'), file: join(service, 'compare.csv'), rows: [expect.objectContaining({ metric: 'wall_ms', n_a: 2, n_b: 2 })] });
 });
