@@ -12,8 +12,10 @@ export const MIN_ALLOWED_MS = 500;
 /**
  * host_other_cpu_ms: the whole host's CPU time over the window less the run's own (its cgroup's exact counter, and
  * for http the load generator's, which runs in a second container beside it). /proc/stat counts in 10 ms ticks, so
- * on a quiet host it can come out a few ticks below zero. interference_pct: that as a share of the CPU time the run
- * was allowed in the window: window × min(quota, cpuset size, host CPUs).
+ * on a quiet host it can come out a few ticks below zero. interference_pct: the part of it that contended with the
+ * run — what the others used beyond the CPUs the run could not have used anyway (host CPUs − allowed, over the
+ * window) — as a share of the CPU time the run was allowed in the window: window × min(quota, cpuset size, host
+ * CPUs). A 0.5-CPU run on 2 CPUs shares nothing with 1.5 CPUs of others; a 2-CPU run shares everything.
  * @param {object|undefined} result  a parsed result line
  * @returns {{ hostOtherCpuMs: number|null, interferencePct: number|null }}  null without a host reading; the share
  *   also null for a window too short for the ticks (MIN_ALLOWED_MS)
@@ -25,7 +27,9 @@ export function measureInterference(result) {
   const hostOtherCpuMs = host.cpu_ms - own - (result.loader?.cpu_ms ?? 0);
   const allowedCpus = usableCpus({ cpus: result.seen?.cpu_quota ?? undefined, cpuset: result.seen?.cpuset ?? undefined }, host.cpus);
   const allowedMs = allowedCpus === null ? 0 : host.window_ms * allowedCpus;
-  return { hostOtherCpuMs, interferencePct: allowedMs >= MIN_ALLOWED_MS ? (100 * hostOtherCpuMs) / allowedMs : null };
+  const spareMs = allowedCpus === null ? 0 : Math.max(0, host.cpus - allowedCpus) * host.window_ms;
+  const contendedMs = Math.max(0, hostOtherCpuMs - spareMs);
+  return { hostOtherCpuMs, interferencePct: allowedMs >= MIN_ALLOWED_MS ? (100 * contendedMs) / allowedMs : null };
 }
 
 /** A run above the experiment's `disturbed_above` (a share it does not know counts as undisturbed). */

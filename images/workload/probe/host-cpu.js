@@ -14,26 +14,28 @@ const MS_PER_TICK = 1000 / USER_HZ;
 
 /**
  * @typedef {object} HostCpuReading
- * @property {number} busyMs  user + nice + system + irq + softirq + steal, summed over every CPU, since boot
+ * @property {number} busyMs  user + nice + system + steal, summed over every CPU, since boot
  * @property {number} idleMs  idle + iowait, likewise
  * @property {number} cpus    the `cpuN` lines: CPUs online
  * @property {number} atMs    clock.js time of the reading
  */
 
 /**
- * The first line of /proc/stat → busy and idle ticks, and the number of CPUs. Busy is what ran, on anyone's
- * behalf: user, nice, system, irq, softirq, and steal (a hypervisor gave the CPU to another machine, which
- * takes time from the run as surely as a process does). guest and guest_nice are already inside user and
+ * The first line of /proc/stat → busy and idle ticks, and the number of CPUs. Busy is what processes ran: user,
+ * nice, system, and steal (a hypervisor gave the CPU to another machine, which takes time from the run as surely
+ * as a process does). irq and softirq are left out: they are mostly the kernel moving the run's own packets (an
+ * http run's load generator talks to its server through the host's network stack), which no container's counter
+ * holds, so counting them made every http run look disturbed. guest and guest_nice are already inside user and
  * nice, so adding them would count them twice. null when the text has no `cpu` line.
  */
 export function parseProcStat(text) {
   const lines = (text ?? '').split('\n');
   const total = lines.find((line) => /^cpu\s/.test(line));
   if (!total) return null;
-  const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = total.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait = 0, , , steal = 0] = total.trim().split(/\s+/).slice(1).map(Number);
   if (![user, nice, system, idle].every(Number.isFinite)) return null;
   return {
-    busyTicks: user + nice + system + irq + softirq + steal,
+    busyTicks: user + nice + system + steal,
     idleTicks: idle + iowait,
     cpus: lines.filter((line) => /^cpu\d+\s/.test(line)).length,
   };

@@ -10,12 +10,14 @@ describe('host_other_cpu_ms and interference_pct', () => {
     expect(measureInterference(run())).toEqual({ hostOtherCpuMs: 300, interferencePct: 15 });
   });
 
-  test('allowed CPUs are min(quota, cpuset size, host CPUs): the same others weigh more against a smaller allowance', () => {
-    expect(measureInterference(run({ seen: { cpu_quota: 0.5, cpuset: '0-1' } })).interferencePct).toBe(60);
-    expect(measureInterference(run({ seen: { cpu_quota: null, cpuset: '1' } })).interferencePct).toBe(30);
+  test('allowed CPUs are min(quota, cpuset size, host CPUs); only what the others took beyond the CPUs the run could not use contends', () => {
+    // A 0.5-CPU quota leaves 1.5 CPUs (1500 ms) to the others: their 300 ms take nothing from the run.
+    expect(measureInterference(run({ seen: { cpu_quota: 0.5, cpuset: '0-1' } })).interferencePct).toBe(0);
+    expect(measureInterference(run({ seen: { cpu_quota: null, cpuset: '1' } })).interferencePct).toBe(0);
     expect(measureInterference(run({ seen: { cpu_quota: null, cpuset: null } })).interferencePct).toBe(15);
-    // Others on the CPU the run could not use still count: 1.5 CPUs of others against a 0.5 CPU quota is 300%.
-    expect(measureInterference(run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2000, window_ms: 1000, cpus: 2 } })).interferencePct).toBe(300);
+    // 1.5 CPUs of others beside a 0.5-CPU run: exactly the spare CPUs, so no contention; 1.8 CPUs: 300 ms of 500.
+    expect(measureInterference(run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2000, window_ms: 1000, cpus: 2 } })).interferencePct).toBe(0);
+    expect(measureInterference(run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2300, window_ms: 1000, cpus: 2 } })).interferencePct).toBe(60);
   });
 
   test('http: the load generator runs in a second container, and is the run\'s own too', () => {
@@ -23,7 +25,7 @@ describe('host_other_cpu_ms and interference_pct', () => {
   });
 
   test('a quiet host can read a tick or two below the run\'s exact cgroup time: kept as measured', () => {
-    expect(measureInterference(run({ host: { cpu_ms: 1490, window_ms: 1000, cpus: 2 } }))).toEqual({ hostOtherCpuMs: -10, interferencePct: -0.5 });
+    expect(measureInterference(run({ host: { cpu_ms: 1490, window_ms: 1000, cpus: 2 } }))).toEqual({ hostOtherCpuMs: -10, interferencePct: 0 });
   });
 
   test('no host reading (no /proc, a folder from before) or no CPU time: unknown, not zero', () => {
