@@ -20,7 +20,7 @@ import { buildScenario } from './lib/stats-simulation.js';
 import { CAP_CANDIDATES, chooseCap, chooseRepetitions, chooseWinner, REPETITION_CANDIDATES } from './lib/stats-verdict.js';
 import { renderStatisticsDoc } from './lib/statistics-doc.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USAGE = `Usage: npm run bench:stats -- [DIR ...] [--trials N] [--seed N] [--detect P] [--retries N] [--out FILE]
 
   DIR          a result folder to fit a noise profile to, beside docs/findings/* and docs/statistics/*/

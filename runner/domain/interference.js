@@ -3,7 +3,7 @@
 // host-cpu.js: `host` in its result line); here the run's own CPU time comes off it. The rule that leaves a run out
 // of the statistics reads only these figures and the run's status and flags, never its measured values, so it
 // cannot pick the runs that tell the story one wants (docs/report.md).
-import { usableCpus } from '../model/usable-cpus.js';
+import { usableCpus } from './usable-cpus.js';
 
 // /proc/stat counts in 10 ms ticks: its CPU time over a window is off by a tick or two either way. Below this much
 // allowed CPU time (window × allowed CPUs) that alone would move the share by more than ±4%, so it is not given.

@@ -1,7 +1,7 @@
 // A cell as the workloads' capacity models see it (workloads/*.js `model.predict`): its parameters and the
 // capacity axes turned into numbers, with Node's and the spread's defaults where an axis is not set.
 import { AXES } from '../domain/axes.js';
-import { usableCpus } from './usable-cpus.js';
+import { usableCpus } from '../domain/usable-cpus.js';
 
 /** Axes a capacity model explains; every other axis (node, engine, an environment variable) may change the work itself. */
 export const CAPACITY_AXES = ['cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster'];

@@ -1,7 +1,7 @@
 // runs → summary rows, one per cell: the cell's axis values, how many runs count, the statistics of its
 // primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
 import { median } from 'simple-statistics';
-import { usableCpus } from '../model/usable-cpus.js';
+import { usableCpus } from '../domain/usable-cpus.js';
 import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
@@ -104,7 +104,7 @@ function summarizeMetric(sample) {
   return { n, median: middle, gmean, mean, stdev, min, max, cv, ci95_low: centre?.low ?? null, ci95_high: centre?.high ?? null, outliers };
 }
 
-/** The CPUs the container can use (runner/model/usable-cpus.js): summary.csv's cpu_capacity. */
+/** The CPUs the container can use (runner/domain/usable-cpus.js): summary.csv's cpu_capacity. */
 export const cpuCapacity = usableCpus;
 
 /**

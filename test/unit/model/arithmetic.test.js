@@ -1,7 +1,7 @@
 // The capacity models' arithmetic on cells worked by hand: waves of equal tasks over threads sharing the
 // usable CPUs (images/workload/lib/capacity.js), and each workload's `model` on top of it.
 import { listPoolLoads, listThreadLoads, shareCpus } from '../../../images/workload/lib/capacity.js';
-import { usableCpus } from '../../../runner/model/usable-cpus.js';
+import { usableCpus } from '../../../runner/domain/usable-cpus.js';
 import { toModelCell } from '../../../runner/model/model-cell.js';
 import { WORKLOADS, fillAllParams } from '../../../runner/domain/workloads.js';
 
