@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig, validateConfig } from '../config/load-config.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { planColumns } from '../domain/columns.js';
+import { checkUserCode } from '../plan/check-user-code.js';
 import { planExperiments } from '../plan/plan-runs.js';
 import { findPlanWarnings } from '../plan/plan-warnings.js';
 import { newSeed } from '../plan/run-order.js';
@@ -43,6 +44,8 @@ export async function preparePlan(configOrFile, { only = [], seed, resume, engin
       checkResumable(plan, resumed, planColumns(plan));
     }
   }
+  // The preflight's static half: a misspelled export is exit 2 here, before any engine is reached.
+  const userCode = await checkUserCode(plans, config);
   return {
     config,
     plans,
@@ -50,7 +53,8 @@ export async function preparePlan(configOrFile, { only = [], seed, resume, engin
     seed: runSeed,
     engines: engineNames,
     slots: slotCount,
-    warnings: plans.flatMap((plan) => findPlanWarnings(plan, config)),
+    warnings: [...plans.flatMap((plan) => findPlanWarnings(plan, config)), ...userCode.warnings],
+    userModules: userCode.modules,
     pending: plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey))),
   };
 }
