@@ -24,7 +24,8 @@ if (request.kind === 'function') {
     report.callError = formatUserError(error);
   }
 }
-process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0));
+// On a line of its own: a module that printed while loading may have left its last line unfinished.
+process.stdout.write(`\n${JSON.stringify(report)}\n`, () => process.exit(0));
 
 function fail(error) {
   process.stderr.write(`preflight failed: ${String(error?.message ?? error).replace(/\s*\n\s*/g, ' ')}\n`);
