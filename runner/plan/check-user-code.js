@@ -83,7 +83,7 @@ function listTargets(plan, config) {
     const written = at.reduce((object, key) => object?.[key], config.raw ?? {});
     return [{
       experiment: plan.experiment.name, kind: workload.userCode.kind, hostFile, hostRoot, at, nodeMajor: cell.nodeMajor,
-      exportName: given.export ?? 'default', exportWritten: written?.export !== undefined, shown: path.relative(process.cwd(), hostFile) || hostFile,
+      exportName: given.export ?? 'default', exportWritten: written?.export !== undefined, shown: given.file,
     }];
   });
 }
@@ -116,7 +116,7 @@ function checkTypeScript(target, place) {
 function syntaxError(target, read, place) {
   const format = read.format === 'module' ? 'an ES module' : 'CommonJS';
   return new LabError('ERR_CONFIG_INVALID', `${read.syntaxError.message} (read as ${format}, as the container's Node.js would load it)`, {
-    file: path.relative(process.cwd(), read.file) || read.file,
+    file: displayPath(read.file),
     line: read.syntaxError.line,
     column: read.syntaxError.column,
     hint: `fix the module; it is \`file:\` of ${formatPath(target.at)}${place.line ? ` (${place.file}:${place.line}:${place.column})` : ''}`,
@@ -140,7 +140,7 @@ function checkExport(target, read, where) {
     };
   }
   const close = suggestName(name, listed);
-  const hint = close ? `did you mean \`${close}\`? (its exports: ${exportsText})` : `set \`export:\` to one of its exports (\`default\` for export default / module.exports)`;
+  const hint = close ? `did you mean \`${close}\`?` : 'set `export:` to one of its exports (`default` for export default / module.exports)';
   if (read.viaDefault) {
     return {
       warning: {
@@ -186,6 +186,12 @@ function describeModule(target, { format, kind, engine }) {
 function locateKey(config, keyPath) {
   const { line, column } = config.locate?.(keyPath) ?? {};
   return { file: config.file, line, column, path: formatPath(keyPath) };
+}
+
+// Relative to the working directory where that is shorter (an editor and a terminal open it from there).
+function displayPath(file) {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 function article(word) {

@@ -59,7 +59,7 @@ function formatClaim(claim) {
 
 function formatAdvice(advice) {
   const per = advice.per.length > 0 ? advice.per.join(' and ') : 'experiment (no budget axis)';
-  const pick = advice.prefer === 'best' ? 'the best setting' : 'the cheapest setting';
+  const pick = advice.prefer === 'best' ? 'the best setting' : 'the setting with the fewest threads and processes';
   return `  advice: ${pick} within ${formatPercent(advice.within)} of the best on ${groupMetrics(advice.metrics)}, per ${per}`;
 }
 
