@@ -40,6 +40,12 @@ export function describePreflightFailure(raw, { timeoutS }) {
     `${last ? ` (stdout ends with: ${JSON.stringify(last.slice(-120))})` : ' (stdout is empty)'}${stderr}`;
 }
 
+/** The module printed on stdout and left the last line unfinished (images/workload/preflight.js watches it). */
+export function describeUnfinishedStdout({ bytes }) {
+  return `it writes ${formatSize(bytes)} to stdout${bytes > PREFLIGHT_STDOUT_LIMIT ? ' (stdout too large)' : ''} while loading and leaves the last line unfinished: ` +
+    'each run\'s result line would be joined to it and lost, and every run would fail with "no result line"';
+}
+
 function formatSize(bytes) {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }

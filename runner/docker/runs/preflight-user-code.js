@@ -8,7 +8,7 @@ import { readLastLineNumbers } from '../../../images/workload/lib/user-numbers.j
 import { getWorkload } from '../../domain/workloads.js';
 import { LabError } from '../../errors.js';
 import { runCommandTasks } from './command-run.js';
-import { describePreflightFailure, readPreflightReport } from './preflight-reason.js';
+import { describePreflightFailure, describeUnfinishedStdout, readPreflightReport } from './preflight-reason.js';
 import { imageKey } from '../../plan/image-choice.js';
 import { LABELS, runContainer } from './run-container.js';
 
@@ -65,6 +65,10 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
     const exportIssue = /has no export|is a \w+, not a function/.test(reason);
     throw locatedError(config, [...at, exportIssue ? 'export' : 'file'], `preflight of ${shown}: ${reason}`,
       exportIssue ? `write the name of an exported function in \`export:\`` : 'fix the module so that it loads, then run the matrix again');
+  }
+  if (report.stdout?.unfinished) {
+    throw locatedError(config, [...at, 'file'], `preflight of ${shown}: ${describeUnfinishedStdout(report.stdout)}`,
+      'print with a final newline (console.log does), or to stderr (console.error): stdout is where each run writes its result line');
   }
   if (report.callError) onProgress(`the first call of ${shown} threw (${report.callError}); every run will record it`);
   return report.columns;
