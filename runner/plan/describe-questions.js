@@ -49,7 +49,7 @@ function describeClaim(plan, axes, claim, index) {
       hint: [
         `write \`metric: ${surprising[0].metric}\` in the claim to say you mean it`,
         ...primaryMetrics(surprising[0].workload).filter((metric) => metric.better === 'lower').slice(0, 1).map((metric) => `\`metric: ${metric.column}\` to judge ${metric.label} (lower is better)`),
-        `or turn the bound round (\`${side === 'below' ? 'above' : 'below'}: ${Number((1 / bound).toPrecision(3))}\`)`,
+        `or, if you meant ${axis}=${b} is ${side === 'below' ? 'better' : 'worse'}, \`${side === 'below' ? 'above' : 'below'}: ${Number((1 / bound).toPrecision(3))}\``,
       ].join(', '),
     },
   };
