@@ -28,46 +28,43 @@ export async function checkUserCode(plans, config) {
   const targets = plans.flatMap((plan) => listTargets(plan, config));
   if (targets.length === 0) return { modules: [], warnings: [] };
   // Loaded only for user code: acorn is not on the way of a plan of built-in workloads.
-  const { readModuleExports, isTypeScript } = await import('./module-exports.js');
-  const strip = await findTypeStripper();
+  const reader = { ...(await import('./module-exports.js')), strip: await findTypeStripper() };
   const errors = [];
   const modules = [];
   const warnings = [];
-  const checked = new Map();
+  const seen = new Set();
   for (const target of targets) {
-    const where = (key) => locateKey(config, [...target.at, key]);
-    if (isTypeScript(target.hostFile)) {
-      const refusal = checkTypeScript(target, where('file'));
-      if (refusal) {
-        errors.push(refusal);
-        continue;
-      }
-    }
-    const key = `${target.hostFile}\u0000${target.exportName}`;
-    if (checked.has(key)) continue;
-    checked.set(key, true);
-    if (isTypeScript(target.hostFile) && !strip) {
-      modules.push(describeModule(target, { format: 'TypeScript', kind: null, engine: [`its exports (this Node.js ${process.version} cannot strip types to read them; Node.js 22.13 and later can)`, ...engineChecks(target, [])] }));
-      continue;
-    }
-    const read = readModuleExports(target.hostFile, { root: target.hostRoot, strip });
-    if (read.syntaxError) {
-      errors.push(syntaxError(target, read, where('file')));
-      continue;
-    }
-    const issue = checkExport(target, read, where);
-    if (issue?.error) {
-      errors.push(issue.error);
-      continue;
-    }
-    if (issue?.warning) warnings.push(issue.warning);
-    const packages = describePackages(read.packages, { from: path.dirname(target.hostFile), root: target.hostRoot });
-    warnings.push(...packages.filter((pkg) => !pkg.found).map((pkg) => missingPackage(target, pkg, where('file'))));
-    const kind = read.names.get(target.exportName) ?? null;
-    modules.push(describeModule(target, { format: read.format === 'module' ? 'ES module' : 'CommonJS', kind, engine: engineChecks(target, packages, read, kind) }));
+    // The Node.js major matters to TypeScript only; the exports are the file's, whichever cell runs it.
+    const refusal = reader.isTypeScript(target.hostFile) ? checkTypeScript(target, locateKey(config, [...target.at, 'file'])) : null;
+    const key = refusal ? `${target.hostFile}\u0000${target.nodeMajor}` : `${target.hostFile}\u0000${target.exportName}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const checked = refusal ? { error: refusal } : checkTarget(target, reader, config);
+    if (checked.error) errors.push(checked.error);
+    if (checked.module) modules.push(checked.module);
+    warnings.push(...(checked.warnings ?? []));
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new LabErrors(errors);
   return { modules, warnings };
+}
+
+/** One module and export: { error } or { module, warnings }. */
+function checkTarget(target, { readModuleExports, isTypeScript, strip }, config) {
+  const where = (key) => locateKey(config, [...target.at, key]);
+  if (isTypeScript(target.hostFile) && !strip) {
+    const engine = [`its exports (this Node.js ${process.version} cannot strip types to read them; Node.js 22.13 and later can)`, ...engineChecks(target, [])];
+    return { module: describeModule(target, { format: 'TypeScript', kind: null, engine }) };
+  }
+  const read = readModuleExports(target.hostFile, { root: target.hostRoot, strip });
+  if (read.syntaxError) return { error: syntaxError(target, read, where('file')) };
+  const issue = checkExport(target, read, where);
+  if (issue?.error) return { error: issue.error };
+  const packages = describePackages(read.packages, { from: path.dirname(target.hostFile), root: target.hostRoot });
+  const kind = read.names.get(target.exportName) ?? null;
+  return {
+    module: describeModule(target, { format: read.format === 'module' ? 'ES module' : 'CommonJS', kind, engine: engineChecks(target, packages, read, kind) }),
+    warnings: [...(issue?.warning ? [issue.warning] : []), ...packages.filter((pkg) => !pkg.found).map((pkg) => missingPackage(target, pkg, where('file')))],
+  };
 }
 
 /** One entry per cell whose workload runs a user module: the file on the host and where its keys are in the file. */
