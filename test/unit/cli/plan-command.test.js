@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
+import { readBenchFigures } from '../../../runner/plan/estimate.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { prepareJobs, runExperiments } from '../../../runner/run-experiments.js';
 import { createFakeExecutor } from '../../support/fake-executor.js';
@@ -73,9 +74,10 @@ test('with an earlier folder of the experiment under results/, its run times; --
   await runExperiments({ jobs: prepareJobs({ plans, resultsRoot: join(dir, 'results'), startedAt: new Date('2026-11-20T10:00:00Z') }), executor: createFakeExecutor(), context: { config: { file: 'x' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 1 } });
   const { stdout } = await cli(['plan', '--seed', '1'], { cwd: dir });
   expect(stdout).toMatch(/^ {2}uv_threadpool_size +runs +up to +each run\n {2} +1 +2 +1\.0 s\n {2} +4 +2 +1\.0 s$/m);
-  expect(stdout).toMatch(/^ {2}time: about 6 s: every cell as measured in .*results\/small-20261120T100000Z \(the median time of a run there\)$/m);
+  expect(stdout).toMatch(/^ {2}time: about \d+ s: every cell as measured in .*results\/small-20261120T100000Z \(the median time of a run there\)$/m);
   const json = JSON.parse((await cli(['plan', '--seed', '1', '--json'], { cwd: dir })).stdout);
-  expect(json.experiments[0].estimate).toMatchObject({ measured_cells: 2, lower_bound: false, from_folder: join(dir, 'results/small-20261120T100000Z') });
+  // 4 runs of 1 s, and the command's start-up once (the benchmark's figure).
+  expect(json.experiments[0].estimate).toMatchObject({ planned_ms: Math.round(4000 + readBenchFigures().startup_ms), measured_cells: 2, lower_bound: false, from_folder: join(dir, 'results/small-20261120T100000Z') });
   expect(json.experiments[0].table.map((row) => [row.values.uv_threadpool_size, row.runs, row.run_ms, row.run_ms_from])).toEqual([[1, 2, 1000, 'measured'], [4, 2, 1000, 'measured']]);
 });
 
