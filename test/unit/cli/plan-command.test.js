@@ -53,7 +53,10 @@ test('--verbose lists every run, in the same order for the same seed', async () 
 });
 
 test('a closed pipe (`plan | head -1`) ends quietly, exit 0', async () => {
-  const child = spawn('node', [CLI, 'plan', '--verbose', '--seed', '1'], { cwd: ROOT, env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  // 1,600 runs, one line each: more than a pipe holds, so the writer is still writing when the reader leaves.
+  const dir = mkdtempSync(join(tmpdir(), 'plan-pipe-'));
+  writeFileSync(join(dir, 'many.yml'), `experiments:\n  many:\n    repetitions: 40\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [${Array.from({ length: 40 }, (_, i) => i + 1).join(', ')}]}\n`);
+  const child = spawn('node', [CLI, 'plan', '--verbose', '--seed', '1', '--config', join(dir, 'many.yml')], { cwd: ROOT, env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
   // Read one chunk, then close our end as `head -1` does.
