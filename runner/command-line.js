@@ -45,10 +45,17 @@ export function isEntryPoint(moduleUrl, argv1 = process.argv[1]) {
 
 /** Runs main(argv) → exit status; a LabError is printed as the person should read it, anything else with its stack. */
 export async function runCommand(main, argv = process.argv.slice(2)) {
+  process.stdout.on('error', ignoreClosedPipe);
   try {
     process.exitCode = await main(argv);
   } catch (error) {
     process.stderr.write(`${error instanceof LabError ? error.format() : error.stack}\n`);
     process.exitCode = error instanceof LabError ? error.exitCode : 1;
   }
+}
+
+// A reader that stops early (`node-threads-lab plan | head -1`) closes the pipe: the rest of stdout has nowhere to
+// go, which is what the reader asked for, not an error. The command ends as it would have (a run goes on).
+function ignoreClosedPipe(error) {
+  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
 }

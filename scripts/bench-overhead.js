@@ -8,7 +8,8 @@
 //   exit             = its last line of output → the process gone.
 // Overhead and floor are interleaved so the machine's drift hits both alike; the figure that counts is
 // the ratio of medians (goal: ≤ 1, the runner costs no more than the bare CLI). Usage:
-//   npm run bench [-- --runs 15] [-- --docs]   (--docs also writes docs/bench.md)
+//   npm run bench [-- --runs 15] [-- --docs]   (--docs also writes docs/bench.md and runner/plan/bench-figures.json,
+//   the figures `plan` estimates a matrix's time from: runner/plan/estimate.js)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ import { timeCommand } from './lib/time-cli.js';
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const TINY = fileURLToPath(new URL('../test/fixtures/integration/tiny.yml', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench.md', import.meta.url));
+const FIGURES_FILE = fileURLToPath(new URL('../runner/plan/bench-figures.json', import.meta.url));
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, docs: { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
@@ -91,6 +93,13 @@ console.log(`README: ${readmeLine}`);
 if (values.docs) {
   writeFileSync(DOCS_FILE, `# Benchmark\n\nWritten by \`npm run bench -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nThe milliseconds move with the machine; the ratio is the figure to compare. How each is measured: [scripts/bench-overhead.js](../scripts/bench-overhead.js).\n`);
   console.log(`wrote ${DOCS_FILE}`);
+  const figures = { written: new Date().toISOString().slice(0, 10), engine: engine.version.Version, overhead_ms: round(overhead), floor_ms: round(bare), startup_ms: round(startup), exit_ms: round(linger) };
+  writeFileSync(FIGURES_FILE, `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`wrote ${FIGURES_FILE}`);
+}
+
+function round(ms) {
+  return Math.round(ms * 10) / 10;
 }
 
 async function timeFloor(tag) {

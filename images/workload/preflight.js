@@ -14,6 +14,7 @@ process.on('uncaughtException', fail);
 process.on('unhandledRejection', fail);
 
 const request = JSON.parse(process.env.LAB_PREFLIGHT ?? '{}');
+const printed = watchStdout();
 const userFunction = await loadUserExport(request);
 const report = { ok: true, kind: request.kind, arity: userFunction.length, columns: [] };
 if (request.kind === 'function') {
@@ -24,7 +25,29 @@ if (request.kind === 'function') {
     report.callError = formatUserError(error);
   }
 }
-process.stdout.write(`${JSON.stringify(report)}\n`, () => process.exit(0));
+report.stdout = printed.stop();
+// On a line of its own: a module that printed while loading may have left its last line unfinished.
+process.stdout.write(`\n${JSON.stringify(report)}\n`, () => process.exit(0));
+
+// What the module (and a script's first call) print on stdout: a run prints its result line right after, so a last
+// line left unfinished would swallow it (the runner refuses that before the matrix, runner/docker/runs/).
+function watchStdout() {
+  const write = process.stdout.write.bind(process.stdout);
+  let bytes = 0;
+  let last = '';
+  process.stdout.write = (chunk, ...rest) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    bytes += Buffer.byteLength(text);
+    if (text.length > 0) last = text.at(-1);
+    return write(chunk, ...rest);
+  };
+  return {
+    stop() {
+      process.stdout.write = write;
+      return { bytes, unfinished: bytes > 0 && last !== '\n' };
+    },
+  };
+}
 
 function fail(error) {
   process.stderr.write(`preflight failed: ${String(error?.message ?? error).replace(/\s*\n\s*/g, ' ')}\n`);

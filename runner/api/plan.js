@@ -5,11 +5,15 @@ import path from 'node:path';
 import { loadConfig, validateConfig } from '../config/load-config.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { planColumns } from '../domain/columns.js';
+import { checkUserCode } from '../plan/check-user-code.js';
+import { readBenchFigures } from '../plan/estimate.js';
+import { outlinePlan } from '../plan/outline.js';
 import { planExperiments } from '../plan/plan-runs.js';
 import { findPlanWarnings } from '../plan/plan-warnings.js';
 import { newSeed } from '../plan/run-order.js';
 import { countMostReruns } from '../plan/reruns.js';
 import { LabError } from '../errors.js';
+import { readPreviousRunTimes } from './previous-runs.js';
 
 export const DEFAULT_CONFIG_FILE = 'experiments.yml';
 
@@ -52,6 +56,8 @@ export async function preparePlan(configOrFile, { only = [], seed, resume, engin
       checkResumable(plan, resumed, planColumns(plan));
     }
   }
+  // The preflight's static half: a misspelled export is exit 2 here, before any engine is reached.
+  const userCode = await checkUserCode(plans, config);
   return {
     config,
     plans,
@@ -59,7 +65,8 @@ export async function preparePlan(configOrFile, { only = [], seed, resume, engin
     seed: runSeed,
     engines: engineNames,
     slots: slotCount,
-    warnings: plans.flatMap((plan) => findPlanWarnings(plan, config)),
+    warnings: [...plans.flatMap((plan) => findPlanWarnings(plan, config)), ...userCode.warnings],
+    userModules: userCode.modules,
     pending: plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey))),
   };
 }
@@ -70,9 +77,29 @@ function readConfig(configOrFile, options) {
   return validateConfig(configOrFile, { ...options, configDir: process.cwd() });
 }
 
-/** What `plan --json` prints and `plan()` resolves to: plain data, the run keys and cells as run.json names them. */
-export function describePlan({ config, plans, seed, warnings, pending, resumed }) {
+/**
+ * What `plan --json` prints and `plan()` resolves to: plain data, the run keys and cells as run.json names them, and
+ * each experiment's outline (plan/outline.js: the cell table, the most adaptive rounds may add, the estimate, the
+ * claims' metrics). The estimate reads the benchmark's figures and the newest folder of each experiment under
+ * `resultsRoot` (the folder being resumed, on --resume).
+ */
+export async function describePlan({ config, plans, seed, warnings, pending, resumed, engines = [], slots = 1, userModules = [] }, { resultsRoot = path.resolve('results') } = {}) {
   const pendingKeys = new Set(pending.map((run) => `${run.experiment}\u0000${run.runKey}`));
+  const bench = readBenchFigures();
+  const lanes = Math.max(1, engines.length || config.engines?.length || 1) * slots;
+  const experiments = await Promise.all(plans.map(async (plan) => {
+    const { experiment, cells, runs } = plan;
+    const todo = runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`));
+    const previous = await readPreviousRunTimes(experiment.name, { resultsRoot, resumed });
+    return {
+      name: experiment.name,
+      cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({ cell, values, workload, params, env, limits, node_major: nodeMajor })),
+      runs: todo.map(({ runKey, cell, repetition, warmup, values }) => ({ run_key: runKey, cell, repetition, warmup, values })),
+      ...outlinePlan(plan, { pending: todo, bench, previous, lanes }),
+    };
+  }));
+  const estimates = experiments.map((experiment) => experiment.estimate);
+  const sum = (key) => (estimates.some((estimate) => estimate[key] === null) ? null : estimates.reduce((total, estimate) => total + estimate[key], 0));
   return {
     config_file: config.file ?? null,
     seed,
@@ -85,6 +112,10 @@ export function describePlan({ config, plans, seed, warnings, pending, resumed }
       cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({ cell, values, workload, params, env, limits, node_major: nodeMajor })),
       runs: runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`)).map(({ runKey, cell, repetition, warmup, values }) => ({ run_key: runKey, cell, repetition, warmup, values })),
     })),
+    up_to_more: experiments.reduce((total, experiment) => total + experiment.up_to_more, 0),
+    estimate: { planned_ms: sum('planned_ms'), up_to_more_ms: sum('up_to_more_ms'), lower_bound: estimates.some((estimate) => estimate.lower_bound) },
+    experiments,
+    user_code: userModules,
     warnings,
   };
 }

@@ -3,21 +3,27 @@
 import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
 import { plan } from '../index.js';
+import { formatPlan } from '../plan/format-plan.js';
 import { formatRun } from '../plan/plan-runs.js';
 import { formatWarning } from '../plan/plan-warnings.js';
 import { resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab plan [--config FILE] [--only NAME] [--seed N] [--resume DIR] [--json]
+export const USAGE = `Usage: node-threads-lab plan [--config FILE] [--only NAME] [--seed N] [--resume DIR] [--verbose] [--json]
 
-Prints every run the experiments file expands to, in the order a run would take them, then "<N> runs";
-warnings go to stderr. Checks the file as a run does (exit 2 with file:line:column), starts nothing.
+Prints, for each experiment of the file, a table of its cells (the axes that vary as columns) with the runs
+planned, the most adaptive rounds or a race may add, and the time a run takes; each claim with the metric it
+is judged on; the advice's metric; an estimate of the time (from an earlier results folder of the experiment
+under results/, else the benchmarked overhead per run); the static check of your own module; the total; then
+any warnings (on stderr). Checks the file as a run does (exit 2 with file:line:column), starts nothing.
 
   --config FILE   experiments file (default: experiments.yml)
   --only NAME     only this experiment (repeatable, or comma-separated)
-  --seed N        seed of the shuffled order (default: random)
+  --seed N        seed of the shuffled order (default: random, printed)
   --resume DIR    only the runs DIR/runs.csv does not hold yet
   --engine NAME_OR_URL, --slots N  as for run: the CPU checks wait for those engines
-  --json          one JSON document on stdout: { count, seed, experiments: [{ name, cells, runs }], warnings }
+  --verbose       also every run, one line each, in the order a run takes them (the same for the same seed)
+  --json          one JSON document on stdout: { count, seed, estimate, experiments: [{ name, cells, runs, table,
+                  claims, advice, estimate }], user_code, warnings }
   -h, --help      this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
@@ -30,6 +36,7 @@ const OPTIONS = {
   engine: { type: 'string', multiple: true, default: [] },
   slots: { type: 'string' },
   json: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
@@ -51,20 +58,23 @@ export async function main(argv, { stdout, stderr, paths }) {
     engines: values.engine,
     slots: values.slots === undefined ? undefined : Number(values.slots),
   };
-  return printPlan(resolveTyped(paths, values.config), options, { stdout, stderr, json: values.json });
+  return printPlan(resolveTyped(paths, values.config), options, { stdout, stderr, json: values.json, verbose: values.verbose });
 }
 
-/** `plan`, and `run --plan`: the runs on stdout (or the JSON document), warnings on stderr. */
-export async function printPlan(config, options, { stdout, stderr, json = false }) {
+/** `plan`, and `run --plan`: the table (or the JSON document) on stdout, then the warnings on stderr. */
+export async function printPlan(config, options, { stdout, stderr, json = false, verbose = false }) {
   const planned = await plan(config, options);
+  if (json) stdout.write(`${JSON.stringify(planned, null, 2)}\n`);
+  else {
+    if (verbose) {
+      for (const experiment of planned.experiments) {
+        for (const run of experiment.runs) stdout.write(`${formatRun({ ...run, experiment: experiment.name })}\n`);
+      }
+      stdout.write('\n');
+    }
+    stdout.write(`${formatPlan(planned).join('\n')}\n`);
+  }
+  // After the table, where they are read last rather than scrolled away.
   for (const warning of planned.warnings) stderr.write(`${formatWarning(warning)}\n`);
-  if (json) {
-    stdout.write(`${JSON.stringify(planned, null, 2)}\n`);
-    return 0;
-  }
-  for (const experiment of planned.experiments) {
-    for (const run of experiment.runs) stdout.write(`${formatRun({ ...run, experiment: experiment.name })}\n`);
-  }
-  stdout.write(`${planned.count} runs${planned.most_reruns > 0 ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)` : ''}\n`);
   return 0;
 }

@@ -7,6 +7,7 @@ import { run } from '../index.js';
 import { formatWarning } from '../plan/plan-warnings.js';
 import { printRunEvents } from '../progress.js';
 import { formatCommand, resolveTyped } from './caller-paths.js';
+import { collectClaimsStatuses, gateRun, parseFailOn } from './fail-on.js';
 import { printPlan } from './plan.js';
 import { listenForStop, SIGNAL_EXIT } from './stop-signals.js';
 
@@ -27,6 +28,8 @@ folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.js
   --fail-fast     stop at the first run that is not ok
   --keep-disturbed  count disturbed runs (interference above \`disturbed_above\`) in the statistics
                   and re-run none (default: leave them out, re-run up to \`max_reruns\` a cell)
+  --fail-on WHAT  the claims as a gate (CI): refuted = exit 1 when a claim is refuted; inconclusive = also exit 3
+                  when some are inconclusive and none refuted (the statuses of \`claims\`); runs not ok stay exit 1
   --engine NAME_OR_URL  run on this Docker engine: a Docker CLI context name or a URL (unix://,
                   tcp://, ssh://user@host); repeatable, the runs are spread over all of them
                   (default: the config's \`engines:\`, else DOCKER_HOST or the local socket)
@@ -47,6 +50,7 @@ const OPTIONS = {
   plan: { type: 'boolean', default: false },
   'fail-fast': { type: 'boolean', default: false },
   'keep-disturbed': { type: 'boolean', default: false },
+  'fail-on': { type: 'string' },
   engine: { type: 'string', multiple: true, default: [] },
   slots: { type: 'string' },
   'allow-mixed-engines': { type: 'boolean', default: false },
@@ -75,6 +79,7 @@ export async function main(argv, { stdout, stderr, paths, version }) {
   if (args.plan) return printPlan(config, options, { stdout, stderr });
   const tracker = run(config, { ...options, out: resolveTyped(paths, args.out), failFast: args['fail-fast'], allowMixedEngines: args['allow-mixed-engines'], argv });
   tracker.on('plan', ({ warnings }) => warnings.forEach((warning) => stderr.write(`${formatWarning(warning)}\n`)));
+  const claimsStatuses = collectClaimsStatuses(tracker);
   const display = printRunEvents(tracker, { stream: stderr });
   const stopper = listenForStop(stderr, tracker);
   try {
@@ -90,7 +95,12 @@ export async function main(argv, { stdout, stderr, paths, version }) {
       throw engineLostError(outcome.lostEngines, `${summary.not_run} run(s) not done: no engine left that may take them`, resumeHint(outDir));
     }
     if (outcome.lostEngines.size > 0) throw engineLostError(outcome.lostEngines, 'every run finished on the other engines');
-    return outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
+    const runsStatus = outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
+    if (!args['fail-on']) return runsStatus;
+    const gate = gateRun(outcome.experiments, claimsStatuses, args['fail-on']);
+    for (const { outDir } of gate.unjudged) stderr.write(`--fail-on ${args['fail-on']}: the claims of ${outDir} were not judged (its reports failed); judge them with: ${formatCommand(paths, 'claims', outDir)}\n`);
+    if (gate.words) stderr.write(`--fail-on ${args['fail-on']}: ${gate.words}: exit ${gate.status}\n`);
+    return runsStatus || gate.status;
   } finally {
     display.stop();
     stopper.dispose();
@@ -111,5 +121,6 @@ function parseRunArguments(argv) {
   if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw usageError(`--seed takes a whole number, found "${values.seed}"`);
   if (values.resume && (values.out || values.only.length > 0)) throw usageError('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
   if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots)) throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
+  parseFailOn(values['fail-on'], USAGE);
   return { ...values, slots: values.slots === undefined ? undefined : Number(values.slots), seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
 }

@@ -1,6 +1,8 @@
 // Configs that are valid but almost certainly not what was meant: said at --plan and at start, with
 // the place in the file, and never a reason to refuse (the person may mean it).
 import { countIncludeExtensions } from './expand.js';
+import { describeQuestions } from './describe-questions.js';
+import { findIgnoredParams } from './ignored-params.js';
 import { formatPath } from '../config/diagnostics/paths.js';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 
@@ -11,8 +13,10 @@ import { parseCpuList } from '../../images/workload/lib/cpuset.js';
  */
 export function findPlanWarnings(plan, config) {
   const where = ['experiments', plan.experiment.name];
-  return [...findUnusableQuotas(plan, where), ...findIncludesExtendingAll(plan.experiment, where), ...findIncludeConstants(plan, where)]
-    .map(({ path, ...warning }) => ({ file: config.file, ...config.locate?.(path), path: formatPath(path), ...warning }));
+  const ignored = findIgnoredParams(plan, config.raw?.experiments?.[plan.experiment.name]).map((issue) => ({ ...issue, path: [...where, ...issue.path] }));
+  const questions = describeQuestions(plan).warnings;
+  return [...findUnusableQuotas(plan, where), ...findIncludesExtendingAll(plan.experiment, where), ...findIncludeConstants(plan, where), ...ignored, ...questions]
+    .map(({ path, at, ...warning }) => ({ file: config.file, ...config.locate?.(path, { key: at === 'key' }), path: formatPath(path), ...warning }));
 }
 
 /** `file:line:column: path: warning: message\n  hint`, like an error but marked as a warning. */

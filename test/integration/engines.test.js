@@ -18,8 +18,8 @@ const keysOf = (rows) => rows.map((row) => `${row.cell}.${row.repetition}`);
 
 
 async function plannedKeys(config, seed, env) {
-  const { stdout } = await runCli(['--config', config, '--plan', '--seed', String(seed)], { env });
-  return stdout.trim().split('\n').slice(0, -1).map((line) => /cell (\S+) rep (\d+)/.exec(line)).map(([, cell, rep]) => `${cell}.${rep}`).sort();
+  const { stdout } = await runCli(['plan', '--config', config, '--seed', String(seed), '--json'], { env });
+  return JSON.parse(stdout).experiments.flatMap((experiment) => experiment.runs).map(({ cell, repetition }) => `${cell}.${repetition}`).sort();
 }
 
 // Other runners may share the engine (other tests, other people): only this file's runners' containers count.

@@ -25,7 +25,7 @@ describe('npm run matrix on the real engine', () => {
     docker = await connectTestEngine();
     startedMs = Date.now();
     outDir = mkdtempSync(join(tmpdir(), 'lab-it-'));
-    planned = await runCli(['--config', LIMITS, '--plan']);
+    planned = await runCli(['plan', '--config', LIMITS, '--json']);
     result = await runCli(['--config', LIMITS, '--out', outDir]);
     rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true, cast: false });
     tasks = parse(readFileSync(join(outDir, 'tasks.csv'), 'utf8'), { columns: true });
@@ -42,9 +42,9 @@ describe('npm run matrix on the real engine', () => {
 
   test('(a) the row count equals the plan', () => {
     expect(planned.exitCode).toBe(0);
-    const lines = planned.stdout.trim().split('\n');
-    expect(lines.at(-1)).toMatch(/^4 runs(, and up to \d+ re-runs of disturbed runs|$)/);
-    expect(rows).toHaveLength(lines.length - 1);
+    const { count, experiments } = JSON.parse(planned.stdout);
+    expect([count, experiments[0].runs.length]).toEqual([4, 4]);
+    expect(rows).toHaveLength(count);
     expect(runInfo.planned_runs).toBe(rows.length);
   });
 

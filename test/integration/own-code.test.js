@@ -171,7 +171,7 @@ describe('failure cases', () => {
     expect(result.all).toMatch(/missing-file\.yml:7:22: experiments\.missing-file\.params\.script\.file: expected a JavaScript file, found nothing at \S+no-such-file\.js/);
   });
 
-  test('a missing export stops the matrix in the preflight, exit 2, naming the exports there are', async () => {
+  test('a missing export stops the matrix before any engine work (the static check), exit 2, naming the exports there are', async () => {
     const { result, rows } = await runMatrix(FAILURES, ['--only', 'missing-export']);
     expect(result.exitCode).toBe(2);
     expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.missing-export\.params\.script\.export: .*has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/);
@@ -182,6 +182,14 @@ describe('failure cases', () => {
     const { result } = await runMatrix(FAILURES, ['--only', 'not-a-function']);
     expect(result.exitCode).toBe(2);
     expect(result.all).toMatch(/export `notAFunction` is a number, not a function/);
+  });
+
+  test('a module that leaves a line unfinished on stdout while loading: exit 2 in the preflight, saying why, no run', async () => {
+    const { result, rows } = await runMatrix(FAILURES, ['--only', 'unfinished-stdout']);
+    expect(result.exitCode).toBe(2);
+    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.unfinished-stdout\.params\.script\.file: preflight of \S*prints\.js: it writes 11 bytes to stdout while loading and leaves the last line unfinished/);
+    expect(result.all).not.toMatch(/exit code 0/);
+    expect(rows).toEqual([]);
   });
 
   test('a throwing function fails its runs with the user\'s stack in `error`', async () => {

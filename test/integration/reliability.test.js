@@ -32,7 +32,7 @@ describe('Ctrl-C and --resume', () => {
   let planned;
 
   test('SIGINT after the first row: exit 130, whole rows only, no container left, resume hint', async () => {
-    planned = (await runCli(['--config', fixture('interrupt.yml'), '--plan', '--seed', '11'])).stdout.trim().split('\n').length - 1;
+    planned = JSON.parse((await runCli(['plan', '--config', fixture('interrupt.yml'), '--seed', '11', '--json'])).stdout).count;
     const child = runCli(['--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
     await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1);
     // Interrupt while the next run's container is up, the hard case.

@@ -229,6 +229,26 @@ export function checkParams(filled, host, { configDir } = {}) {
   ];
 }
 
+const WORK_GROUPS = ['pbkdf2', 'argon2', 'spin', 'template'];
+
+/**
+ * Keys written that nothing reads (valid, so a warning): the lab's work beside your `app`, another work's group
+ * than `work`'s, `burst` without `load: burst`. `written`: params.http as written; `filled`: with the defaults.
+ */
+export function findIgnoredParams(written, filled) {
+  if (written.app) {
+    return ['work', ...WORK_GROUPS, 'fault'].filter((key) => key in written).map((key) => ({
+      path: [key], message: `\`${key}\` is ignored beside \`app:\`: your app answers the requests, the lab's work never runs`, hint: `remove \`${key}:\``,
+    }));
+  }
+  return [
+    ...WORK_GROUPS.filter((key) => key in written && key !== filled.work).map((key) => ({
+      path: [key], message: `\`${key}:\` is ignored: \`work\` is ${filled.work}${'work' in written ? '' : ' (the default)'}`, hint: `remove \`${key}:\`, or set \`work: ${key}\``,
+    })),
+    ...('burst' in written && filled.load !== 'burst' ? [{ path: ['burst'], message: `\`burst:\` is ignored: \`load\` is ${filled.load}`, hint: 'remove `burst:`, or set `load: burst`' }] : []),
+  ];
+}
+
 // Bursts open a fresh connection per request and send a bare GET (http/burst.js).
 function checkAppLoad({ app, load }) {
   if (!app || load !== 'burst') return [];

@@ -56,6 +56,8 @@
 //   userColumns               optional; true: the numbers the user's code returns become user_<key>
 //                             columns, learnt by the preflight (their keys cannot be listed here)
 //   checkCell(values)         optional; [{ axis, message, hint }] for axis values it cannot honour
+//   findIgnoredParams(written, filled)  optional; [{ path (relative to params.<name>), message, hint }] for keys
+//                             written that nothing reads (http's `work` beside `app`): warned by `plan` and `run`
 //   -- what the host can show, read by the runner (runner/model/, beside every measurement in the reports):
 //   model                     optional; the capacity model of the workload's primary metrics:
 //     calibration(params)     the rule that calibrates it from the same results folder (or null: no model):

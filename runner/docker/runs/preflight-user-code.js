@@ -8,6 +8,7 @@ import { readLastLineNumbers } from '../../../images/workload/lib/user-numbers.j
 import { getWorkload } from '../../domain/workloads.js';
 import { LabError } from '../../errors.js';
 import { runCommandTasks } from './command-run.js';
+import { describePreflightFailure, describeUnfinishedStdout, readPreflightReport } from './preflight-reason.js';
 import { imageKey } from '../../plan/image-choice.js';
 import { LABELS, runContainer } from './run-container.js';
 
@@ -58,12 +59,16 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
     entrypoint: PREFLIGHT_ENTRYPOINT,
     labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
   });
-  const report = raw.exitCode === 0 ? parseLine(raw.stdout) : null;
+  const report = raw.exitCode === 0 && !raw.timedOut ? readPreflightReport(raw.stdout) : null;
   if (!report) {
-    const reason = raw.stderr.trim().split('\n').at(-1)?.replace(/^preflight failed: /, '') || (raw.timedOut ? `no answer within ${plan.experiment.timeout} s` : `exit code ${raw.exitCode}`);
+    const reason = describePreflightFailure(raw, { timeoutS: plan.experiment.timeout });
     const exportIssue = /has no export|is a \w+, not a function/.test(reason);
     throw locatedError(config, [...at, exportIssue ? 'export' : 'file'], `preflight of ${shown}: ${reason}`,
       exportIssue ? `write the name of an exported function in \`export:\`` : 'fix the module so that it loads, then run the matrix again');
+  }
+  if (report.stdout?.unfinished) {
+    throw locatedError(config, [...at, 'file'], `preflight of ${shown}: ${describeUnfinishedStdout(report.stdout)}`,
+      'print with a final newline (console.log does), or to stderr (console.error): stdout is where each run writes its result line');
   }
   if (report.callError) onProgress(`the first call of ${shown} threw (${report.callError}); every run will record it`);
   return report.columns;
@@ -96,14 +101,6 @@ async function preflightCommand({ docker, plan, cell, image: labImage, config, o
 
 function readPath(info) {
   return (info.Config?.Env ?? []).find((entry) => entry.startsWith('PATH='))?.slice(5) ?? DEFAULT_PATH;
-}
-
-function parseLine(stdout) {
-  try {
-    return JSON.parse(stdout.trim().split('\n').at(-1));
-  } catch {
-    return null;
-  }
 }
 
 function locatedError(config, at, message, hint) {

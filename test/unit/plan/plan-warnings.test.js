@@ -1,4 +1,7 @@
 // Valid configs that do not do what they look like: warned with their place in the file.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { findPlanWarnings, formatWarning } from '../../../runner/plan/plan-warnings.js';
@@ -54,4 +57,29 @@ test('the usual uses of include are not warned', () => {
     include:
       - {cpus: 1}
 `)).toEqual([]);
+});
+
+test('parameters nothing reads are warned at their key: a workload no cell runs, http\'s work beside app, another work\'s group', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ignored-'));
+  writeFileSync(join(dir, 'app.mjs'), 'export default function handler(req, res) { res.end(); }\n');
+  const { raw, locate } = parseYaml(`experiments:
+  web:
+    matrix: {workload: [http]}
+    params:
+      http: {app: {file: app.mjs}, work: spin, spin: {ms: 3}}
+      argon2: {tasks: 4}
+  lab:
+    matrix: {workload: [http]}
+    params:
+      http: {work: spin, pbkdf2: {iterations: 10}, burst: {requests: 3}}
+`, join(dir, 'experiments.yml'));
+  const config = validateConfig(raw, { file: 'experiments.yml', locate, host: HOST, configDir: dir });
+  const warnings = planExperiments(config, { defaultNodeMajor: 24 }).flatMap((plan) => findPlanWarnings(plan, config)).map(formatWarning);
+  expect(warnings).toEqual([
+    'experiments.yml:5:36: experiments.web.params.http.work: warning: `work` is ignored beside `app:`: your app answers the requests, the lab\'s work never runs\n  remove `work:`',
+    'experiments.yml:5:48: experiments.web.params.http.spin: warning: `spin` is ignored beside `app:`: your app answers the requests, the lab\'s work never runs\n  remove `spin:`',
+    'experiments.yml:6:7: experiments.web.params.argon2: warning: `params.argon2` is ignored: no cell runs the argon2 workload\n  add argon2 to `workload:` in the matrix, or remove `params.argon2`',
+    'experiments.yml:10:26: experiments.lab.params.http.pbkdf2: warning: `pbkdf2:` is ignored: `work` is spin\n  remove `pbkdf2:`, or set `work: pbkdf2`',
+    'experiments.yml:10:52: experiments.lab.params.http.burst: warning: `burst:` is ignored: `load` is loop\n  remove `burst:`, or set `load: burst`',
+  ]);
 });

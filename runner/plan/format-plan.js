@@ -1,0 +1,112 @@
+// `plan`'s text, from the document `plan --json` prints (api/plan.js describePlan), so the two never disagree: per
+// experiment a table of its cells, its claims with the metric each is judged on, the advice's metric, the estimate
+// and where it comes from; the user's modules and what only the engine can check of them; then the total.
+import { formatDuration } from './estimate.js';
+
+const MORE_WORDS = 'adaptive rounds';
+
+/** @param {object} planned  describePlan(...) @returns {string[]} */
+export function formatPlan(planned) {
+  const lines = [];
+  for (const experiment of planned.experiments) lines.push(...formatExperiment(experiment), '');
+  if (planned.user_code.length > 0) lines.push(...formatUserCode(planned.user_code), '');
+  lines.push(formatTotal(planned));
+  return lines;
+}
+
+function formatExperiment(experiment) {
+  const { name, table, planned, up_to_more: more, up_to_more_why: why, repetitions, warmup } = experiment;
+  const perCell = `${repetitions} run${repetitions === 1 ? '' : 's'}${warmup ? ` + ${warmup} warm-up${warmup === 1 ? '' : 's'}` : ''}`;
+  const resumed = planned < table.length * (repetitions + warmup) ? ` (${planned} still to do)` : '';
+  const head = `${name}: ${table.length} cell${table.length === 1 ? '' : 's'} × ${perCell} = ${table.length * (repetitions + warmup)} runs${resumed}`;
+  const lines = [more > 0 ? `${head}; ${MORE_WORDS} may add up to ${more} (${why})` : head];
+  const shared = Object.entries(experiment.shared).map(([axis, value]) => `${axis}=${value}`);
+  if (shared.length > 0) lines.push(`  every cell: ${shared.join(' ')}`);
+  lines.push(...formatTable(experiment).map((line) => `  ${line}`));
+  for (const claim of experiment.claims) lines.push(...formatClaim(claim));
+  if (experiment.advice) lines.push(formatAdvice(experiment.advice));
+  lines.push(...formatEstimate(experiment.estimate, { planned, more }));
+  return lines;
+}
+
+function formatTable({ axes, table }) {
+  const header = [...axes, 'runs', 'up to', 'each run'];
+  const rows = table.map((row) => [
+    ...axes.map((axis) => (row.values[axis] === null ? '-' : String(row.values[axis]))),
+    String(row.runs),
+    row.up_to_more > 0 ? `+${row.up_to_more}` : '',
+    formatRunTime(row),
+  ]);
+  const numeric = header.map((_, column) => rows.every((row) => row[column] === '' || row[column] === '-' || /^[+≥~]?[\d.]/.test(row[column])));
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells) => cells.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+// "≥0.2 s": the runner's overhead only (the workload's time not known yet); "4.1 s": measured in an earlier folder.
+function formatRunTime({ run_ms: ms, run_ms_from: from, run_ms_lower_bound: lower }) {
+  if (ms === null) return '?';
+  const seconds = ms >= 10000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1);
+  return `${lower ? '≥' : from === 'measured' ? '' : '~'}${seconds} s`;
+}
+
+function formatClaim(claim) {
+  const metrics = groupMetrics(claim.metrics);
+  const lines = [`  claim ${claim.claim}: ${claim.axis} ${claim.b} / ${claim.a}, ${claim.expect}, on ${metrics}; ${claim.pairs} pair${claim.pairs === 1 ? '' : 's'} of cells`];
+  lines.push(`    "${claim.says}"`);
+  return lines;
+}
+
+function formatAdvice(advice) {
+  const per = advice.per.length > 0 ? advice.per.join(' and ') : 'experiment (no budget axis)';
+  const pick = advice.prefer === 'best' ? 'the best setting' : 'the setting with the fewest threads and processes';
+  return `  advice: ${pick} within ${formatPercent(advice.within)} of the best on ${groupMetrics(advice.metrics)}, per ${per}`;
+}
+
+// "wall_ms (lower is better)" once for the workloads that share it: "wall_ms (lower is better) for pbkdf2, argon2".
+function groupMetrics(metrics) {
+  const groups = new Map();
+  for (const { workload, metric, better } of metrics) {
+    const key = `${metric} (${better ? `${better} is better` : 'neither way is better'})`;
+    groups.set(key, [...(groups.get(key) ?? []), workload]);
+  }
+  if (groups.size === 1) return [...groups.keys()][0];
+  return [...groups].map(([key, workloads]) => `${key} for ${workloads.join(', ')}`).join('; ');
+}
+
+function formatEstimate(estimate, { planned, more }) {
+  const { planned_ms: ms, up_to_more_ms: moreMs, lower_bound: lower, measured_cells: measured, cells, lanes, from_folder: folder, bench, known_workloads: known } = estimate;
+  if (planned === 0) return ['  time: nothing left to run'];
+  if (ms === null) return [`  time: not estimated (no benchmark figures: \`npm run bench -- --docs\` writes them${folder ? '' : ', and no earlier folder of this experiment under results/'})`];
+  const sources = [];
+  if (measured > 0) sources.push(`${measured === cells ? 'every cell' : `${measured} of ${cells} cells`} as measured in ${folder} (the median time of a run there)`);
+  if (measured < cells && bench) {
+    const parts = [`the runner's overhead, ${Math.round(bench.overhead_ms)} ms a run (npm run bench, ${bench.written})`];
+    if (known.length > 0) parts.push(`${known.join(', ')}'s warm-up and measured seconds`);
+    if (lower) parts.push('the workload\'s own time, not known before a first folder of this experiment exists under results/');
+    sources.push(`${measured > 0 ? 'the others' : 'each run'}: ${parts.join(' + ')}`);
+  }
+  const parallel = lanes > 1 ? `, ${lanes} runs at once` : '';
+  const lines = [`  time: ${lower ? 'at least ' : 'about '}${formatDuration(ms)}${parallel}: ${sources.join('; ')}`];
+  if (more > 0 && moreMs !== null) lines.push(`  ${MORE_WORDS}: up to ${more} more runs, ${lower ? 'at least ' : 'about '}${formatDuration(moreMs)} more`);
+  return lines;
+}
+
+function formatUserCode(modules) {
+  return ['Your code (checked on this host; the preflight in the container checks the rest before the first run):', ...modules.flatMap((module) => [
+    `  ${module.file} (${module.format}), export \`${module.export}\`${module.kind && module.kind !== 'unknown' ? `: ${module.kind === 'class' ? 'a class' : `a ${module.kind}`}` : ''}`,
+    `    only the engine can check: ${module.engine.join('; ')}`,
+  ])];
+}
+
+function formatTotal(planned) {
+  const { count, up_to_more: more, estimate, seed } = planned;
+  const time = estimate.planned_ms === null ? '' : `, ${estimate.lower_bound ? 'at least ' : 'about '}${formatDuration(estimate.planned_ms)}`;
+  const extra = more > 0 ? ` (up to ${count + more} with ${MORE_WORDS}${estimate.up_to_more_ms === null ? '' : `, ${formatDuration(estimate.planned_ms + estimate.up_to_more_ms)}`})` : '';
+  const reruns = planned.most_reruns > 0 ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)` : '';
+  return `${count} runs${extra}${time}${reruns}; seed ${seed} (--seed ${seed} gives this order again; --verbose lists every run)`;
+}
+
+function formatPercent(fraction) {
+  return `${Number((fraction * 100).toPrecision(3))}%`;
+}

@@ -1,0 +1,77 @@
+// The most runs adaptive rounds (plan/adaptive.js) or a race (plan/race.js) may add, known before any run: each cell
+// that can get another round may go up to `adaptive.max_repetitions`. Which cells can: every one with
+// `target_ci_pct`; with `claims: true` the cells a claim compares; with `search: race` every cell of a budget that
+// has a knob to set (the advice's settings). The rounds stop earlier when the questions settle; never later.
+import { AXIS_COLUMNS } from '../domain/axes.js';
+import { groupByAxes, matchesWhere, sameValue, varyingAxes } from '../domain/cells.js';
+import { BUDGET_AXES } from '../config/check-recommend.js';
+
+/**
+ * @param {{ experiment: object, cells: object[] }} plan
+ * @returns {{ perCell: Map<string, number>, total: number, why: string|null }}  why: which rule gave the cells, in words
+ */
+export function countMostExtraRuns(plan) {
+  const { adaptive, repetitions } = plan.experiment;
+  const extra = adaptive ? Math.max(0, adaptive.max_repetitions - repetitions) : 0;
+  const perCell = new Map(plan.cells.map(({ cell }) => [cell, 0]));
+  if (extra === 0) return { perCell, total: 0, why: null };
+  const { cells, why } = pickAdaptiveCells(plan);
+  for (const cell of cells) perCell.set(cell, extra);
+  return { perCell, total: extra * cells.size, why: cells.size > 0 ? `${extra} more for each of ${cells.size} cell${cells.size === 1 ? '' : 's'}: ${why}` : null };
+}
+
+function pickAdaptiveCells(plan) {
+  const { adaptive, search } = plan.experiment;
+  if (adaptive.target_ci_pct !== undefined) return { cells: new Set(plan.cells.map(({ cell }) => cell)), why: `every cell, until its 95% CI is within ±${adaptive.target_ci_pct}%` };
+  const reasons = [];
+  const cells = new Set();
+  if (adaptive.claims) {
+    const claimed = listClaimCells(plan);
+    claimed.forEach((cell) => cells.add(cell));
+    if (claimed.size > 0) reasons.push('the cells of a claim, until it is decided');
+  }
+  if (search === 'race') {
+    const raced = listRacedCells(plan);
+    raced.forEach((cell) => cells.add(cell));
+    if (raced.size > 0) reasons.push('the settings of each budget, until its advice is settled or they are dropped');
+  }
+  return { cells, why: reasons.join('; ') };
+}
+
+/** The cell ids a claim compares: A and B of each combination the claim covers. */
+export function listClaimCells(plan) {
+  const axes = listAxes(plan);
+  const ids = new Set();
+  for (const claim of plan.experiment.claims ?? []) {
+    for (const { a, b } of pairClaimCells(plan.cells, axes, claim)) {
+      ids.add(a.cell);
+      ids.add(b.cell);
+    }
+  }
+  return ids;
+}
+
+/** A claim's pairs among these cells (as verdicts/judge-claims.js pairs them): the other axes held equal. */
+export function pairClaimCells(cells, axes, claim) {
+  const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
+  const held = axes.filter((other) => other !== axis);
+  return groupByAxes(cells.filter((cell) => matchesWhere(cell.values, claim.where)), held).flatMap((group) => {
+    const a = group.find((cell) => sameValue(cell.values[axis], valueA));
+    const b = group.find((cell) => sameValue(cell.values[axis], valueB));
+    return a && b ? [{ a, b }] : [];
+  });
+}
+
+// Advice has settings to choose between only where an axis other than the budget's and the workload varies.
+function listRacedCells(plan) {
+  const axes = listAxes(plan);
+  const budget = plan.experiment.recommend?.per ?? BUDGET_AXES;
+  const knobs = varyingAxes(plan.cells, axes).filter((axis) => axis !== 'workload' && !budget.includes(axis));
+  return new Set(knobs.length > 0 ? plan.cells.map(({ cell }) => cell) : []);
+}
+
+/** The plan's axes in runs.csv's order: built-in ones, then environment-variable axes. */
+export function listAxes(plan) {
+  const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
+  return [...AXIS_COLUMNS.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort()];
+}

@@ -1,0 +1,54 @@
+// One experiment's plan as a person reads it before it runs: a table of its cells (the axes that vary as columns, the
+// ones every cell shares said once), the runs planned for each and the most adaptive rounds or a race may add, the
+// time each run is expected to take and where that figure comes from, the claims with their metrics, the advice's
+// metric. Plain data: `plan --json` prints it, plan/format-plan.js turns it into the text.
+import { sortByAxes, varyingAxes } from '../domain/cells.js';
+import { describeQuestions } from './describe-questions.js';
+import { estimatePlan, knownWorkloadMs } from './estimate.js';
+import { countMostExtraRuns, listAxes } from './most-runs.js';
+
+/**
+ * @param {{ experiment: object, cells: object[] }} plan
+ * @param {{ pending: object[], bench: object|null, previous: object|null, lanes: number }} context  pending: this
+ *   plan's runs still to do; previous: api/previous-runs.js; bench: estimate.js readBenchFigures()
+ */
+export function outlinePlan(plan, { pending, bench, previous, lanes }) {
+  const axes = listAxes(plan);
+  const columns = varyingAxes(plan.cells, axes, { orAllSet: true });
+  const shared = axes.filter((axis) => !columns.includes(axis) && plan.cells[0]?.values[axis] !== undefined);
+  const most = countMostExtraRuns(plan);
+  const estimate = estimatePlan(plan, { pending, extra: most.perCell, bench, previous, lanes });
+  const planned = new Map();
+  for (const run of pending) planned.set(run.cell, (planned.get(run.cell) ?? 0) + 1);
+  const { claims, advice } = describeQuestions(plan);
+  return {
+    axes: columns,
+    shared: Object.fromEntries(shared.map((axis) => [axis, plan.cells[0].values[axis]])),
+    table: sortByAxes(plan.cells, columns).map((cell) => {
+      const run = estimate.perCell.get(cell.cell);
+      return { cell: cell.cell, values: Object.fromEntries(columns.map((axis) => [axis, cell.values[axis] ?? null])), runs: planned.get(cell.cell) ?? 0, up_to_more: most.perCell.get(cell.cell), run_ms: run.ms === null ? null : Math.round(run.ms), run_ms_from: run.from, run_ms_lower_bound: run.lowerBound };
+    }),
+    planned: pending.length,
+    warmup: plan.experiment.warmup ?? 0,
+    repetitions: plan.experiment.repetitions,
+    up_to_more: most.total,
+    up_to_more_why: most.why,
+    estimate: {
+      planned_ms: roundOrNull(estimate.planned_ms),
+      up_to_more_ms: roundOrNull(estimate.extra_ms),
+      lower_bound: estimate.lower_bound,
+      measured_cells: estimate.measured_cells,
+      cells: plan.cells.length,
+      lanes: estimate.lanes,
+      from_folder: previous?.dir ?? null,
+      bench: bench ? { overhead_ms: bench.overhead_ms, startup_ms: bench.startup_ms, written: bench.written } : null,
+      known_workloads: [...new Set(plan.cells.filter((cell) => estimate.perCell.get(cell.cell).from === 'benchmark' && knownWorkloadMs(cell).ms > 0).map((cell) => cell.workload))],
+    },
+    claims,
+    advice,
+  };
+}
+
+function roundOrNull(ms) {
+  return ms === null ? null : Math.round(ms);
+}
