@@ -23,6 +23,8 @@ import { createDockerExecutor } from '../runner/docker/runs/executor.js';
 import { planExperiments } from '../runner/plan/plan-runs.js';
 import { parseResultLine } from '../runner/collect/parse-result.js';
 import { median } from '../runner/stats/statistics.js';
+import { LABELS } from '../runner/docker/runs/labels.js';
+import { OWNER } from '../runner/docker/runs/owner.js';
 import { timeCommand } from './lib/time-cli.js';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
@@ -104,6 +106,8 @@ function round(ms) {
 
 async function timeFloor(tag) {
   const began = performance.now();
-  await execa('docker', ['run', '--rm', '--network', 'none', '--entrypoint', 'node', tag, '-e', '0']);
+  // The image carries the project label: without this runner's owner label a matrix starting meanwhile would take
+  // the bare container for a killed runner's orphan and remove it.
+  await execa('docker', ['run', '--rm', '--label', `${LABELS.owner}=${OWNER}`, '--network', 'none', '--entrypoint', 'node', tag, '-e', '0']);
   return performance.now() - began;
 }
