@@ -38,7 +38,7 @@ import { judgeResults } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
 import { orderValues } from '../runner/domain/cells.js';
 import { findMetric } from '../runner/domain/metrics.js';
-import { medianInterval } from '../runner/stats/median-interval.js';
+import { intervalOfMedian } from '../runner/stats/median-interval.js';
 import { median } from '../runner/stats/statistics.js';
 import { compareUnpaired } from '../runner/verdicts/compare-pair.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
@@ -400,7 +400,7 @@ function formatCell(values) {
   const sample = values.filter(Number.isFinite).sort((a, b) => a - b);
   if (sample.length === 0) return '—';
   const center = median(sample);
-  const interval = medianInterval(sample);
+  const interval = intervalOfMedian(sample);
   if (!interval) return `${formatNumber(center)} (n ${sample.length})`;
   const coverage = interval.coverage < 0.95 ? ` ${Math.round(interval.coverage * 100)}%` : '';
   return `${formatNumber(center)} [${formatNumber(interval.low)}, ${formatNumber(interval.high)}]${coverage} (n ${sample.length})`;

@@ -17,7 +17,7 @@ export function roundsOf(cell, column) {
   return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
 }
 
-export function medianOf(cell, column) {
+export function cellMedian(cell, column) {
   return median(sampleOf(cell, column));
 }
 

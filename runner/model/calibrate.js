@@ -20,7 +20,7 @@
 // (runner/stats/median-interval.js), so a model value comes with the range that calibration allows.
 import { median } from '../stats/statistics.js';
 import { primaryMetrics } from '../domain/metrics.js';
-import { medianInterval } from '../stats/median-interval.js';
+import { intervalOfMedian } from '../stats/median-interval.js';
 import { getWorkload } from '../domain/workloads.js';
 import { CAPACITY_AXES } from './model-cell.js';
 
@@ -54,7 +54,7 @@ const CALIBRATE = {
       .map((point) => ({ ...point, sample: rule.sample(point.run, point.member.modelCell) })).filter((point) => Number.isFinite(point.sample));
     if (points.length === 0) return null;
     const samples = points.map((point) => point.sample);
-    const interval = medianInterval(samples);
+    const interval = intervalOfMedian(samples);
     return { value: median(samples), runs: samples.length, cells: countCells(points), bounds: interval && { low: { value: interval.low }, high: { value: interval.high }, coverage: interval.coverage } };
   },
   fit(rule, _cells, measured) {
@@ -76,7 +76,7 @@ const CALIBRATE = {
       const sample = lowest.runs.map((run) => run[column]).filter(Number.isFinite);
       if (sample.length === 0) continue;
       medians[column] = median(sample);
-      const interval = medianInterval(sample);
+      const interval = intervalOfMedian(sample);
       [lows[column], highs[column]] = interval ? [interval.low, interval.high] : [medians[column], medians[column]];
     }
     return { base: lowest.modelCell, baseCell: lowest.cell, medians, runs: lowest.runs.length, cells: 1, bounds: { low: { medians: lows }, high: { medians: highs } } };

@@ -4,7 +4,8 @@
 // runs always give the same interval.
 import jstatModule from 'jstat';
 import { createRandom } from './random.js';
-import { countAtMost, countBelow, estimateRobustSd, findRunsNeeded, medianOfSorted } from './log-samples.js';
+import { countAtMost, countBelow, estimateRobustSd, findRunsNeeded } from './log-samples.js';
+import { medianSorted } from 'simple-statistics';
 
 const { jStat } = jstatModule;
 
@@ -21,9 +22,9 @@ export function estimateBootstrapMedian(x, y, alpha, { resamples = RESAMPLES, se
   for (let r = 0; r < resamples; r++) {
     for (let i = 0; i < x.length; i++) sa[i] = x[Math.floor(random() * x.length)];
     for (let j = 0; j < y.length; j++) sb[j] = y[Math.floor(random() * y.length)];
-    replicates[r] = medianOfSorted(sortSmall(sb)) - medianOfSorted(sortSmall(sa));
+    replicates[r] = medianSorted(sortSmall(sb)) - medianSorted(sortSmall(sa));
   }
-  const estimate = medianOfSorted(Float64Array.from(y).sort()) - medianOfSorted(Float64Array.from(x).sort());
+  const estimate = medianSorted(Float64Array.from(y).sort()) - medianSorted(Float64Array.from(x).sort());
   const spread = estimateRobustSd(x) ** 2 + estimateRobustSd(y) ** 2;
   return buildPercentileInterval(estimate, replicates.sort(), alpha, (n, level) => predictHalfwidth(spread, n, level));
 }
@@ -40,9 +41,9 @@ export function estimatePairedBootstrapMedian(x, y, alpha, { resamples = RESAMPL
       sa[i] = x[round];
       sb[i] = y[round];
     }
-    replicates[r] = medianOfSorted(sortSmall(sb)) - medianOfSorted(sortSmall(sa));
+    replicates[r] = medianSorted(sortSmall(sb)) - medianSorted(sortSmall(sa));
   }
-  const estimate = medianOfSorted(Float64Array.from(y).sort()) - medianOfSorted(Float64Array.from(x).sort());
+  const estimate = medianSorted(Float64Array.from(y).sort()) - medianSorted(Float64Array.from(x).sort());
   const sd = estimateRobustSd(y.map((value, i) => value - x[i]));
   return buildPercentileInterval(estimate, replicates.sort(), alpha, (runs, level) => predictHalfwidth(sd ** 2, runs, level));
 }

@@ -7,7 +7,8 @@
 // actually achieved is returned, and no interval where 1 − α cannot be reached.
 import jstatModule from 'jstat';
 import { cdfMannWhitney, cdfSignedRank } from './exact-ranks.js';
-import { countAtMost, countBelow, estimateRobustSd, findRunsNeeded, medianOfSorted } from './log-samples.js';
+import { countAtMost, countBelow, estimateRobustSd, findRunsNeeded } from './log-samples.js';
+import { medianSorted } from 'simple-statistics';
 
 const { jStat } = jstatModule;
 
@@ -61,7 +62,7 @@ export function estimatePairedHodgesLehmann(d, alpha) {
  */
 export function buildRankInterval(sorted, cdf, alpha) {
   const total = sorted.length;
-  const estimate = medianOfSorted(sorted);
+  const estimate = medianSorted(sorted);
   let k = 0;
   while (k + 1 <= (total + 1) / 2 && 2 * cdf(k) <= alpha) k += 1;
   const reached = k >= 1;

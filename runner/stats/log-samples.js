@@ -49,11 +49,6 @@ export function estimateRobustSd(values) {
   return mad > 0 ? mad : sampleStandardDeviation(values);
 }
 
-export function medianOfSorted(sorted) {
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 /**
  * The fewest runs per cell, from `atLeast` up to MAX_RUNS_NEEDED, for which `isEnough(n)` holds; null when none.
  */

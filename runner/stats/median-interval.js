@@ -11,7 +11,7 @@ const { jStat } = jstatModule;
  * @param {number} [level]
  * @returns {{ low: number, high: number, coverage: number }|null}  null when n < 2
  */
-export function medianInterval(values, level = 0.95) {
+export function intervalOfMedian(values, level = 0.95) {
   const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
   const n = sorted.length;
   if (n < 2) return null;

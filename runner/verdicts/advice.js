@@ -7,7 +7,7 @@
 // setting is the cheapest of the as-good ones that confidently meets every constraint; the answer is settled when no
 // setting is open. The Node default is compared with the recommendation.
 import { AXES } from '../domain/axes.js';
-import { formatWhere, groupByAxes, isSet, matchesWhere, medianOf, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, isSet, matchesWhere, cellMedian, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { compareCells } from './compare-pair.js';
@@ -47,7 +47,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend }) {
   const measured = candidates.filter((cell) => sampleOf(cell, metric).length > 0);
   if (measured.length === 0) return { ...base, status: 'open', settings: [], recommended: null, best: null, as_good: [], eliminated: [], open: [], default: null, runs_needed: null, reason: 'no setting has a measured run yet' };
   // The best by the same centre the comparisons use, so that no other setting's ratio to it is below 1.
-  const centre = (cell) => centreInterval(sampleOf(cell, metric))?.centre ?? medianOf(cell, metric);
+  const centre = (cell) => centreInterval(sampleOf(cell, metric))?.centre ?? cellMedian(cell, metric);
   const best = measured.reduce((leader, cell) => ((lowerIsBetter ? centre(cell) < centre(leader) : centre(cell) > centre(leader)) ? cell : leader));
   // worse / best on the metric's own scale: above 1 is worse whichever way the metric is better.
   const others = measured.filter((cell) => cell !== best);
@@ -62,14 +62,14 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend }) {
     return {
       cell,
       label: formatSetting(cell, knobs),
-      median: medianOf(cell, metric),
+      median: cellMedian(cell, metric),
       n: sampleOf(cell, metric).length,
       versus,
       constraints,
       state: breaks.length > 0 ? 'eliminated' : onMetric,
       why: breaks.length > 0 ? breaks.map((each) => each.words).join('; ') : onMetric === 'eliminated' ? `${formatTimes(versus.comparison, lowerIsBetter)} than the best` : null,
       cost: countResources(cell.values),
-      memory: medianOf(cell, 'peak_rss_mb'),
+      memory: cellMedian(cell, 'peak_rss_mb'),
     };
   });
   const contenders = settings.filter((setting) => setting.state === 'best' || setting.state === 'as-good');
@@ -108,7 +108,7 @@ function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defa
   if (!recommended || recommended.cell === cell) return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
   const comparison = lowerIsBetter ? compareCells(recommended.cell, cell, metric) : compareCells(cell, recommended.cell, metric);
-  return { label, in_matrix: true, cell: cell.cell, is_recommended: false, comparison, lowerIsBetter, median: medianOf(cell, metric) };
+  return { label, in_matrix: true, cell: cell.cell, is_recommended: false, comparison, lowerIsBetter, median: cellMedian(cell, metric) };
 }
 
 function judgeConstraints(cell, require) {

@@ -6,7 +6,7 @@ import { modelRatio } from '../model/predict.js';
 import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
-import { formatWhere, groupByAxes, matchesWhere, medianOf, sampleOf, sameValue, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, matchesWhere, cellMedian, sampleOf, sameValue, varyingAxes } from '../domain/cells.js';
 import { describeMissing, resolveClaimMetric } from './claim-cells.js';
 
 /**
@@ -39,8 +39,8 @@ function checkClaim(cells, axes, varying, claim, number) {
       metric,
       workload: a.workload,
       where: formatWhere(a.values, varying.filter((other) => other !== axis)),
-      median_a: medianOf(a, metric),
-      median_b: medianOf(b, metric),
+      median_a: cellMedian(a, metric),
+      median_b: cellMedian(b, metric),
       cells: [a.cell, b.cell],
       comparison: compareCells(a, b, metric),
     };

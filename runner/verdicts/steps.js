@@ -5,7 +5,7 @@ import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { compareCells } from './compare-pair.js';
 import { judgeFamily } from './judge.js';
 import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
-import { formatWhere, groupByAxes, isSet, medianOf, orderValues, sampleOf, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, isSet, cellMedian, orderValues, sampleOf, varyingAxes } from '../domain/cells.js';
 
 /** @returns {object[]} `step` verdict rows, by axis, then step, then combination */
 export function judgeSteps(cells, axes) {
@@ -33,8 +33,8 @@ export function judgeSteps(cells, axes) {
             a: a.values[axis],
             b: b.values[axis],
             where: formatWhere(a.values, varying.filter((other) => other !== axis)),
-            median_a: medianOf(a, column),
-            median_b: medianOf(b, column),
+            median_a: cellMedian(a, column),
+            median_b: cellMedian(b, column),
             expect: `change, or no change within ±${STEP_EQUIVALENCE * 100}%`,
             comparison: compareCells(a, b, column),
           });
