@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // `npm run bench:stats [-- DIR ...]`: which way of comparing two cells settles most on this machine's noise.
-// Fits the noise of real result folders (one profile for docs/findings/*, one for the folders of
-// docs/statistics/, one for each DIR given), simulates
+// Fits the noise of real result folders (one profile for docs/findings/*, one for each subfolder of
+// docs/statistics/ — busy, quiet —, one for each DIR given), simulates
 // pairs of cells with known ratios from it, applies every method of runner/stats/compare-samples.js, unpaired and
 // paired by round, with and without the disturbed-run rule, and writes docs/statistics.md: coverage, interval
 // width and decision rates per method and runs per cell, the method that wins and why, and the defaults for
 // `repetitions` and the adaptive cap that follow. Seeded: the same folders and options give the same page.
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isEntryPoint, parseCommandLine, runCommand } from '../runner/command.js';
+import { isEntryPoint, parseCommandLine, runCommand } from '../runner/command-line.js';
 import { LabError } from '../runner/errors.js';
 import { METHOD_NAMES } from '../runner/stats/compare-samples.js';
 import { readResults } from '../runner/results/read-results.js';
@@ -114,9 +114,16 @@ async function runStudy(positionals, options, out) {
 function listProfiles(given) {
   const findings = join(ROOT, 'docs/findings');
   const profiles = [{ name: 'findings', dirs: readdirSync(findings).map((name) => join(findings, name)).filter((dir) => existsSync(join(dir, 'runs.csv'))).sort() }];
+  // docs/statistics/<profile>/<folder>: one profile per subfolder, named by it (`busy`: recorded while other work
+  // loaded the host; `quiet`: with the host to itself), each folder a run of docs/statistics/noise.yml.
   const fresh = join(ROOT, 'docs/statistics');
-  const freshDirs = readdirSync(fresh).sort().map((name) => join(fresh, name)).filter((dir) => existsSync(join(dir, 'runs.csv')));
-  if (freshDirs.length) profiles.push({ name: 'fresh', dirs: freshDirs });
+  for (const name of readdirSync(fresh).sort()) {
+    const dir = join(fresh, name);
+    const dirs = existsSync(dir) && !existsSync(join(dir, 'runs.csv')) && statSync(dir).isDirectory()
+      ? readdirSync(dir).sort().map((folder) => join(dir, folder)).filter((folder) => existsSync(join(folder, 'runs.csv')))
+      : [];
+    if (dirs.length) profiles.push({ name, dirs });
+  }
   for (const dir of given) profiles.push({ name: relative(process.cwd(), resolve(dir)) || '.', dirs: [resolve(dir)] });
   return profiles;
 }

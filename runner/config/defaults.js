@@ -2,12 +2,17 @@
 
 export const EXPERIMENT_DEFAULTS = {
   description: '',
-  repetitions: 3,
+  // docs/statistics.md (npm run bench:stats) chose these: the fewest runs a cell that decide a typical claim
+  // right at least 75% of the time on this host's noise, and the adaptive cap that decides each 95% of the time.
+  repetitions: 4,
   warmup: 0,
   adaptive: null,
+  // The adaptive cap when `adaptive:` names none (the study's, as `repetitions`).
+  adaptive_max_repetitions: 8,
   timeout: 300,
   memory: '1g',
-  // Provisional: the statistics study of issue 21 (a fit to real residuals) chooses the default.
+  // Between the two kinds of run docs/statistics/quiet/noise-3 holds: with the host to itself interference_pct stays
+  // under 2% (nine runs in ten), while the runs a neighbour slowed by 40–50% read 44–49% (docs/statistics.md, The noise).
   disturbed_above: 25,
   max_reruns: 2,
 };

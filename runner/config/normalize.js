@@ -16,7 +16,7 @@ export function normalizeExperiment(name, experiment) {
     description,
     repetitions,
     warmup,
-    adaptive,
+    adaptive: adaptive ? { max_repetitions: EXPERIMENT_DEFAULTS.adaptive_max_repetitions, ...adaptive } : adaptive,
     timeout,
     memory,
     memory_bytes: parseMemoryBytes(memory),

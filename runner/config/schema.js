@@ -40,9 +40,8 @@ export const EXPERIMENT_PROPERTIES = {
       'while a claim that covers the cell is inconclusive. Give `target_ci_pct`, `claims: true` or both.',
     type: 'object',
     additionalProperties: false,
-    required: ['max_repetitions'],
     properties: {
-      max_repetitions: { type: 'integer', minimum: 2, title: 'Most repetitions per cell', examples: [10] },
+      max_repetitions: { type: 'integer', minimum: 2, default: EXPERIMENT_DEFAULTS.adaptive_max_repetitions, title: 'Most repetitions per cell', examples: [10] },
       target_ci_pct: { type: 'number', exclusiveMinimum: 0, title: 'Target CI half-width (% of the mean)', examples: [5] },
       claims: { type: 'boolean', title: 'Until the claims are decided', description: 'Keep adding rounds for the cells of inconclusive claims.', examples: [true] },
     },

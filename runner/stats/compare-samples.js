@@ -14,10 +14,11 @@ export { ALPHA };
 
 /**
  * The method the study of docs/statistics.md chose (npm run bench:stats: covers at 95% on every noise profile and
- * decides most often). Paired by round where the rounds are known (a folder's cells); a comparison across folders
- * has no common rounds and takes the same method unpaired. A unit test keeps this equal to the page's winner.
+ * decides most often). When the chosen method is a paired one it pairs by round where the rounds are known (a
+ * folder's cells); a comparison across folders has no common rounds and takes it unpaired. A unit test keeps this
+ * equal to the page's winner.
  */
-export const DEFAULT_COMPARISON = { method: 'welch', paired: true };
+export const DEFAULT_COMPARISON = { method: 'yuen', paired: false };
 
 /**
  * Each method: what it estimates, and the estimator unpaired (x = log a, y = log b) and paired (the logs of the

@@ -1,8 +1,8 @@
 // Two cells of a folder, or two samples from two folders, compared on one metric by the method of
 // docs/statistics.md (runner/stats/compare-samples.js DEFAULT_COMPARISON): claims, steps, advice, the race, adaptive
-// rounds and `compare` all come here, so the method changes in one place. Within a folder the runs pair by round
-// (runs.csv `repetition`: a round runs every cell once, in shuffled order, so a slow period hits both sides); across
-// folders there are no common rounds and the same method runs unpaired.
+// rounds and `compare` all come here, so the method changes in one place. Within a folder a paired method pairs the
+// runs by round (runs.csv `repetition`: a round runs every cell once, in shuffled order, so a slow period hits both
+// sides); across folders there are no common rounds and the same method runs unpaired.
 import { compareSamples, DEFAULT_COMPARISON } from '../stats/compare-samples.js';
 import { roundsOf, sampleOf } from '../domain/cells.js';
 

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
+import { compareSamples, DEFAULT_COMPARISON } from '../../runner/stats/compare-samples.js';
 import { runMatrix } from '../../runner/run-matrix.js';
 import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
 
@@ -136,11 +137,16 @@ describe('resume and adaptive repetitions', () => {
     });
 
     test('an inconclusive claim gets rounds for its cells until it is decided', async () => {
-      // B/A [95% CI], paired by round (the default method), after n rounds: 3 → [0.889, 1.110], 4 → [0.940, 1.069],
-      // 5 → [0.960, 1.047]: inside ±5% at 5.
       const a = [100, 106, 100.5, 100, 100.2, 99.8, 100.1, 100];
       const b = [103.3, 100.3, 100.8, 103, 100.5, 100.1, 100.4, 100.3];
-      expect(await runWith({ same: 0.05 }, { 0: a, 1: b })).toEqual([5, 5]);
+      // The first n at which the default method's 95% interval of B/A lies inside ±5%: more than the 2 planned.
+      const rounds = (n) => Array.from({ length: n }, (_, i) => i + 1);
+      const decidedAt = [2, 3, 4, 5, 6, 7, 8].find((n) => {
+        const { ci_low: low, ci_high: high } = compareSamples(a.slice(0, n), b.slice(0, n), { ...DEFAULT_COMPARISON, rounds: { a: rounds(n), b: rounds(n) } });
+        return low > 0.95 && high < 1.05;
+      });
+      expect(decidedAt).toBeGreaterThan(2);
+      expect(await runWith({ same: 0.05 }, { 0: a, 1: b })).toEqual([decidedAt, decidedAt]);
     });
 
     test('one that stays inconclusive stops at max_repetitions', async () => {

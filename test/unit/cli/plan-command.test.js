@@ -37,7 +37,7 @@ test('warnings come after the table', async () => {
   // One stream, so the order is the order they were written in.
   const { stdout, exitCode } = await execa('sh', ['-c', `node ${CLI} plan --config warned.yml 2>&1`], { cwd: dir, reject: false, env: CLEAN_ENV, extendEnv: false });
   expect(exitCode).toBe(0);
-  const total = stdout.indexOf('\n3 runs');
+  const total = stdout.indexOf('\n4 runs');
   expect(total).toBeGreaterThan(0);
   expect(stdout.indexOf('warning: cells with cpus 2 and cpuset "0"')).toBeGreaterThan(total);
   expect(stdout.indexOf('warning: `params.argon2` is ignored: no cell runs the argon2 workload')).toBeGreaterThan(total);

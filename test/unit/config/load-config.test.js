@@ -129,7 +129,7 @@ describe('good configs', () => {
     expect(config.experiments).toEqual([{
       name: 'shorthand',
       description: '',
-      repetitions: 3,
+      repetitions: 4,
       warmup: 0,
       adaptive: null,
       timeout: 300,

@@ -32,7 +32,7 @@ test('every property and definition has a title and a description, so editors ca
 
 test('settings and parameters publish their defaults', () => {
   const experiment = published.definitions.experiment.properties;
-  expect([experiment.repetitions.default, experiment.timeout.default, experiment.memory.default]).toEqual([3, 300, '1g']);
+  expect([experiment.repetitions.default, experiment.timeout.default, experiment.memory.default]).toEqual([4, 300, '1g']);
   expect(published.definitions['params.pbkdf2'].properties.digest.default).toBe('sha512');
   expect(published.definitions.workload.enum).toEqual(['pbkdf2', 'argon2', 'http', 'idle', 'sum', 'script', 'command']);
 });

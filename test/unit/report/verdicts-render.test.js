@@ -1,3 +1,4 @@
+import { DEFAULT_COMPARISON, METHODS } from '../../../runner/stats/compare-samples.js';
 import { buildVerdicts } from '../../../runner/report/verdicts.js';
 import { formatAnswersText, renderAnswersHtml, renderAnswersMarkdown } from '../../../runner/report/answers.js';
 import { escapeMarkdown } from '../../../runner/report/markdown.js';
@@ -19,7 +20,7 @@ test('the Answers section of report.md: badges, the claim in words, its combinat
   expect(text).toMatch(/  - holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% \\\[−5\d%, −\d\d%\\\] \(medians 1003 → 501 ms, n 4\/4\)/);
   expect(text).toContain('### What each axis does');
   expect(text).toContain('- pbkdf2 wall_ms: cpus moves it most');
-  expect(text).toContain('ratio of geometric means (Welch t on logs), the runs paired by round');
+  expect(text).toContain(`The ratio B / A is the ${METHODS[DEFAULT_COMPARISON.method].estimates}`);
   expect(text).toContain('[verdicts.csv](verdicts.csv)');
 });
 

@@ -91,12 +91,12 @@ describe('claims on samples with a known truth', () => {
 describe('automatic steps', () => {
   const random = createRandom(7);
   const cells = [
-    cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 1 }, logNormal(random, 1000, 0.02, 5)),
-    cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 4 }, logNormal(random, 500, 0.02, 5)),
-    cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 8 }, logNormal(random, 500, 0.005, 5)),
+    cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 1 }, logNormal(random, 1000, 0.02, 8)),
+    cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 4 }, logNormal(random, 500, 0.02, 8)),
+    cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 8 }, logNormal(random, 500, 0.005, 8)),
     cell({ workload: 'pbkdf2', cpus: 2, uv_threadpool_size: 16 }, logNormal(random, 500, 0.3, 3)),
-    cell({ workload: 'argon2', cpus: 2, uv_threadpool_size: 1 }, logNormal(random, 3000, 0.02, 5)),
-    cell({ workload: 'argon2', cpus: 2, uv_threadpool_size: 4 }, logNormal(random, 3000, 0.02, 5)),
+    cell({ workload: 'argon2', cpus: 2, uv_threadpool_size: 1 }, logNormal(random, 3000, 0.02, 8)),
+    cell({ workload: 'argon2', cpus: 2, uv_threadpool_size: 4 }, logNormal(random, 3000, 0.02, 8)),
   ];
   const { steps, leaders, csvRows } = buildVerdicts(cells, AXES, []);
 
@@ -111,7 +111,7 @@ describe('automatic steps', () => {
 
   test('faster only when the interval excludes 1, no-change only inside ±5%, else inconclusive', () => {
     expect(steps.map((row) => row.verdict)).toEqual(['faster', 'no-change', 'no-change', 'inconclusive']);
-    expect(steps[0].words).toMatch(/^uv_threadpool_size 1 → 4 at workload=pbkdf2: wall_ms −5\d% \[−5\d%, −4\d%\] \(medians \d+(\.\d+)? → \d+(\.\d+)? ms, n 5\/5\), faster$/);
+    expect(steps[0].words).toMatch(/^uv_threadpool_size 1 → 4 at workload=pbkdf2: wall_ms −5\d% \[−5\d%, −4\d%\] \(medians \d+(\.\d+)? → \d+(\.\d+)? ms, n 8\/8\), faster$/);
     expect(steps[2].words).toMatch(/no difference beyond ±\d%/);
     expect(steps[3].words).toMatch(/inconclusive, .*more runs per cell/);
   });
@@ -124,7 +124,7 @@ describe('automatic steps', () => {
   test('verdicts.csv rows carry every column', () => {
     expect(VERDICT_COLUMNS.slice(0, 18)).toEqual(['kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed']);
     expect(Object.keys(csvRows[0])).toEqual(VERDICT_COLUMNS);
-    expect(csvRows[0]).toMatchObject({ kind: 'step', metric: 'wall_ms', axis: 'uv_threadpool_size', a: 1, b: 4, n_a: 5, n_b: 5, verdict: 'faster', runs_needed: null });
+    expect(csvRows[0]).toMatchObject({ kind: 'step', metric: 'wall_ms', axis: 'uv_threadpool_size', a: 1, b: 4, n_a: 8, n_b: 8, verdict: 'faster', runs_needed: null });
     expect(csvRows[3].runs_needed).toBeGreaterThan(3);
   });
 });
