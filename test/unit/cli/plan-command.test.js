@@ -22,13 +22,13 @@ test('the default file: a cell table, the claims\' metrics, the advice\'s, an es
   const { stdout, exitCode } = await cli(['plan', '--seed', '5', '--config', 'experiments.yml']);
   expect(exitCode).toBe(0);
   const lines = stdout.split('\n');
-  expect(lines[0]).toBe('pool-vs-cores: 16 cells × 3 runs = 48 runs; adaptive rounds may add up to 49 (7 more for each of 7 cells: the cells of a claim, until it is decided)');
+  expect(lines[0]).toBe('pool-vs-cores: 16 cells × 4 runs = 64 runs; adaptive rounds may add up to 28 (4 more for each of 7 cells: the cells of a claim, until it is decided)');
   expect(lines[1]).toMatch(/^ {2}workload +cpus +uv_threadpool_size +runs +up to +each run$/);
   expect(lines.filter((line) => /^ {2}(pbkdf2|argon2) /.test(line))).toHaveLength(16);
   expect(stdout).toMatch(/^ {2}claim 3: uv_threadpool_size 4 \/ 1, ratio above 0\.9, on wall_ms \(lower is better\); 2 pairs of cells$/m);
   expect(stdout).toMatch(/^ {2}advice: .* within 5% of the best on wall_ms \(lower is better\), per cpus and workload$/m);
   expect(stdout).toMatch(/^ {2}time: at least \d+ (s|min): each run: the runner's overhead, \d+ ms a run \(npm run bench, \d{4}-\d\d-\d\d\) \+ the workload's own time/m);
-  expect(lines.at(-1)).toMatch(/^48 runs \(up to 97 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/);
+  expect(lines.at(-1)).toMatch(/^64 runs \(up to 92 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/);
 });
 
 test('warnings come after the table', async () => {
@@ -47,7 +47,7 @@ test('--verbose lists every run, in the same order for the same seed', async () 
   const once = await cli(['plan', '--verbose', '--seed', '11']);
   const again = await cli(['plan', '--verbose', '--seed', '11']);
   const runs = (stdout) => stdout.split('\n').filter((line) => /^pool-vs-cores cell [0-9a-f]{10} rep \d: /.test(line));
-  expect(runs(once.stdout)).toHaveLength(48);
+  expect(runs(once.stdout)).toHaveLength(64);
   expect(runs(again.stdout)).toEqual(runs(once.stdout));
   expect(runs((await cli(['plan', '--verbose', '--seed', '12'])).stdout)).not.toEqual(runs(once.stdout));
 });

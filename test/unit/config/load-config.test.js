@@ -50,9 +50,9 @@ describe('the default experiments.yml', () => {
     expect(config.experiments[0]).toEqual({
       name: 'pool-vs-cores',
       description: '',
-      repetitions: 3,
+      repetitions: 4,
       warmup: 0,
-      adaptive: { max_repetitions: 10, claims: true },
+      adaptive: { max_repetitions: 8, claims: true },
       timeout: 120,
       memory: '1g',
       memory_bytes: 1024 ** 3,
@@ -75,11 +75,11 @@ describe('the default experiments.yml', () => {
 
   test('locates nodes, and the nearest ancestor of missing ones', async () => {
     const { locate } = await loadConfig(path.join(ROOT, 'experiments.yml'), { host: HOST });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 1])).toEqual({ line: 18, column: 17 });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'])).toEqual({ line: 18, column: 13 });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'], { key: true })).toEqual({ line: 18, column: 7 });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 9])).toEqual({ line: 18, column: 7 });
-    expect(locate(['experiments', 'pool-vs-cores', 'nope', 'deeper'])).toEqual({ line: 12, column: 3 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 1])).toEqual({ line: 20, column: 17 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'])).toEqual({ line: 20, column: 13 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'], { key: true })).toEqual({ line: 20, column: 7 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 9])).toEqual({ line: 20, column: 7 });
+    expect(locate(['experiments', 'pool-vs-cores', 'nope', 'deeper'])).toEqual({ line: 13, column: 3 });
   });
 });
 
