@@ -5,7 +5,7 @@
 //   an open budget's settings, dropping from round 5, capped at the grid's runs). Printed side by side: runs used,
 //   matrix wall time, and whether both recommend the same setting per budget (and whether each is settled).
 // The modes alternate (grid, race, race, grid, … for --pairs) so a shared machine's drift hits both alike.
-// Usage: npm run bench:race [-- --pairs 1 --grid-runs 10 --iterations 200000] [-- --docs]
+// Usage: npm run bench:race [-- --pairs 2 --grid-runs 10 --iterations 600000] [-- --docs]
 // (--docs also writes docs/bench-race.md from this invocation's figures.)
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +18,9 @@ import { execa } from 'execa';
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench-race.md', import.meta.url));
 const { values } = parseArgs({ options: {
-  pairs: { type: 'string', default: '1' },
+  pairs: { type: 'string', default: '2' },
   'grid-runs': { type: 'string', default: '10' },
-  iterations: { type: 'string', default: '200000' },
+  iterations: { type: 'string', default: '600000' },
   docs: { type: 'boolean', default: false },
 } });
 const pairs = Number(values.pairs);
