@@ -4,6 +4,7 @@
 // gets no more runs. A race is replayed from the rows alone — round k decided on the runs of rounds 1…k — so a
 // resumed folder continues exactly where it stopped, and the report says when and why each setting was dropped.
 import { AXIS_COLUMNS } from '../domain/axes.js';
+import { isMeasured } from '../domain/interference.js';
 import { adviseCells } from '../verdicts/advice.js';
 
 /**
@@ -14,7 +15,8 @@ import { adviseCells } from '../verdicts/advice.js';
  */
 export function replayRace(plan, rows) {
   const { recommend, race } = plan.experiment;
-  const measured = rows.filter((row) => row.status === 'ok' && row.warmup !== true);
+  // The runs a statistic counts (disturbed ones out, unless --keep-disturbed): the same the reports compare.
+  const measured = rows.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
   const axes = listAxes(plan);
   const cellsUpTo = (round, without) => plan.cells
     .filter(({ cell }) => !without.has(cell))

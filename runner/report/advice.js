@@ -16,9 +16,11 @@ export const ADVICE_COLUMNS = [
  */
 export function buildAdvice(results, summary) {
   const config = results.info?.config;
-  const answers = adviseCells(summary.cells, results.axes, config?.recommend).map((answer) => ({ ...answer, words: formatAnswer(answer) }));
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment ?? '';
-  const race = config?.search === 'race' && results.info?.cells ? replayRace({ experiment: config, cells: results.info.cells }, results.runs) : null;
+  const race = config?.search === 'race' && results.info?.cells ? replayRace({ experiment: config, cells: results.info.cells, keepDisturbed: results.keepDisturbed }, results.runs) : null;
+  // The answer a race ends on: its survivors compared, as the race compared them; the dropped listed with why.
+  const dropped = new Map((race?.dropped ?? []).map((drop) => [drop.cell, drop]));
+  const answers = adviseCells(summary.cells, results.axes, config?.recommend, { dropped }).map((answer) => ({ ...answer, words: formatAnswer(answer) }));
   return { answers, rows: answers.map((answer) => toRow(experiment, answer)), race: race && { dropped: race.dropped } };
 }
 

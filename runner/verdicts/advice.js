@@ -26,25 +26,31 @@ const DEFAULT_WITHIN = 0.05;
  * @param {string[]} axes   the folder's axis columns
  * @param {object|undefined} recommend  the experiment's normalized `recommend:` (config/check-recommend.js), or
  *   undefined: advice on the primary metric with the defaults
+ * @param {{ dropped?: Map<string, { round: number, why: string }> }} [race]  settings a race dropped (plan/race.js): out of
+ *   the comparisons, as the race left them, and listed as eliminated with when and why
  * @returns {object[]} one answer per budget value and workload (none when the matrix has no knob)
  */
-export function adviseCells(cells, axes, recommend) {
+export function adviseCells(cells, axes, recommend, { dropped = new Map() } = {}) {
   const varying = varyingAxes(cells, axes);
   const budgetAxes = recommend?.per ?? BUDGET_AXES.filter((axis) => axes.includes(axis));
   const knobs = varying.filter((axis) => axis !== 'workload' && !budgetAxes.includes(axis));
   if (knobs.length === 0) return [];
   const groupAxes = [...budgetAxes.filter((axis) => axes.includes(axis)), 'workload'].filter((axis) => axes.includes(axis));
-  return groupByAxes(cells, groupAxes).map((group) => adviseBudget(group, { groupAxes, knobs, recommend }));
+  return groupByAxes(cells, groupAxes).map((group) => adviseBudget(group, { groupAxes, knobs, recommend, dropped }));
 }
 
-function adviseBudget(candidates, { groupAxes, knobs, recommend }) {
+function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
   const [first] = candidates;
   const metric = recommend?.metric ?? primaryMetrics(first.workload)[0].column;
   const lowerIsBetter = isLowerBetter(metric);
   const within = recommend?.within ?? DEFAULT_WITHIN;
   const budget = formatWhere(first.values, groupAxes.filter((axis) => axis !== 'workload'));
   const base = { workload: first.workload, budget, metric, better: lowerIsBetter ? 'lower' : 'higher', within, knobs };
-  const measured = candidates.filter((cell) => sampleOf(cell, metric).length > 0);
+  const measured = candidates.filter((cell) => sampleOf(cell, metric).length > 0 && !dropped.has(cell.cell));
+  const droppedSettings = candidates.filter((cell) => dropped.has(cell.cell)).map((cell) => ({
+    cell, label: formatSetting(cell, knobs), median: cellMedian(cell, metric), n: sampleOf(cell, metric).length, state: 'eliminated',
+    why: `dropped by the race after round ${dropped.get(cell.cell).round}: ${dropped.get(cell.cell).why}`, constraints: [], cost: countResources(cell.values),
+  }));
   if (measured.length === 0) return { ...base, status: 'open', settings: [], recommended: null, best: null, as_good: [], eliminated: [], open: [], default: null, runs_needed: null, reason: 'no setting has a measured run yet' };
   // The best by the same centre the comparisons use, so that no other setting's ratio to it is below 1.
   const centre = (cell) => centreInterval(sampleOf(cell, metric))?.centre ?? cellMedian(cell, metric);
@@ -79,14 +85,14 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend }) {
   const open = settings.filter((setting) => setting.state === 'open' || (setting.state !== 'eliminated' && setting.constraints.some((each) => each.state === 'open')));
   const needed = open.map((setting) => setting.versus?.runs_needed).filter((value) => value !== undefined);
   const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
-  const fallback = measured.find((cell) => knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])));
+  const fallback = candidates.find((cell) => sampleOf(cell, metric).length > 0 && knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])));
   return {
     ...base,
     settings,
     best: settings.find((setting) => setting.state === 'best'),
     recommended,
     as_good: contenders,
-    eliminated: settings.filter((setting) => setting.state === 'eliminated'),
+    eliminated: [...settings.filter((setting) => setting.state === 'eliminated'), ...droppedSettings],
     open,
     status: open.length === 0 && recommended ? 'settled' : 'open',
     runs_needed: open.length === 0 ? null : needed.length && needed.every((value) => value !== null) ? Math.max(...needed) : null,
