@@ -42,7 +42,7 @@ function fillDisk() {
 }
 
 test('full between two runs: exit 4 naming the file, no container left, the rows kept; --resume finishes', async () => {
-  const planned = (await runCli(['--config', CONFIG, '--plan'])).stdout.trim().split('\n').length - 1;
+  const planned = JSON.parse((await runCli(['plan', '--config', CONFIG, '--json'])).stdout).count;
   const child = runCli(['--config', CONFIG, '--out', outDir]);
   await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1, { everyMs: 20 });
   fillDisk();
