@@ -21,6 +21,8 @@ test('a band the host can reach, refuted, is "contradicted"; one the model puts 
   const reachable = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.8, within: 0.1 })] }));
   expect(reachable.verdict).toBe('refuted');
   expect(reachable.class).toBe('contradicted');
+  // The model (the ideal) allows 0.5: a band between 1 and it asks for less than the host can give.
+  expect(reachable.class_note).toBe('the model allows up to 0.5 here, a bigger change than the expected band: this host could show it');
   // Pool 1 → 4 can never make 16 calls slower than pool 1 on any host: above 1.2 is out of the model's reach.
   const never = rowOf(judgeResults(folder, { claims: [claim({ above: 1.2 })] }));
   expect(never.class).toBe('contradicted');
