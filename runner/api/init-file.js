@@ -3,7 +3,11 @@
 // quota for any command), CPUs up to what the engine has, and a comment on every line saying what it does. Pure:
 // the caller reads the engine and the files (api/init.js).
 
+import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
+
 const COMMENT_COLUMN = 44;
+// The study's runs a cell (docs/statistics.md), written out so the person sees what they can change.
+const REPETITIONS = EXPERIMENT_DEFAULTS.repetitions;
 
 /**
  * @param {object} input
@@ -28,9 +32,9 @@ export function formatInitFile(input) {
     ['experiments:'],
     [`  ${input.name}:`, `results/${input.name}-<UTC time>/ and the \`experiment\` column`],
     [`    description: ${formatScalar(matrix.question)}`],
-    ['    repetitions: 3', 'runs per cell, each in a fresh container, in a shuffled order'],
+    [`    repetitions: ${REPETITIONS}`, 'runs per cell, each in a fresh container, in a shuffled order'],
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
-    ['    matrix:', `every combination is one cell: ${cells} cells × 3 = ${cells * 3} runs`],
+    ['    matrix:', `every combination is one cell: ${cells} cells × ${REPETITIONS} = ${cells * REPETITIONS} runs`],
     ...matrix.axes.map(([axis, values, comment]) => [`      ${axis}: ${formatList(values)}`, comment]),
     ...(matrix.exclude ? [['    exclude:', 'combinations left out'], [`      - ${formatMap(matrix.exclude)}`, 'one or the other, not both at once']] : []),
     ['    params:'],

@@ -53,7 +53,7 @@ describe.each(FORMS)('init %s', (_, args, params, workloads) => {
     const planned = await lab(dir, 'plan', '--json');
     expect(planned.exitCode).toBe(0);
     const { count, experiments: [experiment] } = JSON.parse(planned.stdout);
-    const said = /# every combination is one cell: (\d+) cells × 3 = (\d+) runs/.exec(readFileSync(join(dir, 'experiments.yml'), 'utf8'));
+    const said = /# every combination is one cell: (\d+) cells × 4 = (\d+) runs/.exec(readFileSync(join(dir, 'experiments.yml'), 'utf8'));
     expect([experiment.cells.length, count]).toEqual([Number(said[1]), Number(said[2])]);
     expect([...new Set(experiment.cells.map((cell) => cell.workload))]).toEqual(workloads);
     expect(Math.max(...experiment.cells.map((cell) => cell.values.cpus))).toBe(CPUS);
