@@ -1,8 +1,9 @@
 // `search: race` (irace's F-Race, with this project's comparison method): after the planned rounds, only the
 // settings of a budget whose advice is still open get another round, and from round `race.from_round` a setting the
 // advice eliminates (confidently worse than the best by more than `within`, or confidently breaking a constraint)
-// gets no more runs. A race is replayed from the rows alone — round k decided on the runs of rounds 1…k — so a
-// resumed folder continues exactly where it stopped, and the report says when and why each setting was dropped.
+// is dropped, and of the rest only the open settings and the best run on. A race is replayed from the rows alone —
+// round k decided on the runs of rounds 1…k — so a resumed folder continues exactly where it stopped, and the report
+// says when and why each setting was dropped.
 import { AXIS_COLUMNS } from '../domain/axes.js';
 import { isMeasured } from '../domain/interference.js';
 import { adviseCells } from '../verdicts/advice.js';
@@ -28,9 +29,14 @@ export function replayRace(plan, rows) {
       for (const setting of answer.eliminated) dropped.set(setting.cell.cell, { cell: setting.cell.cell, label: `${answer.budget ? `${answer.budget}: ` : ''}${setting.label}`, round, why: setting.why });
     }
   }
+  // Up to the first round that may drop, every setting of an open budget runs (F-Race's first rounds). After it
+  // only the questions still open get runs: each open setting and the best it is compared with. A setting already
+  // as good as the best, or already eliminated, would only add runs to an answer they no longer change; if the best
+  // changes, they are judged against the new one and run again if that reopens them.
+  const focused = lastRound >= race.from_round;
   const open = new Set(adviseCells(cellsUpTo(Infinity, dropped), axes, recommend)
     .filter((answer) => answer.status === 'open')
-    .flatMap((answer) => answer.settings.map((setting) => setting.cell.cell)));
+    .flatMap((answer) => (focused ? [answer.best, ...answer.open] : answer.settings).filter(Boolean).map((setting) => setting.cell.cell)));
   // A setting with no measured run yet has no answer: it is open until it has one.
   for (const { cell } of plan.cells) if (!dropped.has(cell) && !measured.some((row) => row.cell === cell)) open.add(cell);
   return { dropped: [...dropped.values()], open };

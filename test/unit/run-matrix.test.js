@@ -184,6 +184,26 @@ describe('search: race', () => {
     expect(replayRace(plan, readResults(outDir).runs)).toEqual({ dropped: [], open: new Set() });
   });
 
+  test('after the first round that may drop, only the open setting and the best run on', async () => {
+    // Pools 2 and 8 are the same and steady: as good as each other by round 5. Pool 4 is 4.5% slower with ±3% noise:
+    // still open against the 5% margin, so it and the best race on, and the as-good one stops.
+    const truth = { 1: 2000, 2: 1000, 4: 1045, 8: 1000 };
+    const wobble = [0.97, 1.03, 1.0, 0.98, 1.02];
+    let n = 0;
+    const executor = createFakeExecutor((run) => {
+      const pool = run.values.uv_threadpool_size;
+      return { result: fakeResult(run, { wall_ms: truth[pool] * (pool === 4 ? wobble[n++ % 5] : 1 + (run.repetition % 3) * 0.001) }) };
+    });
+    const outDir = mkdtempSync(join(tmpdir(), 'race-'));
+    await runMatrix({ plan: racePlan(), executor, outDir });
+    const rows = readCsv(outDir, 'runs.csv');
+    const count = (pool) => rows.filter((row) => row.uv_threadpool_size === String(pool)).length;
+    expect(count(1)).toBe(5);
+    expect(count(4)).toBeGreaterThan(5);
+    expect(Math.min(count(2), count(8))).toBe(5);
+    expect(Math.max(count(2), count(8))).toBe(count(4));
+  });
+
   test('an open budget races on; a resumed race continues where it stopped', async () => {
     // Pools 4 and 8 differ by 4% with ±3% noise: not settled at 5 rounds, so the race goes on toward the cap.
     const noisy = { 1: 2000, 2: 1000, 4: 1040, 8: 1000 };
