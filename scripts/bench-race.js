@@ -5,9 +5,14 @@
 //   an open budget's settings, dropping from round 5, capped at the grid's runs). Printed side by side: runs used,
 //   matrix wall time, and whether both recommend the same setting per budget (and whether each is settled).
 // The modes alternate (grid, race, race, grid, … for --pairs) so a shared machine's drift hits both alike.
-// Usage: npm run bench:race [-- --pairs 2 --grid-runs 10 --iterations 600000] [-- --docs]
-// (--docs also writes docs/bench-race.md from this invocation's figures.)
+// Usage: npm run bench:race [-- --pairs 2 --grid-runs 10 --iterations 600000] [-- --docs] [-- --from DIR]
+// (--docs also writes docs/bench-race.md from this invocation's figures; --from DIR reads the folders an earlier
+// invocation left in DIR, /tmp/bench-race-*, instead of running them again.)
+// Beside the runs: how much a run's CPU time spread within a cell. Where it spreads by more than the 5% margin,
+// no number of runs this cap allows settles "as good within 5%", for the grid or the race: that is the host's noise,
+// not the search's, and the figure says so.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { median } from '../runner/stats/statistics.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,11 +27,12 @@ const { values } = parseArgs({ options: {
   'grid-runs': { type: 'string', default: '10' },
   iterations: { type: 'string', default: '600000' },
   docs: { type: 'boolean', default: false },
+  from: { type: 'string' },
 } });
 const pairs = Number(values.pairs);
 const gridRuns = Number(values['grid-runs']);
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-race-'));
+const dir = values.from ?? mkdtempSync(join(tmpdir(), 'bench-race-'));
 const configOf = (search) => `experiments:
   bench-race:
     timeout: 120
@@ -41,32 +47,50 @@ const configOf = (search) => `experiments:
 ${search === 'grid' ? `    repetitions: ${gridRuns}\n` : `    repetitions: 3\n    search: race\n    race: {from_round: 5}\n    adaptive: {max_repetitions: ${gridRuns}}\n`}`;
 const files = Object.fromEntries(['grid', 'race'].map((search) => {
   const file = join(dir, `${search}.yml`);
-  writeFileSync(file, configOf(search));
+  if (!values.from) writeFileSync(file, configOf(search));
   return [search, file];
 }));
+
+// The spread of CPU time per run within a cell (median absolute deviation ÷ median, scaled to a standard deviation),
+// the median over the cells: the same work, so what it spreads by is the host's doing.
+function spreadOfCpuTime(rows) {
+  const byCell = new Map();
+  for (const row of rows) byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), Number(row.cpu_total_ms)]);
+  const cells = [...byCell.values()];
+  return median(cells.filter((values) => values.length >= 3).map((values) => {
+    const centre = median(values);
+    return (1.4826 * median(values.map((value) => Math.abs(value - centre)))) / centre;
+  }));
+}
 
 const results = { grid: [], race: [] };
 const order = Array.from({ length: pairs }, (_, pair) => (pair % 2 === 0 ? ['grid', 'race'] : ['race', 'grid'])).flat();
 for (const [index, mode] of order.entries()) {
   const outDir = join(dir, `${index}-${mode}`);
-  const run = await execa('node', [CLI, '--config', files[mode], '--out', outDir, '--seed', String(index + 1)], { reject: false, all: true });
-  if (run.exitCode !== 0) throw new Error(`${mode} matrix failed (exit ${run.exitCode}):\n${run.all}`);
+  if (!values.from) {
+    const run = await execa('node', [CLI, '--config', files[mode], '--out', outDir, '--seed', String(index + 1)], { reject: false, all: true });
+    if (run.exitCode !== 0) throw new Error(`${mode} matrix failed (exit ${run.exitCode}):\n${run.all}`);
+  }
   const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
   const advice = parse(readFileSync(join(outDir, 'advice.csv'), 'utf8'), { columns: true });
   const spanMs = Math.max(...rows.map((row) => Date.parse(row.finished_at))) - Math.min(...rows.map((row) => Date.parse(row.started_at)));
-  results[mode].push({ runs: rows.length, spanMs, advice: advice.map(({ budget, recommended, status }) => ({ budget, recommended, status })) });
+  results[mode].push({ runs: rows.length, spanMs, spread: spreadOfCpuTime(rows), advice: advice.map(({ budget, recommended, status }) => ({ budget, recommended, status })) });
   console.error(`${mode}: ${rows.length} runs in ${(spanMs / 60000).toFixed(1)} min → ${advice.map((row) => `${row.budget}: ${row.recommended || '—'} (${row.status})`).join('; ')}`);
 }
 
 const mean = (xs) => xs.reduce((total, x) => total + x, 0) / xs.length;
+const formatPct = (fraction) => `${(100 * fraction).toFixed(1)}%`;
 const lines = [];
 for (let pair = 0; pair < pairs; pair++) {
   const [grid, race] = [results.grid[pair], results.race[pair]];
   const same = grid.advice.every((answer) => race.advice.some((other) => other.budget === answer.budget && other.recommended === answer.recommended));
-  lines.push(`pair ${pair + 1}: grid ${grid.runs} runs, ${(grid.spanMs / 60000).toFixed(1)} min; race ${race.runs} runs, ${(race.spanMs / 60000).toFixed(1)} min; race / grid: ${(race.runs / grid.runs).toFixed(2)} of the runs, ${(race.spanMs / grid.spanMs).toFixed(2)} of the time; same recommendation: ${same ? 'yes' : 'no'} (grid: ${grid.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}; race: ${race.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')})`);
+  lines.push(`pair ${pair + 1}: grid ${grid.runs} runs, ${(grid.spanMs / 60000).toFixed(1)} min; race ${race.runs} runs, ${(race.spanMs / 60000).toFixed(1)} min; race / grid: ${(race.runs / grid.runs).toFixed(2)} of the runs, ${(race.spanMs / grid.spanMs).toFixed(2)} of the time; same recommendation: ${same ? 'yes' : 'no'} (grid: ${grid.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}; race: ${race.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}); CPU time of a run spread by ±${formatPct(grid.spread)} (grid) and ±${formatPct(race.spread)} (race) within a cell`);
 }
 const ratio = mean(results.race.map((r) => r.runs)) / mean(results.grid.map((r) => r.runs));
 lines.push(`mean: race uses ${ratio.toFixed(2)} of the grid's runs (goal ≤ 0.60)`);
+const settled = [...results.grid, ...results.race].filter((result) => result.advice.every((answer) => answer.status === 'settled')).length;
+const spread = median([...results.grid, ...results.race].map((result) => result.spread));
+if (settled < 2 * pairs) lines.push(`settled: ${settled} of ${2 * pairs} matrices; the CPU time of one run spread by ±${formatPct(spread)} within a cell (median), against a margin of 5%: where that spread is near or above the margin, ${gridRuns} runs a cell settle "as good within 5%" only by luck, grid or race, and the ratio above measures the cap, not the search`);
 console.log(lines.join('\n'));
 
 if (values.docs) {

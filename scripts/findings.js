@@ -169,8 +169,7 @@ function renderRuns(_args, context) {
     const revision = info?.project?.git_revision ? `${info.project.git_revision.slice(0, 7)}${info.project.git_dirty ? ' (uncommitted changes)' : ''}` : '';
     lines.push(`| ${experiment.name} | [${relative(context.linkBase, folder.dir)}/](${relative(context.linkBase, folder.dir)}/) | ${ok} / ${all} | ${info?.started_at?.slice(0, 16).replace('T', ' ') ?? ''} | ${minutes} | ${revision} | ${describeDesign(experiment, info)} |`);
   }
-  const hosts = [...new Set(experimentFolders(context).map(({ info }) => describeHost(info)).filter(Boolean))];
-  return [...lines, '', ...describeSpan(context), ...hosts.map((host) => `Host: ${host}.`)];
+  return [...lines, '', ...describeSpan(context), ...describeHosts(experimentFolders(context).map(({ info }) => info)).map((host) => `Host: ${host}.`)];
 }
 
 // How long the whole file took: from the first experiment's start to the last one's end, and in how many
@@ -224,12 +223,24 @@ function comparable(before, now, fallback) {
   return Object.fromEntries(Object.keys(now ?? {}).map((key) => [key, Object.hasOwn(before, key) ? before[key] : fallback?.[key]]));
 }
 
-function describeHost(info) {
-  if (!info?.host) return null;
-  const { cpus, cpu_model: model, kernel } = info.host;
-  const docker = info.docker?.version?.Version;
-  const nodes = Object.values(info.images ?? {}).map((image) => image?.nodeVersion ?? image?.node_version).filter(Boolean);
-  return [`${cpus} CPUs (${model})`, `kernel ${kernel}`, docker && `Docker ${docker}`, nodes.length && `Node.js ${[...new Set(nodes)].join(', ')} in the containers`].filter(Boolean).join(', ');
+// One line per machine (CPUs, kernel, Docker), with the Node.js versions of every folder run on it: an experiment
+// that ran one Node version is not another host.
+function describeHosts(infos) {
+  const machines = new Map();
+  for (const info of infos) {
+    if (!info?.host) continue;
+    const { cpus, cpu_model: model, kernel } = info.host;
+    const docker = info.docker?.version?.Version;
+    const machine = [`${cpus} CPUs (${model})`, `kernel ${kernel}`, docker && `Docker ${docker}`].filter(Boolean).join(', ');
+    const nodes = machines.get(machine) ?? new Set();
+    for (const image of Object.values(info.images ?? {})) {
+      const version = image?.nodeVersion ?? image?.node_version;
+      if (version) nodes.add(version);
+    }
+    machines.set(machine, nodes);
+  }
+  const byVersion = (a, b) => a.localeCompare(b, 'en', { numeric: true });
+  return [...machines].map(([machine, nodes]) => (nodes.size ? `${machine}, Node.js ${[...nodes].sort(byVersion).join(', ')} in the containers` : machine));
 }
 
 function renderClaims({ name }, context) {
