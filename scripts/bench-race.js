@@ -80,11 +80,13 @@ for (const [index, mode] of order.entries()) {
 
 const mean = (xs) => xs.reduce((total, x) => total + x, 0) / xs.length;
 const formatPct = (fraction) => `${(100 * fraction).toFixed(1)}%`;
+// Two answers agree on a recommendation only when both are settled; open ones agree at most on who leads so far.
+const settledBoth = (...results) => results.every((result) => result.advice.every((answer) => answer.status === 'settled'));
 const lines = [];
 for (let pair = 0; pair < pairs; pair++) {
   const [grid, race] = [results.grid[pair], results.race[pair]];
   const same = grid.advice.every((answer) => race.advice.some((other) => other.budget === answer.budget && other.recommended === answer.recommended));
-  lines.push(`pair ${pair + 1}: grid ${grid.runs} runs, ${(grid.spanMs / 60000).toFixed(1)} min; race ${race.runs} runs, ${(race.spanMs / 60000).toFixed(1)} min; race / grid: ${(race.runs / grid.runs).toFixed(2)} of the runs, ${(race.spanMs / grid.spanMs).toFixed(2)} of the time; same recommendation: ${same ? 'yes' : 'no'} (grid: ${grid.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}; race: ${race.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}); CPU time of a run spread by ±${formatPct(grid.spread)} (grid) and ±${formatPct(race.spread)} (race) within a cell`);
+  lines.push(`pair ${pair + 1}: grid ${grid.runs} runs, ${(grid.spanMs / 60000).toFixed(1)} min; race ${race.runs} runs, ${(race.spanMs / 60000).toFixed(1)} min; race / grid: ${(race.runs / grid.runs).toFixed(2)} of the runs, ${(race.spanMs / grid.spanMs).toFixed(2)} of the time; ${settledBoth(grid, race) ? 'same recommendation' : 'same leader, not a settled recommendation'}: ${same ? 'yes' : 'no'} (grid: ${grid.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}; race: ${race.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}); CPU time of a run spread by ±${formatPct(grid.spread)} (grid) and ±${formatPct(race.spread)} (race) within a cell`);
 }
 const ratio = mean(results.race.map((r) => r.runs)) / mean(results.grid.map((r) => r.runs));
 lines.push(`mean: race uses ${ratio.toFixed(2)} of the grid's runs (goal ≤ 0.60)`);
