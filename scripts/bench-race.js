@@ -12,6 +12,7 @@
 // no number of runs this cap allows settles "as good within 5%", for the grid or the race: that is the host's noise,
 // not the search's, and the figure says so.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { estimateRobustSd } from '../runner/stats/log-samples.js';
 import { median } from '../runner/stats/statistics.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,16 +52,12 @@ const files = Object.fromEntries(['grid', 'race'].map((search) => {
   return [search, file];
 }));
 
-// The spread of CPU time per run within a cell (median absolute deviation ÷ median, scaled to a standard deviation),
-// the median over the cells: the same work, so what it spreads by is the host's doing.
+// The spread of CPU time per run within a cell (the robust standard deviation of its logs, about the relative
+// spread), the median over the cells: the same work, so what it spreads by is the host's doing.
 function spreadOfCpuTime(rows) {
   const byCell = new Map();
-  for (const row of rows) byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), Number(row.cpu_total_ms)]);
-  const cells = [...byCell.values()];
-  return median(cells.filter((values) => values.length >= 3).map((values) => {
-    const centre = median(values);
-    return (1.4826 * median(values.map((value) => Math.abs(value - centre)))) / centre;
-  }));
+  for (const row of rows) byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), Math.log(Number(row.cpu_total_ms))]);
+  return median([...byCell.values()].filter((logs) => logs.length >= 3).map(estimateRobustSd));
 }
 
 const results = { grid: [], race: [] };

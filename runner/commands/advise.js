@@ -1,10 +1,9 @@
 // `node-threads-lab advise DIR`: what to set, per CPU budget, from a results folder — the recommended setting, what
 // it beats and the Node default against it, settled or open. Exit status: 0 every answer settled, 3 some still open,
 // 2 bad usage or folder.
-import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
 import { advise } from '../index.js';
-import { resolveTyped } from './caller-paths.js';
+import { resolveFolders } from './caller-paths.js';
 
 export const USAGE = `Usage: node-threads-lab advise DIR [--json] [--keep-disturbed]
        npm run advise -- DIR              (in a checkout of node-threads-lab)
@@ -27,8 +26,8 @@ export async function main(argv, { stdout, paths }) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new LabError('ERR_USAGE', `expected one results folder, found ${positionals.length}`, { hint: USAGE });
-  const advice = await advise(resolveTyped(paths, positionals[0]), { keepDisturbed: values['keep-disturbed'] || undefined });
+  const [dir] = resolveFolders(paths, positionals, { usage: USAGE, count: 1 });
+  const advice = await advise(dir, { keepDisturbed: values['keep-disturbed'] || undefined });
   const exitCode = advice.settled ? 0 : 3;
   if (values.json) {
     stdout.write(`${JSON.stringify(advice, null, 2)}\n`);

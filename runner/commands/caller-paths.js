@@ -7,6 +7,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LabError } from '../errors.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE_NAME = 'node-threads-lab';
@@ -26,6 +27,18 @@ export function readCallerPaths({ env = process.env, cwd = process.cwd(), packag
 /** A path typed on the command line, absolute; undefined stays undefined. */
 export function resolveTyped(paths, given) {
   return given === undefined ? undefined : path.resolve(paths.typed, given);
+}
+
+/**
+ * The results folders a command was given, absolute: exactly `count` of them (1: advise, claims; 2: compare), or at
+ * least one without a count (report). Anything else is a usage error (exit 2) with the command's usage.
+ */
+export function resolveFolders(paths, positionals, { usage, count }) {
+  if (count === undefined && positionals.length === 0) throw new LabError('ERR_USAGE', 'no results folder given', { hint: usage });
+  if (count !== undefined && positionals.length !== count) {
+    throw new LabError('ERR_USAGE', `expected ${count === 1 ? 'one results folder' : 'two results folders'}, found ${positionals.length}`, { hint: usage });
+  }
+  return positionals.map((given) => resolveTyped(paths, given));
 }
 
 function isSameFolder(a, b) {

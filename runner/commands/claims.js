@@ -1,11 +1,10 @@
 // `node-threads-lab claims DIR`: the verdicts of a results folder, judged again from its runs.csv and run.json (or
 // against the claims of an experiments file written after the run). Exit status: 0 every claim holds, 1 a claim
 // is refuted, 3 some are inconclusive and none refuted (0 with --fail-on refuted), 2 bad usage or folder.
-import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
 import { judge } from '../index.js';
 import { formatAnswersText } from '../report/answers.js';
-import { resolveTyped } from './caller-paths.js';
+import { resolveFolders, resolveTyped } from './caller-paths.js';
 import { gateClaims, parseFailOn } from './fail-on.js';
 
 export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--steps] [--fail-on refuted|inconclusive] [--json] [--keep-disturbed]
@@ -33,10 +32,10 @@ export async function main(argv, { stdout, paths }) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 1) throw new LabError('ERR_USAGE', `expected one results folder, found ${positionals.length}`, { hint: USAGE });
+  const [dir] = resolveFolders(paths, positionals, { usage: USAGE, count: 1 });
   const failOn = parseFailOn(values['fail-on'], USAGE) ?? 'inconclusive';
   const config = resolveTyped(paths, values.config);
-  const judged = await judge(resolveTyped(paths, positionals[0]), config, { keepDisturbed: values['keep-disturbed'] || undefined });
+  const judged = await judge(dir, config, { keepDisturbed: values['keep-disturbed'] || undefined });
   const verdicts = { ...judged, exit_code: gateClaims(judged.exit_code, failOn) };
   if (values.json) {
     stdout.write(`${JSON.stringify(verdicts, null, 2)}\n`);

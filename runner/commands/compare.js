@@ -1,10 +1,9 @@
 // `node-threads-lab compare DIR_A DIR_B`: matches cells by id (or by every axis but one, --match-on), prints per
 // cell and primary metric both medians, the ratio B / A with its 95% CI, significance stars and a verdict; --out
 // writes the same as CSV. With --threshold it is a gate: exit 1 when a cell got worse by more than it.
-import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
 import { compare } from '../index.js';
-import { resolveTyped } from './caller-paths.js';
+import { resolveFolders, resolveTyped } from './caller-paths.js';
 
 export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold PCT] [--match-on AXIS] [--out FILE] [--json] [--keep-disturbed]
        npm run compare -- DIR_A DIR_B     (in a checkout of node-threads-lab)
@@ -32,8 +31,7 @@ export async function main(argv, { stdout, stderr, paths }) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (positionals.length !== 2) throw new LabError('ERR_USAGE', `expected two results folders, found ${positionals.length}`, { hint: USAGE });
-  const [dirA, dirB] = positionals.map((dir) => resolveTyped(paths, dir));
+  const [dirA, dirB] = resolveFolders(paths, positionals, { usage: USAGE, count: 2 });
   const compared = await compare(dirA, dirB, { threshold: values.threshold, matchOn: values['match-on'], out: resolveTyped(paths, values.out), keepDisturbed: values['keep-disturbed'] || undefined });
   const status = compared.gate === 'failed' ? 1 : 0;
   if (values.json) {

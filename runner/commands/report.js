@@ -1,10 +1,9 @@
 // `node-threads-lab report DIR [DIR...]`: (re)writes the reports of each results folder from its runs.csv,
 // tasks.csv and run.json alone.
-import { LabError } from '../errors.js';
 import { parseCommandLine } from '../command-line.js';
 import { report } from '../index.js';
 import { parseAxisValues } from '../report/axis-values.js';
-import { resolveTyped } from './caller-paths.js';
+import { resolveFolders } from './caller-paths.js';
 
 export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...] [--keep-disturbed]
        npm run report -- DIR [DIR...]     (in a checkout of node-threads-lab)
@@ -26,10 +25,10 @@ export async function main(argv, { stdout, paths }) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (positionals.length === 0) throw new LabError('ERR_USAGE', 'no results folder given', { hint: USAGE });
+  const dirs = resolveFolders(paths, positionals, { usage: USAGE });
   const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
-  for (const dir of positionals) {
-    const { files } = await report(resolveTyped(paths, dir), { baseline, keepDisturbed: values['keep-disturbed'] || undefined });
+  for (const dir of dirs) {
+    const { files } = await report(dir, { baseline, keepDisturbed: values['keep-disturbed'] || undefined });
     stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
   }
   return 0;

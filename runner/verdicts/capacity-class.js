@@ -26,10 +26,14 @@ export function classifyClaimRow(row, { a, b, expect }) {
   if (row.verdict === 'holds') return { ...found, class: 'holds', class_note: model === null ? '' : `the model gives ${format(model)}` };
   if (model === null) return otherwise('no capacity model of this metric for these cells');
   const [band] = expectRegions(expect);
-  if (range[1] > band.low && range[0] < band.high) return otherwise(`the model allows ${format(model)} here, inside the expected band: this host could show it`);
-  // The model is the ideal, what the CPUs allow at best: a band between no change (1) and it asks for less than the
-  // host can give, so it is reachable here; only a band beyond the model, away from 1, needs another host.
-  if (beyondBand(model, band)) return otherwise(`the model allows up to ${format(model)} here, a bigger change than the expected band: this host could show it`);
+  // The model is the ideal, what the CPUs allow at best: every ratio from no change (1) up to the model's is within
+  // this host's reach, so a band that meets that stretch is reachable here; only a band beyond it needs another host.
+  if (Math.max(1, range[1]) > band.low && Math.min(1, range[0]) < band.high) {
+    const inside = range[1] > band.low && range[0] < band.high;
+    return otherwise(inside
+      ? `the model allows ${format(model)} here, inside the expected band: this host could show it`
+      : `the model allows up to ${format(model)} here, a bigger change than the expected band: this host could show it`);
+  }
   const scale = findScaleReaching(a, b, row.metric, band);
   if (scale === null) return otherwise(`the model gives ${format(model)} here and stays outside the expected band on hosts up to 32× these CPUs`);
   return { ...found, class: 'not reachable here', class_note: `this host caps it at ${format(model)} (measured ${format(row.comparison.ratio)}); the expected band needs ${describeScale(a, b, scale)}` };
@@ -42,13 +46,6 @@ export function classifyOverall(rows) {
   if (classes.length > 0 && classes.every((each) => each === 'holds')) return 'holds';
   if (classes.includes('not reachable here')) return 'not reachable here';
   return 'inconclusive';
-}
-
-/** Whether the model's ratio lies past the band on the far side from 1 (no change): a bigger change than the band. */
-function beyondBand(model, band) {
-  if (model > 1) return band.high <= model && band.high > 1;
-  if (model < 1) return band.low >= model && band.low < 1;
-  return false;
 }
 
 // In the cells' own terms: a quota or a cpuset grows with the host; without either, the host's CPU count.
