@@ -5,6 +5,8 @@
 
 import { WorkloadError } from '../workload-error.js';
 
+const CHANNEL_GONE = new Set(['EPIPE', 'ECONNRESET', 'ERR_IPC_CHANNEL_CLOSED']);
+
 /**
  * @param {import('node:events').EventEmitter} unit  a worker_threads Worker or a cluster Worker
  * @param {string} label  names the unit in error messages
@@ -27,7 +29,12 @@ export function followUnit(unit, label, onTask) {
       done.resolve(message);
     } else if (message?.type === 'error') fail(new WorkloadError('ERR_TASK_FAILED', `${label}: ${message.message}`));
   });
-  unit.on('error', (error) => fail(new WorkloadError('ERR_TASK_FAILED', `${label}: ${error?.message ?? error}`, { cause: error })));
+  unit.on('error', (error) => {
+    // A cluster process killed from outside breaks its channel first: a write to it fails (EPIPE) before its 'exit'
+    // arrives. The exit says what happened (the signal or the code), so a broken channel waits for it.
+    if (unit.process && CHANNEL_GONE.has(error?.code)) return;
+    fail(new WorkloadError('ERR_TASK_FAILED', `${label}: ${error?.message ?? error}`, { cause: error }));
+  });
   unit.on('exit', (code, signal) => {
     if (finished) return;
     const how = signal ? `signal ${signal}` : `code ${code}`;
