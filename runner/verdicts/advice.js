@@ -11,6 +11,7 @@ import { formatWhere, groupByAxes, isSet, matchesWhere, cellMedian, sameValue, s
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { compareCells } from './compare-pair.js';
+import { formatRatio } from './format-ratio.js';
 import { judgeFamily } from './judge.js';
 
 /** Axes that are the CPU budget by default (what a service gets, not what it sets). */
@@ -124,7 +125,7 @@ function judgeConstraints(cell, require) {
     const meets = interval && (side === 'below' ? interval.high < limit : interval.low > limit);
     const breaks = interval && (side === 'below' ? interval.low >= limit : interval.high <= limit);
     const state = meets ? 'meets' : breaks ? 'breaks' : 'open';
-    const shown = interval ? `[${formatNumber(interval.low)}, ${formatNumber(interval.high)}]` : '(no interval)';
+    const shown = interval ? `[${formatRatio(interval.low)}, ${formatRatio(interval.high)}]` : '(no interval)';
     return { metric, side, limit, interval, state, words: `${metric} ${shown} ${state === 'breaks' ? 'is not' : state === 'meets' ? 'is' : 'may not be'} ${side} ${limit}` };
   });
 }
@@ -153,10 +154,6 @@ function formatSetting(cell, knobs) {
 /** "2.0× slower [1.9, 2.1]" (a time) / "1.8× lower [1.6, 2.0]" (a rate): how many times worse, with the interval. */
 export function formatTimes(comparison, lowerIsBetter) {
   const { ratio, ci95_low: low, ci95_high: high } = comparison;
-  const interval = Number.isFinite(low) ? ` [${formatNumber(low)}, ${formatNumber(high)}]` : '';
-  return `${formatNumber(ratio)}× ${lowerIsBetter ? 'slower' : 'lower'}${interval}`;
-}
-
-function formatNumber(value) {
-  return Number.isFinite(value) ? String(Number(value.toPrecision(3))) : '?';
+  const interval = Number.isFinite(low) ? ` [${formatRatio(low)}, ${formatRatio(high)}]` : '';
+  return `${formatRatio(ratio)}× ${lowerIsBetter ? 'slower' : 'lower'}${interval}`;
 }
