@@ -1,7 +1,6 @@
 // What the API does with results folders that exist already: rebuild their reports, judge them (again, or
 // against claims written after the run), compare two. Each reads only the folder (runs.csv, tasks.csv,
 // run.json) and returns plain data; nothing here prints.
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LabError } from '../errors.js';
 import { loadConfig } from '../config/load-config.js';
@@ -9,7 +8,6 @@ import { checkClaims, normalizeClaim } from '../config/check-claims.js';
 import { formatPath } from '../config/diagnostics/paths.js';
 import { isPlainObject } from '../config/values.js';
 import { readResults } from '../results/read-results.js';
-import { formatCsv } from '../results/csv.js';
 import { writeReports } from '../report/write-reports.js';
 import { judgeResults } from '../report/verdicts.js';
 import { buildResultsDocument, buildVerdictsDocument } from '../report/results-json.js';
@@ -17,7 +15,6 @@ import { compareFolders } from '../report/compare.js';
 import { buildAdvice } from '../report/advice.js';
 import { summarizeCells } from '../report/summary.js';
 import { normalizeRecommend } from '../config/check-recommend.js';
-import { DEFAULT_THRESHOLD } from '../verdicts/compare-cells.js';
 
 /**
  * (Re)writes summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in `dir`.

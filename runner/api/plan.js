@@ -107,14 +107,9 @@ export async function describePlan({ config, plans, seed, warnings, pending, res
     count: pending.length,
     // Re-runs of disturbed runs come on top of the plan: at most this many (a resumed folder may have used some).
     most_reruns: plans.reduce((sum, plan) => sum + countMostReruns(plan), 0),
-    experiments: plans.map(({ experiment, cells, runs }) => ({
-      name: experiment.name,
-      cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({ cell, values, workload, params, env, limits, node_major: nodeMajor })),
-      runs: runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`)).map(({ runKey, cell, repetition, warmup, values }) => ({ run_key: runKey, cell, repetition, warmup, values })),
-    })),
+    experiments,
     up_to_more: experiments.reduce((total, experiment) => total + experiment.up_to_more, 0),
     estimate: { planned_ms: sum('planned_ms'), up_to_more_ms: sum('up_to_more_ms'), lower_bound: estimates.some((estimate) => estimate.lower_bound) },
-    experiments,
     user_code: userModules,
     warnings,
   };

@@ -12,7 +12,6 @@ import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { varyingAxes } from '../domain/cells.js';
 import { buildSummaryTable } from './summary-table.js';
-import { formatCellValues } from './format.js';
 import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml, renderMethodHtml } from './answers.js';
 import { formatAdviceLines } from './advice.js';
 import { chooseAxisScale } from './axis-scale.js';

@@ -7,7 +7,7 @@
 // setting is the cheapest of the as-good ones that confidently meets every constraint; the answer is settled when no
 // setting is open. The Node default is compared with the recommendation.
 import { AXES } from '../domain/axes.js';
-import { formatWhere, groupByAxes, isSet, matchesWhere, cellMedian, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { compareCells } from './compare-pair.js';

@@ -6,7 +6,7 @@ import { modelRatio } from '../model/predict.js';
 import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
-import { formatWhere, groupByAxes, matchesWhere, cellMedian, sampleOf, sameValue, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, matchesWhere, cellMedian, sameValue, varyingAxes } from '../domain/cells.js';
 import { describeMissing, resolveClaimMetric } from './claim-cells.js';
 
 /**

@@ -17,7 +17,7 @@ test('the Answers section of report.md: badges, the claim in words, its combinat
   const text = renderAnswersMarkdown(verdicts, escapeMarkdown).join('\n');
   expect(text).toMatch(/^## Answers\n\n### Claims\n\n- \*\*✔ holds\*\*: claimed: "Two CPUs \\<b\\>halve\\<\/b\\> it \\\| "fast"" \(wall_ms, cpus 1 → 2, ratio in \\\[0\.45, 0\.55\\\]; 1 combination\)/);
   expect(text).toContain('- **✘ refuted**: claimed: "no gain"');
-  expect(text).toMatch(/  - holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% \\\[−5\d%, −\d\d%\\\] \(medians 1003 → 501 ms, n 4\/4\)/);
+  expect(text).toMatch(/ {2}- holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% \\\[−5\d%, −\d\d%\\\] \(medians 1003 → 501 ms, n 4\/4\)/);
   expect(text).toContain('### What each axis does');
   expect(text).toContain('- pbkdf2 wall_ms: cpus moves it most');
   expect(text).toContain(`The ratio B / A is the ${METHODS[DEFAULT_COMPARISON.method].estimates}`);

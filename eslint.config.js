@@ -1,0 +1,30 @@
+// ESLint's recommended rules for the runner, the image's code, the scripts and the tests (Node ES modules);
+// formatting is Prettier's (.prettierrc.json), so no stylistic rule here.
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  {
+    ignores: ['node_modules/', 'images/workload/node_modules/', 'results/', 'test-artifacts/', 'docs/', 'test/fixtures/'],
+  },
+  js.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    rules: {
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    files: ['test/**/*.js'],
+    languageOptions: { globals: { ...globals.node, ...globals.jest } },
+  },
+  {
+    // Chart code that runs in the page, and the browser test's page.evaluate callbacks.
+    files: ['runner/report/assets/**/*.js', 'test/integration/report-browser.test.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+];
