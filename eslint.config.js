@@ -5,7 +5,14 @@ import globals from 'globals';
 
 export default [
   {
-    ignores: ['node_modules/', 'images/workload/node_modules/', 'results/', 'test-artifacts/', 'docs/', 'test/fixtures/'],
+    ignores: [
+      'node_modules/',
+      'images/workload/node_modules/',
+      'results/',
+      'test-artifacts/',
+      'docs/',
+      'test/fixtures/',
+    ],
   },
   js.configs.recommended,
   {

@@ -27,7 +27,11 @@ function unknownCommand(word) {
   const names = SUBCOMMANDS.map(({ name }) => name);
   const close = suggestName(word, [...names, 'matrix', 'dry-run']);
   const meant = { matrix: 'run', 'dry-run': 'plan' }[close] ?? close;
-  return new LabError('ERR_USAGE', `Unknown command '${word}'${meant ? ` (did you mean \`node-threads-lab ${meant}\`?)` : ''}`, { hint: `commands: ${names.join(', ')}; node-threads-lab --help says what each does` });
+  return new LabError(
+    'ERR_USAGE',
+    `Unknown command '${word}'${meant ? ` (did you mean \`node-threads-lab ${meant}\`?)` : ''}`,
+    { hint: `commands: ${names.join(', ')}; node-threads-lab --help says what each does` },
+  );
 }
 
 if (isEntryPoint(import.meta.url)) runCommand(main);

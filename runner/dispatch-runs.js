@@ -37,17 +37,20 @@ export function dispatchRuns({ runs, lanes, preferredLane, work, onEngineLost = 
       busy.add(lane.id);
       Promise.resolve()
         .then(() => work(run, lane))
-        .then((goOn) => {
-          if (goOn === false) stopping = true;
-        }, (error) => {
-          if (error?.code === 'ERR_DOCKER_LOST') {
-            loseEngine(lane.engine, error);
-            pending.unshift(run);
-          } else {
-            stopping = true;
-            failure ??= error;
-          }
-        })
+        .then(
+          (goOn) => {
+            if (goOn === false) stopping = true;
+          },
+          (error) => {
+            if (error?.code === 'ERR_DOCKER_LOST') {
+              loseEngine(lane.engine, error);
+              pending.unshift(run);
+            } else {
+              stopping = true;
+              failure ??= error;
+            }
+          },
+        )
         .finally(() => {
           busy.delete(lane.id);
           pump();

@@ -21,11 +21,19 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
   const write = (line) => stream.write(`${line}\n`);
   // engine: named when the matrix runs on several engines (docker/engine-set.js).
   events.on('orphans', ({ removed, leftAlone, engine }) => {
-    if (removed.length > 0) write(`Removed ${removed.length} container(s) left behind by an earlier run that was killed${engine ? ` on engine ${engine}` : ''}: ${removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}`);
-    if (leftAlone > 0) write(`Note: ${leftAlone} container(s) of another runner still at work share ${engine ? `engine ${engine}` : 'this engine'}; timings may be disturbed.`);
+    if (removed.length > 0)
+      write(
+        `Removed ${removed.length} container(s) left behind by an earlier run that was killed${engine ? ` on engine ${engine}` : ''}: ${removed.map((o) => o.name ?? o.id.slice(0, 12)).join(', ')}`,
+      );
+    if (leftAlone > 0)
+      write(
+        `Note: ${leftAlone} container(s) of another runner still at work share ${engine ? `engine ${engine}` : 'this engine'}; timings may be disturbed.`,
+      );
   });
   events.on('engine-lost', ({ engine, error }) => {
-    write(`\nEngine ${engine} lost: ${error.message}. Its run in flight gets no row and goes to the other engines, if any.`);
+    write(
+      `\nEngine ${engine} lost: ${error.message}. Its run in flight gets no row and goes to the other engines, if any.`,
+    );
   });
   events.on('image-progress', write);
   events.on('preflight', (line) => write(`preflight: ${line}`));
@@ -43,14 +51,21 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
   });
   events.on('reports-failed', ({ outDir, error }) => {
     stopProgress();
-    write(`Could not write the reports (${error.message}); the CSVs are complete. Retry with: node-threads-lab report ${outDir}`);
+    write(
+      `Could not write the reports (${error.message}); the CSVs are complete. Retry with: node-threads-lab report ${outDir}`,
+    );
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
     const disturbed = summary.disturbed ? `; ${summary.disturbed} disturbed, ${summary.reruns} re-run` : '';
-    write(`${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}`);
+    write(
+      `${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}`,
+    );
     // The answers come last: what a person reads when the matrix is done.
     const lines = answers.get(outDir) ?? [];
-    if (lines.length) write(`Answers (all in verdicts.csv; \`node-threads-lab claims ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`);
+    if (lines.length)
+      write(
+        `Answers (all in verdicts.csv; \`node-threads-lab claims ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`,
+      );
     // The advice is the very last: the question a person came with.
     const advised = advice.get(outDir) ?? [];
     if (advised.length) write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`).join('\n')}`);
@@ -86,7 +101,10 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
     // The bar counts finished runs (run-end); a start only names the cell.
     const rerun = run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed)`;
     if (bar) bar.update({ cell: `${formatAssignments(run.values)}${rerun}` });
-    else print(`[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}${rerun}${where(at)}`);
+    else
+      print(
+        `[${index + 1}/${total}] ${elapsed(started)} elapsed, ETA ${eta(started, index, total)}: ${run.experiment} ${formatAssignments(run.values)} rep ${run.repetition}${rerun}${where(at)}`,
+      );
   };
   const onEnd = ({ index, total, row, ...at }) => {
     print(`${summarizeRow(row, index, total)}${where(at)}`);

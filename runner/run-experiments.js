@@ -30,8 +30,20 @@ import { explainWriteFailure, isWriteFailure } from './results/write-failure.js'
  */
 export function prepareJobs({ plans, out, resultsRoot, resumed, startedAt = new Date() }) {
   return plans.map((plan) => {
-    if (resumed) return { plan, outDir: prepareOutputDir(resumed.dir), done: resumed.done, previousRows: resumed.rows, info: resumed.info };
-    return { plan, outDir: prepareOutputDir(chooseOutputDir({ out, plan, count: plans.length, resultsRoot, startedAt })), done: new Set(), previousRows: [] };
+    if (resumed)
+      return {
+        plan,
+        outDir: prepareOutputDir(resumed.dir),
+        done: resumed.done,
+        previousRows: resumed.rows,
+        info: resumed.info,
+      };
+    return {
+      plan,
+      outDir: prepareOutputDir(chooseOutputDir({ out, plan, count: plans.length, resultsRoot, startedAt })),
+      done: new Set(),
+      previousRows: [],
+    };
   });
 }
 
@@ -56,7 +68,15 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
  * @returns {Promise<{ experiments: { plan: object, outDir: string, summary: object }[], stoppedBy: null|'abort'|'fail-fast'|'engine-lost',
  *   anyFailed: boolean, lostEngines: Map<string, Error> }>}  engine-lost: runs left that no remaining engine may take
  */
-export async function runExperiments({ jobs, executor, lanes, context, signal, failFast = false, events = new EventEmitter() }) {
+export async function runExperiments({
+  jobs,
+  executor,
+  lanes,
+  context,
+  signal,
+  failFast = false,
+  events = new EventEmitter(),
+}) {
   const experiments = [];
   let anyFailed = false;
   const lostEngines = new Map();
@@ -68,7 +88,14 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
     const fresh = buildRunInfo({ plan, ...context, startedAt: new Date() });
     // A resumed folder keeps its first start time and config; each resume is noted beside them.
     const info = recorded
-      ? { ...recorded, images: fresh.images, resumed: [...(recorded.resumed ?? []), { at: fresh.started_at, argv: context.argv, project: context.project }] }
+      ? {
+          ...recorded,
+          images: fresh.images,
+          resumed: [
+            ...(recorded.resumed ?? []),
+            { at: fresh.started_at, argv: context.argv, project: context.project },
+          ],
+        }
       : fresh;
     // A fresh folder has no run.json to resume from until this write succeeds.
     writeInfo(outDir, info, { rowsKept: previousRows.length, resumable: Boolean(recorded) });
@@ -76,13 +103,29 @@ export async function runExperiments({ jobs, executor, lanes, context, signal, f
     let summary;
     try {
       const live = lanes?.filter((lane) => !lostEngines.has(lane.engine));
-      summary = await runMatrix({ plan, executor, lanes: live, outDir, done, previousRows, signal, failFast, events, onEngineLost });
+      summary = await runMatrix({
+        plan,
+        executor,
+        lanes: live,
+        outDir,
+        done,
+        previousRows,
+        signal,
+        failFast,
+        events,
+        onEngineLost,
+      });
     } catch (error) {
       // A write failure says already what to do (results/write-failure.js).
-      if (error instanceof LabError && !isWriteFailure(error)) error.hint = `${error.hint ?? ''}\n  resume with: node-threads-lab run --resume ${outDir}`.trim();
+      if (error instanceof LabError && !isWriteFailure(error))
+        error.hint = `${error.hint ?? ''}\n  resume with: node-threads-lab run --resume ${outDir}`.trim();
       throw error;
     }
-    writeInfo(outDir, { ...info, finished_at: new Date().toISOString(), summary }, { rowsKept: previousRows.length + summary.done, resumable: true });
+    writeInfo(
+      outDir,
+      { ...info, finished_at: new Date().toISOString(), summary },
+      { rowsKept: previousRows.length + summary.done, resumable: true },
+    );
     await writeReportsSafely(outDir, events);
     events.emit('experiment-end', { plan, outDir, summary });
     experiments.push({ plan, outDir, summary });

@@ -31,9 +31,21 @@ import { explainWriteFailure, isWriteFailure } from './results/write-failure.js'
  *   placements: runKey → `engine#slot` it ran on; disturbed: this invocation's runs marked disturbed (warm-ups aside),
  *   reruns: the runs it made in place of disturbed ones
  */
-export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(), previousRows = [], signal, failFast = false, events = new EventEmitter(), onEngineLost }) {
+export async function runMatrix({
+  plan,
+  executor,
+  lanes,
+  outDir,
+  done = new Set(),
+  previousRows = [],
+  signal,
+  failFast = false,
+  events = new EventEmitter(),
+  onEngineLost,
+}) {
   const rows = [...previousRows];
-  const fail = (error) => (isWriteFailure(error) ? explainWriteFailure(error, { outDir, rowsKept: rows.length, resumable: true }) : error);
+  const fail = (error) =>
+    isWriteFailure(error) ? explainWriteFailure(error, { outDir, rowsKept: rows.length, resumable: true }) : error;
   let runsCsv;
   let tasksCsv;
   try {
@@ -47,8 +59,26 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
   const writeFailed = new AbortController();
   const stopRuns = signal ? AbortSignal.any([signal, writeFailed.signal]) : writeFailed.signal;
   const queue = plan.runs.filter((run) => !done.has(run.runKey));
-  const summary = { total: queue.length, done: 0, ok: 0, failed: 0, disturbed: 0, reruns: 0, stoppedBy: null, lost_engines: [], not_run: 0, placements: {} };
-  const allLanes = lanes ?? [{ id: 'default#0', engine: 'default', slot: { index: 0 }, execute: (run, options) => executor.execute(run, options) }];
+  const summary = {
+    total: queue.length,
+    done: 0,
+    ok: 0,
+    failed: 0,
+    disturbed: 0,
+    reruns: 0,
+    stoppedBy: null,
+    lost_engines: [],
+    not_run: 0,
+    placements: {},
+  };
+  const allLanes = lanes ?? [
+    {
+      id: 'default#0',
+      engine: 'default',
+      slot: { index: 0 },
+      execute: (run, options) => executor.execute(run, options),
+    },
+  ];
   const preferredLane = createLaneAssigner(allLanes, { seed: plan.seed, experimentName: plan.experiment.name });
   let started = 0;
 
@@ -82,7 +112,13 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
 
   const lost = new Set();
   const dispatch = async (runs) => {
-    const outcome = await dispatchRuns({ runs, lanes: allLanes.filter((lane) => !lost.has(lane.engine)), preferredLane, work: execute, onEngineLost });
+    const outcome = await dispatchRuns({
+      runs,
+      lanes: allLanes.filter((lane) => !lost.has(lane.engine)),
+      preferredLane,
+      work: execute,
+      onEngineLost,
+    });
     for (const engine of outcome.lost.keys()) lost.add(engine);
     summary.lost_engines = [...lost];
     summary.not_run += outcome.notRun.length;
@@ -92,7 +128,10 @@ export async function runMatrix({ plan, executor, lanes, outDir, done = new Set(
   try {
     if (!(await dispatch(queue))) return summary;
     // Loaded once the planned runs are done: their statistics modules are not on the way to the first container.
-    const [{ planAdaptiveRound }, { planRerunRound }] = await Promise.all([import('./plan/adaptive.js'), import('./plan/reruns.js')]);
+    const [{ planAdaptiveRound }, { planRerunRound }] = await Promise.all([
+      import('./plan/adaptive.js'),
+      import('./plan/reruns.js'),
+    ]);
     // Re-runs first: an adaptive round judges the cells on the runs that count.
     const planNextRound = () => {
       const reruns = planRerunRound(plan, rows);

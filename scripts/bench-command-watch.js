@@ -13,7 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { execa } from 'execa';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, tasks: { type: 'string', default: '5' }, 'cpu-ms': { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    tasks: { type: 'string', default: '5' },
+    'cpu-ms': { type: 'string', default: '300' },
+  },
+});
 const [runs, tasks, cpuMs] = [values.runs, values.tasks, values['cpu-ms']].map(Number);
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 
@@ -21,26 +27,37 @@ const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 // (times() is a system call: it is asked only every 100 000 additions, so the CPU time is the loop's.)
 const PERL = `my $t0 = (times)[0]; my $x = 0; while ((times)[0] - $t0 < ${cpuMs / 1000}) { $x += $_ for 1 .. 100000 } my ($u, $s) = times; printf "{\\"self_cpu_ms\\": %.0f}\\n", ($u + $s) * 1000;`;
 const dir = mkdtempSync(join(tmpdir(), 'lab-bench-command-'));
-writeFileSync(join(dir, 'experiments.yml'), JSON.stringify({
-  experiments: {
-    'command-watch': {
-      repetitions: runs, timeout: 300,
-      matrix: { workload: ['command'], cpus: [0.5, 2] },
-      params: { command: { argv: ['perl', '-e', PERL], tasks } },
+writeFileSync(
+  join(dir, 'experiments.yml'),
+  JSON.stringify({
+    experiments: {
+      'command-watch': {
+        repetitions: runs,
+        timeout: 300,
+        matrix: { workload: ['command'], cpus: [0.5, 2] },
+        params: { command: { argv: ['perl', '-e', PERL], tasks } },
+      },
     },
-  },
-}));
+  }),
+);
 const out = join(dir, 'out');
-const cli = await execa(process.execPath, [CLI, '--config', join(dir, 'experiments.yml'), '--out', out], { reject: false, all: true });
+const cli = await execa(process.execPath, [CLI, '--config', join(dir, 'experiments.yml'), '--out', out], {
+  reject: false,
+  all: true,
+});
 if (cli.exitCode !== 0) {
   console.error(cli.all);
   process.exit(1);
 }
 const rows = parse(readFileSync(join(out, 'runs.csv'), 'utf8'), { columns: true });
-console.log(`command measured from outside: Perl burns ${cpuMs} ms of CPU per task, ${tasks} tasks per run, ${runs} runs per cell\n`);
+console.log(
+  `command measured from outside: Perl burns ${cpuMs} ms of CPU per task, ${tasks} tasks per run, ${runs} runs per cell\n`,
+);
 console.log('cpus  cgroup ms/task  Perl ms/task  difference  ratio  final readings');
 for (const row of rows) {
   const cgroup = Number(row.cpu_total_ms) / tasks;
   const self = Number(row.user_self_cpu_ms);
-  console.log(`${row.cpus.padEnd(5)} ${cgroup.toFixed(1).padStart(14)} ${self.toFixed(0).padStart(13)} ${(cgroup - self).toFixed(1).padStart(11)} ${(cgroup / self).toFixed(3).padStart(6)}  ${row.cgroup_reading_final}`);
+  console.log(
+    `${row.cpus.padEnd(5)} ${cgroup.toFixed(1).padStart(14)} ${self.toFixed(0).padStart(13)} ${(cgroup - self).toFixed(1).padStart(11)} ${(cgroup / self).toFixed(3).padStart(6)}  ${row.cgroup_reading_final}`,
+  );
 }

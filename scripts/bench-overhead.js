@@ -32,17 +32,34 @@ const TINY = fileURLToPath(new URL('../test/fixtures/integration/tiny.yml', impo
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench.md', import.meta.url));
 const FIGURES_FILE = fileURLToPath(new URL('../runner/plan/bench-figures.json', import.meta.url));
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, docs: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '15' }, docs: { type: 'boolean', default: false } },
+});
 const runs = Number(values.runs);
 
 const engine = await connectEngine({ setup: true });
-const images = await ensureImages(engine.docker, { nodeMajors: [DEFAULT_NODE_MAJOR], onProgress: (line) => console.error(line) });
+const images = await ensureImages(engine.docker, {
+  nodeMajors: [DEFAULT_NODE_MAJOR],
+  onProgress: (line) => console.error(line),
+});
 const image = images.get(DEFAULT_NODE_MAJOR).tag;
 const executor = createDockerExecutor(engine.docker, images);
 const [plan] = planExperiments(
   {
     file: 'bench',
-    experiments: [{ name: 'bench-overhead', repetitions: runs, timeout: 60, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: ['pbkdf2'] }, params: { pbkdf2: { tasks: 1, iterations: 1, keylen: 16, digest: 'sha256', sync: false } } }],
+    experiments: [
+      {
+        name: 'bench-overhead',
+        repetitions: runs,
+        timeout: 60,
+        memory_bytes: 2 ** 30,
+        env: {},
+        include: [],
+        exclude: [],
+        matrix: { workload: ['pbkdf2'] },
+        params: { pbkdf2: { tasks: 1, iterations: 1, keylen: 16, digest: 'sha256', sync: false } },
+      },
+    ],
   },
   { defaultNodeMajor: DEFAULT_NODE_MAJOR },
 );
@@ -67,8 +84,11 @@ const cliRuns = [];
 const outRoot = mkdtempSync(join(tmpdir(), 'lab-bench-'));
 try {
   for (let i = 0; i < Math.max(3, Math.ceil(runs / 3)); i += 1) {
-    const timed = await timeCommand([process.execPath, CLI, '--config', TINY, '--out', join(outRoot, String(i))], { docker: engine.docker });
-    if (timed.exitCode !== 0 || timed.startupMs === undefined) throw new Error(`benchmark matrix failed:\n${timed.lines.join('\n')}`);
+    const timed = await timeCommand([process.execPath, CLI, '--config', TINY, '--out', join(outRoot, String(i))], {
+      docker: engine.docker,
+    });
+    if (timed.exitCode !== 0 || timed.startupMs === undefined)
+      throw new Error(`benchmark matrix failed:\n${timed.lines.join('\n')}`);
     cliRuns.push(timed);
   }
 } finally {
@@ -93,9 +113,19 @@ const readmeLine = `Measured by \`npm run bench\` on a shared 2-core VM (Docker 
 console.log(lines.join('\n'));
 console.log(`README: ${readmeLine}`);
 if (values.docs) {
-  writeFileSync(DOCS_FILE, `# Benchmark\n\nWritten by \`npm run bench -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nThe milliseconds move with the machine; the ratio is the figure to compare. How each is measured: [scripts/bench-overhead.js](../scripts/bench-overhead.js).\n`);
+  writeFileSync(
+    DOCS_FILE,
+    `# Benchmark\n\nWritten by \`npm run bench -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nThe milliseconds move with the machine; the ratio is the figure to compare. How each is measured: [scripts/bench-overhead.js](../scripts/bench-overhead.js).\n`,
+  );
   console.log(`wrote ${DOCS_FILE}`);
-  const figures = { written: new Date().toISOString().slice(0, 10), engine: engine.version.Version, overhead_ms: round(overhead), floor_ms: round(bare), startup_ms: round(startup), exit_ms: round(linger) };
+  const figures = {
+    written: new Date().toISOString().slice(0, 10),
+    engine: engine.version.Version,
+    overhead_ms: round(overhead),
+    floor_ms: round(bare),
+    startup_ms: round(startup),
+    exit_ms: round(linger),
+  };
   writeFileSync(FIGURES_FILE, `${JSON.stringify(figures, null, 2)}\n`);
   console.log(`wrote ${FIGURES_FILE}`);
 }
@@ -108,6 +138,18 @@ async function timeFloor(tag) {
   const began = performance.now();
   // The image carries the project label: without this runner's owner label a matrix starting meanwhile would take
   // the bare container for a killed runner's orphan and remove it.
-  await execa('docker', ['run', '--rm', '--label', `${LABELS.owner}=${OWNER}`, '--network', 'none', '--entrypoint', 'node', tag, '-e', '0']);
+  await execa('docker', [
+    'run',
+    '--rm',
+    '--label',
+    `${LABELS.owner}=${OWNER}`,
+    '--network',
+    'none',
+    '--entrypoint',
+    'node',
+    tag,
+    '-e',
+    '0',
+  ]);
   return performance.now() - began;
 }

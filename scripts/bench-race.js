@@ -23,13 +23,15 @@ import { execa } from 'execa';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench-race.md', import.meta.url));
-const { values } = parseArgs({ options: {
-  pairs: { type: 'string', default: '2' },
-  'grid-runs': { type: 'string', default: '10' },
-  iterations: { type: 'string', default: '600000' },
-  docs: { type: 'boolean', default: false },
-  from: { type: 'string' },
-} });
+const { values } = parseArgs({
+  options: {
+    pairs: { type: 'string', default: '2' },
+    'grid-runs': { type: 'string', default: '10' },
+    iterations: { type: 'string', default: '600000' },
+    docs: { type: 'boolean', default: false },
+    from: { type: 'string' },
+  },
+});
 const pairs = Number(values.pairs);
 const gridRuns = Number(values['grid-runs']);
 
@@ -46,11 +48,13 @@ const configOf = (search) => `experiments:
       pbkdf2: {tasks: 8, iterations: ${Number(values.iterations)}, keylen: 64, digest: sha512}
     recommend: {within: 5%}
 ${search === 'grid' ? `    repetitions: ${gridRuns}\n` : `    repetitions: 3\n    search: race\n    race: {from_round: 5}\n    adaptive: {max_repetitions: ${gridRuns}}\n`}`;
-const files = Object.fromEntries(['grid', 'race'].map((search) => {
-  const file = join(dir, `${search}.yml`);
-  if (!values.from) writeFileSync(file, configOf(search));
-  return [search, file];
-}));
+const files = Object.fromEntries(
+  ['grid', 'race'].map((search) => {
+    const file = join(dir, `${search}.yml`);
+    if (!values.from) writeFileSync(file, configOf(search));
+    return [search, file];
+  }),
+);
 
 // The spread of CPU time per run within a cell (the robust standard deviation of its logs, about the relative
 // spread), the median over the cells: the same work, so what it spreads by is the host's doing.
@@ -65,48 +69,73 @@ const order = Array.from({ length: pairs }, (_, pair) => (pair % 2 === 0 ? ['gri
 for (const [index, mode] of order.entries()) {
   const outDir = join(dir, `${index}-${mode}`);
   if (!values.from) {
-    const run = await execa('node', [CLI, '--config', files[mode], '--out', outDir, '--seed', String(index + 1)], { reject: false, all: true });
+    const run = await execa('node', [CLI, '--config', files[mode], '--out', outDir, '--seed', String(index + 1)], {
+      reject: false,
+      all: true,
+    });
     if (run.exitCode !== 0) throw new Error(`${mode} matrix failed (exit ${run.exitCode}):\n${run.all}`);
   }
   const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
   const advice = parse(readFileSync(join(outDir, 'advice.csv'), 'utf8'), { columns: true });
-  const spanMs = Math.max(...rows.map((row) => Date.parse(row.finished_at))) - Math.min(...rows.map((row) => Date.parse(row.started_at)));
-  results[mode].push({ runs: rows.length, spanMs, spread: spreadOfCpuTime(rows), advice: advice.map(({ budget, recommended, status }) => ({ budget, recommended, status })) });
-  console.error(`${mode}: ${rows.length} runs in ${(spanMs / 60000).toFixed(1)} min → ${advice.map((row) => `${row.budget}: ${row.recommended || '—'} (${row.status})`).join('; ')}`);
+  const spanMs =
+    Math.max(...rows.map((row) => Date.parse(row.finished_at))) -
+    Math.min(...rows.map((row) => Date.parse(row.started_at)));
+  results[mode].push({
+    runs: rows.length,
+    spanMs,
+    spread: spreadOfCpuTime(rows),
+    advice: advice.map(({ budget, recommended, status }) => ({ budget, recommended, status })),
+  });
+  console.error(
+    `${mode}: ${rows.length} runs in ${(spanMs / 60000).toFixed(1)} min → ${advice.map((row) => `${row.budget}: ${row.recommended || '—'} (${row.status})`).join('; ')}`,
+  );
 }
 
 const mean = (xs) => xs.reduce((total, x) => total + x, 0) / xs.length;
 const formatPct = (fraction) => `${(100 * fraction).toFixed(1)}%`;
 // Two answers agree on a recommendation only when both are settled; open ones agree at most on who leads so far.
-const settledBoth = (...results) => results.every((result) => result.advice.every((answer) => answer.status === 'settled'));
+const settledBoth = (...results) =>
+  results.every((result) => result.advice.every((answer) => answer.status === 'settled'));
 const lines = [];
 for (let pair = 0; pair < pairs; pair++) {
   const [grid, race] = [results.grid[pair], results.race[pair]];
-  const same = grid.advice.every((answer) => race.advice.some((other) => other.budget === answer.budget && other.recommended === answer.recommended));
-  lines.push(`pair ${pair + 1}: grid ${grid.runs} runs, ${(grid.spanMs / 60000).toFixed(1)} min; race ${race.runs} runs, ${(race.spanMs / 60000).toFixed(1)} min; race / grid: ${(race.runs / grid.runs).toFixed(2)} of the runs, ${(race.spanMs / grid.spanMs).toFixed(2)} of the time; ${settledBoth(grid, race) ? 'same recommendation' : 'same leader, not a settled recommendation'}: ${same ? 'yes' : 'no'} (grid: ${grid.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}; race: ${race.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}); CPU time of a run spread by ±${formatPct(grid.spread)} (grid) and ±${formatPct(race.spread)} (race) within a cell`);
+  const same = grid.advice.every((answer) =>
+    race.advice.some((other) => other.budget === answer.budget && other.recommended === answer.recommended),
+  );
+  lines.push(
+    `pair ${pair + 1}: grid ${grid.runs} runs, ${(grid.spanMs / 60000).toFixed(1)} min; race ${race.runs} runs, ${(race.spanMs / 60000).toFixed(1)} min; race / grid: ${(race.runs / grid.runs).toFixed(2)} of the runs, ${(race.spanMs / grid.spanMs).toFixed(2)} of the time; ${settledBoth(grid, race) ? 'same recommendation' : 'same leader, not a settled recommendation'}: ${same ? 'yes' : 'no'} (grid: ${grid.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}; race: ${race.advice.map((a) => `${a.recommended || '—'} ${a.status}`).join(', ')}); CPU time of a run spread by ±${formatPct(grid.spread)} (grid) and ±${formatPct(race.spread)} (race) within a cell`,
+  );
 }
 const ratio = mean(results.race.map((r) => r.runs)) / mean(results.grid.map((r) => r.runs));
 lines.push(`mean: race uses ${ratio.toFixed(2)} of the grid's runs (goal ≤ 0.60)`);
-const settled = [...results.grid, ...results.race].filter((result) => result.advice.every((answer) => answer.status === 'settled')).length;
+const settled = [...results.grid, ...results.race].filter((result) =>
+  result.advice.every((answer) => answer.status === 'settled'),
+).length;
 const spread = median([...results.grid, ...results.race].map((result) => result.spread));
-if (settled < 2 * pairs) lines.push(`settled: ${settled} of ${2 * pairs} matrices; the CPU time of one run spread by ±${formatPct(spread)} within a cell (median), against a margin of 5%: where that spread is near or above the margin, ${gridRuns} runs a cell settle "as good within 5%" only by luck, grid or race, and the ratio above measures the cap, not the search`);
+if (settled < 2 * pairs)
+  lines.push(
+    `settled: ${settled} of ${2 * pairs} matrices; the CPU time of one run spread by ±${formatPct(spread)} within a cell (median), against a margin of 5%: where that spread is near or above the margin, ${gridRuns} runs a cell settle "as good within 5%" only by luck, grid or race, and the ratio above measures the cap, not the search`,
+  );
 console.log(lines.join('\n'));
 
 if (values.docs) {
   const stamp = new Date().toISOString().slice(0, 10);
-  writeFileSync(DOCS_FILE, [
-    '# Racing against the grid',
-    '',
-    `Generated by \`npm run bench:race -- --docs\` (${stamp}; ${pairs} pair(s), grid ${gridRuns} runs a cell, pbkdf2 ${Number(values.iterations)} iterations); do not edit by hand.`,
-    'The same matrix, pbkdf2 with pool 1, 2, 4 and 8 at 2 CPUs and `recommend: {within: 5%}`, run through the CLI as',
-    '`search: grid` and as `search: race` (3 planned rounds, dropping from round 5, capped at the grid\'s runs), alternating.',
-    '',
-    '```yaml',
-    configOf('race').trimEnd(),
-    '```',
-    '',
-    ...lines.map((line) => `- ${line}`),
-    '',
-  ].join('\n'));
+  writeFileSync(
+    DOCS_FILE,
+    [
+      '# Racing against the grid',
+      '',
+      `Generated by \`npm run bench:race -- --docs\` (${stamp}; ${pairs} pair(s), grid ${gridRuns} runs a cell, pbkdf2 ${Number(values.iterations)} iterations); do not edit by hand.`,
+      'The same matrix, pbkdf2 with pool 1, 2, 4 and 8 at 2 CPUs and `recommend: {within: 5%}`, run through the CLI as',
+      "`search: grid` and as `search: race` (3 planned rounds, dropping from round 5, capped at the grid's runs), alternating.",
+      '',
+      '```yaml',
+      configOf('race').trimEnd(),
+      '```',
+      '',
+      ...lines.map((line) => `- ${line}`),
+      '',
+    ].join('\n'),
+  );
   console.log(`wrote ${DOCS_FILE}`);
 }

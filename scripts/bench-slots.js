@@ -19,12 +19,20 @@ import { median } from 'simple-statistics';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench-slots.md', import.meta.url));
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2' }, iterations: { type: 'string', default: '1000000' }, docs: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '2' },
+    iterations: { type: 'string', default: '1000000' },
+    docs: { type: 'boolean', default: false },
+  },
+});
 const rounds = Number(values.rounds);
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-slots-'));
 const config = join(dir, 'experiments.yml');
-writeFileSync(config, `experiments:
+writeFileSync(
+  config,
+  `experiments:
   bench-slots:
     repetitions: 4
     timeout: 120
@@ -35,21 +43,46 @@ writeFileSync(config, `experiments:
       uv_threadpool_size: [1, 2, 4, 8]
     params:
       pbkdf2: {tasks: 4, iterations: ${Number(values.iterations)}, keylen: 64, digest: sha512}
-`);
+`,
+);
 
 const results = { serial: [], slots: [] };
 // ABBA: serial, slots, slots, serial, serial, slots, …
-const order = Array.from({ length: rounds }, (_, round) => (round % 2 === 0 ? ['serial', 'slots'] : ['slots', 'serial'])).flat();
+const order = Array.from({ length: rounds }, (_, round) =>
+  round % 2 === 0 ? ['serial', 'slots'] : ['slots', 'serial'],
+).flat();
 for (const [index, mode] of order.entries()) {
   const outDir = join(dir, `${index}-${mode}`);
   const began = performance.now();
-  const run = await execa('node', [CLI, '--config', config, '--out', outDir, '--seed', String(index + 1), ...(mode === 'slots' ? ['--slots', '2'] : [])], { reject: false, all: true });
+  const run = await execa(
+    'node',
+    [
+      CLI,
+      '--config',
+      config,
+      '--out',
+      outDir,
+      '--seed',
+      String(index + 1),
+      ...(mode === 'slots' ? ['--slots', '2'] : []),
+    ],
+    { reject: false, all: true },
+  );
   const processMs = performance.now() - began;
   if (run.exitCode !== 0) throw new Error(`${mode} matrix failed (exit ${run.exitCode}):\n${run.all}`);
   const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
-  const spanMs = Math.max(...rows.map((row) => Date.parse(row.finished_at))) - Math.min(...rows.map((row) => Date.parse(row.started_at)));
-  results[mode].push({ spanMs, processMs, wallMs: rows.map((row) => Number(row.wall_ms)), slots: [...new Set(rows.map((row) => row.slot_cpuset))].sort() });
-  console.error(`${mode}: matrix ${(spanMs / 1000).toFixed(1)} s (process ${(processMs / 1000).toFixed(1)} s), ${rows.length} runs on ${results[mode].at(-1).slots.join(' + ')}`);
+  const spanMs =
+    Math.max(...rows.map((row) => Date.parse(row.finished_at))) -
+    Math.min(...rows.map((row) => Date.parse(row.started_at)));
+  results[mode].push({
+    spanMs,
+    processMs,
+    wallMs: rows.map((row) => Number(row.wall_ms)),
+    slots: [...new Set(rows.map((row) => row.slot_cpuset))].sort(),
+  });
+  console.error(
+    `${mode}: matrix ${(spanMs / 1000).toFixed(1)} s (process ${(processMs / 1000).toFixed(1)} s), ${rows.length} runs on ${results[mode].at(-1).slots.join(' + ')}`,
+  );
 }
 
 const sum = (xs) => xs.reduce((total, x) => total + x, 0);
@@ -76,6 +109,9 @@ const lines = [
 console.log(lines.join('\n'));
 const readmeLine = `Measured by \`npm run bench:slots\` (load average ${loadNow.split(' ')[0]} at the end): \`--slots 2\` took ${ratio.toFixed(2)} of the serial wall clock (goal ≤ 0.55) and moved the per-run median by ${percent} (goal ≤ 5 %).`;
 if (values.docs) {
-  writeFileSync(DOCS_FILE, `# Benchmark: --slots 2 against serial runs\n\nWritten by \`npm run bench:slots -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nOn a shared machine both figures move with the neighbours' load; how each is measured: [scripts/bench-slots.js](../scripts/bench-slots.js), what they mean: [scale.md](scale.md).\n`);
+  writeFileSync(
+    DOCS_FILE,
+    `# Benchmark: --slots 2 against serial runs\n\nWritten by \`npm run bench:slots -- --docs\` (${new Date().toISOString().slice(0, 10)}); do not edit by hand.\n\n${readmeLine}\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n\nOn a shared machine both figures move with the neighbours' load; how each is measured: [scripts/bench-slots.js](../scripts/bench-slots.js), what they mean: [scale.md](scale.md).\n`,
+  );
   console.log(`wrote ${DOCS_FILE}`);
 }

@@ -17,7 +17,13 @@ import { runTasks } from './lib/bench-stats-pool.js';
 import { fitNoiseModel } from './lib/noise-model.js';
 import { measureRealPairs } from './lib/real-pairs.js';
 import { buildScenario } from './lib/stats-simulation.js';
-import { CAP_CANDIDATES, chooseCap, chooseRepetitions, chooseWinner, REPETITION_CANDIDATES } from './lib/stats-verdict.js';
+import {
+  CAP_CANDIDATES,
+  chooseCap,
+  chooseRepetitions,
+  chooseWinner,
+  REPETITION_CANDIDATES,
+} from './lib/stats-verdict.js';
 import { renderStatisticsDoc } from './lib/statistics-doc.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -65,21 +71,47 @@ async function runStudy(positionals, options, out) {
   const profiles = listProfiles(positionals).map(({ name, dirs }) => {
     const folders = dirs.map((dir) => readResults(dir));
     const model = fitNoiseModel(folders);
-    process.stderr.write(`${name}: ${model.runs} runs of ${model.sources.length} cells, core sd ${pct(model.coreSd)}, spikes ${pct(model.spikeRate)} of runs (> ${pct(model.threshold)})\n`);
+    process.stderr.write(
+      `${name}: ${model.runs} runs of ${model.sources.length} cells, core sd ${pct(model.coreSd)}, spikes ${pct(model.spikeRate)} of runs (> ${pct(model.threshold)})\n`,
+    );
     // The slow periods as fitted: how often one hits both cells of a round, and a round-wide shift.
     const scenario = buildScenario(model, { name, sharedRate: model.shared.sharedRate, roundSd: model.shared.roundSd });
-    return { name, dirs: dirs.map((dir) => relative(ROOT, dir)), model, scenario, real: measureRealPairs(folders, variants) };
+    return {
+      name,
+      dirs: dirs.map((dir) => relative(ROOT, dir)),
+      model,
+      scenario,
+      real: measureRealPairs(folders, variants),
+    };
   });
-  const rules = [{ name: 'off', detect: 0 }, { name: 'on', detect: options.detect }];
+  const rules = [
+    { name: 'off', detect: 0 },
+    { name: 'on', detect: options.detect },
+  ];
 
   const shared = { trials: options.trials, seed: options.seed, detect: options.detect, retries: options.retries };
-  const progress = (done, total, task, seconds) => process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);
+  const progress = (done, total, task, seconds) =>
+    process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);
 
-  const fixedTasks = profiles.flatMap(({ name, model, scenario }) => rules.flatMap((rule) => RUNS_PER_CELL.map((n) => ({
-    kind: 'fixed', key: `${name} rule-${rule.name} n=${n}`, model, scenario, n, detect: rule.detect, variants, profile: name, rule: rule.name,
-  }))));
+  const fixedTasks = profiles.flatMap(({ name, model, scenario }) =>
+    rules.flatMap((rule) =>
+      RUNS_PER_CELL.map((n) => ({
+        kind: 'fixed',
+        key: `${name} rule-${rule.name} n=${n}`,
+        model,
+        scenario,
+        n,
+        detect: rule.detect,
+        variants,
+        profile: name,
+        rule: rule.name,
+      })),
+    ),
+  );
   const fixed = await runTasks(fixedTasks, shared, progress);
-  const results = fixedTasks.flatMap((task, i) => fixed[i].map((summary, v) => ({ profile: task.profile, rule: task.rule, n: task.n, ...variants[v], ...summary })));
+  const results = fixedTasks.flatMap((task, i) =>
+    fixed[i].map((summary, v) => ({ profile: task.profile, rule: task.rule, n: task.n, ...variants[v], ...summary })),
+  );
   const winner = chooseWinner(results, variants);
   process.stderr.write(`winner: ${winner.method}${winner.paired ? ' paired' : ''}\n`);
 
@@ -88,11 +120,39 @@ async function runStudy(positionals, options, out) {
   // up to each candidate cap.
   const variant = { method: winner.method, paired: winner.paired };
   const adaptiveTrials = Math.max(100, Math.round(options.trials / 2));
-  const schedule = ({ name, model, scenario }, start, cap) => ({ kind: 'adaptive', key: `${name} adaptive ${start}→${cap}`, model, scenario, variant, start, cap, trials: adaptiveTrials, detect: 0 });
-  const fixedRuns = await runTasks(profiles.flatMap((profile) => REPETITION_CANDIDATES.map((n) => schedule(profile, n, n))), shared, progress);
-  const chosen = profiles.map((profile, p) => chooseRepetitions(REPETITION_CANDIDATES.map((n, i) => ({ n, rows: fixedRuns[p * REPETITION_CANDIDATES.length + i] }))));
-  const capTasks = profiles.flatMap((profile, p) => CAP_CANDIDATES.filter((cap) => cap > chosen[p].repetitions).map((cap) => ({ p, cap, task: schedule(profile, chosen[p].repetitions, cap) })));
-  const capRuns = await runTasks(capTasks.map(({ task }) => task), shared, progress);
+  const schedule = ({ name, model, scenario }, start, cap) => ({
+    kind: 'adaptive',
+    key: `${name} adaptive ${start}→${cap}`,
+    model,
+    scenario,
+    variant,
+    start,
+    cap,
+    trials: adaptiveTrials,
+    detect: 0,
+  });
+  const fixedRuns = await runTasks(
+    profiles.flatMap((profile) => REPETITION_CANDIDATES.map((n) => schedule(profile, n, n))),
+    shared,
+    progress,
+  );
+  const chosen = profiles.map((profile, p) =>
+    chooseRepetitions(
+      REPETITION_CANDIDATES.map((n, i) => ({ n, rows: fixedRuns[p * REPETITION_CANDIDATES.length + i] })),
+    ),
+  );
+  const capTasks = profiles.flatMap((profile, p) =>
+    CAP_CANDIDATES.filter((cap) => cap > chosen[p].repetitions).map((cap) => ({
+      p,
+      cap,
+      task: schedule(profile, chosen[p].repetitions, cap),
+    })),
+  );
+  const capRuns = await runTasks(
+    capTasks.map(({ task }) => task),
+    shared,
+    progress,
+  );
   const defaults = profiles.map((profile, p) => ({
     profile: profile.name,
     ...chosen[p],
@@ -100,7 +160,16 @@ async function runStudy(positionals, options, out) {
     trials: adaptiveTrials,
   }));
 
-  const page = renderStatisticsDoc({ profiles, rules, variants, results, winner, defaults, options, runsPerCell: RUNS_PER_CELL });
+  const page = renderStatisticsDoc({
+    profiles,
+    rules,
+    variants,
+    results,
+    winner,
+    defaults,
+    options,
+    runsPerCell: RUNS_PER_CELL,
+  });
   writeFileSync(out, page);
   process.stdout.write(`${page}\n`);
   process.stderr.write(`wrote ${relative(ROOT, out)} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
@@ -113,15 +182,27 @@ async function runStudy(positionals, options, out) {
  */
 function listProfiles(given) {
   const findings = join(ROOT, 'docs/findings');
-  const profiles = [{ name: 'findings', dirs: readdirSync(findings).map((name) => join(findings, name)).filter((dir) => existsSync(join(dir, 'runs.csv'))).sort() }];
+  const profiles = [
+    {
+      name: 'findings',
+      dirs: readdirSync(findings)
+        .map((name) => join(findings, name))
+        .filter((dir) => existsSync(join(dir, 'runs.csv')))
+        .sort(),
+    },
+  ];
   // docs/statistics/<profile>/<folder>: one profile per subfolder, named by it (`busy`: recorded while other work
   // loaded the host; `quiet`: with the host to itself), each folder a run of docs/statistics/noise.yml.
   const fresh = join(ROOT, 'docs/statistics');
   for (const name of readdirSync(fresh).sort()) {
     const dir = join(fresh, name);
-    const dirs = existsSync(dir) && !existsSync(join(dir, 'runs.csv')) && statSync(dir).isDirectory()
-      ? readdirSync(dir).sort().map((folder) => join(dir, folder)).filter((folder) => existsSync(join(folder, 'runs.csv')))
-      : [];
+    const dirs =
+      existsSync(dir) && !existsSync(join(dir, 'runs.csv')) && statSync(dir).isDirectory()
+        ? readdirSync(dir)
+            .sort()
+            .map((folder) => join(dir, folder))
+            .filter((folder) => existsSync(join(folder, 'runs.csv')))
+        : [];
     if (dirs.length) profiles.push({ name, dirs });
   }
   for (const dir of given) profiles.push({ name: relative(process.cwd(), resolve(dir)) || '.', dirs: [resolve(dir)] });
@@ -130,7 +211,8 @@ function listProfiles(given) {
 
 function readNumber(text, option, isValid, expected) {
   const value = Number(text);
-  if (text.trim() === '' || !isValid(value)) throw new LabError('ERR_USAGE', `${option} takes ${expected}, found ${JSON.stringify(text)}`, { hint: USAGE });
+  if (text.trim() === '' || !isValid(value))
+    throw new LabError('ERR_USAGE', `${option} takes ${expected}, found ${JSON.stringify(text)}`, { hint: USAGE });
   return value;
 }
 

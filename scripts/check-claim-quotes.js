@@ -43,9 +43,13 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   const config = resolve(values.config);
   const posts = resolve(values.posts);
   if (!existsSync(posts) || !statSync(posts).isDirectory()) {
-    throw new LabError('ERR_USAGE', `no posts folder at ${posts}: the quote check cannot read the posts the claims quote`, {
-      hint: 'put the posts there (CI has them in ../shared/seeds beside the clone) or pass --posts DIR',
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `no posts folder at ${posts}: the quote check cannot read the posts the claims quote`,
+      {
+        hint: 'put the posts there (CI has them in ../shared/seeds beside the clone) or pass --posts DIR',
+      },
+    );
   }
   const { raw, locate } = parseYaml(readText(config), config);
   const problems = checkQuotes(raw, posts);
@@ -54,9 +58,11 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     const { line, column } = locate(path);
     stdout.write(`${relative(process.cwd(), config)}:${line}:${column}: ${formatPath(path)}: ${message}\n`);
   }
-  stdout.write(problems.length === 0
-    ? `${claims} claims: every number they quote is in their post (${posts})\n`
-    : `${problems.length} problem(s) in ${claims} claims: a claim quotes only numbers its post prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`);
+  stdout.write(
+    problems.length === 0
+      ? `${claims} claims: every number they quote is in their post (${posts})\n`
+      : `${problems.length} problem(s) in ${claims} claims: a claim quotes only numbers its post prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
+  );
   return problems.length === 0 ? 0 : 1;
 }
 
@@ -65,12 +71,16 @@ function checkQuotes(raw, postsDir) {
   const files = readdirSync(postsDir);
   const texts = new Map();
   return listClaims(raw).flatMap(({ path, says, post }) => {
-    if (typeof post !== 'string' || post === '') return [{ path, message: 'names no post: add `post: "NNN"`, the post its `says` quotes' }];
+    if (typeof post !== 'string' || post === '')
+      return [{ path, message: 'names no post: add `post: "NNN"`, the post its `says` quotes' }];
     const found = findPostFile(post, files);
     if (found.error) return [{ path: [...path, 'post'], message: found.error }];
     if (!texts.has(found.file)) texts.set(found.file, readText(join(postsDir, found.file)));
     const missing = typeof says === 'string' ? findUnquotedNumbers(says, texts.get(found.file)) : [];
-    return missing.map((number) => ({ path: [...path, 'says'], message: `${number} is not a number ${found.file} prints` }));
+    return missing.map((number) => ({
+      path: [...path, 'says'],
+      message: `${number} is not a number ${found.file} prints`,
+    }));
   });
 }
 

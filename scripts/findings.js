@@ -72,7 +72,12 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     return 0;
   }
   const out = resolve(values.out);
-  const { text, charts, headlines } = await generateFindings({ resultsDir: resolve(values.results), configFile: resolve(values.config), source: readFileSync(resolve(values.source), 'utf8'), linkBase: dirname(out) });
+  const { text, charts, headlines } = await generateFindings({
+    resultsDir: resolve(values.results),
+    configFile: resolve(values.config),
+    source: readFileSync(resolve(values.source), 'utf8'),
+    linkBase: dirname(out),
+  });
   writeFileSync(out, text);
   removeStaleCharts(dirname(out), charts);
   for (const [path, svg] of charts) {
@@ -110,13 +115,24 @@ export async function generateFindings({ resultsDir, configFile, source, linkBas
     if (!match) return [line];
     const [, kind, args = ''] = match;
     const render = RENDERERS[kind];
-    if (!render) throw new LabError('ERR_USAGE', `unknown directive findings:${kind}`, { hint: `expected one of ${Object.keys(RENDERERS).join(', ')}` });
+    if (!render)
+      throw new LabError('ERR_USAGE', `unknown directive findings:${kind}`, {
+        hint: `expected one of ${Object.keys(RENDERERS).join(', ')}`,
+      });
     return render(parseArgs(args), context);
   });
   return { text: lines.join('\n'), charts: context.charts, headlines: renderHeadlines(context) };
 }
 
-const RENDERERS = { runs: renderRuns, claims: renderClaims, table: renderTable, chart: renderChartDirective, order: renderOrderDirective, ratio: renderRatio, increment: renderIncrement };
+const RENDERERS = {
+  runs: renderRuns,
+  claims: renderClaims,
+  table: renderTable,
+  chart: renderChartDirective,
+  order: renderOrderDirective,
+  ratio: renderRatio,
+  increment: renderIncrement,
+};
 
 // `NAME key=value …`: a word without `=` is the experiment; a value may hold `=` itself (findings:ratio's sides).
 function parseArgs(text) {
@@ -150,12 +166,18 @@ export function locateFolder(resultsDir, name) {
   if (existsSync(join(exact, 'runs.csv'))) return exact;
   if (!existsSync(resultsDir)) return null;
   const stamped = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{8}T\\d{6}Z$`);
-  const [newest] = readdirSync(resultsDir).filter((entry) => stamped.test(entry) && existsSync(join(resultsDir, entry, 'runs.csv'))).sort().reverse();
+  const [newest] = readdirSync(resultsDir)
+    .filter((entry) => stamped.test(entry) && existsSync(join(resultsDir, entry, 'runs.csv')))
+    .sort()
+    .reverse();
   return newest ? join(resultsDir, newest) : null;
 }
 
 function renderRuns(_args, context) {
-  const lines = ['| experiment | folder | runs ok / all | started (UTC) | minutes | revision | design |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| experiment | folder | runs ok / all | started (UTC) | minutes | revision | design |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const experiment of context.config.experiments) {
     const folder = folderOf(context, experiment.name);
     if (!folder) {
@@ -165,11 +187,23 @@ function renderRuns(_args, context) {
     const { info, runs } = folder;
     const ok = runs.filter((run) => run.status === 'ok' && !run.warmup).length;
     const all = runs.filter((run) => !run.warmup).length;
-    const minutes = info?.started_at && info?.finished_at ? ((Date.parse(info.finished_at) - Date.parse(info.started_at)) / 60000).toFixed(1) : '';
-    const revision = info?.project?.git_revision ? `${info.project.git_revision.slice(0, 7)}${info.project.git_dirty ? ' (uncommitted changes)' : ''}` : '';
-    lines.push(`| ${experiment.name} | [${relative(context.linkBase, folder.dir)}/](${relative(context.linkBase, folder.dir)}/) | ${ok} / ${all} | ${info?.started_at?.slice(0, 16).replace('T', ' ') ?? ''} | ${minutes} | ${revision} | ${describeDesign(experiment, info)} |`);
+    const minutes =
+      info?.started_at && info?.finished_at
+        ? ((Date.parse(info.finished_at) - Date.parse(info.started_at)) / 60000).toFixed(1)
+        : '';
+    const revision = info?.project?.git_revision
+      ? `${info.project.git_revision.slice(0, 7)}${info.project.git_dirty ? ' (uncommitted changes)' : ''}`
+      : '';
+    lines.push(
+      `| ${experiment.name} | [${relative(context.linkBase, folder.dir)}/](${relative(context.linkBase, folder.dir)}/) | ${ok} / ${all} | ${info?.started_at?.slice(0, 16).replace('T', ' ') ?? ''} | ${minutes} | ${revision} | ${describeDesign(experiment, info)} |`,
+    );
   }
-  return [...lines, '', ...describeSpan(context), ...describeHosts(experimentFolders(context).map(({ info }) => info)).map((host) => `Host: ${host}.`)];
+  return [
+    ...lines,
+    '',
+    ...describeSpan(context),
+    ...describeHosts(experimentFolders(context).map(({ info }) => info)).map((host) => `Host: ${host}.`),
+  ];
 }
 
 // How long the whole file took: from the first experiment's start to the last one's end, and in how many
@@ -185,14 +219,21 @@ function experimentFolders(context) {
 }
 
 function measureSpan(context) {
-  const infos = experimentFolders(context).map(({ info }) => info).filter((info) => info?.started_at && info?.finished_at);
+  const infos = experimentFolders(context)
+    .map(({ info }) => info)
+    .filter((info) => info?.started_at && info?.finished_at);
   if (infos.length === 0) return null;
   const starts = infos.map((info) => Date.parse(info.started_at));
   const ends = infos.map((info) => Date.parse(info.finished_at));
   const minutes = ((Math.max(...ends) - Math.min(...starts)) / 60000).toFixed(0);
   const invocations = new Set(infos.map((info) => info.seed ?? info.started_at)).size;
-  const revisions = new Set(infos.map((info) => `${info.project?.git_revision ?? '?'}${info.project?.git_dirty ? '+' : ''}`)).size;
-  return { experiments: infos.length, text: `${minutes} minutes from the first start to the last end, ${invocations === 1 ? 'one invocation' : `${invocations} invocations`} of ${revisions === 1 ? 'one revision' : `${revisions} revisions`}` };
+  const revisions = new Set(
+    infos.map((info) => `${info.project?.git_revision ?? '?'}${info.project?.git_dirty ? '+' : ''}`),
+  ).size;
+  return {
+    experiments: infos.length,
+    text: `${minutes} minutes from the first start to the last end, ${invocations === 1 ? 'one invocation' : `${invocations} invocations`} of ${revisions === 1 ? 'one revision' : `${revisions} revisions`}`,
+  };
 }
 
 // A folder measured with another design than the file's today is said to be so, key by key: its numbers
@@ -203,7 +244,8 @@ function describeDesign(experiment, info) {
   const recorded = info?.config;
   if (!recorded) return 'unknown (no run.json)';
   const keys = ['matrix', 'include', 'exclude', 'memory'];
-  const changed = keys.filter((key) => JSON.stringify(recorded[key] ?? null) !== JSON.stringify(experiment[key] ?? null))
+  const changed = keys
+    .filter((key) => JSON.stringify(recorded[key] ?? null) !== JSON.stringify(experiment[key] ?? null))
     .map((key) => `\`${key}\``);
   for (const workload of experiment.matrix.workload ?? []) {
     const now = experiment.params?.[workload] ?? {};
@@ -211,7 +253,8 @@ function describeDesign(experiment, info) {
     const defaults = readParamDefaults(workload);
     for (const key of Object.keys(now)) {
       const before = Object.hasOwn(then, key) ? then[key] : defaults[key];
-      if (JSON.stringify(comparable(before, now[key], defaults[key])) !== JSON.stringify(now[key])) changed.push(`\`${workload}.${key}\``);
+      if (JSON.stringify(comparable(before, now[key], defaults[key])) !== JSON.stringify(now[key]))
+        changed.push(`\`${workload}.${key}\``);
     }
   }
   return changed.length === 0 ? 'as in the file' : `earlier: ${changed.join(', ')} differ`;
@@ -220,7 +263,9 @@ function describeDesign(experiment, info) {
 // An object parameter recorded before a key of it existed: that key had its default.
 function comparable(before, now, fallback) {
   if (before === null || typeof before !== 'object' || Array.isArray(before)) return before;
-  return Object.fromEntries(Object.keys(now ?? {}).map((key) => [key, Object.hasOwn(before, key) ? before[key] : fallback?.[key]]));
+  return Object.fromEntries(
+    Object.keys(now ?? {}).map((key) => [key, Object.hasOwn(before, key) ? before[key] : fallback?.[key]]),
+  );
 }
 
 // One line per machine (CPUs, kernel, Docker), with the Node.js versions of every folder run on it: an experiment
@@ -231,7 +276,9 @@ function describeHosts(infos) {
     if (!info?.host) continue;
     const { cpus, cpu_model: model, kernel } = info.host;
     const docker = info.docker?.version?.Version;
-    const machine = [`${cpus} CPUs (${model})`, `kernel ${kernel}`, docker && `Docker ${docker}`].filter(Boolean).join(', ');
+    const machine = [`${cpus} CPUs (${model})`, `kernel ${kernel}`, docker && `Docker ${docker}`]
+      .filter(Boolean)
+      .join(', ');
     const nodes = machines.get(machine) ?? new Set();
     for (const image of Object.values(info.images ?? {})) {
       const version = image?.nodeVersion ?? image?.node_version;
@@ -240,7 +287,9 @@ function describeHosts(infos) {
     machines.set(machine, nodes);
   }
   const byVersion = (a, b) => a.localeCompare(b, 'en', { numeric: true });
-  return [...machines].map(([machine, nodes]) => (nodes.size ? `${machine}, Node.js ${[...nodes].sort(byVersion).join(', ')} in the containers` : machine));
+  return [...machines].map(([machine, nodes]) =>
+    nodes.size ? `${machine}, Node.js ${[...nodes].sort(byVersion).join(', ')} in the containers` : machine,
+  );
 }
 
 function renderClaims({ name }, context) {
@@ -249,11 +298,19 @@ function renderClaims({ name }, context) {
   const folder = folderOf(context, name);
   if (!folder) return claims.map((claim) => `- **not run yet**: "${labelClaim(claim)}"`);
   const { rows, missing } = judgeClaims(claims, folder);
-  const lines = ['| claim | compared | B / A [95% CI] | model | expected | class (verdict) |', '| --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| claim | compared | B / A [95% CI] | model | expected | class (verdict) |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
   for (const row of rows) {
-    lines.push(`| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} |`);
+    lines.push(
+      `| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} |`,
+    );
   }
-  for (const claim of missing) lines.push(`| ${escapeCell(labelClaim(claim))} | ${claim.metric} | not measured: the folder's design predates this column | | | **not checked** |`);
+  for (const claim of missing)
+    lines.push(
+      `| ${escapeCell(labelClaim(claim))} | ${claim.metric} | not measured: the folder's design predates this column | | | **not checked** |`,
+    );
   return lines;
 }
 
@@ -267,7 +324,9 @@ function judgeClaims(claims, folder) {
   const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
   const checkable = claims.filter((claim) => !missing.includes(claim));
   const verdicts = judgeResults(folder, { claims: checkable });
-  const rows = verdicts.claims.filter((each) => each.kind === 'claim').map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
+  const rows = verdicts.claims
+    .filter((each) => each.kind === 'claim')
+    .map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
   return { rows, missing };
 }
 
@@ -284,7 +343,9 @@ function formatModel(row) {
 
 function formatRatio(row) {
   const { ratio: estimate, ci95_low: low, ci95_high: high, n_a: nA, n_b: nB } = row.comparison ?? {};
-  return Number.isFinite(low) ? `${formatNumber(estimate)} [${formatNumber(low)}, ${formatNumber(high)}] (n ${nA}/${nB})` : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
+  return Number.isFinite(low)
+    ? `${formatNumber(estimate)} [${formatNumber(low)}, ${formatNumber(high)}] (n ${nA}/${nB})`
+    : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
 }
 
 // The README's headlines: how many published claims hold on this host, the controls apart, the published claims
@@ -292,21 +353,36 @@ function formatRatio(row) {
 function renderHeadlines(context) {
   const judged = context.config.experiments.flatMap((experiment) => {
     const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
-    return folder ? judgeClaims(experiment.claims, folder).rows.map((row) => ({ experiment: experiment.name, row })) : [];
+    return folder
+      ? judgeClaims(experiment.claims, folder).rows.map((row) => ({ experiment: experiment.name, row }))
+      : [];
   });
-  if (judged.length === 0) return ['No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.'];
+  if (judged.length === 0)
+    return [
+      'No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.',
+    ];
   const published = judged.filter(({ row }) => !row.control);
   const controls = judged.filter(({ row }) => row.control);
-  const hosts = [...new Set(experimentFolders(context).map(({ info }) => info?.host?.cpus).filter(Boolean))];
+  const hosts = [
+    ...new Set(
+      experimentFolders(context)
+        .map(({ info }) => info?.host?.cpus)
+        .filter(Boolean),
+    ),
+  ];
   const span = measureSpan(context);
-  const waiting = context.config.experiments.filter((experiment) => !folderOf(context, experiment.name))
+  const waiting = context.config.experiments
+    .filter((experiment) => !folderOf(context, experiment.name))
     .flatMap((experiment) => (experiment.claims ?? []).filter((claim) => !claim.control).map(() => experiment.name));
   return [
     `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}), ${countClaims(published)} published claims checked in ${published.length} comparisons: **${countVerdicts(published)}**${controls.length ? `; ${countClaims(controls)} controls (checks of the design, not the posts' claims) in ${controls.length}: ${countVerdicts(controls)}` : ''}${waiting.length ? `; ${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})` : ''} — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
     '',
     '<details><summary>Every claim: B / A with its 95% interval</summary>',
     '',
-    ...judged.map(({ experiment, row }) => `- ${formatClass(row)} — ${experiment}: ${labelClaim(row)} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}, model ${formatModel(row)}`),
+    ...judged.map(
+      ({ experiment, row }) =>
+        `- ${formatClass(row)} — ${experiment}: ${labelClaim(row)} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}, model ${formatModel(row)}`,
+    ),
     '',
     '</details>',
   ];
@@ -326,7 +402,12 @@ const HEADLINES = /(<!-- findings:headlines:start -->)[\s\S]*?(<!-- findings:hea
 
 /** The README with its headline block replaced; a README without the markers is an error, not a silent no-op. */
 export function replaceHeadlines(readme, headlines) {
-  if (!HEADLINES.test(readme)) throw new LabError('ERR_USAGE', 'the README has no <!-- findings:headlines:start --> … <!-- findings:headlines:end --> block', { hint: 'add the two markers where the headlines belong, or pass --readme none' });
+  if (!HEADLINES.test(readme))
+    throw new LabError(
+      'ERR_USAGE',
+      'the README has no <!-- findings:headlines:start --> … <!-- findings:headlines:end --> block',
+      { hint: 'add the two markers where the headlines belong, or pass --readme none' },
+    );
   return readme.replace(HEADLINES, (_, start, end) => `${start}\n${headlines.join('\n')}\n${end}`);
 }
 
@@ -343,10 +424,20 @@ function renderChartDirective(args, context) {
 function renderRatio({ metric, a, b }, context) {
   const [sideA, sideB] = [a, b].map((spec) => {
     const [name, where = ''] = spec.split(':');
-    const pairs = where.split(',').filter(Boolean).map((pair) => pair.split('='));
+    const pairs = where
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => pair.split('='));
     const folder = folderOf(context, name);
-    const values = folder ? selectRuns(folder).filter((run) => pairs.every(([axis, value]) => String(run[axis]) === value)).map((run) => run[metric]) : null;
-    return { label: `${name}${pairs.length ? ` (${pairs.map(([axis, value]) => `${axis} ${value}`).join(', ')})` : ''}`, values };
+    const values = folder
+      ? selectRuns(folder)
+          .filter((run) => pairs.every(([axis, value]) => String(run[axis]) === value))
+          .map((run) => run[metric])
+      : null;
+    return {
+      label: `${name}${pairs.length ? ` (${pairs.map(([axis, value]) => `${axis} ${value}`).join(', ')})` : ''}`,
+      values,
+    };
   });
   if (!sideA.values || !sideB.values) return ['(ratio: not run yet)'];
   const comparison = compareUnpaired(sideA.values, sideB.values);
@@ -360,16 +451,28 @@ function renderIncrement({ name, metric, axis, a, b, where }, context) {
   if (!folder) return ['(increment: not run yet)'];
   const runs = selectRuns(folder, where);
   const median = (value) => {
-    const sample = runs.filter((run) => String(run[axis]) === value).map((run) => run[metric]).filter(Number.isFinite).sort((x, y) => x - y);
+    const sample = runs
+      .filter((run) => String(run[axis]) === value)
+      .map((run) => run[metric])
+      .filter(Number.isFinite)
+      .sort((x, y) => x - y);
     if (sample.length === 0) return null;
-    return { n: sample.length, value: sample.length % 2 ? sample[(sample.length - 1) / 2] : (sample[sample.length / 2 - 1] + sample[sample.length / 2]) / 2 };
+    return {
+      n: sample.length,
+      value:
+        sample.length % 2
+          ? sample[(sample.length - 1) / 2]
+          : (sample[sample.length / 2 - 1] + sample[sample.length / 2]) / 2,
+    };
   };
   const [low, high] = [median(a), median(b)];
   if (!low || !high) return [`(increment: no ${metric} at ${axis} ${low ? b : a})`];
   const steps = Number(b) - Number(a);
   const at = where ? ` at ${where.replace(':', ' ')}` : '';
   const unit = findMetric(metric).unit;
-  return [`- ${metric}, ${axis} ${a} → ${b}${at}: (${formatNumber(high.value)} − ${formatNumber(low.value)}) ÷ ${steps} = **${formatNumber((high.value - low.value) / steps)}${unit ? ` ${unit}` : ''} for each one more in \`${axis}\`** (medians of n ${low.n} and ${high.n})`];
+  return [
+    `- ${metric}, ${axis} ${a} → ${b}${at}: (${formatNumber(high.value)} − ${formatNumber(low.value)}) ÷ ${steps} = **${formatNumber((high.value - low.value) / steps)}${unit ? ` ${unit}` : ''} for each one more in \`${axis}\`** (medians of n ${low.n} and ${high.n})`,
+  ];
 }
 
 function renderOrderDirective(args, context) {
@@ -382,9 +485,13 @@ function renderOrderDirective(args, context) {
 // requests_served has the server's own count over that window; an older one only the loader's rate, taken over
 // the server's window as an estimate.
 const DERIVED_METRICS = {
-  cpu_ms_per_response: (columns) => (columns.includes('requests_served')
-    ? { columns: ['cpu_total_ms', 'requests_served'], of: (run) => run.cpu_total_ms / run.requests_served }
-    : { columns: ['cpu_total_ms', 'requests_per_sec', 'wall_ms'], of: (run) => run.cpu_total_ms / (run.requests_per_sec * run.wall_ms / 1000) }),
+  cpu_ms_per_response: (columns) =>
+    columns.includes('requests_served')
+      ? { columns: ['cpu_total_ms', 'requests_served'], of: (run) => run.cpu_total_ms / run.requests_served }
+      : {
+          columns: ['cpu_total_ms', 'requests_per_sec', 'wall_ms'],
+          of: (run) => run.cpu_total_ms / ((run.requests_per_sec * run.wall_ms) / 1000),
+        },
 };
 
 function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }, context) {
@@ -401,10 +508,20 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
   const head = `| ${rowAxis} | ${columnValues.map((value) => (columnAxis ? `${columnAxis} ${formatValue(value)}` : metric)).join(' | ')} |`;
   const lines = [head, `| --- | ${columnValues.map(() => '---').join(' | ')} |`];
   for (const rowValue of rowValues) {
-    const cells = columnValues.map((columnValue) => formatCell(runs.filter((run) => run[rowAxis] === rowValue && (!columnAxis || run[columnAxis] === columnValue)).map(valueOf)));
+    const cells = columnValues.map((columnValue) =>
+      formatCell(
+        runs
+          .filter((run) => run[rowAxis] === rowValue && (!columnAxis || run[columnAxis] === columnValue))
+          .map(valueOf),
+      ),
+    );
     lines.push(`| ${formatValue(rowValue)} | ${cells.join(' | ')} |`);
   }
-  return [...lines, '', `${metric}: median [interval of the median] (n); the interval covers the true median with the probability shown where it is below 95% (order statistics, docs/report.md).`];
+  return [
+    ...lines,
+    '',
+    `${metric}: median [interval of the median] (n); the interval covers the true median with the probability shown where it is below 95% (order statistics, docs/report.md).`,
+  ];
 }
 
 function formatCell(values) {
@@ -429,7 +546,9 @@ function formatValue(value) {
 }
 
 function escapeCell(text) {
-  return String(text ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return String(text ?? '')
+    .replaceAll('|', '\\|')
+    .replaceAll('\n', ' ');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runCommand(main);

@@ -25,7 +25,10 @@ const USAGE = `Usage: node scripts/interference-evidence.js run CONFIG OUT [--bu
 const BUSY_MODES = ['none', 'alternate', 'alternate-nice-20'];
 
 export async function main(argv, { stdout = process.stdout } = {}) {
-  const { values, positionals: [command, ...rest] } = parseCommandLine(argv, {
+  const {
+    values,
+    positionals: [command, ...rest],
+  } = parseCommandLine(argv, {
     allowPositionals: true,
     usage: USAGE,
     options: { busy: { type: 'string', default: 'none' }, seed: { type: 'string', default: '2111' } },
@@ -35,14 +38,23 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     return 0;
   }
   if (command === 'show' && rest.length > 0) {
-    for (const dir of rest) stdout.write(`${formatEvidence(dir, summarizeEvidence(readResults(dir, { keepDisturbed: true }), readBusy(dir)))}\n`);
+    for (const dir of rest)
+      stdout.write(
+        `${formatEvidence(dir, summarizeEvidence(readResults(dir, { keepDisturbed: true }), readBusy(dir)))}\n`,
+      );
     return 0;
   }
-  throw new LabError('ERR_USAGE', `expected \`run CONFIG OUT\` or \`show DIR...\`${BUSY_MODES.includes(values.busy) ? '' : `; --busy is one of ${BUSY_MODES.join(', ')}`}`, { hint: USAGE });
+  throw new LabError(
+    'ERR_USAGE',
+    `expected \`run CONFIG OUT\` or \`show DIR...\`${BUSY_MODES.includes(values.busy) ? '' : `; --busy is one of ${BUSY_MODES.join(', ')}`}`,
+    { hint: USAGE },
+  );
 }
 
 async function runWithBusyLoops({ config, out, busy, seed }) {
-  const child = execa(process.execPath, [CLI, '--config', config, '--out', out, '--keep-disturbed', '--seed', seed], { reject: false });
+  const child = execa(process.execPath, [CLI, '--config', config, '--out', out, '--keep-disturbed', '--seed', seed], {
+    reject: false,
+  });
   let loops = [];
   const stopLoops = () => {
     for (const loop of loops) loop.kill('SIGKILL');
@@ -67,7 +79,10 @@ async function runWithBusyLoops({ config, out, busy, seed }) {
   });
   await child;
   stopLoops();
-  writeFileSync(`${out}/busy.csv`, `run,repetition,busy\n${marks.map((mark) => `${mark.run},${mark.repetition},${mark.busy}`).join('\n')}\n`);
+  writeFileSync(
+    `${out}/busy.csv`,
+    `run,repetition,busy\n${marks.map((mark) => `${mark.run},${mark.repetition},${mark.busy}`).join('\n')}\n`,
+  );
 }
 
 function startBusyLoops(mode) {
@@ -82,7 +97,14 @@ function startBusyLoops(mode) {
 export function readBusy(dir) {
   const path = `${dir}/busy.csv`;
   if (!existsSync(path)) return new Map();
-  return new Map(readFileSync(path, 'utf8').trim().split('\n').slice(1).map((line) => line.split(',')).map(([, repetition, busy]) => [Number(repetition), busy === 'true']));
+  return new Map(
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(','))
+      .map(([, repetition, busy]) => [Number(repetition), busy === 'true']),
+  );
 }
 
 /**
@@ -100,18 +122,29 @@ export function summarizeEvidence(results, busy = new Map()) {
     cpuDev: run.cpu_per_task_dev_pct ?? null,
   }));
   const ratios = runs.map((run) => run.wallRatio);
-  const groups = [false, true].map((loaded) => runs.filter((run) => run.busy === loaded)).filter((group) => group.length > 0).map((group) => ({
-    busy: group[0].busy,
-    n: group.length,
-    interference: median(group.map((run) => run.interference)),
-    wallRatio: median(group.map((run) => run.wallRatio)),
-  }));
+  const groups = [false, true]
+    .map((loaded) => runs.filter((run) => run.busy === loaded))
+    .filter((group) => group.length > 0)
+    .map((group) => ({
+      busy: group[0].busy,
+      n: group.length,
+      interference: median(group.map((run) => run.interference)),
+      wallRatio: median(group.map((run) => run.wallRatio)),
+    }));
   return {
     runs,
     medianWallMs,
     rho: {
-      interference: spearman(ratios, runs.map((run) => run.interference)),
-      cpuDev: runs.every((run) => run.cpuDev !== null) ? spearman(ratios, runs.map((run) => run.cpuDev)) : null,
+      interference: spearman(
+        ratios,
+        runs.map((run) => run.interference),
+      ),
+      cpuDev: runs.every((run) => run.cpuDev !== null)
+        ? spearman(
+            ratios,
+            runs.map((run) => run.cpuDev),
+          )
+        : null,
     },
     groups,
   };
@@ -139,9 +172,15 @@ function formatEvidence(dir, { runs, medianWallMs, rho, groups }) {
   return [
     dir,
     'rep  busy   wall/median  interference_pct  cpu_per_task_dev_pct',
-    ...runs.map((run) => `${String(run.repetition).padEnd(4)} ${String(run.busy).padEnd(6)} ${fixed(run.wallRatio, 3).padStart(11)}  ${fixed(run.interference, 1).padStart(16)}  ${fixed(run.cpuDev, 1).padStart(20)}`),
+    ...runs.map(
+      (run) =>
+        `${String(run.repetition).padEnd(4)} ${String(run.busy).padEnd(6)} ${fixed(run.wallRatio, 3).padStart(11)}  ${fixed(run.interference, 1).padStart(16)}  ${fixed(run.cpuDev, 1).padStart(20)}`,
+    ),
     `median wall_ms ${fixed(medianWallMs, 0)}; Spearman rho of wall/median with interference_pct ${fixed(rho.interference, 3)}, with cpu_per_task_dev_pct ${fixed(rho.cpuDev, 3)}`,
-    ...groups.map((group) => `${group.busy ? 'with busy loops   ' : 'without busy loops'}: ${group.n} runs, median interference_pct ${fixed(group.interference, 1)}, median wall/median ${fixed(group.wallRatio, 3)}`),
+    ...groups.map(
+      (group) =>
+        `${group.busy ? 'with busy loops   ' : 'without busy loops'}: ${group.n} runs, median interference_pct ${fixed(group.interference, 1)}, median wall/median ${fixed(group.wallRatio, 3)}`,
+    ),
     '',
   ].join('\n');
 }

@@ -18,7 +18,11 @@ const USAGE = `Usage: npm run model -- [DIR...]
   -h, --help   this text`;
 
 export function main(argv, { stdout = process.stdout } = {}) {
-  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseCommandLine(argv, {
+    allowPositionals: true,
+    usage: USAGE,
+    options: { help: { type: 'boolean', short: 'h', default: false } },
+  });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
     return 0;
@@ -29,7 +33,10 @@ export function main(argv, { stdout = process.stdout } = {}) {
 }
 
 function listFolders(root) {
-  return readdirSync(root).map((name) => join(root, name)).filter((dir) => existsSync(join(dir, 'runs.csv'))).sort();
+  return readdirSync(root)
+    .map((name) => join(root, name))
+    .filter((dir) => existsSync(join(dir, 'runs.csv')))
+    .sort();
 }
 
 /** One folder's tables as Markdown: a heading, each workload's calibration and its cells. */
@@ -43,7 +50,10 @@ export function formatFolder(dir) {
   for (const table of tables) {
     const { header, body } = formatModelTable(table);
     const line = (cells) => `| ${cells.map((cell) => escapeMarkdown(String(cell))).join(' | ')} |`;
-    lines.push(...table.calibrations.map((text) => `${escapeMarkdown(table.workload)} calibration: ${escapeMarkdown(text)}`), '');
+    lines.push(
+      ...table.calibrations.map((text) => `${escapeMarkdown(table.workload)} calibration: ${escapeMarkdown(text)}`),
+      '',
+    );
     lines.push(line(header), `|${header.map(() => ' --- ').join('|')}|`, ...body.map(line), '');
   }
   return lines;

@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const [dir, out, ...sections] = process.argv.slice(2);
 if (!dir || !out || sections.length === 0) {
@@ -35,7 +44,11 @@ try {
     }
   }
   const sheet = await browser.newPage({ viewport: { width: 1200, height: 600 } });
-  const images = shots.map((shot) => `<img style="display:block;max-width:1200px" src="data:image/png;base64,${shot.toString('base64')}">`).join('');
+  const images = shots
+    .map(
+      (shot) => `<img style="display:block;max-width:1200px" src="data:image/png;base64,${shot.toString('base64')}">`,
+    )
+    .join('');
   await sheet.setContent(`<body style="margin:0;background:#fff">${images}</body>`);
   await sheet.screenshot({ path: out, fullPage: true });
   console.log(`wrote ${out}`);

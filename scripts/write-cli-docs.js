@@ -18,7 +18,11 @@ for (const subcommand of SUBCOMMANDS) {
 }
 const tableStart = text.indexOf('| status | meaning |');
 const tableEnd = text.indexOf('\n\n', tableStart);
-const table = ['| status | meaning |', '| --- | --- |', ...EXIT_STATUSES.map(([status, meaning]) => `| ${status} | ${meaning} |`)].join('\n');
+const table = [
+  '| status | meaning |',
+  '| --- | --- |',
+  ...EXIT_STATUSES.map(([status, meaning]) => `| ${status} | ${meaning} |`),
+].join('\n');
 text = `${text.slice(0, tableStart)}${table}${text.slice(tableEnd)}`;
 writeFileSync(FILE, text);
 console.log(`wrote ${FILE}`);

@@ -5,7 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AXES, AXIS_COLUMNS } from '../runner/domain/axes.js';
-import { RUN_DERIVED_COLUMNS, RUN_HEAD_COLUMNS, RUN_MEASURE_COLUMNS, TASK_TABLE_COLUMNS } from '../runner/domain/columns.js';
+import {
+  RUN_DERIVED_COLUMNS,
+  RUN_HEAD_COLUMNS,
+  RUN_MEASURE_COLUMNS,
+  TASK_TABLE_COLUMNS,
+} from '../runner/domain/columns.js';
 import { listWorkloadColumns, WORKLOADS, WORKLOAD_NAMES } from '../runner/domain/workloads.js';
 
 export const COLUMNS_FILE = fileURLToPath(new URL('../docs/columns.md', import.meta.url));
@@ -16,7 +21,9 @@ export function readColumnTables() {
     head: RUN_HEAD_COLUMNS,
     axes: AXIS_COLUMNS.map((name) => ({ name, description: AXES[name].description })),
     measures: RUN_MEASURE_COLUMNS,
-    workloads: WORKLOAD_NAMES.map((name) => ({ name, columns: listWorkloadColumns(name) })).filter(({ columns }) => columns.length > 0),
+    workloads: WORKLOAD_NAMES.map((name) => ({ name, columns: listWorkloadColumns(name) })).filter(
+      ({ columns }) => columns.length > 0,
+    ),
     taskColumns: TASK_TABLE_COLUMNS,
     derived: RUN_DERIVED_COLUMNS,
   };
@@ -26,7 +33,8 @@ export function buildColumnDocs() {
   return renderColumnDocs(readColumnTables());
 }
 
-const ENV_AXIS_DOC = 'one column per environment-variable axis of the matrix (UPPER_SNAKE_CASE): its value in the cell, between `node` and `status`';
+const ENV_AXIS_DOC =
+  'one column per environment-variable axis of the matrix (UPPER_SNAKE_CASE): its value in the cell, between `node` and `status`';
 
 /**
  * docs/columns.md: one table per file, columns in CSV order.
@@ -45,10 +53,10 @@ function renderColumnDocs({ head, axes, measures, workloads, taskColumns, derive
     '',
     'Conventions: RFC 4180, one header row, plain numbers with the unit in the column name, ISO-8601 UTC',
     'timestamps, an empty cell for "not set" or "not measured"; text that starts with `=`, `+`, `-` or `@` gets a',
-    'leading `\'` so spreadsheets do not run it as a formula. A folder\'s header is fixed: workload columns appear',
+    "leading `'` so spreadsheets do not run it as a formula. A folder's header is fixed: workload columns appear",
     'only for the workloads the experiment runs.',
     '',
-    '## runs.csv — one row per run, appended and fsync\'ed the moment the run ends',
+    "## runs.csv — one row per run, appended and fsync'ed the moment the run ends",
     '',
     '| column | meaning |',
     '| --- | --- |',
@@ -56,7 +64,9 @@ function renderColumnDocs({ head, axes, measures, workloads, taskColumns, derive
     ...axes.map(({ name, description }) => row(name, `the cell's value, as asked (empty: not set). ${description}`)),
     `| env axes | ${ENV_AXIS_DOC} |`,
     ...measures.map(({ name, doc }) => row(name, doc)),
-    ...workloads.flatMap(({ name: workload, columns }) => columns.map(({ name, unit: text, description }) => row(name, `${workload}: ${description}${unit(text)}`))),
+    ...workloads.flatMap(({ name: workload, columns }) =>
+      columns.map(({ name, unit: text, description }) => row(name, `${workload}: ${description}${unit(text)}`)),
+    ),
     '',
     '## Computed when a folder is read — not stored in runs.csv',
     '',
@@ -80,10 +90,11 @@ function renderColumnDocs({ head, axes, measures, workloads, taskColumns, derive
 /** docs/params.md: per workload, its parameters with default and meaning (an object parameter's keys nested). */
 export function buildParamsDocs() {
   const formatDefault = (value) => (value === undefined ? '—' : `\`${JSON.stringify(value)}\``);
-  const rows = (params, prefix = '') => Object.entries(params).flatMap(([name, schema]) => [
-    `| \`${prefix}${name}\` | ${schema.properties ? 'below' : formatDefault(schema.default)} | ${[schema.title, schema.description].filter(Boolean).join(': ')} |`,
-    ...(schema.type === 'object' && schema.properties ? rows(schema.properties, `${prefix}${name}.`) : []),
-  ]);
+  const rows = (params, prefix = '') =>
+    Object.entries(params).flatMap(([name, schema]) => [
+      `| \`${prefix}${name}\` | ${schema.properties ? 'below' : formatDefault(schema.default)} | ${[schema.title, schema.description].filter(Boolean).join(': ')} |`,
+      ...(schema.type === 'object' && schema.properties ? rows(schema.properties, `${prefix}${name}.`) : []),
+    ]);
   return [
     '# Workload parameters',
     '',

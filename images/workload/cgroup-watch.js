@@ -76,9 +76,10 @@ function searchDir(base, containerId, depth, relative = '') {
 
 async function follow({ version, path }) {
   // v1: every controller has its own tree (cpu/, cpuacct/, memory/, cpuset/) with the same path in it.
-  const read = version === 1
-    ? (file) => readTextOrNull(file.replace(/^\/([^/]+)\//, (_, controller) => `${HOST}/${controller}/${path}/`))
-    : (file) => readTextOrNull(`${HOST}/${path}/${file.slice(1)}`);
+  const read =
+    version === 1
+      ? (file) => readTextOrNull(file.replace(/^\/([^/]+)\//, (_, controller) => `${HOST}/${controller}/${path}/`))
+      : (file) => readTextOrNull(`${HOST}/${path}/${file.slice(1)}`);
   const procs = () => read(version === 1 ? '/cpuacct/cgroup.procs' : '/cgroup.procs');
   let last = null;
   let samples = 0;
@@ -92,7 +93,14 @@ async function follow({ version, path }) {
     const current = version === 2 ? Number(read('/memory.current')) : NaN;
     if (Number.isFinite(current)) memoryMax = Math.max(memoryMax ?? 0, current);
     const after = procs();
-    if (before === null || after === null || snapshot.totalMs === null) return { found: true, final: false, samples, snapshot: last && withPeak(last, memoryMax), host: hostWindow?.end() ?? null };
+    if (before === null || after === null || snapshot.totalMs === null)
+      return {
+        found: true,
+        final: false,
+        samples,
+        snapshot: last && withPeak(last, memoryMax),
+        host: hostWindow?.end() ?? null,
+      };
     // From the first reading: the cgroup appears when the command starts. (Not from the first reading with a process:
     // cgroup.procs lists only the processes of the reader's pid namespace, so from this container it can read
     // empty all along.)
@@ -102,7 +110,8 @@ async function follow({ version, path }) {
     // Empty before processes join it (start) and after they are gone (exit): only the second counts.
     const empty = before.trim() === '' && after.trim() === '';
     if (!empty) seenRunning = true;
-    else if (seenRunning) return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax), host: hostWindow.end() };
+    else if (seenRunning)
+      return { found: true, final: true, samples, snapshot: withPeak(last, memoryMax), host: hostWindow.end() };
     await delay(POLL_MS);
   }
 }

@@ -10,7 +10,11 @@ process.on('uncaughtException', fail);
 process.on('unhandledRejection', fail);
 
 const spec = parseSpec(process.env.LAB_SPEC);
-if (spec.workload !== 'http') throw new WorkloadError('ERR_SPEC_INVALID', `LAB_SPEC.workload: the load generator drives http only, got ${JSON.stringify(spec.workload)}`);
+if (spec.workload !== 'http')
+  throw new WorkloadError(
+    'ERR_SPEC_INVALID',
+    `LAB_SPEC.workload: the load generator drives http only, got ${JSON.stringify(spec.workload)}`,
+  );
 const result = await runLoad(spec);
 process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
 

@@ -10,9 +10,11 @@ const require = createRequire(import.meta.url);
 const modules = path.join(path.dirname(new URL(import.meta.url).pathname), 'node_modules');
 const load = require('node-gyp-build');
 
-const packages = readdirSync(modules).flatMap((name) => (name.startsWith('@')
-  ? readdirSync(path.join(modules, name)).map((inner) => path.join(modules, name, inner))
-  : [path.join(modules, name)]));
+const packages = readdirSync(modules).flatMap((name) =>
+  name.startsWith('@')
+    ? readdirSync(path.join(modules, name)).map((inner) => path.join(modules, name, inner))
+    : [path.join(modules, name)],
+);
 
 const usesGypBuild = (dir) => {
   const manifest = path.join(dir, 'package.json');
@@ -26,6 +28,8 @@ for (const dir of packages.filter(usesGypBuild)) {
     if (!existsSync(path.join(dir, 'build'))) throw error;
     rmSync(path.join(dir, 'build'), { recursive: true, force: true });
     load(dir);
-    console.log(`${path.basename(dir)}: the host's build does not load on ${process.platform}-${process.arch}; using its prebuild`);
+    console.log(
+      `${path.basename(dir)}: the host's build does not load on ${process.platform}-${process.arch}; using its prebuild`,
+    );
   }
 }

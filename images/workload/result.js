@@ -17,7 +17,18 @@ const MIB = 1024 * 1024;
  *   same window as `counters`
  * @param {Record<string, number|null>} [run.metrics]  the workload's own measurements (its measure())
  */
-export function buildResult({ workload, t0, records, seen, threadCounts, counters, memoryPeakBytes, usages, host = null, metrics = {} }) {
+export function buildResult({
+  workload,
+  t0,
+  records,
+  seen,
+  threadCounts,
+  counters,
+  memoryPeakBytes,
+  usages,
+  host = null,
+  metrics = {},
+}) {
   const firstStart = records.reduce((min, record) => Math.min(min, record.start), Infinity);
   const lastEnd = records.reduce((max, record) => Math.max(max, record.end), -Infinity);
   const tasks = [...records]

@@ -82,7 +82,14 @@ function print(result) {
 
 function prepareRun(spec, sampler, onFork) {
   if (spec.cluster > 0) {
-    return prepareCluster({ spec, onTaskEnd: sampler.sample, onFork: (pid) => { sampler.addProcess(pid); onFork(pid); } });
+    return prepareCluster({
+      spec,
+      onTaskEnd: sampler.sample,
+      onFork: (pid) => {
+        sampler.addProcess(pid);
+        onFork(pid);
+      },
+    });
   }
   return prepareThreads({
     workloadName: spec.workload,
@@ -95,9 +102,10 @@ function prepareRun(spec, sampler, onFork) {
 }
 
 function fail(error) {
-  const failure = error instanceof WorkloadError
-    ? error
-    : new WorkloadError('ERR_TASK_FAILED', error?.message ?? String(error), { cause: error });
+  const failure =
+    error instanceof WorkloadError
+      ? error
+      : new WorkloadError('ERR_TASK_FAILED', error?.message ?? String(error), { cause: error });
   if (cluster.isWorker) {
     reportClusterProcessFailure(failure);
     return;

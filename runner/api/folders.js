@@ -41,7 +41,12 @@ export async function judge(dir, claims, { keepDisturbed } = {}) {
   const results = readResults(absolute, { keepDisturbed });
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
   const { list, from } = await chooseClaims(claims, results, experiment);
-  return { dir: absolute, experiment, claims_from: from, ...buildVerdictsDocument(judgeResults(results, { claims: list, requireCells: true })) };
+  return {
+    dir: absolute,
+    experiment,
+    claims_from: from,
+    ...buildVerdictsDocument(judgeResults(results, { claims: list, requireCells: true })),
+  };
 }
 
 async function chooseClaims(claims, results, experiment) {
@@ -51,9 +56,13 @@ async function chooseClaims(claims, results, experiment) {
   const config = await loadConfig(file);
   const found = config.experiments.find((each) => each.name === experiment);
   if (!found) {
-    throw new LabError('ERR_USAGE', `${file} has no experiment named ${JSON.stringify(experiment)} (the folder's experiment)`, {
-      hint: `experiments there: ${config.experiments.map((each) => each.name).join(', ')}`,
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `${file} has no experiment named ${JSON.stringify(experiment)} (the folder's experiment)`,
+      {
+        hint: `experiments there: ${config.experiments.map((each) => each.name).join(', ')}`,
+      },
+    );
   }
   return { list: found.claims ?? [], from: file };
 }
@@ -61,8 +70,17 @@ async function chooseClaims(claims, results, experiment) {
 // Claims written as in experiments.yml, checked against the folder's matrix as the config stage checks a file's.
 function checkGivenClaims(claims, experiment) {
   const example = '{ says: "…", compare: { cpus: [1, 2] }, where: { … }, expect: { below: 0.7 } }';
-  const malformed = claims.findIndex((claim) => !isPlainObject(claim) || typeof claim.says !== 'string' || !isPlainObject(claim.compare) || !isPlainObject(claim.expect));
-  if (malformed >= 0) throw new LabError('ERR_USAGE', `claims[${malformed}]: expected an object with says, compare and expect`, { hint: `as experiments.yml writes a claim: ${example}` });
+  const malformed = claims.findIndex(
+    (claim) =>
+      !isPlainObject(claim) ||
+      typeof claim.says !== 'string' ||
+      !isPlainObject(claim.compare) ||
+      !isPlainObject(claim.expect),
+  );
+  if (malformed >= 0)
+    throw new LabError('ERR_USAGE', `claims[${malformed}]: expected an object with says, compare and expect`, {
+      hint: `as experiments.yml writes a claim: ${example}`,
+    });
   const [issue] = checkClaims({ matrix: experiment.matrix ?? {}, include: experiment.include, claims }, []);
   if (issue) throw new LabError('ERR_USAGE', `${formatPath(issue.path)}: ${issue.message}`, { hint: issue.hint });
   return claims.map(normalizeClaim);
@@ -108,8 +126,15 @@ export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed } =
 export function advise(dir, { recommend, keepDisturbed } = {}) {
   const absolute = resolve(dir);
   const results = readResults(absolute, { keepDisturbed });
-  if (recommend !== undefined && results.info?.config) results.info.config = { ...results.info.config, recommend: normalizeRecommend(recommend) };
+  if (recommend !== undefined && results.info?.config)
+    results.info.config = { ...results.info.config, recommend: normalizeRecommend(recommend) };
   const advice = buildAdvice(results, summarizeCells(results));
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
-  return { dir: absolute, experiment, settled: advice.rows.length > 0 && advice.rows.every((row) => row.status === 'settled'), answers: advice.rows, race: advice.race };
+  return {
+    dir: absolute,
+    experiment,
+    settled: advice.rows.length > 0 && advice.rows.every((row) => row.status === 'settled'),
+    answers: advice.rows,
+    race: advice.race,
+  };
 }

@@ -13,5 +13,12 @@ export async function buildImages({ majors = [DEFAULT_NODE_MAJOR], image = 'auto
   const { ensureImages } = await import('../docker/images/workload-image.js');
   const { docker } = await connectEngine();
   const built = await ensureImages(docker, { requests: majors.map((major) => ({ major, choice: image })), onProgress });
-  return [...built].map(([key, { tag, id, nodeVersion, source, base }]) => ({ major: Number(String(key).split(':')[0]), tag, id, node_version: nodeVersion, source, base }));
+  return [...built].map(([key, { tag, id, nodeVersion, source, base }]) => ({
+    major: Number(String(key).split(':')[0]),
+    tag,
+    id,
+    node_version: nodeVersion,
+    source,
+    base,
+  }));
 }

@@ -36,7 +36,12 @@ export function formatInitFile(input) {
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ['    matrix:', `every combination is one cell: ${cells} cells × ${REPETITIONS} = ${cells * REPETITIONS} runs`],
     ...matrix.axes.map(([axis, values, comment]) => [`      ${axis}: ${formatList(values)}`, comment]),
-    ...(matrix.exclude ? [['    exclude:', 'combinations left out'], [`      - ${formatMap(matrix.exclude)}`, 'one or the other, not both at once']] : []),
+    ...(matrix.exclude
+      ? [
+          ['    exclude:', 'combinations left out'],
+          [`      - ${formatMap(matrix.exclude)}`, 'one or the other, not both at once'],
+        ]
+      : []),
     ['    params:'],
     ...formatParams(input),
   ];
@@ -69,7 +74,11 @@ function chooseMatrix(kind, count) {
       question: 'Does my app serve more requests per second in cluster processes or in worker threads?',
       axes: [
         ['workload', ['http'], 'your app as the server, autocannon as the load in a second container'],
-        ['cpus', [count], `CPU quota of the server: ${count === 1 ? 'the one CPU' : `all ${count} CPUs`} of this engine (the load generator runs beside it)`],
+        [
+          'cpus',
+          [count],
+          `CPU quota of the server: ${count === 1 ? 'the one CPU' : `all ${count} CPUs`} of this engine (the load generator runs beside it)`,
+        ],
         ['cluster', [0, many], 'node:cluster processes serving (0: one process)'],
         ['workers', [0, many], 'worker threads serving; the main thread deals them the connections'],
       ],
@@ -79,17 +88,19 @@ function chooseMatrix(kind, count) {
   return {
     question: 'How long does my command take with less and more CPU?',
     axes: [
-      ['workload', ['command'], 'any program, measured from outside by its container\'s cgroup'],
+      ['workload', ['command'], "any program, measured from outside by its container's cgroup"],
       ['cpus', [0.5, ...ladder(1, count)], `CPU quota (docker run --cpus): half a CPU, ${all}`],
     ],
   };
 }
 
 function formatParams({ kind, file, exportName, mountHere, argv, image }) {
-  const mount = mountHere ? [['root: .', 'this folder, mounted read-only: its node_modules is what the imports find']] : [];
+  const mount = mountHere
+    ? [['root: .', 'this folder, mounted read-only: its node_modules is what the imports find']]
+    : [];
   if (kind === 'script') {
     return indent(6, 'script:', [
-      [`file: ${formatScalar(file)}`, 'relative to this file\'s folder'],
+      [`file: ${formatScalar(file)}`, "relative to this file's folder"],
       [`export: ${formatScalar(exportName)}`, 'the function (sync or async); `default` for export default'],
       ['tasks: 8', 'calls per run, all started at once'],
       ['args: {}', 'the first argument of every call (JSON values); the second is { task }'],
@@ -100,8 +111,11 @@ function formatParams({ kind, file, exportName, mountHere, argv, image }) {
     return [
       ...indent(6, 'http:', []),
       ...indent(8, 'app:', [
-        [`file: ${formatScalar(file)}`, 'relative to this file\'s folder'],
-        [`export: ${formatScalar(exportName)}`, 'a (req, res) handler, or a function returning an unstarted http.Server'],
+        [`file: ${formatScalar(file)}`, "relative to this file's folder"],
+        [
+          `export: ${formatScalar(exportName)}`,
+          'a (req, res) handler, or a function returning an unstarted http.Server',
+        ],
         ['method: GET', 'the request the load generator sends: a route your app serves'],
         ['path: /', 'and its path'],
         ['status: 200', 'its expected status: any other fails the run before it is measured'],
@@ -113,8 +127,10 @@ function formatParams({ kind, file, exportName, mountHere, argv, image }) {
     ];
   }
   return indent(6, 'command:', [
-    ...(image ? [[`image: ${formatScalar(image)}`, `must be on the engine: nothing is pulled (docker pull ${image})`]] : []),
-    [`argv: ${formatList(argv)}`, 'run as given: no shell; a bare name is looked up in the image\'s PATH'],
+    ...(image
+      ? [[`image: ${formatScalar(image)}`, `must be on the engine: nothing is pulled (docker pull ${image})`]]
+      : []),
+    [`argv: ${formatList(argv)}`, "run as given: no shell; a bare name is looked up in the image's PATH"],
     ['root: .', 'this folder, mounted read-only at /lab/user: the working directory'],
     ['tasks: 1', 'times each run starts the command, one after another'],
   ]);
@@ -133,8 +149,12 @@ function ladder(from, to) {
 }
 
 function countCells({ axes, exclude }) {
-  const combinations = axes.reduce((partial, [axis, values]) => partial.flatMap((cell) => values.map((value) => ({ ...cell, [axis]: value }))), [{}]);
-  const excluded = (cell) => exclude !== undefined && Object.entries(exclude).every(([axis, value]) => cell[axis] === value);
+  const combinations = axes.reduce(
+    (partial, [axis, values]) => partial.flatMap((cell) => values.map((value) => ({ ...cell, [axis]: value }))),
+    [{}],
+  );
+  const excluded = (cell) =>
+    exclude !== undefined && Object.entries(exclude).every(([axis, value]) => cell[axis] === value);
   return combinations.filter((cell) => !excluded(cell)).length;
 }
 
@@ -143,7 +163,9 @@ function formatList(values) {
 }
 
 function formatMap(map) {
-  return `{${Object.entries(map).map(([key, value]) => `${key}: ${formatScalar(value)}`).join(', ')}}`;
+  return `{${Object.entries(map)
+    .map(([key, value]) => `${key}: ${formatScalar(value)}`)
+    .join(', ')}}`;
 }
 
 // Plain where YAML reads it back as the same string or number, double-quoted (JSON is valid YAML) otherwise.

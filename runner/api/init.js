@@ -10,7 +10,8 @@ import { countEngineCpus } from './engine-cpus.js';
 import { formatInitFile } from './init-file.js';
 import { DEFAULT_CONFIG_FILE } from './plan.js';
 
-const USAGE_HINT = 'give one of: --script FILE [--export NAME], --http-app FILE [--export NAME], --command "PROGRAM ARGS" [--image IMAGE]';
+const USAGE_HINT =
+  'give one of: --script FILE [--export NAME], --http-app FILE [--export NAME], --command "PROGRAM ARGS" [--image IMAGE]';
 
 /**
  * @param {object} options  exactly one of script, httpApp, command
@@ -29,9 +30,18 @@ export async function init(options = {}) {
   const file = path.resolve(options.config ?? DEFAULT_CONFIG_FILE);
   refuseExisting(file);
   const folder = path.dirname(file);
-  const code = kind === 'command' ? readCommand(options) : readModule(options[kind === 'script' ? 'script' : 'httpApp'], folder, options.export);
-  const cpus = options.cpus ?? await countEngineCpus();
-  const text = formatInitFile({ kind, name: nameExperiment(code.base), invocation: options.invocation ?? `node-threads-lab init`, cpus, ...code });
+  const code =
+    kind === 'command'
+      ? readCommand(options)
+      : readModule(options[kind === 'script' ? 'script' : 'httpApp'], folder, options.export);
+  const cpus = options.cpus ?? (await countEngineCpus());
+  const text = formatInitFile({
+    kind,
+    name: nameExperiment(code.base),
+    invocation: options.invocation ?? `node-threads-lab init`,
+    cpus,
+    ...code,
+  });
   // The file must pass what `plan` checks; if not, the fault is this template's, and nothing is written.
   const { raw, locate } = parseYaml(text, file);
   validateConfig(raw, { file, locate, host: { cpus: Math.max(cpus.count, 1) } });
@@ -40,11 +50,24 @@ export async function init(options = {}) {
 }
 
 function chooseKind({ script, httpApp, command, image }) {
-  const given = [['script', script], ['http-app', httpApp], ['command', command]].filter(([, value]) => value !== undefined);
+  const given = [
+    ['script', script],
+    ['http-app', httpApp],
+    ['command', command],
+  ].filter(([, value]) => value !== undefined);
   if (given.length !== 1) {
-    throw new LabError('ERR_USAGE', given.length === 0 ? 'init needs the code to measure' : `init writes a file for one kind of code, found ${given.map(([name]) => `--${name}`).join(' and ')}`, { hint: USAGE_HINT });
+    throw new LabError(
+      'ERR_USAGE',
+      given.length === 0
+        ? 'init needs the code to measure'
+        : `init writes a file for one kind of code, found ${given.map(([name]) => `--${name}`).join(' and ')}`,
+      { hint: USAGE_HINT },
+    );
   }
-  if (image !== undefined && given[0][0] !== 'command') throw new LabError('ERR_USAGE', '--image goes with --command', { hint: 'a function or an HTTP app runs in the lab\'s own image' });
+  if (image !== undefined && given[0][0] !== 'command')
+    throw new LabError('ERR_USAGE', '--image goes with --command', {
+      hint: "a function or an HTTP app runs in the lab's own image",
+    });
   return given[0][0];
 }
 
@@ -58,11 +81,18 @@ function refuseExisting(file) {
 function readModule(given, folder, exportName = 'default') {
   const absolute = path.resolve(given);
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
-    throw new LabError('ERR_USAGE', `no file at ${absolute}`, { hint: 'name the module that exports your code, relative to the current folder' });
+    throw new LabError('ERR_USAGE', `no file at ${absolute}`, {
+      hint: 'name the module that exports your code, relative to the current folder',
+    });
   }
   const relative = path.relative(folder, absolute);
   const inside = !relative.startsWith('..') && !path.isAbsolute(relative);
-  return { file: relative.split(path.sep).join('/'), exportName, mountHere: inside, base: path.basename(absolute, path.extname(absolute)) };
+  return {
+    file: relative.split(path.sep).join('/'),
+    exportName,
+    mountHere: inside,
+    base: path.basename(absolute, path.extname(absolute)),
+  };
 }
 
 function readCommand({ command, image }) {
@@ -71,7 +101,7 @@ function readCommand({ command, image }) {
   if (words.length === 0) throw new LabError('ERR_USAGE', '--command is empty', { hint: USAGE_HINT });
   const special = words.find((word) => typeof word !== 'string');
   if (special) {
-    const shown = special.op === 'glob' ? special.pattern : special.op ?? `#${special.comment}`;
+    const shown = special.op === 'glob' ? special.pattern : (special.op ?? `#${special.comment}`);
     throw new LabError('ERR_USAGE', `--command runs without a shell, so \`${shown}\` would mean nothing there`, {
       hint: 'name the program and its arguments (--command "perl sieve.pl 2000000"), or hand the line to a shell: --command "sh -c \'a | b\'"',
     });
@@ -90,6 +120,9 @@ function writeExclusively(file, text) {
     writeFileSync(file, text, { flag: 'wx' });
   } catch (cause) {
     if (cause.code === 'EEXIST') refuseExisting(file);
-    throw new LabError('ERR_OUTPUT_UNWRITABLE', `cannot write ${file}: ${cause.message}`, { hint: 'write it elsewhere with --config FILE', cause });
+    throw new LabError('ERR_OUTPUT_UNWRITABLE', `cannot write ${file}: ${cause.message}`, {
+      hint: 'write it elsewhere with --config FILE',
+      cause,
+    });
   }
 }

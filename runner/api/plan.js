@@ -31,24 +31,39 @@ export const DEFAULT_CONFIG_FILE = 'experiments.yml';
  * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots: number,
  *   warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec, plan/plan-runs.js)
  */
-export async function preparePlan(configOrFile, { only = [], seed, resume, engines = [], slots, keepDisturbed = false } = {}) {
+export async function preparePlan(
+  configOrFile,
+  { only = [], seed, resume, engines = [], slots, keepDisturbed = false } = {},
+) {
   // Only a resume reads CSVs back.
   const { checkResumable, readResumeState } = resume ? await import('../results/resume.js') : {};
   const resumed = resume ? readResumeState(path.resolve(resume)) : null;
   if (resumed && keepDisturbed && resumed.info.keep_disturbed !== true) {
-    throw new LabError('ERR_USAGE', `--keep-disturbed: ${resumed.dir} was started without it, and a resume keeps the choice its folder was started with`, {
-      hint: `drop --keep-disturbed; to count the disturbed runs afterwards: node-threads-lab report ${resumed.dir} --keep-disturbed`,
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `--keep-disturbed: ${resumed.dir} was started without it, and a resume keeps the choice its folder was started with`,
+      {
+        hint: `drop --keep-disturbed; to count the disturbed runs afterwards: node-threads-lab report ${resumed.dir} --keep-disturbed`,
+      },
+    );
   }
   // A resume goes back to the engines and slots it started with, unless told otherwise.
-  const engineNames = engines.length > 0 ? engines : resumed?.info.engines?.map((engine) => engine.name) ?? [];
+  const engineNames = engines.length > 0 ? engines : (resumed?.info.engines?.map((engine) => engine.name) ?? []);
   const slotCount = slots ?? resumed?.info.slots ?? 1;
   // Engines named here are other machines: their CPUs are checked once they are reached.
   const elsewhere = engineNames.length > 0 || slotCount > 1;
-  const config = await readConfig(configOrFile ?? resumed?.info.config_file ?? DEFAULT_CONFIG_FILE, elsewhere ? { host: null } : {});
+  const config = await readConfig(
+    configOrFile ?? resumed?.info.config_file ?? DEFAULT_CONFIG_FILE,
+    elsewhere ? { host: null } : {},
+  );
   const runSeed = resumed?.info.seed ?? seed ?? newSeed();
   const keep = keepDisturbed || resumed?.info.keep_disturbed === true;
-  const plans = planExperiments(config, { only: resumed ? [resumed.info.experiment] : only, defaultNodeMajor: DEFAULT_NODE_MAJOR, seed: runSeed, keepDisturbed: keep });
+  const plans = planExperiments(config, {
+    only: resumed ? [resumed.info.experiment] : only,
+    defaultNodeMajor: DEFAULT_NODE_MAJOR,
+    seed: runSeed,
+    keepDisturbed: keep,
+  });
   if (resumed) {
     for (const plan of plans) {
       // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
@@ -83,23 +98,45 @@ function readConfig(configOrFile, options) {
  * claims' metrics). The estimate reads the benchmark's figures and the newest folder of each experiment under
  * `resultsRoot` (the folder being resumed, on --resume).
  */
-export async function describePlan({ config, plans, seed, warnings, pending, resumed, engines = [], slots = 1, userModules = [] }, { resultsRoot = path.resolve('results') } = {}) {
+export async function describePlan(
+  { config, plans, seed, warnings, pending, resumed, engines = [], slots = 1, userModules = [] },
+  { resultsRoot = path.resolve('results') } = {},
+) {
   const pendingKeys = new Set(pending.map((run) => `${run.experiment}\u0000${run.runKey}`));
   const bench = readBenchFigures();
   const lanes = Math.max(1, engines.length || config.engines?.length || 1) * slots;
-  const experiments = await Promise.all(plans.map(async (plan) => {
-    const { experiment, cells, runs } = plan;
-    const todo = runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`));
-    const previous = await readPreviousRunTimes(experiment.name, { resultsRoot, resumed });
-    return {
-      name: experiment.name,
-      cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({ cell, values, workload, params, env, limits, node_major: nodeMajor })),
-      runs: todo.map(({ runKey, cell, repetition, warmup, values }) => ({ run_key: runKey, cell, repetition, warmup, values })),
-      ...outlinePlan(plan, { pending: todo, bench, previous, lanes }),
-    };
-  }));
+  const experiments = await Promise.all(
+    plans.map(async (plan) => {
+      const { experiment, cells, runs } = plan;
+      const todo = runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`));
+      const previous = await readPreviousRunTimes(experiment.name, { resultsRoot, resumed });
+      return {
+        name: experiment.name,
+        cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({
+          cell,
+          values,
+          workload,
+          params,
+          env,
+          limits,
+          node_major: nodeMajor,
+        })),
+        runs: todo.map(({ runKey, cell, repetition, warmup, values }) => ({
+          run_key: runKey,
+          cell,
+          repetition,
+          warmup,
+          values,
+        })),
+        ...outlinePlan(plan, { pending: todo, bench, previous, lanes }),
+      };
+    }),
+  );
   const estimates = experiments.map((experiment) => experiment.estimate);
-  const sum = (key) => (estimates.some((estimate) => estimate[key] === null) ? null : estimates.reduce((total, estimate) => total + estimate[key], 0));
+  const sum = (key) =>
+    estimates.some((estimate) => estimate[key] === null)
+      ? null
+      : estimates.reduce((total, estimate) => total + estimate[key], 0);
   return {
     config_file: config.file ?? null,
     seed,
@@ -109,7 +146,11 @@ export async function describePlan({ config, plans, seed, warnings, pending, res
     most_reruns: plans.reduce((sum, plan) => sum + countMostReruns(plan), 0),
     experiments,
     up_to_more: experiments.reduce((total, experiment) => total + experiment.up_to_more, 0),
-    estimate: { planned_ms: sum('planned_ms'), up_to_more_ms: sum('up_to_more_ms'), lower_bound: estimates.some((estimate) => estimate.lower_bound) },
+    estimate: {
+      planned_ms: sum('planned_ms'),
+      up_to_more_ms: sum('up_to_more_ms'),
+      lower_bound: estimates.some((estimate) => estimate.lower_bound),
+    },
     user_code: userModules,
     warnings,
   };

@@ -16,7 +16,10 @@ export async function readPreviousRunTimes(experiment, { resultsRoot, resumed })
   const dir = resumed?.rows.length > 0 ? resumed.dir : findNewestFolder(experiment, resultsRoot);
   if (!dir) return null;
   // Loaded only when there is a folder to read: a first plan does not pay for the CSV parser.
-  const [{ readCsv }, { median }] = await Promise.all([import('../results/read-results.js'), import('../stats/statistics.js')]);
+  const [{ readCsv }, { median }] = await Promise.all([
+    import('../results/read-results.js'),
+    import('../stats/statistics.js'),
+  ]);
   const rows = resumed?.rows.length > 0 ? resumed.rows : readCsv(path.join(dir, 'runs.csv')).rows;
   return rows.length > 0 ? summarizeRunTimes(dir, rows, median) : null;
 }
@@ -29,12 +32,14 @@ function findNewestFolder(experiment, root) {
     return null;
   }
   const prefix = `${experiment}-`;
-  return names
-    .filter((name) => name.startsWith(prefix) && STAMPED.test(name.slice(prefix.length)))
-    .sort()
-    .reverse()
-    .map((name) => path.join(root, name))
-    .find((dir) => existsSync(path.join(dir, 'runs.csv'))) ?? null;
+  return (
+    names
+      .filter((name) => name.startsWith(prefix) && STAMPED.test(name.slice(prefix.length)))
+      .sort()
+      .reverse()
+      .map((name) => path.join(root, name))
+      .find((dir) => existsSync(path.join(dir, 'runs.csv'))) ?? null
+  );
 }
 
 function summarizeRunTimes(dir, rows, median) {

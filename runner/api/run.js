@@ -28,21 +28,26 @@ export function run(configOrFile, options = {}) {
   options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const state = { preparing: true, connected: [] };
   // Started after the caller has attached its listeners (the rest of its synchronous code runs first).
-  const outcome = Promise.resolve().then(() => runMatrices(configOrFile, options, { tracker, signal: controller.signal, state }));
+  const outcome = Promise.resolve().then(() =>
+    runMatrices(configOrFile, options, { tracker, signal: controller.signal, state }),
+  );
   // defineProperties, not Object.assign: `preparing` must stay a getter, read when asked.
-  return Object.defineProperties(tracker, Object.getOwnPropertyDescriptors({
-    then: outcome.then.bind(outcome),
-    catch: outcome.catch.bind(outcome),
-    finally: outcome.finally.bind(outcome),
-    /** Start no new run; stop the one in progress (it gets no row); the outcome then says stoppedBy 'abort'. */
-    stop: () => controller.abort(),
-    /** True until every engine is ready and the first run may start. */
-    get preparing() {
-      return state.preparing;
-    },
-    /** Removes this process's containers on every engine reached so far: for leaving at once (a second Ctrl-C). */
-    removeOwnContainers: async () => (await import('../docker/session.js')).removeOwnContainersOn(state.connected),
-  }));
+  return Object.defineProperties(
+    tracker,
+    Object.getOwnPropertyDescriptors({
+      then: outcome.then.bind(outcome),
+      catch: outcome.catch.bind(outcome),
+      finally: outcome.finally.bind(outcome),
+      /** Start no new run; stop the one in progress (it gets no row); the outcome then says stoppedBy 'abort'. */
+      stop: () => controller.abort(),
+      /** True until every engine is ready and the first run may start. */
+      get preparing() {
+        return state.preparing;
+      },
+      /** Removes this process's containers on every engine reached so far: for leaving at once (a second Ctrl-C). */
+      removeOwnContainers: async () => (await import('../docker/session.js')).removeOwnContainersOn(state.connected),
+    }),
+  );
 }
 
 /**
@@ -67,7 +72,15 @@ async function runMatrices(configOrFile, options, { tracker, signal, state }) {
   const { openDockerSession } = await import('../docker/session.js');
   // At once with the Docker steps: start-up to the first container is what every matrix and test pays.
   const projectRead = readProject(PROJECT_DIR);
-  const session = await openDockerSession({ plans, config, engineNames: engines, slots, allowMixed: options.allowMixedEngines, events: tracker, connected: state.connected });
+  const session = await openDockerSession({
+    plans,
+    config,
+    engineNames: engines,
+    slots,
+    allowMixed: options.allowMixedEngines,
+    events: tracker,
+    connected: state.connected,
+  });
   state.preparing = false;
   try {
     tracker.emit('ready', { engines: session.engines });
@@ -75,7 +88,15 @@ async function runMatrices(configOrFile, options, { tracker, signal, state }) {
     const { engine, engines: described, images, lanes } = session;
     const context = { config, engine, engines: described, slots, images, project, argv: options.argv ?? [], seed };
     const outcome = await runExperiments({ jobs, lanes, context, signal, failFast: options.failFast, events: tracker });
-    return { ...outcome, experiments: outcome.experiments.map(({ plan, outDir, summary }) => ({ name: plan.experiment.name, outDir, summary })), seed };
+    return {
+      ...outcome,
+      experiments: outcome.experiments.map(({ plan, outDir, summary }) => ({
+        name: plan.experiment.name,
+        outDir,
+        summary,
+      })),
+      seed,
+    };
   } finally {
     session.close();
   }

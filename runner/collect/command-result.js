@@ -13,8 +13,15 @@ export function combineCommandRaw(outcome) {
   const { tasks } = outcome;
   const failing = tasks.find((task) => task.exitCode !== 0) ?? tasks.at(-1);
   const result = buildCommandResult(tasks);
-  const stderr = tasks.map((task) => task.stderr).join('') +
-    tasks.filter((task) => task.watch === null).map((task) => `[runner] no cgroup reading for task ${task.task}: ${task.watchError.trim() || 'the command ended before the watcher found its cgroup'}\n`).join('');
+  const stderr =
+    tasks.map((task) => task.stderr).join('') +
+    tasks
+      .filter((task) => task.watch === null)
+      .map(
+        (task) =>
+          `[runner] no cgroup reading for task ${task.task}: ${task.watchError.trim() || 'the command ended before the watcher found its cgroup'}\n`,
+      )
+      .join('');
   return {
     exitCode: failing.exitCode,
     stdout: `${JSON.stringify(result)}\n`,
@@ -35,7 +42,13 @@ export function buildCommandResult(tasks) {
     workload: 'command',
     wall_ms: round(sum(tasks.map((task) => task.finishedMs - task.startedMs))),
     setup_ms: null,
-    tasks: tasks.map((task) => ({ task: task.task, start_ms: round(task.startedMs - origin), end_ms: round(task.finishedMs - origin), process: 0, thread: 0 })),
+    tasks: tasks.map((task) => ({
+      task: task.task,
+      start_ms: round(task.startedMs - origin),
+      end_ms: round(task.finishedMs - origin),
+      process: 0,
+      thread: 0,
+    })),
     seen: { cpu_quota: first.cpuQuota ?? null, cpuset: first.cpuset ?? null, cgroup_version: first.version ?? null },
     peak_threads: null,
     pool_threads: null,
@@ -65,7 +78,11 @@ function sumOf(snapshots, key) {
 // The tasks' windows (each from the watcher's first reading of the cgroup to its last) added up, as wall_ms is.
 function sumHostWindows(windows) {
   if (windows.length === 0 || windows.some((window) => window === null)) return null;
-  return { cpu_ms: round(sum(windows.map((window) => window.cpu_ms))), window_ms: round(sum(windows.map((window) => window.window_ms))), cpus: windows[0].cpus };
+  return {
+    cpu_ms: round(sum(windows.map((window) => window.cpu_ms))),
+    window_ms: round(sum(windows.map((window) => window.window_ms))),
+    cpus: windows[0].cpus,
+  };
 }
 
 function maxOf(snapshots, key, convert) {

@@ -17,28 +17,55 @@ import { parseResultLine } from './parse-result.js';
  */
 export function combineHttpRaw(pair, loaderLimits) {
   const { server, loader } = pair;
-  const base = { oomKilled: false, timedOut: false, aborted: false, containerMs: pair.containerMs, containerId: pair.containerId };
+  const base = {
+    oomKilled: false,
+    timedOut: false,
+    aborted: false,
+    containerMs: pair.containerMs,
+    containerId: pair.containerId,
+  };
   const both = [label('loader', loader?.stderr), label('server', server.stderr)];
   if (pair.aborted) return { ...base, aborted: true, exitCode: null, stdout: '', stderr: both.join('') };
   if (pair.timedOut) return { ...base, timedOut: true, exitCode: null, stdout: '', stderr: both.join('') };
-  if (server.oomKilled) return { ...base, oomKilled: true, exitCode: server.exitCode, stdout: '', stderr: label('server', server.stderr) };
+  if (server.oomKilled)
+    return { ...base, oomKilled: true, exitCode: server.exitCode, stdout: '', stderr: label('server', server.stderr) };
   const serverResult = parseResultLine(server.stdout);
   const loaderResult = loader ? parseResultLine(loader.stdout) : null;
   const failed = (exitCode, ...parts) => ({ ...base, exitCode, stdout: '', stderr: parts.join('') });
   if (pair.serverEndedFirst && server.exitCode !== 0) {
     return failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr));
   }
-  if (!loader) return failed(server.exitCode ?? 1, label('server', server.stderr), '[loader] the load generator never started\n');
-  if (loader.oomKilled) return failed(loader.exitCode ?? 137, label('server', server.stderr), label('loader', loader.stderr), '[loader] killed for memory: over the load generator\'s limit\n');
+  if (!loader)
+    return failed(server.exitCode ?? 1, label('server', server.stderr), '[loader] the load generator never started\n');
+  if (loader.oomKilled)
+    return failed(
+      loader.exitCode ?? 137,
+      label('server', server.stderr),
+      label('loader', loader.stderr),
+      "[loader] killed for memory: over the load generator's limit\n",
+    );
   if (loader.exitCode !== 0 || !loaderResult) {
-    return failed(loader.exitCode || 1, label('server', server.stderr), label('loader', loader.stderr) || '[loader] printed no result line\n');
+    return failed(
+      loader.exitCode || 1,
+      label('server', server.stderr),
+      label('loader', loader.stderr) || '[loader] printed no result line\n',
+    );
   }
   if (server.exitCode !== 0 || !serverResult) {
-    return failed(server.exitCode || 1, label('loader', loader.stderr), label('server', server.stderr) || '[server] printed no result line after the measured period\n');
+    return failed(
+      server.exitCode || 1,
+      label('loader', loader.stderr),
+      label('server', server.stderr) || '[server] printed no result line after the measured period\n',
+    );
   }
   const result = {
     ...serverResult,
-    metrics: { ...serverResult.metrics, ...loaderResult.metrics, loader_cpus: loaderLimits.cpus, loader_cpuset: loaderLimits.cpuset },
+    metrics: {
+      ...serverResult.metrics,
+      ...loaderResult.metrics,
+      loader_cpus: loaderLimits.cpus,
+      loader_cpuset: loaderLimits.cpuset,
+    },
     loader: loaderResult.loader,
   };
   return { ...base, exitCode: 0, stdout: `${JSON.stringify(result)}\n`, stderr: both.join('') };

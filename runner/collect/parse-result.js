@@ -5,7 +5,10 @@ const STDERR_TAIL_LINES = 5;
 
 /** @returns {object|null} the result object, or null when stdout holds none */
 export function parseResultLine(stdout) {
-  const lines = stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!lines[i].startsWith('{')) continue;
     try {
@@ -30,10 +33,13 @@ export function judgeRun(raw, { timeoutMs, memoryBytes }) {
   const result = raw.timedOut || raw.oomKilled ? null : parseResultLine(raw.stdout);
   const stderr = tailLines(raw.stderr);
   const because = stderr ? `; stderr: ${stderr}` : '';
-  if (raw.timedOut) return { status: 'timeout', error: `killed after the ${timeoutMs / 1000} s timeout${because}`, result };
-  if (raw.oomKilled) return { status: 'oom', error: `killed for memory: over the ${formatBytes(memoryBytes)} limit${because}`, result };
+  if (raw.timedOut)
+    return { status: 'timeout', error: `killed after the ${timeoutMs / 1000} s timeout${because}`, result };
+  if (raw.oomKilled)
+    return { status: 'oom', error: `killed for memory: over the ${formatBytes(memoryBytes)} limit${because}`, result };
   if (raw.exitCode === null) return { status: 'failed', error: `the container did not run${because}`, result };
-  if (raw.exitCode !== 0) return { status: 'failed', error: `workload exited with code ${raw.exitCode}${because}`, result };
+  if (raw.exitCode !== 0)
+    return { status: 'failed', error: `workload exited with code ${raw.exitCode}${because}`, result };
   if (!result) return { status: 'failed', error: `workload printed no result line on stdout${because}`, result };
   return { status: 'ok', error: '', result };
 }

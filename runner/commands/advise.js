@@ -18,7 +18,11 @@ export const USAGE = `Usage: node-threads-lab advise DIR [--json] [--keep-distur
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-const OPTIONS = { json: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+const OPTIONS = {
+  json: { type: 'boolean', default: false },
+  'keep-disturbed': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+};
 
 export async function main(argv, { stdout, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
@@ -34,8 +38,10 @@ export async function main(argv, { stdout, paths }) {
     return exitCode;
   }
   stdout.write(`${advice.dir}\n`);
-  if (advice.answers.length === 0) stdout.write('No advice: the matrix has no knob (an axis besides the CPU budget and the workload).\n');
+  if (advice.answers.length === 0)
+    stdout.write('No advice: the matrix has no knob (an axis besides the CPU budget and the workload).\n');
   for (const answer of advice.answers) stdout.write(`${answer.words}\n`);
-  for (const drop of advice.race?.dropped ?? []) stdout.write(`race: ${drop.label} dropped after round ${drop.round} (${drop.why})\n`);
+  for (const drop of advice.race?.dropped ?? [])
+    stdout.write(`race: ${drop.label} dropped after round ${drop.round} (${drop.why})\n`);
   return exitCode;
 }

@@ -20,7 +20,12 @@ const PACKAGE_NAME = 'node-threads-lab';
 export function readCallerPaths({ env = process.env, cwd = process.cwd(), packageDir = PACKAGE_DIR } = {}) {
   // Only the scripts that are this command by another name: `npm test` also runs here, and what its tests start
   // is the bin, started in the package folder.
-  const npmScript = Boolean(NPM_SCRIPTS.has(env.npm_lifecycle_event) && env.INIT_CWD && env.npm_package_name === PACKAGE_NAME && isSameFolder(cwd, packageDir));
+  const npmScript = Boolean(
+    NPM_SCRIPTS.has(env.npm_lifecycle_event) &&
+    env.INIT_CWD &&
+    env.npm_package_name === PACKAGE_NAME &&
+    isSameFolder(cwd, packageDir),
+  );
   return { typed: npmScript ? env.INIT_CWD : cwd, defaults: cwd, npmScript };
 }
 
@@ -34,9 +39,14 @@ export function resolveTyped(paths, given) {
  * least one without a count (report). Anything else is a usage error (exit 2) with the command's usage.
  */
 export function resolveFolders(paths, positionals, { usage, count }) {
-  if (count === undefined && positionals.length === 0) throw new LabError('ERR_USAGE', 'no results folder given', { hint: usage });
+  if (count === undefined && positionals.length === 0)
+    throw new LabError('ERR_USAGE', 'no results folder given', { hint: usage });
   if (count !== undefined && positionals.length !== count) {
-    throw new LabError('ERR_USAGE', `expected ${count === 1 ? 'one results folder' : 'two results folders'}, found ${positionals.length}`, { hint: usage });
+    throw new LabError(
+      'ERR_USAGE',
+      `expected ${count === 1 ? 'one results folder' : 'two results folders'}, found ${positionals.length}`,
+      { hint: usage },
+    );
   }
   return positionals.map((given) => resolveTyped(paths, given));
 }
@@ -50,7 +60,14 @@ function isSameFolder(a, b) {
 }
 
 // The package's npm scripts that are a subcommand by another name (package.json "scripts").
-const NPM_ALIASES = { run: 'matrix', report: 'report', claims: 'claims', advise: 'advise', compare: 'compare', images: 'images' };
+const NPM_ALIASES = {
+  run: 'matrix',
+  report: 'report',
+  claims: 'claims',
+  advise: 'advise',
+  compare: 'compare',
+  images: 'images',
+};
 const NPM_SCRIPTS = new Set(Object.values(NPM_ALIASES));
 
 /** A command to suggest, in the form this one was started: `npm run matrix -- --resume DIR` or `node-threads-lab run --resume DIR`. */

@@ -24,7 +24,14 @@ export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--step
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-const OPTIONS = { config: { type: 'string' }, steps: { type: 'boolean', default: false }, 'fail-on': { type: 'string' }, json: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+const OPTIONS = {
+  config: { type: 'string' },
+  steps: { type: 'boolean', default: false },
+  'fail-on': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  'keep-disturbed': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+};
 
 export async function main(argv, { stdout, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
@@ -42,7 +49,8 @@ export async function main(argv, { stdout, paths }) {
     return verdicts.exit_code;
   }
   stdout.write(`${verdicts.dir}\n`);
-  if (verdicts.claims.length === 0) stdout.write(`No claims: ${config ? `the experiment in ${values.config}` : 'run.json'} has no \`claims:\`.\n`);
+  if (verdicts.claims.length === 0)
+    stdout.write(`No claims: ${config ? `the experiment in ${values.config}` : 'run.json'} has no \`claims:\`.\n`);
   stdout.write(`${formatAnswersText(verdicts, { allSteps: values.steps }).join('\n')}\n`);
   return verdicts.exit_code;
 }

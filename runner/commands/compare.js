@@ -23,7 +23,14 @@ export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold P
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-const OPTIONS = { out: { type: 'string' }, threshold: { type: 'string' }, 'match-on': { type: 'string' }, json: { type: 'boolean', default: false }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } };
+const OPTIONS = {
+  out: { type: 'string' },
+  threshold: { type: 'string' },
+  'match-on': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  'keep-disturbed': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+};
 
 export async function main(argv, { stdout, stderr, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
@@ -32,7 +39,12 @@ export async function main(argv, { stdout, stderr, paths }) {
     return 0;
   }
   const [dirA, dirB] = resolveFolders(paths, positionals, { usage: USAGE, count: 2 });
-  const compared = await compare(dirA, dirB, { threshold: values.threshold, matchOn: values['match-on'], out: resolveTyped(paths, values.out), keepDisturbed: values['keep-disturbed'] || undefined });
+  const compared = await compare(dirA, dirB, {
+    threshold: values.threshold,
+    matchOn: values['match-on'],
+    out: resolveTyped(paths, values.out),
+    keepDisturbed: values['keep-disturbed'] || undefined,
+  });
   const status = compared.gate === 'failed' ? 1 : 0;
   if (values.json) {
     if (compared.file) stderr.write(`wrote ${compared.file}\n`);

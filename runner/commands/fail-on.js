@@ -11,7 +11,11 @@ export function parseFailOn(value, usage) {
   if (value === undefined) return null;
   if (FAIL_ON_VALUES.includes(value)) return value;
   const close = suggestName(value, FAIL_ON_VALUES);
-  throw new LabError('ERR_USAGE', `--fail-on takes refuted or inconclusive, found "${value}"${close ? ` (did you mean ${close}?)` : ''}`, { hint: usage });
+  throw new LabError(
+    'ERR_USAGE',
+    `--fail-on takes refuted or inconclusive, found "${value}"${close ? ` (did you mean ${close}?)` : ''}`,
+    { hint: usage },
+  );
 }
 
 /**
@@ -46,6 +50,9 @@ export function collectClaimsStatuses(events) {
 export function gateRun(experiments, statuses, failOn) {
   const unjudged = experiments.filter(({ outDir }) => !statuses.has(outDir));
   const status = unjudged.length > 0 ? 1 : gateClaims(worstClaimsStatus([...statuses.values()]), failOn);
-  const words = unjudged.length > 0 ? null : { 1: 'a claim is refuted', 3: 'some claims are inconclusive, none refuted' }[status] ?? null;
+  const words =
+    unjudged.length > 0
+      ? null
+      : ({ 1: 'a claim is refuted', 3: 'some claims are inconclusive, none refuted' }[status] ?? null);
   return { status, words, unjudged };
 }

@@ -18,16 +18,28 @@ Prints one line per image: node<major>, the Node.js version, the tag, the id and
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 export async function main(argv, { stdout, stderr }) {
-  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { image: { type: 'string', default: 'auto' }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseCommandLine(argv, {
+    allowPositionals: true,
+    usage: USAGE,
+    options: { image: { type: 'string', default: 'auto' }, help: { type: 'boolean', short: 'h', default: false } },
+  });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
   const invalid = positionals.find((arg) => !/^[1-9]\d*$/.test(arg));
-  if (invalid !== undefined) throw new LabError('ERR_USAGE', `Expected Node major versions such as 22 or 24, got ${JSON.stringify(invalid)}`, { hint: USAGE });
+  if (invalid !== undefined)
+    throw new LabError('ERR_USAGE', `Expected Node major versions such as 22 or 24, got ${JSON.stringify(invalid)}`, {
+      hint: USAGE,
+    });
   const started = Date.now();
-  const built = await buildImages({ majors: positionals.length > 0 ? positionals.map(Number) : undefined, image: values.image, onProgress: (line) => stderr.write(`${line}\n`) });
-  for (const { major, node_version: nodeVersion, tag, id, source, base } of built) stdout.write(`node${major}\t${nodeVersion}\t${tag}\t${id.slice(7, 19)}\t${source}: ${base}\n`);
+  const built = await buildImages({
+    majors: positionals.length > 0 ? positionals.map(Number) : undefined,
+    image: values.image,
+    onProgress: (line) => stderr.write(`${line}\n`),
+  });
+  for (const { major, node_version: nodeVersion, tag, id, source, base } of built)
+    stdout.write(`node${major}\t${nodeVersion}\t${tag}\t${id.slice(7, 19)}\t${source}: ${base}\n`);
   stderr.write(`done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return 0;
 }

@@ -34,7 +34,11 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 };
 
-const MEANT = { app: 'did you mean --http-app?', function: 'did you mean --script?', out: 'did you mean --config? (the file to write)' };
+const MEANT = {
+  app: 'did you mean --http-app?',
+  function: 'did you mean --script?',
+  out: 'did you mean --config? (the file to write)',
+};
 
 export async function main(argv, { stdout, paths }) {
   const { values } = parseCommandLine(argv, { options: OPTIONS, usage: USAGE, meant: MEANT });
@@ -52,7 +56,9 @@ export async function main(argv, { stdout, paths }) {
     config: resolveTyped(paths, values.config ?? 'experiments.yml'),
     invocation: ['node-threads-lab init', ...argv.map(quoteWord)].join(' '),
   });
-  stdout.write(`wrote ${written.file}: CPUs ${written.cpus.count}, from ${written.cpus.source}\nnext: node-threads-lab plan${values.config ? ` --config ${values.config}` : ''}, then node-threads-lab run${values.config ? ` --config ${values.config}` : ''}\n`);
+  stdout.write(
+    `wrote ${written.file}: CPUs ${written.cpus.count}, from ${written.cpus.source}\nnext: node-threads-lab plan${values.config ? ` --config ${values.config}` : ''}, then node-threads-lab run${values.config ? ` --config ${values.config}` : ''}\n`,
+  );
   return 0;
 }
 

@@ -40,7 +40,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 };
 
-const MEANT = { 'dry-run': 'plan never starts a container anyway; leave it out', plan: 'this is the plan already; leave it out' };
+const MEANT = {
+  'dry-run': 'plan never starts a container anyway; leave it out',
+  plan: 'this is the plan already; leave it out',
+};
 
 export async function main(argv, { stdout, stderr, paths }) {
   const { values } = parseCommandLine(argv, { options: OPTIONS, usage: USAGE, meant: MEANT });
@@ -49,8 +52,10 @@ export async function main(argv, { stdout, stderr, paths }) {
     return 0;
   }
   const usageError = (message) => new LabError('ERR_USAGE', message, { hint: USAGE });
-  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw usageError(`--seed takes a whole number, found "${values.seed}"`);
-  if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots)) throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed))
+    throw usageError(`--seed takes a whole number, found "${values.seed}"`);
+  if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots))
+    throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
   const options = {
     only: values.only.flatMap((name) => name.split(',')).filter(Boolean),
     seed: values.seed === undefined ? undefined : Number(values.seed),
@@ -58,7 +63,12 @@ export async function main(argv, { stdout, stderr, paths }) {
     engines: values.engine,
     slots: values.slots === undefined ? undefined : Number(values.slots),
   };
-  return printPlan(resolveTyped(paths, values.config), options, { stdout, stderr, json: values.json, verbose: values.verbose });
+  return printPlan(resolveTyped(paths, values.config), options, {
+    stdout,
+    stderr,
+    json: values.json,
+    verbose: values.verbose,
+  });
 }
 
 /** `plan`, and `run --plan`: the table (or the JSON document) on stdout, then the warnings on stderr. */

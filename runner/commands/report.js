@@ -20,7 +20,15 @@ Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and rep
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 export async function main(argv, { stdout, paths }) {
-  const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: { baseline: { type: 'string' }, 'keep-disturbed': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseCommandLine(argv, {
+    allowPositionals: true,
+    usage: USAGE,
+    options: {
+      baseline: { type: 'string' },
+      'keep-disturbed': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
     return 0;

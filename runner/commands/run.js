@@ -75,9 +75,22 @@ export async function main(argv, { stdout, stderr, paths, version }) {
     return 0;
   }
   const config = resolveTyped(paths, args.config);
-  const options = { only: args.only, seed: args.seed, resume: resolveTyped(paths, args.resume), engines: args.engine, slots: args.slots, keepDisturbed: args['keep-disturbed'] };
+  const options = {
+    only: args.only,
+    seed: args.seed,
+    resume: resolveTyped(paths, args.resume),
+    engines: args.engine,
+    slots: args.slots,
+    keepDisturbed: args['keep-disturbed'],
+  };
   if (args.plan) return printPlan(config, options, { stdout, stderr });
-  const tracker = run(config, { ...options, out: resolveTyped(paths, args.out), failFast: args['fail-fast'], allowMixedEngines: args['allow-mixed-engines'], argv });
+  const tracker = run(config, {
+    ...options,
+    out: resolveTyped(paths, args.out),
+    failFast: args['fail-fast'],
+    allowMixedEngines: args['allow-mixed-engines'],
+    argv,
+  });
   tracker.on('plan', ({ warnings }) => warnings.forEach((warning) => stderr.write(`${formatWarning(warning)}\n`)));
   const claimsStatuses = collectClaimsStatuses(tracker);
   const display = printRunEvents(tracker, { stream: stderr });
@@ -87,18 +100,28 @@ export async function main(argv, { stdout, stderr, paths, version }) {
     const resumeHint = (outDir) => formatCommand(paths, 'run', `--resume ${outDir}`);
     if (outcome.stoppedBy === 'abort') {
       const { outDir, summary } = outcome.experiments.at(-1);
-      stderr.write(`Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: ${resumeHint(outDir)}\n`);
+      stderr.write(
+        `Stopped by ${stopper.signalName}; every row written is whole; ${summary.total - summary.done} run(s) not done.\nResume with: ${resumeHint(outDir)}\n`,
+      );
       return SIGNAL_EXIT[stopper.signalName] ?? 130;
     }
     if (outcome.stoppedBy === 'engine-lost') {
       const { outDir, summary } = outcome.experiments.at(-1);
-      throw engineLostError(outcome.lostEngines, `${summary.not_run} run(s) not done: no engine left that may take them`, resumeHint(outDir));
+      throw engineLostError(
+        outcome.lostEngines,
+        `${summary.not_run} run(s) not done: no engine left that may take them`,
+        resumeHint(outDir),
+      );
     }
-    if (outcome.lostEngines.size > 0) throw engineLostError(outcome.lostEngines, 'every run finished on the other engines');
+    if (outcome.lostEngines.size > 0)
+      throw engineLostError(outcome.lostEngines, 'every run finished on the other engines');
     const runsStatus = outcome.stoppedBy === 'fail-fast' || outcome.anyFailed ? 1 : 0;
     if (!args['fail-on']) return runsStatus;
     const gate = gateRun(outcome.experiments, claimsStatuses, args['fail-on']);
-    for (const { outDir } of gate.unjudged) stderr.write(`--fail-on ${args['fail-on']}: the claims of ${outDir} were not judged (its reports failed); judge them with: ${formatCommand(paths, 'claims', outDir)}\n`);
+    for (const { outDir } of gate.unjudged)
+      stderr.write(
+        `--fail-on ${args['fail-on']}: the claims of ${outDir} were not judged (its reports failed); judge them with: ${formatCommand(paths, 'claims', outDir)}\n`,
+      );
     if (gate.words) stderr.write(`--fail-on ${args['fail-on']}: ${gate.words}: exit ${gate.status}\n`);
     return runsStatus || gate.status;
   } finally {
@@ -110,17 +133,31 @@ export async function main(argv, { stdout, stderr, paths, version }) {
 // Exit 1, naming the engines that went away; with runs left, the way to finish them.
 function engineLostError(lostEngines, outcome, resumeCommand) {
   const names = [...lostEngines.keys()].join(', ');
-  return new LabError('ERR_DOCKER_LOST', `lost engine ${names} during the matrix: ${[...lostEngines.values()].map((error) => error.message).join('; ')}; ${outcome}`, {
-    hint: resumeCommand ? `start ${names} again, then: ${resumeCommand}` : `every row is in runs.csv; check ${names} before its next matrix`,
-  });
+  return new LabError(
+    'ERR_DOCKER_LOST',
+    `lost engine ${names} during the matrix: ${[...lostEngines.values()].map((error) => error.message).join('; ')}; ${outcome}`,
+    {
+      hint: resumeCommand
+        ? `start ${names} again, then: ${resumeCommand}`
+        : `every row is in runs.csv; check ${names} before its next matrix`,
+    },
+  );
 }
 
 function parseRunArguments(argv) {
   const { values } = parseCommandLine(argv, { options: OPTIONS, usage: USAGE, meant: MEANT });
   const usageError = (message) => new LabError('ERR_USAGE', message, { hint: USAGE });
-  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw usageError(`--seed takes a whole number, found "${values.seed}"`);
-  if (values.resume && (values.out || values.only.length > 0)) throw usageError('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
-  if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots)) throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed))
+    throw usageError(`--seed takes a whole number, found "${values.seed}"`);
+  if (values.resume && (values.out || values.only.length > 0))
+    throw usageError('--resume writes to the folder it resumes and runs its experiment: drop --out and --only');
+  if (values.slots !== undefined && !/^[1-9]\d*$/.test(values.slots))
+    throw usageError(`--slots takes a whole number from 1, found "${values.slots}"`);
   parseFailOn(values['fail-on'], USAGE);
-  return { ...values, slots: values.slots === undefined ? undefined : Number(values.slots), seed: values.seed === undefined ? undefined : Number(values.seed), only: values.only.flatMap((name) => name.split(',')).filter(Boolean) };
+  return {
+    ...values,
+    slots: values.slots === undefined ? undefined : Number(values.slots),
+    seed: values.seed === undefined ? undefined : Number(values.seed),
+    only: values.only.flatMap((name) => name.split(',')).filter(Boolean),
+  };
 }

@@ -13,12 +13,18 @@ export function listenForStop(stderr, tracker) {
   const state = { signalName: null };
   const onSignal = async (name) => {
     if (state.signalName || tracker.preparing) {
-      stderr.write(state.signalName ? `\n${name} again: removing containers and exiting now.\n` : `\n${name} while preparing the engines: no run was started; removing this runner's containers and exiting.\n`);
+      stderr.write(
+        state.signalName
+          ? `\n${name} again: removing containers and exiting now.\n`
+          : `\n${name} while preparing the engines: no run was started; removing this runner's containers and exiting.\n`,
+      );
       await tracker.removeOwnContainers().catch(() => {});
       process.exit(SIGNAL_EXIT[name]);
     }
     state.signalName = name;
-    stderr.write(`\n${name}: stopping the run in progress and removing its container (press Ctrl-C again to cut the wait short)…\n`);
+    stderr.write(
+      `\n${name}: stopping the run in progress and removing its container (press Ctrl-C again to cut the wait short)…\n`,
+    );
     tracker.stop();
   };
   const handlers = Object.keys(SIGNAL_EXIT).map((name) => [name, () => onSignal(name)]);

@@ -36,25 +36,40 @@ export const CLAIMS_PROPERTY = {
     properties: {
       says: { type: 'string', minLength: 1, title: 'Says', description: 'The claim in words, shown as is.' },
       metric: {
-        type: 'string', title: 'Metric', examples: ['wall_ms', 'requests_per_sec'],
+        type: 'string',
+        title: 'Metric',
+        examples: ['wall_ms', 'requests_per_sec'],
         description: "Any numeric runs.csv column the workload reports; default: the workload's first primary metric.",
       },
       compare: {
-        type: 'object', title: 'Compare', minProperties: 1, examples: [{ uv_threadpool_size: [1, 4] }],
+        type: 'object',
+        title: 'Compare',
+        minProperties: 1,
+        examples: [{ uv_threadpool_size: [1, 4] }],
         description: 'Exactly one axis → [A, B]; the ratio is B / A. Every other axis is held equal.',
-        additionalProperties: { type: 'array', minItems: 2, maxItems: 2, items: { type: ['string', 'number', 'boolean'] } },
+        additionalProperties: {
+          type: 'array',
+          minItems: 2,
+          maxItems: 2,
+          items: { type: ['string', 'number', 'boolean'] },
+        },
       },
       where: {
         $ref: '#/definitions/entry',
-        description: 'Only cells with these axis values; without it the claim is checked in every combination of the other axes.',
+        description:
+          'Only cells with these axis values; without it the claim is checked in every combination of the other axes.',
       },
       expect: {
         // `model` alone is the one string form; every other form is an object (its keywords apply to objects only).
-        type: ['object', 'string'], title: 'Expect', additionalProperties: false, minProperties: 1,
-        if: { type: 'string' }, then: { const: 'model' },
+        type: ['object', 'string'],
+        title: 'Expect',
+        additionalProperties: false,
+        minProperties: 1,
+        if: { type: 'string' },
+        then: { const: 'model' },
         description:
           '{ratio: R, within: W}: B/A inside [R(1−W), R(1+W)]; {below: R} / {above: R}: B/A below (above) R; ' +
-          '{same: W}: B/A inside [1−W, 1+W] (equivalence); `model` or {model: W}: B/A inside the capacity model\'s ' +
+          "{same: W}: B/A inside [1−W, 1+W] (equivalence); `model` or {model: W}: B/A inside the capacity model's " +
           'ratio for the pair ±W (default ±10%): the measurement agrees with what the host allows.',
         properties: {
           ratio: { type: 'number', exclusiveMinimum: 0, title: 'Expected ratio B / A' },
@@ -67,14 +82,19 @@ export const CLAIMS_PROPERTY = {
         examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }, 'model', { model: 0.1 }],
       },
       post: {
-        type: 'string', pattern: SOURCE_NAME_PATTERN, title: 'Post', examples: ['003'],
+        type: 'string',
+        pattern: SOURCE_NAME_PATTERN,
+        title: 'Post',
+        examples: ['003'],
         description:
           'The published text the claim quotes: its file name in a folder of such texts without `.txt`, or the part ' +
           'before the first `_` (`003` names 003_ab0c82673193e8d3.txt). `npm run check:quotes` finds every number of ' +
           '`says` in that text.',
       },
       control: {
-        type: 'boolean', title: 'Control', examples: [true],
+        type: 'boolean',
+        title: 'Control',
+        examples: [true],
         description:
           'Not a published claim but a check of the design (the same code on both sides, what the CPUs allow): judged ' +
           'like any claim, counted apart from the published ones in findings.md.',
@@ -88,14 +108,21 @@ const EXPECT_FORMS = [['ratio', 'within'], ['below'], ['above'], ['same'], ['mod
 
 /** The numeric runs.csv columns a run of this workload fills, so a claim can be checked on them. */
 export function claimableMetrics(workload) {
-  return [...RUN_METRICS, ...listWorkloadColumns(workload).filter((column) => !column.type).map((column) => column.name)];
+  return [
+    ...RUN_METRICS,
+    ...listWorkloadColumns(workload)
+      .filter((column) => !column.type)
+      .map((column) => column.name),
+  ];
 }
 
 /** Issues in `claims` of one (schema-valid so far) experiment at path `at`. */
 export function checkClaims(experiment, at) {
   if (!Array.isArray(experiment.claims) || !isPlainObject(experiment.matrix)) return [];
   const shapes = listCellShapes(experiment);
-  return experiment.claims.flatMap((claim, index) => (isPlainObject(claim) ? checkClaim(claim, shapes, [...at, 'claims', index]) : []));
+  return experiment.claims.flatMap((claim, index) =>
+    isPlainObject(claim) ? checkClaim(claim, shapes, [...at, 'claims', index]) : [],
+  );
 }
 
 /**
@@ -104,9 +131,16 @@ export function checkClaims(experiment, at) {
  * know which axes and values exist and which workloads a `where` covers; an exclude never removes a whole value.
  */
 function listCellShapes({ matrix, include }) {
-  const lists = Object.fromEntries(Object.entries(matrix).map(([axis, values]) => [axis, ensureList(values).map((value) => normalizeAxisValue(axis, value))]));
+  const lists = Object.fromEntries(
+    Object.entries(matrix).map(([axis, values]) => [
+      axis,
+      ensureList(values).map((value) => normalizeAxisValue(axis, value)),
+    ]),
+  );
   const entries = Array.isArray(include) ? include.filter(isPlainObject) : [];
-  const normalized = entries.map((entry) => Object.fromEntries(Object.entries(entry).map(([axis, value]) => [axis, [normalizeAxisValue(axis, value)]])));
+  const normalized = entries.map((entry) =>
+    Object.fromEntries(Object.entries(entry).map(([axis, value]) => [axis, [normalizeAxisValue(axis, value)]])),
+  );
   return [lists, ...normalized];
 }
 
@@ -118,9 +152,12 @@ function checkClaim(claim, shapes, path) {
     if (axes.includes(axis)) return true;
     const suggestion = suggestName(axis, axes);
     issues.push({
-      path: keyPath, at: 'key',
+      path: keyPath,
+      at: 'key',
       message: `\`${axis}\` is not an axis of this experiment; expected one of: ${axes.join(', ')}`,
-      hint: suggestion ? `did you mean \`${suggestion}\`?` : 'a claim compares and selects cells by the axes of `matrix:` and `include:`',
+      hint: suggestion
+        ? `did you mean \`${suggestion}\`?`
+        : 'a claim compares and selects cells by the axes of `matrix:` and `include:`',
     });
     return false;
   };
@@ -138,7 +175,8 @@ function checkClaim(claim, shapes, path) {
     const compared = Object.keys(claim.compare);
     if (compared.length > 1) {
       issues.push({
-        path: [...path, 'compare', compared[1]], at: 'key',
+        path: [...path, 'compare', compared[1]],
+        at: 'key',
         message: `\`compare\` names ${compared.length} axes (${compared.join(', ')}); expected exactly one axis, A then B`,
         hint: 'every other axis is held equal; write one claim per axis, and fix other axes with `where:`',
       });
@@ -147,17 +185,27 @@ function checkClaim(claim, shapes, path) {
       if (Array.isArray(pair) && pair.length === 2) {
         pair.forEach((value, i) => checkValue(compared[0], value, [...path, 'compare', compared[0], i]));
         if (String(pair[0]) === String(pair[1])) {
-          issues.push({ path: [...path, 'compare', compared[0]], message: `A and B are both ${formatFlow(pair[0])}; expected two different values`, hint: `write e.g. \`compare: {${compared[0]}: ${formatFlow(valuesOf(compared[0]).slice(0, 2))}}\`` });
+          issues.push({
+            path: [...path, 'compare', compared[0]],
+            message: `A and B are both ${formatFlow(pair[0])}; expected two different values`,
+            hint: `write e.g. \`compare: {${compared[0]}: ${formatFlow(valuesOf(compared[0]).slice(0, 2))}}\``,
+          });
         }
       }
     }
     if (isPlainObject(claim.where) && compared.length === 1 && Object.hasOwn(claim.where, compared[0])) {
-      issues.push({ path: [...path, 'where', compared[0]], at: 'key', message: `\`${compared[0]}\` is compared, so \`where\` cannot fix it`, hint: `remove \`${compared[0]}\` from \`where:\`` });
+      issues.push({
+        path: [...path, 'where', compared[0]],
+        at: 'key',
+        message: `\`${compared[0]}\` is compared, so \`where\` cannot fix it`,
+        hint: `remove \`${compared[0]}\` from \`where:\``,
+      });
     }
   }
   if (isPlainObject(claim.where)) {
     for (const [axis, value] of Object.entries(claim.where)) {
-      if (findAxis(axis) && checkAxis(axis, [...path, 'where', axis])) checkValue(axis, value, [...path, 'where', axis]);
+      if (findAxis(axis) && checkAxis(axis, [...path, 'where', axis]))
+        checkValue(axis, value, [...path, 'where', axis]);
     }
   }
   if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, shapes, [...path, 'metric']));
@@ -167,33 +215,50 @@ function checkClaim(claim, shapes, path) {
 
 function checkMetric(claim, shapes, path) {
   const where = isPlainObject(claim.where) ? claim.where : {};
-  const matches = (shape, axis) => (shape[axis] ?? []).some((value) => String(value) === String(normalizeAxisValue(axis, where[axis])));
+  const matches = (shape, axis) =>
+    (shape[axis] ?? []).some((value) => String(value) === String(normalizeAxisValue(axis, where[axis])));
   const covered = shapes.filter((shape) => Object.keys(where).every((axis) => matches(shape, axis)));
-  const workloads = [...new Set(covered.flatMap((shape) => shape.workload ?? []))]
-    .filter((workload) => where.workload === undefined || String(where.workload) === workload);
+  const workloads = [...new Set(covered.flatMap((shape) => shape.workload ?? []))].filter(
+    (workload) => where.workload === undefined || String(where.workload) === workload,
+  );
   const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(claim.metric));
   if (lacking.length === 0) return [];
   const anyKnown = [...new Set(WORKLOAD_NAMES.flatMap(claimableMetrics))];
   if (!anyKnown.includes(claim.metric)) {
     const suggestion = suggestName(claim.metric, anyKnown);
-    return [{ path, message: `\`${claim.metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`, hint: suggestion ? `did you mean \`${suggestion}\`?` : 'any numeric column of runs.csv works, e.g. wall_ms, cpu_total_ms, peak_rss_mb' }];
+    return [
+      {
+        path,
+        message: `\`${claim.metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`,
+        hint: suggestion
+          ? `did you mean \`${suggestion}\`?`
+          : 'any numeric column of runs.csv works, e.g. wall_ms, cpu_total_ms, peak_rss_mb',
+      },
+    ];
   }
   const measuring = workloads.filter((workload) => !lacking.includes(workload));
-  return [{
-    path,
-    message: `the ${lacking.join(', ')} workload does not report \`${claim.metric}\`, and this claim covers its cells`,
-    hint: measuring.length ? `narrow the claim with \`where: {workload: ${measuring[0]}}\`` : `use a metric ${lacking[0]} reports, e.g. ${claimableMetrics(lacking[0])[0]}`,
-  }];
+  return [
+    {
+      path,
+      message: `the ${lacking.join(', ')} workload does not report \`${claim.metric}\`, and this claim covers its cells`,
+      hint: measuring.length
+        ? `narrow the claim with \`where: {workload: ${measuring[0]}}\``
+        : `use a metric ${lacking[0]} reports, e.g. ${claimableMetrics(lacking[0])[0]}`,
+    },
+  ];
 }
 
 function checkExpect(expect, path) {
   const keys = Object.keys(expect).sort();
-  if (EXPECT_FORMS.some((form) => form.length === keys.length && [...form].sort().every((key, i) => key === keys[i]))) return [];
-  return [{
-    path,
-    message: `\`expect\` has ${keys.map((key) => `\`${key}\``).join(', ')}; expected exactly one form: {ratio: R, within: W}, {below: R}, {above: R}, {same: W} or {model: W}`,
-    hint: 'write e.g. `expect: {ratio: 0.5, within: 0.1}` (B/A in [0.45, 0.55]) or `expect: {same: 0.05}`',
-  }];
+  if (EXPECT_FORMS.some((form) => form.length === keys.length && [...form].sort().every((key, i) => key === keys[i])))
+    return [];
+  return [
+    {
+      path,
+      message: `\`expect\` has ${keys.map((key) => `\`${key}\``).join(', ')}; expected exactly one form: {ratio: R, within: W}, {below: R}, {above: R}, {same: W} or {model: W}`,
+      hint: 'write e.g. `expect: {ratio: 0.5, within: 0.1}` (B/A in [0.45, 0.55]) or `expect: {same: 0.05}`',
+    },
+  ];
 }
 
 /**
@@ -208,7 +273,9 @@ export function normalizeClaim({ says, post, control, metric, compare, where, ex
     ...(control === true ? { control } : {}),
     metric: metric ?? null,
     compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
-    where: Object.fromEntries(Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)])),
+    where: Object.fromEntries(
+      Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)]),
+    ),
     // `expect: model` is {model: W} with the default tolerance.
     expect: expect === 'model' ? { model: MODEL_TOLERANCE } : expect,
   };
@@ -217,15 +284,28 @@ export function normalizeClaim({ says, post, control, metric, compare, where, ex
 /** `adaptive:` needs something to aim at: a CI target, the claims, or both. */
 export function checkAdaptive({ adaptive, claims, search }, at) {
   // A race aims its rounds at the advice: its cap alone is enough.
-  if (!isPlainObject(adaptive) || adaptive.target_ci_pct !== undefined || adaptive.claims === true || search === 'race') {
+  if (
+    !isPlainObject(adaptive) ||
+    adaptive.target_ci_pct !== undefined ||
+    adaptive.claims === true ||
+    search === 'race'
+  ) {
     if (adaptive?.claims === true && !Array.isArray(claims)) {
-      return [{ path: [...at, 'adaptive', 'claims'], message: '`adaptive.claims` is true but the experiment has no `claims:`', hint: 'add `claims:` to the experiment, or use `target_ci_pct`' }];
+      return [
+        {
+          path: [...at, 'adaptive', 'claims'],
+          message: '`adaptive.claims` is true but the experiment has no `claims:`',
+          hint: 'add `claims:` to the experiment, or use `target_ci_pct`',
+        },
+      ];
     }
     return [];
   }
-  return [{
-    path: [...at, 'adaptive'],
-    message: '`adaptive` needs `target_ci_pct`, `claims: true` or both (or `search: race`); found neither',
-    hint: 'write e.g. `adaptive: {max_repetitions: 10, target_ci_pct: 5}` or `adaptive: {max_repetitions: 12, claims: true}`',
-  }];
+  return [
+    {
+      path: [...at, 'adaptive'],
+      message: '`adaptive` needs `target_ci_pct`, `claims: true` or both (or `search: race`); found neither',
+      hint: 'write e.g. `adaptive: {max_repetitions: 10, target_ci_pct: 5}` or `adaptive: {max_repetitions: 12, claims: true}`',
+    },
+  ];
 }

@@ -32,11 +32,13 @@ export function checkExperiment(experiment, at, host, { configDir } = {}) {
 function checkMemory(value, path) {
   const bytes = parseMemoryBytes(value);
   if (bytes === undefined || bytes >= MIN_MEMORY_BYTES) return [];
-  return [{
-    path,
-    message: `expected at least ${MIN_MEMORY}, found ${JSON.stringify(value)}`,
-    hint: 'a Node.js process needs more than that; write e.g. `memory: 512m`',
-  }];
+  return [
+    {
+      path,
+      message: `expected at least ${MIN_MEMORY}, found ${JSON.stringify(value)}`,
+      hint: 'a Node.js process needs more than that; write e.g. `memory: 512m`',
+    },
+  ];
 }
 
 function checkAxisValue(axis, value, path, host) {
@@ -75,24 +77,29 @@ function checkNormalizedRepeats(axis, values, path) {
 
 function checkEntries(entries, path, host) {
   if (!Array.isArray(entries)) return [];
-  return entries.flatMap((entry, index) => (isPlainObject(entry)
-    ? Object.entries(entry).flatMap(([axis, value]) => checkAxisValue(axis, value, [...path, index, axis], host))
-    : []));
+  return entries.flatMap((entry, index) =>
+    isPlainObject(entry)
+      ? Object.entries(entry).flatMap(([axis, value]) => checkAxisValue(axis, value, [...path, index, axis], host))
+      : [],
+  );
 }
 
 /** An exclude entry naming an axis the matrix does not have can never match a cell. */
 function checkExcludeAxes({ matrix, exclude }, at) {
   if (!isPlainObject(matrix) || !Array.isArray(exclude)) return [];
   const axes = Object.keys(matrix);
-  return exclude.flatMap((entry, index) => (isPlainObject(entry) ? Object.keys(entry) : [])
-    .filter((axis) => findAxis(axis) && !axes.includes(axis))
-    .map((axis) => ({
-      path: [...at, 'exclude', index, axis],
-      at: 'key',
-      message: `\`${axis}\` is not an axis of this experiment's matrix, so this exclude can never match; ` +
-        `expected one of: ${axes.join(', ')}`,
-      hint: `remove \`${axis}\` from the entry, or add it to \`matrix:\``,
-    })));
+  return exclude.flatMap((entry, index) =>
+    (isPlainObject(entry) ? Object.keys(entry) : [])
+      .filter((axis) => findAxis(axis) && !axes.includes(axis))
+      .map((axis) => ({
+        path: [...at, 'exclude', index, axis],
+        at: 'key',
+        message:
+          `\`${axis}\` is not an axis of this experiment's matrix, so this exclude can never match; ` +
+          `expected one of: ${axes.join(', ')}`,
+        hint: `remove \`${axis}\` from the entry, or add it to \`matrix:\``,
+      })),
+  );
 }
 
 /** A variable set in `env` and varied by an axis would leave the CSV column and the process disagreeing. */
@@ -102,20 +109,26 @@ function checkEnvClash({ env, matrix, include }, at) {
     ...(isPlainObject(matrix) ? Object.keys(matrix) : []),
     ...(Array.isArray(include) ? include.filter(isPlainObject).flatMap(Object.keys) : []),
   ]);
-  return Object.keys(env).filter((name) => axes.has(name)).map((name) => ({
-    path: [...at, 'env', name],
-    at: 'key',
-    message: `\`${name}\` is both a fixed \`env\` variable and a matrix axis; expected it in one place`,
-    hint: `remove it from \`env:\` to vary it, or from \`matrix:\`/\`include:\` to fix it`,
-  }));
+  return Object.keys(env)
+    .filter((name) => axes.has(name))
+    .map((name) => ({
+      path: [...at, 'env', name],
+      at: 'key',
+      message: `\`${name}\` is both a fixed \`env\` variable and a matrix axis; expected it in one place`,
+      hint: `remove it from \`env:\` to vary it, or from \`matrix:\`/\`include:\` to fix it`,
+    }));
 }
 
 function checkParams(params, path, host, configDir) {
   if (!isPlainObject(params)) return [];
   const known = Object.keys(params).filter((name) => Object.hasOwn(WORKLOADS, name) && isPlainObject(params[name]));
   const filled = fillAllParams(Object.fromEntries(known.map((name) => [name, params[name]])));
-  return known.flatMap((name) => (WORKLOADS[name].checkParams?.(filled[name], host, { configDir }) ?? [])
-    .map((issue) => ({ ...issue, path: [...path, name, ...issue.path] })));
+  return known.flatMap((name) =>
+    (WORKLOADS[name].checkParams?.(filled[name], host, { configDir }) ?? []).map((issue) => ({
+      ...issue,
+      path: [...path, name, ...issue.path],
+    })),
+  );
 }
 
 /** A workload with a parameter nothing can default (script's `file`, command's `argv`) needs it written. */
@@ -124,14 +137,19 @@ function checkRequiredParams({ matrix, include, params }, at) {
     ...(isPlainObject(matrix) ? [matrix.workload].flat() : []),
     ...(Array.isArray(include) ? include.filter(isPlainObject).map((entry) => entry.workload) : []),
   ];
-  return [...new Set(named)].filter((name) => typeof name === 'string' && WORKLOADS[name]?.required).flatMap((name) => {
-    const given = isPlainObject(params) && isPlainObject(params[name]) ? params[name] : undefined;
-    return WORKLOADS[name].required.filter((key) => given?.[key] === undefined).map((key) => ({
-      path: given ? [...at, 'params', name] : [...at, 'matrix', 'workload'],
-      message: `workload ${name} needs \`params.${name}.${key}\`, found none`,
-      hint: name === 'script'
-        ? 'write e.g. `params: {script: {file: bench/hash.js, export: default, tasks: 8}}`'
-        : 'write e.g. `params: {command: {argv: [perl, -e, "print 1"]}}`',
-    }));
-  });
+  return [...new Set(named)]
+    .filter((name) => typeof name === 'string' && WORKLOADS[name]?.required)
+    .flatMap((name) => {
+      const given = isPlainObject(params) && isPlainObject(params[name]) ? params[name] : undefined;
+      return WORKLOADS[name].required
+        .filter((key) => given?.[key] === undefined)
+        .map((key) => ({
+          path: given ? [...at, 'params', name] : [...at, 'matrix', 'workload'],
+          message: `workload ${name} needs \`params.${name}.${key}\`, found none`,
+          hint:
+            name === 'script'
+              ? 'write e.g. `params: {script: {file: bench/hash.js, export: default, tasks: 8}}`'
+              : 'write e.g. `params: {command: {argv: [perl, -e, "print 1"]}}`',
+        }));
+    });
 }

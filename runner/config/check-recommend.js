@@ -26,39 +26,73 @@ export const RECOMMEND_PROPERTY = {
   additionalProperties: false,
   properties: {
     metric: {
-      type: 'string', title: 'Metric', examples: ['requests_per_sec', 'wall_ms'],
-      description: "What to optimize: a numeric runs.csv column; default: the workload's primary metric (its direction is known).",
+      type: 'string',
+      title: 'Metric',
+      examples: ['requests_per_sec', 'wall_ms'],
+      description:
+        "What to optimize: a numeric runs.csv column; default: the workload's primary metric (its direction is known).",
     },
     per: {
-      type: 'array', uniqueItems: true, items: { type: 'string' }, title: 'Budget axes', examples: [['cpus']],
-      description: 'The axes that are the budget, one answer per combination of their values; default: cpus, cpuset, node and engine where the matrix has them.',
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string' },
+      title: 'Budget axes',
+      examples: [['cpus']],
+      description:
+        'The axes that are the budget, one answer per combination of their values; default: cpus, cpuset, node and engine where the matrix has them.',
     },
     within: {
-      type: ['number', 'string'], title: 'As good within', examples: ['5%', 0.05],
-      description: 'Settings whose metric is within this of the best are "as good" (judged on the interval): a fraction or a percentage; default 5%.',
+      type: ['number', 'string'],
+      title: 'As good within',
+      examples: ['5%', 0.05],
+      description:
+        'Settings whose metric is within this of the best are "as good" (judged on the interval): a fraction or a percentage; default 5%.',
     },
     prefer: {
-      type: 'string', enum: ['fewest', 'best'], default: RECOMMEND_DEFAULTS.prefer, title: 'Prefer',
-      description: 'Among the as-good settings: `fewest` threads and processes, then least memory (default); `best`: the best estimate.',
+      type: 'string',
+      enum: ['fewest', 'best'],
+      default: RECOMMEND_DEFAULTS.prefer,
+      title: 'Prefer',
+      description:
+        'Among the as-good settings: `fewest` threads and processes, then least memory (default); `best`: the best estimate.',
     },
     require: {
-      type: 'object', title: 'Constraints', minProperties: 1, examples: [{ latency_p99_ms: { below: 50 } }],
-      description: 'Metric → {below: X} or {above: X}: a setting is recommended only when the interval of its median meets every one.',
+      type: 'object',
+      title: 'Constraints',
+      minProperties: 1,
+      examples: [{ latency_p99_ms: { below: 50 } }],
+      description:
+        'Metric → {below: X} or {above: X}: a setting is recommended only when the interval of its median meets every one.',
       additionalProperties: {
-        type: 'object', additionalProperties: false, minProperties: 1, maxProperties: 1,
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        maxProperties: 1,
         properties: { below: { type: 'number' }, above: { type: 'number' } },
       },
     },
     default: {
       $ref: '#/definitions/entry',
-      description: "The setting to measure the recommendation against; default: Node's own (UV_THREADPOOL_SIZE 4, no workers, no cluster).",
+      description:
+        "The setting to measure the recommendation against; default: Node's own (UV_THREADPOOL_SIZE 4, no workers, no cluster).",
     },
   },
-  examples: [{ metric: 'requests_per_sec', per: ['cpus'], within: '5%', prefer: 'fewest', require: { latency_p99_ms: { below: 50 } } }],
+  examples: [
+    {
+      metric: 'requests_per_sec',
+      per: ['cpus'],
+      within: '5%',
+      prefer: 'fewest',
+      require: { latency_p99_ms: { below: 50 } },
+    },
+  ],
 };
 
 export const SEARCH_PROPERTY = {
-  type: 'string', enum: ['grid', 'race'], default: 'grid', title: 'Search',
+  type: 'string',
+  enum: ['grid', 'race'],
+  default: 'grid',
+  title: 'Search',
   description:
     '`grid` (default): every cell gets its runs. `race`: after `repetitions` rounds, only the settings of a budget whose ' +
     'advice is still open get more rounds (up to `adaptive.max_repetitions`), and from round `race.from_round` a setting ' +
@@ -66,10 +100,18 @@ export const SEARCH_PROPERTY = {
 };
 
 export const RACE_PROPERTY = {
-  type: 'object', title: 'Race', additionalProperties: false,
+  type: 'object',
+  title: 'Race',
+  additionalProperties: false,
   description: 'How `search: race` drops settings.',
   properties: {
-    from_round: { type: 'integer', minimum: 2, default: RACE_DEFAULTS.from_round, title: 'First round that may drop a setting', examples: [5] },
+    from_round: {
+      type: 'integer',
+      minimum: 2,
+      default: RACE_DEFAULTS.from_round,
+      title: 'First round that may drop a setting',
+      examples: [5],
+    },
   },
 };
 
@@ -78,26 +120,46 @@ export function checkRecommend(experiment, at) {
   const { recommend } = experiment;
   const issues = [];
   if (experiment.search === 'race' && !isPlainObject(recommend)) {
-    issues.push({ path: [...at, 'search'], message: '`search: race` races settings toward a recommendation, and this experiment has no `recommend:`', hint: 'add `recommend: {}` (the defaults: the primary metric, per cpus, within 5%), or write `search: grid`' });
+    issues.push({
+      path: [...at, 'search'],
+      message: '`search: race` races settings toward a recommendation, and this experiment has no `recommend:`',
+      hint: 'add `recommend: {}` (the defaults: the primary metric, per cpus, within 5%), or write `search: grid`',
+    });
   }
   if (experiment.search === 'race' && !isPlainObject(experiment.adaptive)) {
-    issues.push({ path: [...at, 'search'], message: '`search: race` needs a cap on its rounds, and this experiment has no `adaptive.max_repetitions`', hint: 'add e.g. `adaptive: {max_repetitions: 10}`' });
+    issues.push({
+      path: [...at, 'search'],
+      message: '`search: race` needs a cap on its rounds, and this experiment has no `adaptive.max_repetitions`',
+      hint: 'add e.g. `adaptive: {max_repetitions: 10}`',
+    });
   }
   if (!isPlainObject(recommend) || !isPlainObject(experiment.matrix)) return issues;
   const path = [...at, 'recommend'];
   const axes = listAxes(experiment);
   const workloads = ensureList(experiment.matrix.workload ?? []).filter((name) => WORKLOAD_NAMES.includes(name));
-  if (typeof recommend.metric === 'string') issues.push(...checkMetricName(recommend.metric, workloads, [...path, 'metric']));
+  if (typeof recommend.metric === 'string')
+    issues.push(...checkMetricName(recommend.metric, workloads, [...path, 'metric']));
   if (recommend.within !== undefined && parseFraction(recommend.within) === undefined) {
-    issues.push({ path: [...path, 'within'], message: `expected a fraction between 0 and 1 or a percentage such as "5%", found ${formatFlow(recommend.within)}`, hint: 'write e.g. `within: 5%` (settings within 5% of the best are as good)' });
+    issues.push({
+      path: [...path, 'within'],
+      message: `expected a fraction between 0 and 1 or a percentage such as "5%", found ${formatFlow(recommend.within)}`,
+      hint: 'write e.g. `within: 5%` (settings within 5% of the best are as good)',
+    });
   }
   for (const [index, axis] of (Array.isArray(recommend.per) ? recommend.per : []).entries()) {
     if (axes.includes(axis)) continue;
     const suggestion = suggestName(axis, axes);
-    issues.push({ path: [...path, 'per', index], message: `\`${axis}\` is not an axis of this experiment; expected one of: ${axes.join(', ')}`, hint: suggestion ? `did you mean \`${suggestion}\`?` : 'the budget is one or more axes of `matrix:`, e.g. `per: [cpus]`' });
+    issues.push({
+      path: [...path, 'per', index],
+      message: `\`${axis}\` is not an axis of this experiment; expected one of: ${axes.join(', ')}`,
+      hint: suggestion
+        ? `did you mean \`${suggestion}\`?`
+        : 'the budget is one or more axes of `matrix:`, e.g. `per: [cpus]`',
+    });
   }
   if (isPlainObject(recommend.require)) {
-    for (const metric of Object.keys(recommend.require)) issues.push(...checkMetricName(metric, workloads, [...path, 'require', metric], 'key'));
+    for (const metric of Object.keys(recommend.require))
+      issues.push(...checkMetricName(metric, workloads, [...path, 'require', metric], 'key'));
   }
   if (isPlainObject(recommend.default)) {
     for (const [axis, value] of Object.entries(recommend.default)) {
@@ -105,12 +167,23 @@ export function checkRecommend(experiment, at) {
         // A name that is no axis at all is the schema's to report (with its own did-you-mean).
         if (!findAxis(axis) && !/^[A-Z][A-Z0-9_]*$/.test(axis)) continue;
         const suggestion = suggestName(axis, axes);
-        issues.push({ path: [...path, 'default', axis], at: 'key', message: `\`${axis}\` is not an axis of this experiment; expected one of: ${axes.join(', ')}`, hint: suggestion ? `did you mean \`${suggestion}\`?` : 'the default names a value of each knob, e.g. `default: {workers: 0}`' });
+        issues.push({
+          path: [...path, 'default', axis],
+          at: 'key',
+          message: `\`${axis}\` is not an axis of this experiment; expected one of: ${axes.join(', ')}`,
+          hint: suggestion
+            ? `did you mean \`${suggestion}\`?`
+            : 'the default names a value of each knob, e.g. `default: {workers: 0}`',
+        });
         continue;
       }
       const known = listValues(experiment, axis);
       if (!known.some((candidate) => String(candidate) === String(normalizeAxisValue(axis, value)))) {
-        issues.push({ path: [...path, 'default', axis], message: `${formatFlow(value)} is not a value of \`${axis}\` in this experiment; expected one of: ${known.map(formatFlow).join(', ')}`, hint: `add it to \`matrix: {${axis}: ...}\`, or name a value the matrix has` });
+        issues.push({
+          path: [...path, 'default', axis],
+          message: `${formatFlow(value)} is not a value of \`${axis}\` in this experiment; expected one of: ${known.map(formatFlow).join(', ')}`,
+          hint: `add it to \`matrix: {${axis}: ...}\`, or name a value the matrix has`,
+        });
       }
     }
   }
@@ -122,26 +195,41 @@ function checkMetricName(metric, workloads, path, at) {
   if (lacking.length === 0) return [];
   const known = [...new Set(workloads.flatMap(claimableMetrics))];
   const suggestion = suggestName(metric, known);
-  return [{
-    path, ...(at ? { at } : {}),
-    message: `\`${metric}\` is not a numeric column the ${lacking.join(', ')} workload reports; expected e.g. ${claimableMetrics(lacking[0]).slice(0, 5).join(', ')}`,
-    hint: suggestion ? `did you mean \`${suggestion}\`?` : 'any numeric runs.csv column of the workload works',
-  }];
+  return [
+    {
+      path,
+      ...(at ? { at } : {}),
+      message: `\`${metric}\` is not a numeric column the ${lacking.join(', ')} workload reports; expected e.g. ${claimableMetrics(lacking[0]).slice(0, 5).join(', ')}`,
+      hint: suggestion ? `did you mean \`${suggestion}\`?` : 'any numeric runs.csv column of the workload works',
+    },
+  ];
 }
 
 function listAxes({ matrix, include }) {
-  return [...new Set([...Object.keys(matrix), ...(Array.isArray(include) ? include.filter(isPlainObject).flatMap(Object.keys) : [])])].filter((axis) => findAxis(axis) || /^[A-Z]/.test(axis));
+  return [
+    ...new Set([
+      ...Object.keys(matrix),
+      ...(Array.isArray(include) ? include.filter(isPlainObject).flatMap(Object.keys) : []),
+    ]),
+  ].filter((axis) => findAxis(axis) || /^[A-Z]/.test(axis));
 }
 
 function listValues({ matrix, include }, axis) {
   const fromMatrix = ensureList(matrix[axis] ?? []).map((value) => normalizeAxisValue(axis, value));
-  const fromInclude = (Array.isArray(include) ? include : []).filter((entry) => isPlainObject(entry) && entry[axis] !== undefined).map((entry) => normalizeAxisValue(axis, entry[axis]));
+  const fromInclude = (Array.isArray(include) ? include : [])
+    .filter((entry) => isPlainObject(entry) && entry[axis] !== undefined)
+    .map((entry) => normalizeAxisValue(axis, entry[axis]));
   return [...fromMatrix, ...fromInclude];
 }
 
 /** 0.05, "5%" → 0.05; undefined for anything else or outside (0, 1). */
 export function parseFraction(value) {
-  const fraction = typeof value === 'number' ? value : new RegExp(PERCENT_PATTERN).test(value) ? Number(value.slice(0, -1)) / 100 : undefined;
+  const fraction =
+    typeof value === 'number'
+      ? value
+      : new RegExp(PERCENT_PATTERN).test(value)
+        ? Number(value.slice(0, -1)) / 100
+        : undefined;
   return fraction > 0 && fraction < 1 ? fraction : undefined;
 }
 
@@ -154,6 +242,10 @@ export function normalizeRecommend(recommend) {
     within: parseFraction(recommend.within ?? RECOMMEND_DEFAULTS.within),
     prefer: recommend.prefer ?? RECOMMEND_DEFAULTS.prefer,
     require: recommend.require ?? {},
-    default: recommend.default ? Object.fromEntries(Object.entries(recommend.default).map(([axis, value]) => [axis, normalizeAxisValue(axis, value)])) : null,
+    default: recommend.default
+      ? Object.fromEntries(
+          Object.entries(recommend.default).map(([axis, value]) => [axis, normalizeAxisValue(axis, value)]),
+        )
+      : null,
   };
 }

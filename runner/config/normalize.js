@@ -10,7 +10,10 @@ import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
 
 export function normalizeExperiment(name, experiment) {
-  const { description, repetitions, warmup, adaptive, timeout, memory, disturbed_above, max_reruns } = { ...EXPERIMENT_DEFAULTS, ...experiment };
+  const { description, repetitions, warmup, adaptive, timeout, memory, disturbed_above, max_reruns } = {
+    ...EXPERIMENT_DEFAULTS,
+    ...experiment,
+  };
   return {
     name,
     description,
@@ -23,7 +26,9 @@ export function normalizeExperiment(name, experiment) {
     disturbed_above,
     max_reruns,
     env: mapValues(experiment.env ?? {}, String),
-    matrix: mapValues(experiment.matrix, (values, axis) => ensureList(values).map((value) => normalizeAxisValue(axis, value))),
+    matrix: mapValues(experiment.matrix, (values, axis) =>
+      ensureList(values).map((value) => normalizeAxisValue(axis, value)),
+    ),
     include: (experiment.include ?? []).map(normalizeEntry),
     exclude: (experiment.exclude ?? []).map(normalizeEntry),
     params: fillAllParams(experiment.params),

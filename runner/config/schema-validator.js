@@ -49,5 +49,8 @@ export function loadSchemaValidator({ cacheDir = CACHE_DIR } = {}) {
 
 function hashInputs(schema) {
   const { version } = JSON.parse(readFileSync(require.resolve('ajv/package.json'), 'utf8'));
-  return createHash('sha256').update(JSON.stringify({ schema, ajv: version, options: AJV_OPTIONS })).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify({ schema, ajv: version, options: AJV_OPTIONS }))
+    .digest('hex')
+    .slice(0, 16);
 }

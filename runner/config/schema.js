@@ -20,17 +20,27 @@ const PIVOT_STATS = ['median', 'gmean', 'mean', 'stdev', 'min', 'max', 'cv', 'ci
 
 export const EXPERIMENT_PROPERTIES = {
   description: {
-    type: 'string', title: 'Description',
+    type: 'string',
+    title: 'Description',
     description: 'What question this experiment answers; shown in the report.',
     examples: ['Does a bigger libuv pool help on 1 core?'],
   },
   repetitions: {
-    type: 'integer', minimum: 1, default: EXPERIMENT_DEFAULTS.repetitions, examples: [3, 5],
-    title: 'Repetitions', description: 'Runs per cell, each in a fresh container.',
+    type: 'integer',
+    minimum: 1,
+    default: EXPERIMENT_DEFAULTS.repetitions,
+    examples: [3, 5],
+    title: 'Repetitions',
+    description: 'Runs per cell, each in a fresh container.',
   },
   warmup: {
-    type: 'integer', minimum: 0, default: EXPERIMENT_DEFAULTS.warmup, examples: [1],
-    title: 'Warm-up runs', description: 'Extra runs per cell before the measured ones; recorded with `warmup` = true and left out of the statistics.',
+    type: 'integer',
+    minimum: 0,
+    default: EXPERIMENT_DEFAULTS.warmup,
+    examples: [1],
+    title: 'Warm-up runs',
+    description:
+      'Extra runs per cell before the measured ones; recorded with `warmup` = true and left out of the statistics.',
   },
   adaptive: {
     title: 'Adaptive repetitions',
@@ -41,14 +51,36 @@ export const EXPERIMENT_PROPERTIES = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      max_repetitions: { type: 'integer', minimum: 2, default: EXPERIMENT_DEFAULTS.adaptive_max_repetitions, title: 'Most repetitions per cell', examples: [10] },
-      target_ci_pct: { type: 'number', exclusiveMinimum: 0, title: 'Target CI half-width (% of the mean)', examples: [5] },
-      claims: { type: 'boolean', title: 'Until the claims are decided', description: 'Keep adding rounds for the cells of inconclusive claims.', examples: [true] },
+      max_repetitions: {
+        type: 'integer',
+        minimum: 2,
+        default: EXPERIMENT_DEFAULTS.adaptive_max_repetitions,
+        title: 'Most repetitions per cell',
+        examples: [10],
+      },
+      target_ci_pct: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        title: 'Target CI half-width (% of the mean)',
+        examples: [5],
+      },
+      claims: {
+        type: 'boolean',
+        title: 'Until the claims are decided',
+        description: 'Keep adding rounds for the cells of inconclusive claims.',
+        examples: [true],
+      },
     },
-    examples: [{ max_repetitions: 10, target_ci_pct: 5 }, { max_repetitions: 12, claims: true }],
+    examples: [
+      { max_repetitions: 10, target_ci_pct: 5 },
+      { max_repetitions: 12, claims: true },
+    ],
   },
   disturbed_above: {
-    type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.disturbed_above, examples: [25, 50],
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: EXPERIMENT_DEFAULTS.disturbed_above,
+    examples: [25, 50],
     title: 'Disturbed above (% interference)',
     description:
       'A run whose `interference_pct` (the CPU time the rest of the host used while the run was measured, as a share ' +
@@ -57,17 +89,29 @@ export const EXPERIMENT_PROPERTIES = {
       'the measured value. The share can pass 100 (others on more CPUs than the run was allowed).',
   },
   max_reruns: {
-    type: 'integer', minimum: 0, default: EXPERIMENT_DEFAULTS.max_reruns, examples: [2, 0],
+    type: 'integer',
+    minimum: 0,
+    default: EXPERIMENT_DEFAULTS.max_reruns,
+    examples: [2, 0],
     title: 'Most re-runs per cell',
-    description: 'How many disturbed runs of one cell are run again, in all (a --resume counts the ones before); 0: none, the disturbed runs are only marked.',
+    description:
+      'How many disturbed runs of one cell are run again, in all (a --resume counts the ones before); 0: none, the disturbed runs are only marked.',
   },
   timeout: {
-    type: 'number', exclusiveMinimum: 0, default: EXPERIMENT_DEFAULTS.timeout, examples: [120, 300],
-    title: 'Timeout (seconds)', description: 'Seconds per run; a run past it is killed and recorded as `timeout`.',
+    type: 'number',
+    exclusiveMinimum: 0,
+    default: EXPERIMENT_DEFAULTS.timeout,
+    examples: [120, 300],
+    title: 'Timeout (seconds)',
+    description: 'Seconds per run; a run past it is killed and recorded as `timeout`.',
   },
   memory: {
-    type: 'string', pattern: MEMORY_PATTERN, default: EXPERIMENT_DEFAULTS.memory, examples: ['512m', '1g'],
-    title: 'Memory limit', description: 'Container memory limit in Docker notation (512m, 1g, 1.5g), at least 16m.',
+    type: 'string',
+    pattern: MEMORY_PATTERN,
+    default: EXPERIMENT_DEFAULTS.memory,
+    examples: ['512m', '1g'],
+    title: 'Memory limit',
+    description: 'Container memory limit in Docker notation (512m, 1g, 1.5g), at least 16m.',
   },
   env: {
     $ref: '#/definitions/env',
@@ -80,7 +124,8 @@ export const EXPERIMENT_PROPERTIES = {
     description:
       'Entries that extend matching cells or add new ones (GitHub Actions strategy.matrix semantics). ' +
       'Each entry maps axes to one value.',
-    type: 'array', items: { $ref: '#/definitions/entry' },
+    type: 'array',
+    items: { $ref: '#/definitions/entry' },
     examples: [[{ cpus: 1, cpuset: '0', uv_threadpool_size: 4, workload: 'pbkdf2' }]],
   },
   exclude: {
@@ -88,7 +133,8 @@ export const EXPERIMENT_PROPERTIES = {
     description:
       'Entries that drop every cell they match (GitHub Actions strategy.matrix semantics). ' +
       "Each entry maps axes of this experiment's matrix to one value.",
-    type: 'array', items: { $ref: '#/definitions/entry' },
+    type: 'array',
+    items: { $ref: '#/definitions/entry' },
     examples: [[{ cpus: 1, uv_threadpool_size: 8 }]],
   },
   params: {
@@ -106,8 +152,17 @@ export const EXPERIMENT_PROPERTIES = {
       'official image; `local` only the offline base; or the name of an image with Node.js (checked; its version is ' +
       'recorded). One choice for every `node` value, or a mapping Node major → choice.',
     anyOf: [
-      { type: 'string', minLength: 1, examples: ['auto', 'official', 'local', 'registry.example/node:24-bookworm-slim'] },
-      { type: 'object', minProperties: 1, additionalProperties: false, patternProperties: { '^[1-9][0-9]*$': { type: 'string', minLength: 1 } } },
+      {
+        type: 'string',
+        minLength: 1,
+        examples: ['auto', 'official', 'local', 'registry.example/node:24-bookworm-slim'],
+      },
+      {
+        type: 'object',
+        minProperties: 1,
+        additionalProperties: false,
+        patternProperties: { '^[1-9][0-9]*$': { type: 'string', minLength: 1 } },
+      },
     ],
     examples: ['auto', { 20: 'local', 24: 'official' }],
   },
@@ -125,11 +180,16 @@ export const EXPERIMENT_PROPERTIES = {
       },
       pivots: {
         title: 'Pivot tables',
-        description: 'Tables to write as pivot-*.csv and into the reports, one per workload (and per combination of the other axes that vary). Default: uv_threadpool_size (or workers, cluster) down, cpus (or cpuset, node) across, the median of each primary metric.',
-        type: 'array', minItems: 1, items: { $ref: '#/definitions/reportPivot' },
+        description:
+          'Tables to write as pivot-*.csv and into the reports, one per workload (and per combination of the other axes that vary). Default: uv_threadpool_size (or workers, cluster) down, cpus (or cpuset, node) across, the median of each primary metric.',
+        type: 'array',
+        minItems: 1,
+        items: { $ref: '#/definitions/reportPivot' },
       },
     },
-    examples: [{ baseline: { cpus: 1, uv_threadpool_size: 1 }, pivots: [{ rows: 'uv_threadpool_size', columns: 'cpus' }] }],
+    examples: [
+      { baseline: { cpus: 1, uv_threadpool_size: 1 }, pivots: [{ rows: 'uv_threadpool_size', columns: 'cpus' }] },
+    ],
   },
 };
 
@@ -137,7 +197,8 @@ export function buildSchema() {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'node-threads-lab experiments',
-    description: 'What `npm run matrix` runs: one matrix of Docker runs per experiment. Reference: docs/experiments.md.',
+    description:
+      'What `npm run matrix` runs: one matrix of Docker runs per experiment. Reference: docs/experiments.md.',
     type: 'object',
     required: ['experiments'],
     additionalProperties: false,
@@ -217,10 +278,31 @@ export function buildSchema() {
         additionalProperties: false,
         required: ['rows'],
         properties: {
-          rows: { type: 'string', title: 'Row axis', description: 'The axis down the table.', examples: ['uv_threadpool_size', 'workers'] },
-          columns: { type: 'string', title: 'Column axis', description: 'The axis across the table; leave out for one column.', examples: ['cpus', 'cpuset'] },
-          metric: { type: 'string', enum: PIVOT_METRICS, title: 'Metric', description: "A runs.csv metric, speedup or efficiency; default: each of the workload's primary metrics." },
-          stat: { type: 'string', enum: PIVOT_STATS, default: 'median', title: 'Statistic', description: 'Which statistic of the metric each cell shows (only median for what the process saw).' },
+          rows: {
+            type: 'string',
+            title: 'Row axis',
+            description: 'The axis down the table.',
+            examples: ['uv_threadpool_size', 'workers'],
+          },
+          columns: {
+            type: 'string',
+            title: 'Column axis',
+            description: 'The axis across the table; leave out for one column.',
+            examples: ['cpus', 'cpuset'],
+          },
+          metric: {
+            type: 'string',
+            enum: PIVOT_METRICS,
+            title: 'Metric',
+            description: "A runs.csv metric, speedup or efficiency; default: each of the workload's primary metrics.",
+          },
+          stat: {
+            type: 'string',
+            enum: PIVOT_STATS,
+            default: 'median',
+            title: 'Statistic',
+            description: 'Which statistic of the metric each cell shows (only median for what the process saw).',
+          },
         },
       },
       params: {
@@ -228,9 +310,13 @@ export function buildSchema() {
         description: 'Workload → parameters; anything left out takes its default.',
         type: 'object',
         additionalProperties: false,
-        properties: Object.fromEntries(Object.keys(WORKLOADS).map((name) => [name, { $ref: `#/definitions/params.${name}` }])),
+        properties: Object.fromEntries(
+          Object.keys(WORKLOADS).map((name) => [name, { $ref: `#/definitions/params.${name}` }]),
+        ),
       },
-      ...Object.fromEntries(Object.entries(WORKLOADS).map(([name, workload]) => [`params.${name}`, buildParams(name, workload)])),
+      ...Object.fromEntries(
+        Object.entries(WORKLOADS).map(([name, workload]) => [`params.${name}`, buildParams(name, workload)]),
+      ),
     },
   };
 }

@@ -21,24 +21,36 @@ import { describeValue, isPlainObject } from './values.js';
  * @returns {{file, experiments: object[], locate, raw, engines?: string[]}}
  */
 export function validateConfig(raw, { file, locate = () => ({}), host, configDir = file && path.dirname(file) } = {}) {
-  const fullHost = host === null || namesEngines(raw) ? null
-    : host?.cpus !== undefined && host?.cpuIds !== undefined ? host : { ...readHost(), ...host };
+  const fullHost =
+    host === null || namesEngines(raw)
+      ? null
+      : host?.cpus !== undefined && host?.cpuIds !== undefined
+        ? host
+        : { ...readHost(), ...host };
   const issues = checkTopLevel(raw) ?? [
     ...checkSchema(raw),
     ...Object.entries(raw.experiments ?? {}).flatMap(([name, experiment]) =>
       // The user's files are relative to the experiments file's folder.
-      checkExperiment(experiment, ['experiments', name], fullHost, { configDir })),
+      checkExperiment(experiment, ['experiments', name], fullHost, { configDir }),
+    ),
   ];
   if (issues.length > 0) throw createLabError(issues, { file, locate });
-  const experiments = Object.entries(raw.experiments).map(([name, experiment]) => normalizeExperiment(name, experiment));
+  const experiments = Object.entries(raw.experiments).map(([name, experiment]) =>
+    normalizeExperiment(name, experiment),
+  );
   return { file, experiments, locate, raw, ...(raw.engines ? { engines: raw.engines } : {}) };
 }
 
 /** Engines named in the file (top level, or an `engine` axis) are other machines than this one. */
 function namesEngines(raw) {
   if (!isPlainObject(raw)) return false;
-  return raw.engines !== undefined || Object.values(isPlainObject(raw.experiments) ? raw.experiments : {})
-    .some((experiment) => isPlainObject(experiment) && isPlainObject(experiment.matrix) && experiment.matrix.engine !== undefined);
+  return (
+    raw.engines !== undefined ||
+    Object.values(isPlainObject(raw.experiments) ? raw.experiments : {}).some(
+      (experiment) =>
+        isPlainObject(experiment) && isPlainObject(experiment.matrix) && experiment.matrix.engine !== undefined,
+    )
+  );
 }
 
 // An empty file or a top-level list would make every schema error a confusing echo of this one.
@@ -47,11 +59,13 @@ function checkTopLevel(raw) {
     return [{ path: [], message: 'the file is empty; expected an `experiments:` mapping', hint: MINIMAL_EXAMPLE }];
   }
   if (!isPlainObject(raw)) {
-    return [{
-      path: [],
-      message: `expected a mapping with an \`experiments:\` key at the top level, found ${describeValue(raw)}`,
-      hint: MINIMAL_EXAMPLE,
-    }];
+    return [
+      {
+        path: [],
+        message: `expected a mapping with an \`experiments:\` key at the top level, found ${describeValue(raw)}`,
+        hint: MINIMAL_EXAMPLE,
+      },
+    ];
   }
   return undefined;
 }
@@ -60,12 +74,15 @@ function createLabError(issues, { file, locate }) {
   const errors = issues
     .map((issue) => ({ issue, ...locate(issue.anchor ?? issue.path, { key: issue.at === 'key' }) }))
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0))
-    .map(({ issue, line, column }) => new LabError('ERR_CONFIG_INVALID', issue.message, {
-      file,
-      line,
-      column,
-      path: formatPath(issue.path) || undefined,
-      hint: issue.hint,
-    }));
+    .map(
+      ({ issue, line, column }) =>
+        new LabError('ERR_CONFIG_INVALID', issue.message, {
+          file,
+          line,
+          column,
+          path: formatPath(issue.path) || undefined,
+          hint: issue.hint,
+        }),
+    );
   return errors.length === 1 ? errors[0] : new LabErrors(errors);
 }

@@ -26,7 +26,9 @@ const YAML_KEYWORDS = new Set(['true', 'false', 'null', 'yes', 'no', 'on', 'off'
 export function formatFlow(value) {
   if (Array.isArray(value)) return `[${value.map(formatFlow).join(', ')}]`;
   if (isPlainObject(value)) {
-    return `{${Object.entries(value).map(([key, item]) => `${key}: ${formatFlow(item)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${key}: ${formatFlow(item)}`)
+      .join(', ')}}`;
   }
   if (typeof value === 'string' && !(PLAIN_STRING.test(value) && !YAML_KEYWORDS.has(value.toLowerCase()))) {
     return JSON.stringify(value);

@@ -24,12 +24,26 @@ import { watchEngine } from './engines/watchdog.js';
  * only name engines of that list.
  */
 export function chooseEngineNames({ flags = [], config, plans }) {
-  const axisValues = [...new Set(plans.flatMap((plan) => plan.cells.map((cell) => cell.values.engine).filter((value) => value !== undefined)))];
-  const names = [...new Set(flags.length > 0 ? flags : config.engines ?? (axisValues.length > 0 ? axisValues : [DEFAULT_ENGINE]))];
+  const axisValues = [
+    ...new Set(
+      plans.flatMap((plan) => plan.cells.map((cell) => cell.values.engine).filter((value) => value !== undefined)),
+    ),
+  ];
+  const names = [
+    ...new Set(flags.length > 0 ? flags : (config.engines ?? (axisValues.length > 0 ? axisValues : [DEFAULT_ENGINE]))),
+  ];
   const problems = [];
   for (const plan of plans) {
     (plan.experiment.matrix?.engine ?? []).forEach((value, index) => {
-      if (!names.includes(value)) problems.push(configError(config, ['experiments', plan.experiment.name, 'matrix', 'engine', index], `engine \`${value}\` is not one of the engines of this matrix (${names.join(', ')})`, `name it with --engine ${value}, or in the top-level \`engines:\` list`));
+      if (!names.includes(value))
+        problems.push(
+          configError(
+            config,
+            ['experiments', plan.experiment.name, 'matrix', 'engine', index],
+            `engine \`${value}\` is not one of the engines of this matrix (${names.join(', ')})`,
+            `name it with --engine ${value}, or in the top-level \`engines:\` list`,
+          ),
+        );
     });
   }
   if (problems.length > 0) throw problems.length === 1 ? problems[0] : new LabErrors(problems);
@@ -39,26 +53,40 @@ export function chooseEngineNames({ flags = [], config, plans }) {
 /**
  * @returns {Promise<{ engines: object[], lanes: object[], images: Map, describe(): object[], removeOwnContainers(): Promise<void>, close(): void }>}
  */
-export async function openEngines({ names, slots = 1, allowMixed = false, plans, config, setup = true, events = new EventEmitter(), connected = [] }) {
+export async function openEngines({
+  names,
+  slots = 1,
+  allowMixed = false,
+  plans,
+  config,
+  setup = true,
+  events = new EventEmitter(),
+  connected = [],
+}) {
   const onProgress = (line) => events.emit('image-progress', line);
-  const engines = await Promise.all(names.map(async (name) => {
-    const engine = await connectOne(name, { setup, onProgress });
-    connected.push(engine);
-    return engine;
-  }));
+  const engines = await Promise.all(
+    names.map(async (name) => {
+      const engine = await connectOne(name, { setup, onProgress });
+      connected.push(engine);
+      return engine;
+    }),
+  );
   const engineAxis = plans.every((plan) => plan.experiment.matrix?.engine !== undefined);
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'count' });
   // First from `docker info` (CPUs 0..n-1), before any image is sent or container started; again
   // below with the CPU ids a container really gets.
   cutAndCheckSlots(engines, slots, plans, config);
 
-  const requests = plans.flatMap((plan) => plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })));
+  const requests = plans.flatMap((plan) =>
+    plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })),
+  );
   const [first, ...others] = engines;
   const images = await guard(first, ensureImages(first.docker, { requests, onProgress }));
   for (const engine of others) await guard(engine, copyImages(first, engine, images, { onProgress }));
 
   const probeImage = [...images.values()][0].tag;
-  for (const engine of engines) Object.assign(engine.facts, await guard(engine, probeEngineCpus(engine.docker, probeImage)));
+  for (const engine of engines)
+    Object.assign(engine.facts, await guard(engine, probeEngineCpus(engine.docker, probeImage)));
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'model' });
   cutAndCheckSlots(engines, slots, plans, config);
 
@@ -71,7 +99,14 @@ export async function openEngines({ names, slots = 1, allowMixed = false, plans,
     engines,
     lanes: engines.flatMap(createLanes),
     images,
-    describe: () => engines.map(({ name, endpoint, facts, slots: cut }) => ({ name, host: endpoint.host, source: endpoint.source, ...facts, slots: cut.map((slot) => slot.cpuset) })),
+    describe: () =>
+      engines.map(({ name, endpoint, facts, slots: cut }) => ({
+        name,
+        host: endpoint.host,
+        source: endpoint.source,
+        ...facts,
+        slots: cut.map((slot) => slot.cpuset),
+      })),
     removeOwnContainers: () => removeOwnContainersOn(engines),
     close: () => engines.forEach((engine) => engine.watchdog?.stop()),
   };
@@ -86,16 +121,24 @@ async function connectOne(name, { setup, onProgress }) {
   const endpoint = resolveEngine(name);
   // The default engine keeps today's behaviour, setting up a local dockerd when there is none.
   const isDefault = endpoint.source === 'default';
-  const { docker, version } = await connectEngine({ host: isDefault ? process.env.DOCKER_HOST : endpoint, setup: isDefault && setup, onProgress });
+  const { docker, version } = await connectEngine({
+    host: isDefault ? process.env.DOCKER_HOST : endpoint,
+    setup: isDefault && setup,
+    onProgress,
+  });
   // Watched from here on: an engine that hangs while being prepared must not hang the runner.
   const watchdog = watchEngine(docker, { onLost: () => abandonEngine(docker) });
   const engine = { name, endpoint, docker, version, watchdog };
   const facts = await guard(engine, readEngineFacts(docker));
   const problems = checkEngineFacts(facts);
   if (problems.length > 0) {
-    throw new LabError('ERR_PREFLIGHT', `engine ${name} (${endpoint.host}) cannot run this matrix: ${problems.join('; ')}`, {
-      hint: 'use an engine with cgroup limits (a rootful dockerd, or rootless on cgroup v2 with the cpu and cpuset controllers delegated)',
-    });
+    throw new LabError(
+      'ERR_PREFLIGHT',
+      `engine ${name} (${endpoint.host}) cannot run this matrix: ${problems.join('; ')}`,
+      {
+        hint: 'use an engine with cgroup limits (a rootful dockerd, or rootless on cgroup v2 with the cpu and cpuset controllers delegated)',
+      },
+    );
   }
   return Object.assign(engine, { facts });
 }
@@ -105,10 +148,17 @@ async function guard(engine, step) {
   const { signal } = engine.watchdog;
   let onLost;
   const lost = new Promise((resolve, reject) => {
-    onLost = () => reject(new LabError('ERR_DOCKER_UNREACHABLE', `engine ${engine.name} (${engine.endpoint.host}) stopped answering while being prepared: ${signal.reason?.message}`, {
-      hint: `check that it is running and reachable (docker --context ${engine.name} info), then start again`,
-      cause: signal.reason,
-    }));
+    onLost = () =>
+      reject(
+        new LabError(
+          'ERR_DOCKER_UNREACHABLE',
+          `engine ${engine.name} (${engine.endpoint.host}) stopped answering while being prepared: ${signal.reason?.message}`,
+          {
+            hint: `check that it is running and reachable (docker --context ${engine.name} info), then start again`,
+            cause: signal.reason,
+          },
+        ),
+      );
     if (signal.aborted) onLost();
     else signal.addEventListener('abort', onLost, { once: true });
   });
@@ -123,18 +173,27 @@ async function guard(engine, step) {
 // Runs of one cell spread over two different machines would mix two populations in one median.
 export function checkSameMachines(engines, { engineAxis, allowMixed, detail }) {
   if (engines.length < 2 || engineAxis || allowMixed) return;
-  const describe = (engine) => (detail === 'count' ? `${engine.facts.cpus} CPUs` : `${engine.facts.cpu_ids.length} usable CPUs, ${engine.facts.cpu_model}`);
+  const describe = (engine) =>
+    detail === 'count'
+      ? `${engine.facts.cpus} CPUs`
+      : `${engine.facts.cpu_ids.length} usable CPUs, ${engine.facts.cpu_model}`;
   const kinds = new Set(engines.map(describe));
   if (kinds.size === 1) return;
-  throw new LabError('ERR_PREFLIGHT', `the engines differ in CPU ${detail}: ${engines.map((engine) => `${engine.name}: ${describe(engine)}`).join('; ')}`, {
-    hint: 'make the engine a compared factor (`matrix: {engine: [a, b]}`), or pass --allow-mixed-engines to spread every cell over them anyway',
-  });
+  throw new LabError(
+    'ERR_PREFLIGHT',
+    `the engines differ in CPU ${detail}: ${engines.map((engine) => `${engine.name}: ${describe(engine)}`).join('; ')}`,
+    {
+      hint: 'make the engine a compared factor (`matrix: {engine: [a, b]}`), or pass --allow-mixed-engines to spread every cell over them anyway',
+    },
+  );
 }
 
 function cutAndCheckSlots(engines, slots, plans, config) {
   for (const engine of engines) engine.slots = cutSlots(engine.facts.cpu_ids, slots, engine.name);
   const problems = plans.flatMap((plan) => checkCellsFit(plan, engines));
   if (problems.length === 0) return;
-  const errors = problems.map((problem) => configError(config, problem.path, problem.message, 'narrow `cpus`/`cpuset`, or use fewer --slots'));
+  const errors = problems.map((problem) =>
+    configError(config, problem.path, problem.message, 'narrow `cpus`/`cpuset`, or use fewer --slots'),
+  );
   throw errors.length === 1 ? errors[0] : new LabErrors(errors);
 }

@@ -22,11 +22,24 @@ export { removeOwnContainersOn };
  * @returns {Promise<{ engine: object, engines: object[], images: Map<number, object>, lanes: object[],
  *   removeOwnContainers: () => Promise<unknown>, close: () => void }>}  engine: the first, for run.json's `docker`
  */
-export async function openDockerSession({ plans, config, engineNames = [], slots = 1, allowMixed = false, events = new EventEmitter(), connected = [] }) {
+export async function openDockerSession({
+  plans,
+  config,
+  engineNames = [],
+  slots = 1,
+  allowMixed = false,
+  events = new EventEmitter(),
+  connected = [],
+}) {
   const names = chooseEngineNames({ flags: engineNames, config, plans });
   const set = await openEngines({ names, slots, allowMixed, plans, config, events, connected });
   const [first] = set.engines;
-  await preflightUserCode(first.docker, { plans, images: set.images, config, onProgress: (line) => events.emit('preflight', line) });
+  await preflightUserCode(first.docker, {
+    plans,
+    images: set.images,
+    config,
+    onProgress: (line) => events.emit('preflight', line),
+  });
   return {
     engine: { host: first.endpoint.host, version: first.version },
     engines: set.describe(),

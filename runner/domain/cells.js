@@ -14,7 +14,9 @@ export function sampleOf(cell, column) {
  * disturbance broke is whole again.
  */
 export function roundsOf(cell, column) {
-  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
+  return cell.runs
+    .filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column]))
+    .map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
 }
 
 export function cellMedian(cell, column) {
@@ -39,14 +41,20 @@ const cellValues = (cell) => cell.values;
 export function varyingAxes(cells, axes, { valuesOf = cellValues, orAllSet = false } = {}) {
   const varying = axes.filter((axis) => new Set(cells.map((cell) => String(valuesOf(cell)[axis] ?? ''))).size > 1);
   if (varying.length > 0 || !orAllSet) return varying;
-  return axes.filter((axis) => cells.some((cell) => valuesOf(cell)[axis] !== undefined && valuesOf(cell)[axis] !== null));
+  return axes.filter((axis) =>
+    cells.some((cell) => valuesOf(cell)[axis] !== undefined && valuesOf(cell)[axis] !== null),
+  );
 }
 
 /** Cells grouped by their values on `heldAxes`; groups in the order of their first cell. */
 export function groupByAxes(cells, heldAxes, { valuesOf = cellValues } = {}) {
   const groups = new Map();
   for (const cell of cells) {
-    const key = JSON.stringify(heldAxes.map((axis) => (valuesOf(cell)[axis] === undefined || valuesOf(cell)[axis] === null ? null : String(valuesOf(cell)[axis]))));
+    const key = JSON.stringify(
+      heldAxes.map((axis) =>
+        valuesOf(cell)[axis] === undefined || valuesOf(cell)[axis] === null ? null : String(valuesOf(cell)[axis]),
+      ),
+    );
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(cell);
   }
@@ -85,5 +93,8 @@ export function sortByAxes(cells, axes, { valuesOf = cellValues } = {}) {
 
 /** "cpus=2 workload=pbkdf2": the held values that tell combinations apart. */
 export function formatWhere(values, axes) {
-  return axes.filter((axis) => values[axis] !== undefined && values[axis] !== null).map((axis) => `${axis}=${values[axis]}`).join(' ');
+  return axes
+    .filter((axis) => values[axis] !== undefined && values[axis] !== null)
+    .map((axis) => `${axis}=${values[axis]}`)
+    .join(' ');
 }

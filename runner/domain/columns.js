@@ -23,49 +23,241 @@ import { WORKLOADS, workloadColumns } from './workloads.js';
  */
 /** @typedef {{ run: object, raw: object, result: object|undefined, seen: object, task?: object }} RowSource */
 
-const round = (value) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 1000) / 1000 : undefined);
-const fromResult = (key) => ({ result }) => round(result?.[key]);
+const round = (value) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 1000) / 1000 : undefined;
+const fromResult =
+  (key) =>
+  ({ result }) =>
+    round(result?.[key]);
 const interferencePct = ({ result }) => round(measureInterference(result).interferencePct);
 
 /** runs.csv, before the axes. */
 const RUN_HEAD = [
-  { name: 'experiment', type: 'text', doc: 'the experiment\'s name' },
-  { name: 'cell', type: 'text', doc: 'stable id of the cell (a hash of the axis values, params, env, memory limit, Node major): the same cell has the same id in every folder, so resume and compare match on it' },
+  { name: 'experiment', type: 'text', doc: "the experiment's name" },
+  {
+    name: 'cell',
+    type: 'text',
+    doc: 'stable id of the cell (a hash of the axis values, params, env, memory limit, Node major): the same cell has the same id in every folder, so resume and compare match on it',
+  },
   { name: 'repetition', type: 'number', doc: '1, 2, … within the cell (warm-up runs count apart)' },
-  { name: 'rerun_of', type: 'number', doc: 'set on a run made because an earlier run of its cell was disturbed: that run\'s `repetition` (this one takes the next free number); empty otherwise' },
+  {
+    name: 'rerun_of',
+    type: 'number',
+    doc: "set on a run made because an earlier run of its cell was disturbed: that run's `repetition` (this one takes the next free number); empty otherwise",
+  },
 ];
 
 /** runs.csv, after the axes and before the workloads' own columns. */
 const RUN_MEASURES = [
-  { name: 'status', type: 'text', doc: '`ok`, `failed` (non-zero exit, or no valid result line), `timeout`, `oom` (killed by the memory limit)' },
-  { name: 'error', type: 'text', doc: 'what went wrong: exit code and the last lines of stderr, the timeout, the memory limit' },
-  { name: 'wall_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('wall_ms'), doc: 'the workload\'s own time, measured inside the container from the start of its first task to the end of its last (http: the measured period; command: the engine\'s start → exit of each task, summed, see docs/own-code.md)' },
-  { name: 'setup_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('setup_ms'), doc: 'inside the container, before the first task: spawning workers, forking the cluster' },
-  { name: 'container_ms', type: 'number', unit: 'ms', metric: true, value: ({ raw }) => round(raw.containerMs), doc: 'the runner\'s time for the run: create, start, wait, inspect (container start-up included)' },
-  { name: 'seen_available_parallelism', type: 'number', metric: true, seen: 1, value: ({ seen }) => seen.available_parallelism, doc: '`os.availableParallelism()` in the container: honours the cpuset, **ignores the quota**' },
-  { name: 'seen_cpus_length', type: 'number', metric: true, value: ({ seen }) => seen.cpus_length, doc: '`os.cpus().length`: the host\'s CPUs, whatever the limits' },
-  { name: 'seen_cpu_quota', type: 'number', metric: true, seen: 2, value: ({ seen }) => seen.cpu_quota, doc: 'the cgroup\'s CPU quota in CPUs (`cpu.cfs_quota_us / cpu.cfs_period_us`, or `cpu.max`); empty = unlimited' },
-  { name: 'seen_cpuset', type: 'text', value: ({ seen }) => seen.cpuset, doc: 'the effective cpuset (`cpuset.effective_cpus`), as the kernel prints it (`0-1`)' },
-  { name: 'seen_uv_threadpool_size', type: 'number', metric: true, value: ({ seen }) => seen.uv_threadpool_size, doc: 'the pool size libuv uses: `UV_THREADPOOL_SIZE` parsed as libuv does (C `atoi`, clamped to 1…1024; 4 when unset)' },
-  { name: 'pool_threads', type: 'number', metric: true, seen: 4, value: ({ result }) => result?.pool_threads, doc: 'libuv pool threads actually present (threads named `libuv-worker`; empty where libuv is older than 1.50 and does not name them, e.g. Node 20)' },
-  { name: 'peak_threads', type: 'number', metric: true, seen: 3, value: ({ result }) => result?.peak_threads, doc: 'peak OS threads of the workload\'s processes (sampled from `/proc`)' },
-  { name: 'nr_periods', type: 'number', metric: true, value: ({ result }) => result?.nr_periods, doc: 'CFS periods during the workload (cgroup `cpu.stat` delta)' },
-  { name: 'throttled_periods', type: 'number', metric: true, value: ({ result }) => result?.throttled_periods, doc: 'CFS periods in which the container was throttled' },
-  { name: 'throttled_ms', type: 'number', unit: 'ms', metric: true, seen: 5, value: fromResult('throttled_ms'), doc: 'time throttled, summed over CPUs (so it can exceed `wall_ms`)' },
-  { name: 'cpu_user_ms', type: 'number', unit: 'ms', metric: true, seen: 6, value: fromResult('cpu_user_ms'), doc: 'user CPU time of everything in the container during the workload (split from system time at timer ticks: reads low for bursty work)' },
-  { name: 'cpu_system_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_system_ms'), doc: 'system CPU time, likewise' },
-  { name: 'cpu_total_ms', type: 'number', unit: 'ms', metric: true, value: fromResult('cpu_total_ms'), doc: 'CPU time of everything in the container during the workload, exact (cgroup v1 `cpuacct.usage`, v2 `usage_usec`)' },
-  { name: 'host_other_cpu_ms', type: 'number', unit: 'ms', metric: true, value: ({ result }) => round(measureInterference(result).hostOtherCpuMs), doc: 'CPU time the rest of the host used during the same window as `cpu_total_ms`: the host\'s /proc/stat (host-wide inside a container; user + nice + system + irq + softirq + steal, in 10 ms ticks) less the run\'s own CPU time (http: the load generator\'s too; command: the window runs from the watcher\'s first reading of the command\'s cgroup to its last, less the watcher\'s own time). "The rest" is everyone: other programs, the Docker engine, the runner itself, and under `--slots` the runs of the neighbour slots. Tick rounding can put it a little below 0 on a quiet host; empty where /proc/stat could not be read' },
-  { name: 'interference_pct', type: 'number', unit: '%', metric: true, value: interferencePct, doc: `what the others took from the run: \`host_other_cpu_ms\` beyond the CPUs the run could not have used anyway (host CPUs − allowed, over the window), as a percentage of the CPU time the run was allowed in the window (window × min(quota, cpuset size, host CPUs)). A run allowed every CPU of the host shares all of it; a 0.5-CPU run on 2 CPUs shares nothing until the others need more than 1.5 CPUs. Empty when the run was allowed less than ${MIN_ALLOWED_MS} ms of CPU time in all (tick rounding alone would move it by more than ±4%). \`disturbed\` compares it with the experiment's \`disturbed_above\`` },
-  { name: 'peak_rss_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('peak_rss_mb'), doc: 'sum over the workload\'s processes of their peak RSS (MiB)' },
-  { name: 'cgroup_memory_peak_mb', type: 'number', unit: 'MiB', metric: true, value: fromResult('cgroup_memory_peak_mb'), doc: 'the container\'s peak memory as the cgroup counts it (MiB; page cache included)' },
-  { name: 'node_version', type: 'text', value: ({ seen }) => seen.node_version, doc: 'the Node.js that ran (`process.version`)' },
-  { name: 'exit_code', type: 'number', metric: true, value: ({ raw }) => raw.exitCode, doc: 'the container\'s exit code' },
-  { name: 'slot_cpuset', type: 'text', value: ({ raw }) => raw.slotCpuset, doc: 'the CPUs of the slot the run was given (`--slots`, docs/scale.md); with one slot, all of the engine\'s CPUs' },
-  { name: 'started_at', type: 'text', value: ({ raw }) => raw.startedAt.toISOString(), doc: 'ISO-8601 UTC, runner side' },
-  { name: 'finished_at', type: 'text', value: ({ raw }) => raw.finishedAt.toISOString(), doc: 'ISO-8601 UTC, runner side' },
-  { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: '`true` for warm-up runs (left out of every statistic)' },
-  { name: 'disturbed', type: 'boolean', value: (from) => isDisturbed(interferencePct(from), from.run.disturbedAbove), doc: '`true` when `interference_pct` is above the experiment\'s `disturbed_above`: the row stays, the statistics leave it out (unless `--keep-disturbed`) and the cell gets one more run, up to `max_reruns` (docs/report.md). Decided on the interference alone, never on the measured values; `false` also when the interference is unknown' },
+  {
+    name: 'status',
+    type: 'text',
+    doc: '`ok`, `failed` (non-zero exit, or no valid result line), `timeout`, `oom` (killed by the memory limit)',
+  },
+  {
+    name: 'error',
+    type: 'text',
+    doc: 'what went wrong: exit code and the last lines of stderr, the timeout, the memory limit',
+  },
+  {
+    name: 'wall_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    value: fromResult('wall_ms'),
+    doc: "the workload's own time, measured inside the container from the start of its first task to the end of its last (http: the measured period; command: the engine's start → exit of each task, summed, see docs/own-code.md)",
+  },
+  {
+    name: 'setup_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    value: fromResult('setup_ms'),
+    doc: 'inside the container, before the first task: spawning workers, forking the cluster',
+  },
+  {
+    name: 'container_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    value: ({ raw }) => round(raw.containerMs),
+    doc: "the runner's time for the run: create, start, wait, inspect (container start-up included)",
+  },
+  {
+    name: 'seen_available_parallelism',
+    type: 'number',
+    metric: true,
+    seen: 1,
+    value: ({ seen }) => seen.available_parallelism,
+    doc: '`os.availableParallelism()` in the container: honours the cpuset, **ignores the quota**',
+  },
+  {
+    name: 'seen_cpus_length',
+    type: 'number',
+    metric: true,
+    value: ({ seen }) => seen.cpus_length,
+    doc: "`os.cpus().length`: the host's CPUs, whatever the limits",
+  },
+  {
+    name: 'seen_cpu_quota',
+    type: 'number',
+    metric: true,
+    seen: 2,
+    value: ({ seen }) => seen.cpu_quota,
+    doc: "the cgroup's CPU quota in CPUs (`cpu.cfs_quota_us / cpu.cfs_period_us`, or `cpu.max`); empty = unlimited",
+  },
+  {
+    name: 'seen_cpuset',
+    type: 'text',
+    value: ({ seen }) => seen.cpuset,
+    doc: 'the effective cpuset (`cpuset.effective_cpus`), as the kernel prints it (`0-1`)',
+  },
+  {
+    name: 'seen_uv_threadpool_size',
+    type: 'number',
+    metric: true,
+    value: ({ seen }) => seen.uv_threadpool_size,
+    doc: 'the pool size libuv uses: `UV_THREADPOOL_SIZE` parsed as libuv does (C `atoi`, clamped to 1…1024; 4 when unset)',
+  },
+  {
+    name: 'pool_threads',
+    type: 'number',
+    metric: true,
+    seen: 4,
+    value: ({ result }) => result?.pool_threads,
+    doc: 'libuv pool threads actually present (threads named `libuv-worker`; empty where libuv is older than 1.50 and does not name them, e.g. Node 20)',
+  },
+  {
+    name: 'peak_threads',
+    type: 'number',
+    metric: true,
+    seen: 3,
+    value: ({ result }) => result?.peak_threads,
+    doc: "peak OS threads of the workload's processes (sampled from `/proc`)",
+  },
+  {
+    name: 'nr_periods',
+    type: 'number',
+    metric: true,
+    value: ({ result }) => result?.nr_periods,
+    doc: 'CFS periods during the workload (cgroup `cpu.stat` delta)',
+  },
+  {
+    name: 'throttled_periods',
+    type: 'number',
+    metric: true,
+    value: ({ result }) => result?.throttled_periods,
+    doc: 'CFS periods in which the container was throttled',
+  },
+  {
+    name: 'throttled_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    seen: 5,
+    value: fromResult('throttled_ms'),
+    doc: 'time throttled, summed over CPUs (so it can exceed `wall_ms`)',
+  },
+  {
+    name: 'cpu_user_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    seen: 6,
+    value: fromResult('cpu_user_ms'),
+    doc: 'user CPU time of everything in the container during the workload (split from system time at timer ticks: reads low for bursty work)',
+  },
+  {
+    name: 'cpu_system_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    value: fromResult('cpu_system_ms'),
+    doc: 'system CPU time, likewise',
+  },
+  {
+    name: 'cpu_total_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    value: fromResult('cpu_total_ms'),
+    doc: 'CPU time of everything in the container during the workload, exact (cgroup v1 `cpuacct.usage`, v2 `usage_usec`)',
+  },
+  {
+    name: 'host_other_cpu_ms',
+    type: 'number',
+    unit: 'ms',
+    metric: true,
+    value: ({ result }) => round(measureInterference(result).hostOtherCpuMs),
+    doc: "CPU time the rest of the host used during the same window as `cpu_total_ms`: the host's /proc/stat (host-wide inside a container; user + nice + system + irq + softirq + steal, in 10 ms ticks) less the run's own CPU time (http: the load generator's too; command: the window runs from the watcher's first reading of the command's cgroup to its last, less the watcher's own time). \"The rest\" is everyone: other programs, the Docker engine, the runner itself, and under `--slots` the runs of the neighbour slots. Tick rounding can put it a little below 0 on a quiet host; empty where /proc/stat could not be read",
+  },
+  {
+    name: 'interference_pct',
+    type: 'number',
+    unit: '%',
+    metric: true,
+    value: interferencePct,
+    doc: `what the others took from the run: \`host_other_cpu_ms\` beyond the CPUs the run could not have used anyway (host CPUs − allowed, over the window), as a percentage of the CPU time the run was allowed in the window (window × min(quota, cpuset size, host CPUs)). A run allowed every CPU of the host shares all of it; a 0.5-CPU run on 2 CPUs shares nothing until the others need more than 1.5 CPUs. Empty when the run was allowed less than ${MIN_ALLOWED_MS} ms of CPU time in all (tick rounding alone would move it by more than ±4%). \`disturbed\` compares it with the experiment's \`disturbed_above\``,
+  },
+  {
+    name: 'peak_rss_mb',
+    type: 'number',
+    unit: 'MiB',
+    metric: true,
+    value: fromResult('peak_rss_mb'),
+    doc: "sum over the workload's processes of their peak RSS (MiB)",
+  },
+  {
+    name: 'cgroup_memory_peak_mb',
+    type: 'number',
+    unit: 'MiB',
+    metric: true,
+    value: fromResult('cgroup_memory_peak_mb'),
+    doc: "the container's peak memory as the cgroup counts it (MiB; page cache included)",
+  },
+  {
+    name: 'node_version',
+    type: 'text',
+    value: ({ seen }) => seen.node_version,
+    doc: 'the Node.js that ran (`process.version`)',
+  },
+  {
+    name: 'exit_code',
+    type: 'number',
+    metric: true,
+    value: ({ raw }) => raw.exitCode,
+    doc: "the container's exit code",
+  },
+  {
+    name: 'slot_cpuset',
+    type: 'text',
+    value: ({ raw }) => raw.slotCpuset,
+    doc: "the CPUs of the slot the run was given (`--slots`, docs/scale.md); with one slot, all of the engine's CPUs",
+  },
+  {
+    name: 'started_at',
+    type: 'text',
+    value: ({ raw }) => raw.startedAt.toISOString(),
+    doc: 'ISO-8601 UTC, runner side',
+  },
+  {
+    name: 'finished_at',
+    type: 'text',
+    value: ({ raw }) => raw.finishedAt.toISOString(),
+    doc: 'ISO-8601 UTC, runner side',
+  },
+  {
+    name: 'warmup',
+    type: 'boolean',
+    value: ({ run }) => run.warmup,
+    doc: '`true` for warm-up runs (left out of every statistic)',
+  },
+  {
+    name: 'disturbed',
+    type: 'boolean',
+    value: (from) => isDisturbed(interferencePct(from), from.run.disturbedAbove),
+    doc: "`true` when `interference_pct` is above the experiment's `disturbed_above`: the row stays, the statistics leave it out (unless `--keep-disturbed`) and the cell gets one more run, up to `max_reruns` (docs/report.md). Decided on the interference alone, never on the measured values; `false` also when the interference is unknown",
+  },
 ];
 
 const listFixedWorkWorkloads = () => Object.keys(WORKLOADS).filter((name) => WORKLOADS[name].fixedWork);
@@ -75,7 +267,13 @@ const listFixedWorkWorkloads = () => Object.keys(WORKLOADS).filter((name) => WOR
  * of its cell, so a value written when a run ended would depend on the order the runs happened to go in.
  */
 const RUN_DERIVED = [
-  { name: 'cpu_per_task_dev_pct', type: 'number', unit: '%', derive: deviateFromCellCpu, doc: `for workloads whose every task does the same work (${listFixedWorkWorkloads().join(', ')}): how far the run's CPU time per task (\`cpu_total_ms\` ÷ tasks) is from the median over its cell's ok runs (warm-ups aside, disturbed ones in), in percent (+5 = 5% more CPU time for the same work). A CPU slowed by a busy neighbour (a shared core, cache or memory bandwidth) shows here even when the host's counters cannot; tasks are fixed within a cell, so this is \`cpu_total_ms\` against the cell's median` },
+  {
+    name: 'cpu_per_task_dev_pct',
+    type: 'number',
+    unit: '%',
+    derive: deviateFromCellCpu,
+    doc: `for workloads whose every task does the same work (${listFixedWorkWorkloads().join(', ')}): how far the run's CPU time per task (\`cpu_total_ms\` ÷ tasks) is from the median over its cell's ok runs (warm-ups aside, disturbed ones in), in percent (+5 = 5% more CPU time for the same work). A CPU slowed by a busy neighbour (a shared core, cache or memory bandwidth) shows here even when the host's counters cannot; tasks are fixed within a cell, so this is \`cpu_total_ms\` against the cell's median`,
+  },
 ];
 
 /** tasks.csv, whole. */
@@ -83,11 +281,34 @@ const TASK_TABLE = [
   { name: 'experiment', type: 'text', value: ({ run }) => run.experiment, doc: 'as in runs.csv' },
   { name: 'cell', type: 'text', value: ({ run }) => run.cell, doc: 'as in runs.csv' },
   { name: 'repetition', type: 'number', value: ({ run }) => run.repetition, doc: 'as in runs.csv' },
-  { name: 'task', type: 'number', value: ({ task }) => task.task, doc: 'the task\'s number within its run' },
-  { name: 'start_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.start_ms), doc: 'when the task started, in ms since the workload started (before any worker or process was spawned)' },
-  { name: 'end_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.end_ms), doc: 'when it ended, same clock: sorting by it shows the waves' },
-  { name: 'duration_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.end_ms - task.start_ms), doc: '`end_ms - start_ms`' },
-  { name: 'process', type: 'text', value: ({ task }) => task.process, doc: '0 the single or primary process, 1…N the cluster processes' },
+  { name: 'task', type: 'number', value: ({ task }) => task.task, doc: "the task's number within its run" },
+  {
+    name: 'start_ms',
+    type: 'number',
+    unit: 'ms',
+    value: ({ task }) => round(task.start_ms),
+    doc: 'when the task started, in ms since the workload started (before any worker or process was spawned)',
+  },
+  {
+    name: 'end_ms',
+    type: 'number',
+    unit: 'ms',
+    value: ({ task }) => round(task.end_ms),
+    doc: 'when it ended, same clock: sorting by it shows the waves',
+  },
+  {
+    name: 'duration_ms',
+    type: 'number',
+    unit: 'ms',
+    value: ({ task }) => round(task.end_ms - task.start_ms),
+    doc: '`end_ms - start_ms`',
+  },
+  {
+    name: 'process',
+    type: 'text',
+    value: ({ task }) => task.process,
+    doc: '0 the single or primary process, 1…N the cluster processes',
+  },
   { name: 'thread', type: 'text', value: ({ task }) => task.thread, doc: '0 a main thread, 1…N worker threads' },
   { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: 'as in runs.csv' },
 ];
@@ -106,15 +327,27 @@ export const TASK_COLUMNS = TASK_TABLE.map((column) => column.name);
 export const RUN_METRICS = RUN_MEASURES.filter((column) => column.metric).map((column) => column.name);
 
 /** Medians of what the process saw, carried into summary.csv because they explain the results. */
-export const SEEN_COLUMNS = RUN_MEASURES.filter((column) => column.seen).sort((a, b) => a.seen - b.seen).map((column) => column.name);
+export const SEEN_COLUMNS = RUN_MEASURES.filter((column) => column.seen)
+  .sort((a, b) => a.seen - b.seen)
+  .map((column) => column.name);
 
-const workloadColumnsOfType = (type) => Object.values(WORKLOADS).flatMap((workload) => (workload.columns ?? []).filter((column) => column.type === type).map((column) => column.name));
-const namesOfType = (type) => [...RUN_HEAD, ...RUN_MEASURES, ...RUN_DERIVED, ...TASK_TABLE].filter((column) => column.type === type).map((column) => column.name);
+const workloadColumnsOfType = (type) =>
+  Object.values(WORKLOADS).flatMap((workload) =>
+    (workload.columns ?? []).filter((column) => column.type === type).map((column) => column.name),
+  );
+const namesOfType = (type) =>
+  [...RUN_HEAD, ...RUN_MEASURES, ...RUN_DERIVED, ...TASK_TABLE]
+    .filter((column) => column.type === type)
+    .map((column) => column.name);
 
 /** { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a number or nothing. */
 export const COLUMN_TYPES = {
   // Text axes are those whose values are strings (workload, cpuset); a workload's columns say their own type.
-  text: new Set([...namesOfType('text'), ...AXIS_COLUMNS.filter((axis) => [AXES[axis].value.type].flat().includes('string')), ...workloadColumnsOfType('text')]),
+  text: new Set([
+    ...namesOfType('text'),
+    ...AXIS_COLUMNS.filter((axis) => [AXES[axis].value.type].flat().includes('string')),
+    ...workloadColumnsOfType('text'),
+  ]),
   boolean: new Set([...namesOfType('boolean'), ...workloadColumnsOfType('boolean')]),
 };
 
@@ -131,15 +364,25 @@ export function planColumns(plan) {
 
 function deviateFromCellCpu(cellRuns) {
   // A run that failed may have stopped short of its work: it has no CPU time per task.
-  const cpu = (run) => (WORKLOADS[run.workload]?.fixedWork && run.status === 'ok' && Number.isFinite(run.cpu_total_ms) ? run.cpu_total_ms : undefined);
-  const sample = cellRuns.filter((run) => run.warmup !== true).map(cpu).filter((value) => value !== undefined);
+  const cpu = (run) =>
+    WORKLOADS[run.workload]?.fixedWork && run.status === 'ok' && Number.isFinite(run.cpu_total_ms)
+      ? run.cpu_total_ms
+      : undefined;
+  const sample = cellRuns
+    .filter((run) => run.warmup !== true)
+    .map(cpu)
+    .filter((value) => value !== undefined);
   const middle = median(sample);
-  return cellRuns.map((run) => (cpu(run) === undefined || !(middle > 0) ? undefined : round(100 * (cpu(run) / middle - 1))));
+  return cellRuns.map((run) =>
+    cpu(run) === undefined || !(middle > 0) ? undefined : round(100 * (cpu(run) / middle - 1)),
+  );
 }
 
 /** A run's measured columns, from the table. */
 export function measureValues(source) {
-  return Object.fromEntries(RUN_MEASURES.filter((column) => column.value).map((column) => [column.name, column.value(source)]));
+  return Object.fromEntries(
+    RUN_MEASURES.filter((column) => column.value).map((column) => [column.name, column.value(source)]),
+  );
 }
 
 /** One tasks.csv row. */

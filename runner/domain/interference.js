@@ -23,9 +23,13 @@ export const MIN_ALLOWED_MS = 500;
 export function measureInterference(result) {
   const host = result?.host;
   const own = result?.cpu_total_ms;
-  if (!host || !Number.isFinite(host.cpu_ms) || !Number.isFinite(own)) return { hostOtherCpuMs: null, interferencePct: null };
+  if (!host || !Number.isFinite(host.cpu_ms) || !Number.isFinite(own))
+    return { hostOtherCpuMs: null, interferencePct: null };
   const hostOtherCpuMs = host.cpu_ms - own - (result.loader?.cpu_ms ?? 0);
-  const allowedCpus = usableCpus({ cpus: result.seen?.cpu_quota ?? undefined, cpuset: result.seen?.cpuset ?? undefined }, host.cpus);
+  const allowedCpus = usableCpus(
+    { cpus: result.seen?.cpu_quota ?? undefined, cpuset: result.seen?.cpuset ?? undefined },
+    host.cpus,
+  );
   const allowedMs = allowedCpus === null ? 0 : host.window_ms * allowedCpus;
   const spareMs = allowedCpus === null ? 0 : Math.max(0, host.cpus - allowedCpus) * host.window_ms;
   const contendedMs = Math.max(0, hostOtherCpuMs - spareMs);

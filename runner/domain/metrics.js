@@ -26,13 +26,16 @@ export function primaryMetrics(workload) {
 // Every primary metric of every workload, each once: wall_ms first, then in registry order.
 function listPrimaryMetrics() {
   const all = new Map([[WALL.column, WALL]]);
-  for (const workload of Object.keys(WORKLOADS)) for (const metric of primaryMetrics(workload)) if (!all.has(metric.column)) all.set(metric.column, metric);
+  for (const workload of Object.keys(WORKLOADS))
+    for (const metric of primaryMetrics(workload)) if (!all.has(metric.column)) all.set(metric.column, metric);
   return [...all.values()];
 }
 
 /** Every primary metric of these workloads, each once, in a fixed order (wall_ms first). */
 export function metricsOf(workloads) {
-  return listPrimaryMetrics().filter((metric) => workloads.some((workload) => primaryMetrics(workload).some((m) => m.column === metric.column)));
+  return listPrimaryMetrics().filter((metric) =>
+    workloads.some((workload) => primaryMetrics(workload).some((m) => m.column === metric.column)),
+  );
 }
 
 export function isPrimaryMetric(column) {
@@ -40,11 +43,19 @@ export function isPrimaryMetric(column) {
 }
 
 /** What a pivot table may show: a primary metric, speedup/efficiency, or a median of what the process saw. */
-export const PIVOT_METRICS = [...new Set([...listPrimaryMetrics().map((metric) => metric.column), 'speedup', 'efficiency', ...SEEN_COLUMNS])];
+export const PIVOT_METRICS = [
+  ...new Set([...listPrimaryMetrics().map((metric) => metric.column), 'speedup', 'efficiency', ...SEEN_COLUMNS]),
+];
 
 export function findMetric(column) {
-  return [...listPrimaryMetrics(), ...OTHER_METRICS].find((metric) => metric.column === column)
-    ?? { column, unit: guessUnit(column), better: null, label: column };
+  return (
+    [...listPrimaryMetrics(), ...OTHER_METRICS].find((metric) => metric.column === column) ?? {
+      column,
+      unit: guessUnit(column),
+      better: null,
+      label: column,
+    }
+  );
 }
 
 function guessUnit(column) {

@@ -8,7 +8,8 @@ import { parseCpuList } from '../../images/workload/lib/cpuset.js';
  * 8 on 1 CPU still has 1 CPU of capacity. A fractional quota (0.5) stays fractional.
  */
 export function usableCpus({ cpus, cpuset }, hostCpus) {
-  const limits = [cpus, cpuset === undefined ? undefined : parseCpuList(cpuset).length, hostCpus]
-    .filter((value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
+  const limits = [cpus, cpuset === undefined ? undefined : parseCpuList(cpuset).length, hostCpus].filter(
+    (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
+  );
   return limits.length ? Math.min(...limits) : null;
 }

@@ -12,7 +12,9 @@ export function readParamDefaults(workload) {
 
 /** Parameters for every known workload, so a later stage never wonders whether a key is set. */
 export function fillAllParams(params = {}) {
-  return Object.fromEntries(WORKLOAD_NAMES.map((workload) => [workload, fillParams(WORKLOADS[workload].params, params[workload])]));
+  return Object.fromEntries(
+    WORKLOAD_NAMES.map((workload) => [workload, fillParams(WORKLOADS[workload].params, params[workload])]),
+  );
 }
 
 /** [{ name, unit, description, type? }] the workload adds to runs.csv; [] for none. */

@@ -26,7 +26,9 @@ import { CAPACITY_AXES } from './model-cell.js';
 
 /** Cells with equal keys are one calibration group: same workload, parameters and non-capacity axes. */
 export function formatCalibrationKey({ workload, values, params }) {
-  const others = Object.entries(values).filter(([axis]) => !CAPACITY_AXES.includes(axis)).sort(([a], [b]) => a.localeCompare(b));
+  const others = Object.entries(values)
+    .filter(([axis]) => !CAPACITY_AXES.includes(axis))
+    .sort(([a], [b]) => a.localeCompare(b));
   return JSON.stringify([workload, params ?? null, others]);
 }
 
@@ -50,26 +52,46 @@ export function calibrateGroup(group) {
 const CALIBRATE = {
   sample(rule, cells, measured) {
     const most = Math.max(...cells.map((member) => member.modelCell.cpus));
-    const points = measured.filter(({ member }) => member.modelCell.cpus === most)
-      .map((point) => ({ ...point, sample: rule.sample(point.run, point.member.modelCell) })).filter((point) => Number.isFinite(point.sample));
+    const points = measured
+      .filter(({ member }) => member.modelCell.cpus === most)
+      .map((point) => ({ ...point, sample: rule.sample(point.run, point.member.modelCell) }))
+      .filter((point) => Number.isFinite(point.sample));
     if (points.length === 0) return null;
     const samples = points.map((point) => point.sample);
     const interval = intervalOfMedian(samples);
-    return { value: median(samples), runs: samples.length, cells: countCells(points), bounds: interval && { low: { value: interval.low }, high: { value: interval.high }, coverage: interval.coverage } };
+    return {
+      value: median(samples),
+      runs: samples.length,
+      cells: countCells(points),
+      bounds: interval && { low: { value: interval.low }, high: { value: interval.high }, coverage: interval.coverage },
+    };
   },
   fit(rule, _cells, measured) {
     const points = measured.filter(({ run }) => Number.isFinite(run[rule.metric]));
     if (points.length === 0) return null;
     const names = Object.keys(rule.terms(points[0].member.modelCell));
-    const design = points.map(({ member }) => { const terms = rule.terms(member.modelCell); return names.map((name) => terms[name]); });
-    const coef = solveLeastSquares(points.map(({ run }) => run[rule.metric]), design);
+    const design = points.map(({ member }) => {
+      const terms = rule.terms(member.modelCell);
+      return names.map((name) => terms[name]);
+    });
+    const coef = solveLeastSquares(
+      points.map(({ run }) => run[rule.metric]),
+      design,
+    );
     if (!coef) return null;
-    return { coefficients: Object.fromEntries(names.map((name, i) => [name, coef[i]])), runs: points.length, cells: countCells(points) };
+    return {
+      coefficients: Object.fromEntries(names.map((name, i) => [name, coef[i]])),
+      runs: points.length,
+      cells: countCells(points),
+    };
   },
   lowest(rule, cells, _measured, workload) {
     const ran = cells.filter((member) => member.runs.length > 0);
     if (ran.length === 0) return null;
-    const rank = ({ modelCell }) => { const parallelism = rule.parallelism(modelCell); return [Math.min(parallelism, modelCell.cpus), parallelism]; };
+    const rank = ({ modelCell }) => {
+      const parallelism = rule.parallelism(modelCell);
+      return [Math.min(parallelism, modelCell.cpus), parallelism];
+    };
     const lowest = ran.reduce((best, member) => (compareRanks(rank(member), rank(best)) < 0 ? member : best));
     const [medians, lows, highs] = [{}, {}, {}];
     for (const { column } of primaryMetrics(workload)) {
@@ -79,13 +101,21 @@ const CALIBRATE = {
       const interval = intervalOfMedian(sample);
       [lows[column], highs[column]] = interval ? [interval.low, interval.high] : [medians[column], medians[column]];
     }
-    return { base: lowest.modelCell, baseCell: lowest.cell, medians, runs: lowest.runs.length, cells: 1, bounds: { low: { medians: lows }, high: { medians: highs } } };
+    return {
+      base: lowest.modelCell,
+      baseCell: lowest.cell,
+      medians,
+      runs: lowest.runs.length,
+      cells: 1,
+      bounds: { low: { medians: lows }, high: { medians: highs } },
+    };
   },
 };
 
 // Folders written before runs.csv had cpu_total_ms have its two parts.
 function withCpuTotal(run) {
-  if (Number.isFinite(run.cpu_total_ms) || !Number.isFinite(run.cpu_user_ms) || !Number.isFinite(run.cpu_system_ms)) return run;
+  if (Number.isFinite(run.cpu_total_ms) || !Number.isFinite(run.cpu_user_ms) || !Number.isFinite(run.cpu_system_ms))
+    return run;
   return { ...run, cpu_total_ms: run.cpu_user_ms + run.cpu_system_ms };
 }
 
@@ -109,7 +139,9 @@ export function solveLeastSquares(y, design) {
     design.reduce((sum, row, k) => sum + row[i] * y[k], 0),
   ]);
   for (let col = 0; col < size; col++) {
-    const pivot = rows.slice(col).reduce((best, row, k) => (Math.abs(row[col]) > Math.abs(rows[best][col]) ? col + k : best), col);
+    const pivot = rows
+      .slice(col)
+      .reduce((best, row, k) => (Math.abs(row[col]) > Math.abs(rows[best][col]) ? col + k : best), col);
     [rows[col], rows[pivot]] = [rows[pivot], rows[col]];
     const scale = Math.max(1, ...rows.map((row) => Math.abs(row[col])));
     if (Math.abs(rows[col][col]) < 1e-9 * scale) return null;

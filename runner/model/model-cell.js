@@ -14,5 +14,11 @@ export const CAPACITY_AXES = ['cpus', 'cpuset', 'uv_threadpool_size', 'workers',
 export function toModelCell({ values, params }, hostCpus) {
   const cpus = usableCpus(values, hostCpus);
   if (cpus === null || !params) return null;
-  return { params, cpus, pool: values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset, workers: values.workers ?? 0, cluster: values.cluster ?? 0 };
+  return {
+    params,
+    cpus,
+    pool: values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset,
+    workers: values.workers ?? 0,
+    cluster: values.cluster ?? 0,
+  };
 }

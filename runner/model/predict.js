@@ -24,7 +24,12 @@ export function predictCells(cells, { hostCpus }) {
   const predicted = new Map();
   for (const group of groups.values()) {
     const calibration = calibrateGroup(group);
-    for (const member of group) predicted.set(member.cell, { calibration, model: predictCell(member, calibration), modelRange: predictRange(member, calibration) });
+    for (const member of group)
+      predicted.set(member.cell, {
+        calibration,
+        model: predictCell(member, calibration),
+        modelRange: predictRange(member, calibration),
+      });
   }
   return predicted;
 }
@@ -37,7 +42,9 @@ export function predictCells(cells, { hostCpus }) {
 export function predictCell({ workload, modelCell }, calibration) {
   const model = getWorkload(workload)?.model;
   if (!model || !calibration || !modelCell) return {};
-  return Object.fromEntries(Object.entries(model.predict(modelCell, calibration)).filter(([, value]) => Number.isFinite(value)));
+  return Object.fromEntries(
+    Object.entries(model.predict(modelCell, calibration)).filter(([, value]) => Number.isFinite(value)),
+  );
 }
 
 /**
@@ -47,7 +54,11 @@ export function predictCell({ workload, modelCell }, calibration) {
 export function predictRange(cell, calibration) {
   if (!calibration?.bounds) return {};
   const [low, high] = ['low', 'high'].map((end) => predictCell(cell, { ...calibration, ...calibration.bounds[end] }));
-  return Object.fromEntries(Object.keys(low).filter((metric) => Number.isFinite(high[metric])).map((metric) => [metric, [Math.min(low[metric], high[metric]), Math.max(low[metric], high[metric])]]));
+  return Object.fromEntries(
+    Object.keys(low)
+      .filter((metric) => Number.isFinite(high[metric]))
+      .map((metric) => [metric, [Math.min(low[metric], high[metric]), Math.max(low[metric], high[metric])]]),
+  );
 }
 
 /**
@@ -83,8 +94,12 @@ export function scaleModelRatio(a, b, metric, scale) {
     if (!cell?.calibration || !cell.params || !Number.isFinite(cell.hostCpus)) return undefined;
     const values = { ...cell.values };
     if (typeof values.cpus === 'number') values.cpus *= scale;
-    if (values.cpuset !== undefined && values.cpuset !== null && values.cpuset !== '') values.cpuset = `0-${Math.round(parseCpuList(String(values.cpuset)).length * scale) - 1}`;
-    return predictCell({ workload: cell.workload, modelCell: toModelCell({ values, params: cell.params }, cell.hostCpus * scale) }, cell.calibration)[metric];
+    if (values.cpuset !== undefined && values.cpuset !== null && values.cpuset !== '')
+      values.cpuset = `0-${Math.round(parseCpuList(String(values.cpuset)).length * scale) - 1}`;
+    return predictCell(
+      { workload: cell.workload, modelCell: toModelCell({ values, params: cell.params }, cell.hostCpus * scale) },
+      cell.calibration,
+    )[metric];
   };
   const [from, to] = [predict(a), predict(b)];
   return Number.isFinite(from) && Number.isFinite(to) && from !== 0 ? to / from : null;

@@ -32,15 +32,22 @@ export function planAdaptiveRound(plan, rows) {
   const { keepDisturbed } = plan;
   const needing = plan.cells.filter((cell) => {
     // A disturbed run is not one of the cell's repetitions (its re-run is): plan/reruns.js bounds those apart.
-    const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true && (keepDisturbed || row.disturbed !== true));
+    const own = rows.filter(
+      (row) => row.cell === cell.cell && row.warmup !== true && (keepDisturbed || row.disturbed !== true),
+    );
     // Every primary metric must be precise enough (http has two: throughput and p99 latency).
-    const samples = primaryMetrics(cell.workload).map(({ column }) => own.filter((row) => isMeasured(row, { keepDisturbed })).map((row) => row[column]));
+    const samples = primaryMetrics(cell.workload).map(({ column }) =>
+      own.filter((row) => isMeasured(row, { keepDisturbed })).map((row) => row[column]),
+    );
     // A cell that keeps failing would never get precise: stop once it has used its runs.
-    const imprecise = adaptive.target_ci_pct !== undefined && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
+    const imprecise =
+      adaptive.target_ci_pct !== undefined && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
     return own.length < adaptive.max_repetitions && (imprecise || undecided.has(cell.cell) || racing.has(cell.cell));
   });
   return shuffle(needing, plan.random).map((cell) => {
-    const done = rows.filter((row) => row.cell === cell.cell && row.warmup !== true).map((row) => Number(row.repetition));
+    const done = rows
+      .filter((row) => row.cell === cell.cell && row.warmup !== true)
+      .map((row) => Number(row.repetition));
     return toRunSpec(plan.experiment, cell, Math.max(0, ...done) + 1, false);
   });
 }

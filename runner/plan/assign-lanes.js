@@ -20,7 +20,8 @@ export function createLaneAssigner(lanes, { seed = 0, experimentName }) {
   const start = Math.floor(random() * ordered.length);
   const cells = new Map();
   return (run) => {
-    const candidates = run.values.engine === undefined ? ordered : ordered.filter((lane) => lane.engine === run.values.engine);
+    const candidates =
+      run.values.engine === undefined ? ordered : ordered.filter((lane) => lane.engine === run.values.engine);
     if (candidates.length === 0) return undefined;
     let state = cells.get(run.cell);
     if (!state) {

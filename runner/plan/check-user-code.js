@@ -35,8 +35,12 @@ export async function checkUserCode(plans, config) {
   const seen = new Set();
   for (const target of targets) {
     // The Node.js major matters to TypeScript only; the exports are the file's, whichever cell runs it.
-    const refusal = reader.isTypeScript(target.hostFile) ? checkTypeScript(target, locateKey(config, [...target.at, 'file'])) : null;
-    const key = refusal ? `${target.hostFile}\u0000${target.nodeMajor}` : `${target.hostFile}\u0000${target.exportName}`;
+    const refusal = reader.isTypeScript(target.hostFile)
+      ? checkTypeScript(target, locateKey(config, [...target.at, 'file']))
+      : null;
+    const key = refusal
+      ? `${target.hostFile}\u0000${target.nodeMajor}`
+      : `${target.hostFile}\u0000${target.exportName}`;
     if (seen.has(key)) continue;
     seen.add(key);
     const checked = refusal ? { error: refusal } : checkTarget(target, reader, config);
@@ -52,7 +56,10 @@ export async function checkUserCode(plans, config) {
 function checkTarget(target, { readModuleExports, isTypeScript, strip }, config) {
   const where = (key) => locateKey(config, [...target.at, key]);
   if (isTypeScript(target.hostFile) && !strip) {
-    const engine = [`its exports (this Node.js ${process.version} cannot strip types to read them; Node.js 22.13 and later can)`, ...engineChecks(target, [])];
+    const engine = [
+      `its exports (this Node.js ${process.version} cannot strip types to read them; Node.js 22.13 and later can)`,
+      ...engineChecks(target, []),
+    ];
     return { module: describeModule(target, { format: 'TypeScript', kind: null, engine }) };
   }
   const read = readModuleExports(target.hostFile, { root: target.hostRoot, strip });
@@ -62,8 +69,15 @@ function checkTarget(target, { readModuleExports, isTypeScript, strip }, config)
   const packages = describePackages(read.packages, { from: path.dirname(target.hostFile), root: target.hostRoot });
   const kind = read.names.get(target.exportName) ?? null;
   return {
-    module: describeModule(target, { format: read.format === 'module' ? 'ES module' : 'CommonJS', kind, engine: engineChecks(target, packages, read, kind) }),
-    warnings: [...(issue?.warning ? [issue.warning] : []), ...packages.filter((pkg) => !pkg.found).map((pkg) => missingPackage(target, pkg, where('file')))],
+    module: describeModule(target, {
+      format: read.format === 'module' ? 'ES module' : 'CommonJS',
+      kind,
+      engine: engineChecks(target, packages, read, kind),
+    }),
+    warnings: [
+      ...(issue?.warning ? [issue.warning] : []),
+      ...packages.filter((pkg) => !pkg.found).map((pkg) => missingPackage(target, pkg, where('file'))),
+    ],
   };
 }
 
@@ -78,10 +92,19 @@ function listTargets(plan, config) {
     const { hostFile, hostRoot } = resolveUserFile(given, configDir);
     const at = ['experiments', plan.experiment.name, 'params', cell.workload, ...workload.userCode.at];
     const written = at.reduce((object, key) => object?.[key], config.raw ?? {});
-    return [{
-      experiment: plan.experiment.name, kind: workload.userCode.kind, hostFile, hostRoot, at, nodeMajor: cell.nodeMajor,
-      exportName: given.export ?? 'default', exportWritten: written?.export !== undefined, shown: given.file,
-    }];
+    return [
+      {
+        experiment: plan.experiment.name,
+        kind: workload.userCode.kind,
+        hostFile,
+        hostRoot,
+        at,
+        nodeMajor: cell.nodeMajor,
+        exportName: given.export ?? 'default',
+        exportWritten: written?.export !== undefined,
+        shown: given.file,
+      },
+    ];
   });
 }
 
@@ -104,20 +127,28 @@ async function findTypeStripper() {
 function checkTypeScript(target, place) {
   const major = target.nodeMajor;
   if (major >= 22) return null;
-  return new LabError('ERR_CONFIG_INVALID', `${target.shown} is TypeScript, and the cell's Node.js ${major} cannot run it: Node.js strips types by default from 23.6 and 22.18 (${STRIPS_TYPES.from} and later always)`, {
-    ...place,
-    hint: `run it on Node.js ${STRIPS_TYPES.from} (\`node: [${STRIPS_TYPES.from}]\` in the matrix), or compile it to JavaScript and point \`file:\` at the .js file`,
-  });
+  return new LabError(
+    'ERR_CONFIG_INVALID',
+    `${target.shown} is TypeScript, and the cell's Node.js ${major} cannot run it: Node.js strips types by default from 23.6 and 22.18 (${STRIPS_TYPES.from} and later always)`,
+    {
+      ...place,
+      hint: `run it on Node.js ${STRIPS_TYPES.from} (\`node: [${STRIPS_TYPES.from}]\` in the matrix), or compile it to JavaScript and point \`file:\` at the .js file`,
+    },
+  );
 }
 
 function syntaxError(target, read, place) {
   const format = read.format === 'module' ? 'an ES module' : 'CommonJS';
-  return new LabError('ERR_CONFIG_INVALID', `${read.syntaxError.message} (read as ${format}, as the container's Node.js would load it)`, {
-    file: displayPath(read.file),
-    line: read.syntaxError.line,
-    column: read.syntaxError.column,
-    hint: `fix the module; it is \`file:\` of ${formatPath(target.at)}${place.line ? ` (${place.file}:${place.line}:${place.column})` : ''}`,
-  });
+  return new LabError(
+    'ERR_CONFIG_INVALID',
+    `${read.syntaxError.message} (read as ${format}, as the container's Node.js would load it)`,
+    {
+      file: displayPath(read.file),
+      line: read.syntaxError.line,
+      column: read.syntaxError.column,
+      hint: `fix the module; it is \`file:\` of ${formatPath(target.at)}${place.line ? ` (${place.file}:${place.line}:${place.column})` : ''}`,
+    },
+  );
 }
 
 /** The export is missing or no function: an error where the source says so for sure, a warning where it might be made at run time. */
@@ -130,24 +161,41 @@ function checkExport(target, read, where) {
   if (kind !== undefined) {
     if (!NOT_A_FUNCTION.has(kind)) return null;
     return {
-      error: new LabError('ERR_CONFIG_INVALID', `${target.shown}: export \`${name}\` is ${article(kind)} ${kind}, not a function`, {
-        ...place,
-        hint: target.kind === 'app' ? 'write the name of an export that is a (req, res) handler or a function returning an http.Server' : 'write the name of an exported function in `export:`',
-      }),
+      error: new LabError(
+        'ERR_CONFIG_INVALID',
+        `${target.shown}: export \`${name}\` is ${article(kind)} ${kind}, not a function`,
+        {
+          ...place,
+          hint:
+            target.kind === 'app'
+              ? 'write the name of an export that is a (req, res) handler or a function returning an http.Server'
+              : 'write the name of an exported function in `export:`',
+        },
+      ),
     };
   }
   const close = suggestName(name, listed);
-  const hint = close ? `did you mean \`${close}\`?` : 'set `export:` to one of its exports (`default` for export default / module.exports)';
+  const hint = close
+    ? `did you mean \`${close}\`?`
+    : 'set `export:` to one of its exports (`default` for export default / module.exports)';
   if (read.viaDefault) {
     return {
       warning: {
         ...place,
         message: `${target.shown} shows no export \`${name}\` in its source (its exports: ${exportsText}); it may be made when the module runs: ${read.dynamic.join('; ')}`,
-        hint: close ? `did you mean \`${close}\`? The preflight in the container will tell` : 'the preflight in the container will tell before the first run',
+        hint: close
+          ? `did you mean \`${close}\`? The preflight in the container will tell`
+          : 'the preflight in the container will tell before the first run',
       },
     };
   }
-  return { error: new LabError('ERR_CONFIG_INVALID', `${target.shown} has no export \`${name}\`; its exports: ${exportsText}`, { ...place, hint }) };
+  return {
+    error: new LabError(
+      'ERR_CONFIG_INVALID',
+      `${target.shown} has no export \`${name}\`; its exports: ${exportsText}`,
+      { ...place, hint },
+    ),
+  };
 }
 
 function missingPackage(target, pkg, place) {
@@ -163,14 +211,25 @@ function engineChecks(target, packages, read, kind) {
   const checks = [];
   if (/\.[mc]?ts$/.test(target.hostFile)) {
     const since = STRIPS_TYPES.since[target.nodeMajor];
-    if (since) checks.push(`that the image's Node.js ${target.nodeMajor} is ${since} or later, which strips types (the lab's own images are)`);
+    if (since)
+      checks.push(
+        `that the image's Node.js ${target.nodeMajor} is ${since} or later, which strips types (the lab's own images are)`,
+      );
     checks.push('that it uses only types Node.js can strip (no enum, namespace or parameter properties)');
   }
-  if (kind === 'unknown') checks.push(`that \`${target.exportName}\` is a function (the source does not say what it is)`);
+  if (kind === 'unknown')
+    checks.push(`that \`${target.exportName}\` is a function (the source does not say what it is)`);
   const addons = packages.filter((pkg) => pkg.addon).map((pkg) => pkg.name);
-  if (addons.length > 0) checks.push(`that the native addon${addons.length > 1 ? 's' : ''} ${addons.map((name) => `\`${name}\``).join(', ')} load${addons.length > 1 ? '' : 's'} on Linux with Node.js ${target.nodeMajor} (a binary built on macOS or Windows does not)`);
+  if (addons.length > 0)
+    checks.push(
+      `that the native addon${addons.length > 1 ? 's' : ''} ${addons.map((name) => `\`${name}\``).join(', ')} load${addons.length > 1 ? '' : 's'} on Linux with Node.js ${target.nodeMajor} (a binary built on macOS or Windows does not)`,
+    );
   const others = packages.filter((pkg) => pkg.found && !pkg.addon).length;
-  checks.push(others > 0 ? `that its ${others} other package${others > 1 ? 's load' : ' loads'} in the container` : 'that it loads in the container');
+  checks.push(
+    others > 0
+      ? `that its ${others} other package${others > 1 ? 's load' : ' loads'} in the container`
+      : 'that it loads in the container',
+  );
   if (read?.dynamic.length > 0) checks.push(`what it makes at run time: ${read.dynamic.join('; ')}`);
   if (target.kind === 'function') checks.push('what a call returns (the user_<key> columns)');
   return checks;

@@ -31,7 +31,10 @@ function describeClaim(plan, axes, claim, index) {
   });
   const side = claim.expect.below !== undefined ? 'below' : claim.expect.above !== undefined ? 'above' : null;
   const bound = side ? claim.expect[side] : null;
-  const described = metrics.map((metric) => ({ ...metric, meaning: side ? describeSide(side, bound, metric.better) : null }));
+  const described = metrics.map((metric) => ({
+    ...metric,
+    meaning: side ? describeSide(side, bound, metric.better) : null,
+  }));
   const path = ['experiments', plan.experiment.name, 'claims', index, 'expect'];
   const surprising = described.filter((metric) => metric.defaulted && metric.better === 'higher' && side);
   return {
@@ -43,22 +46,28 @@ function describeClaim(plan, axes, claim, index) {
     expect: formatExpect(claim.expect),
     pairs: pairs.length,
     metrics: described,
-    warning: surprising.length === 0 ? null : {
-      path,
-      message: `${side} ${bound} means ${describeSide(side, bound, 'higher')} here: with no \`metric:\` the claim is judged on ${surprising.map(({ workload, metric }) => `${metric} (${workload}'s first primary metric)`).join(', ')}, where higher is better, so B / A ${side} ${bound} says ${axis}=${b} is ${side === 'below' ? 'worse' : 'better'} than ${axis}=${a}`,
-      hint: [
-        `write \`metric: ${surprising[0].metric}\` in the claim to say you mean it`,
-        ...primaryMetrics(surprising[0].workload).filter((metric) => metric.better === 'lower').slice(0, 1).map((metric) => `\`metric: ${metric.column}\` to judge ${metric.label} (lower is better)`),
-        `or, if you meant ${axis}=${b} is ${side === 'below' ? 'better' : 'worse'}, \`${side === 'below' ? 'above' : 'below'}: ${Number((1 / bound).toPrecision(3))}\``,
-      ].join(', '),
-    },
+    warning:
+      surprising.length === 0
+        ? null
+        : {
+            path,
+            message: `${side} ${bound} means ${describeSide(side, bound, 'higher')} here: with no \`metric:\` the claim is judged on ${surprising.map(({ workload, metric }) => `${metric} (${workload}'s first primary metric)`).join(', ')}, where higher is better, so B / A ${side} ${bound} says ${axis}=${b} is ${side === 'below' ? 'worse' : 'better'} than ${axis}=${a}`,
+            hint: [
+              `write \`metric: ${surprising[0].metric}\` in the claim to say you mean it`,
+              ...primaryMetrics(surprising[0].workload)
+                .filter((metric) => metric.better === 'lower')
+                .slice(0, 1)
+                .map((metric) => `\`metric: ${metric.column}\` to judge ${metric.label} (lower is better)`),
+              `or, if you meant ${axis}=${b} is ${side === 'below' ? 'better' : 'worse'}, \`${side === 'below' ? 'above' : 'below'}: ${Number((1 / bound).toPrecision(3))}\``,
+            ].join(', '),
+          },
   };
 }
 
 function describeSide(side, bound, better) {
   if (better === null) return `B's value is ${side === 'below' ? 'lower' : 'higher'}`;
   const lower = side === 'below';
-  return (lower === (better === 'lower')) ? 'better' : 'worse';
+  return lower === (better === 'lower') ? 'better' : 'worse';
 }
 
 // One answer per value of the budget axes (verdicts/advice.js: `per`, else those of BUDGET_AXES the cells have) and workload.
@@ -68,7 +77,10 @@ function describeAdvice(plan, axes) {
   const workloads = [...new Set(plan.cells.map((cell) => cell.workload))];
   return {
     within: recommend.within,
-    per: [...(recommend.per ?? BUDGET_AXES.filter((axis) => axes.includes(axis))), ...(workloads.length > 1 ? ['workload'] : [])],
+    per: [
+      ...(recommend.per ?? BUDGET_AXES.filter((axis) => axes.includes(axis))),
+      ...(workloads.length > 1 ? ['workload'] : []),
+    ],
     prefer: recommend.prefer ?? null,
     metrics: workloads.map((workload) => {
       const column = recommend.metric ?? primaryMetrics(workload)[0].column;

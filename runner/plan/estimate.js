@@ -33,7 +33,7 @@ export function estimatePlan(plan, { pending, extra, bench, previous, lanes = 1 
   const unknown = [...perCell.values()].some((estimate) => estimate.ms === null);
   const sumOver = (counts) => [...counts].reduce((sum, [cell, count]) => sum + count * (perCell.get(cell)?.ms ?? 0), 0);
   const plannedCounts = countByCell(pending);
-  const planned = unknown ? null : sumOver(plannedCounts) / lanes + (pending.length > 0 ? bench?.startup_ms ?? 0 : 0);
+  const planned = unknown ? null : sumOver(plannedCounts) / lanes + (pending.length > 0 ? (bench?.startup_ms ?? 0) : 0);
   return {
     perCell,
     planned_ms: planned,

@@ -57,5 +57,8 @@ function extendsCell(entry, axes, cell) {
 export function countIncludeExtensions(matrix, { include = [], exclude = [] } = {}) {
   const axes = Object.keys(matrix);
   const kept = cartesianProduct(axes, matrix).filter((cell) => !exclude.some((entry) => matchesEntry(cell, entry)));
-  return include.map((entry) => ({ extended: kept.filter((cell) => extendsCell(entry, axes, cell)).length, of: kept.length }));
+  return include.map((entry) => ({
+    extended: kept.filter((cell) => extendsCell(entry, axes, cell)).length,
+    of: kept.length,
+  }));
 }

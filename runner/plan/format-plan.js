@@ -37,9 +37,15 @@ function formatTable({ axes, table }) {
     row.up_to_more > 0 ? `+${row.up_to_more}` : '',
     formatRunTime(row),
   ]);
-  const numeric = header.map((_, column) => rows.every((row) => row[column] === '' || row[column] === '-' || /^[+≥~]?[\d.]/.test(row[column])));
+  const numeric = header.map((_, column) =>
+    rows.every((row) => row[column] === '' || row[column] === '-' || /^[+≥~]?[\d.]/.test(row[column])),
+  );
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells) => cells.map((cell, column) => (numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ').trimEnd();
+  const line = (cells) =>
+    cells
+      .map((cell, column) => (numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }
 
@@ -52,7 +58,9 @@ function formatRunTime({ run_ms: ms, run_ms_from: from, run_ms_lower_bound: lowe
 
 function formatClaim(claim) {
   const metrics = groupMetrics(claim.metrics);
-  const lines = [`  claim ${claim.claim}: ${claim.axis} ${claim.b} / ${claim.a}, ${claim.expect}, on ${metrics}; ${claim.pairs} pair${claim.pairs === 1 ? '' : 's'} of cells`];
+  const lines = [
+    `  claim ${claim.claim}: ${claim.axis} ${claim.b} / ${claim.a}, ${claim.expect}, on ${metrics}; ${claim.pairs} pair${claim.pairs === 1 ? '' : 's'} of cells`,
+  ];
   lines.push(`    "${claim.says}"`);
   return lines;
 }
@@ -75,35 +83,69 @@ function groupMetrics(metrics) {
 }
 
 function formatEstimate(estimate, { planned, more }) {
-  const { planned_ms: ms, up_to_more_ms: moreMs, lower_bound: lower, measured_cells: measured, cells, lanes, from_folder: folder, bench, known_workloads: known } = estimate;
+  const {
+    planned_ms: ms,
+    up_to_more_ms: moreMs,
+    lower_bound: lower,
+    measured_cells: measured,
+    cells,
+    lanes,
+    from_folder: folder,
+    bench,
+    known_workloads: known,
+  } = estimate;
   if (planned === 0) return ['  time: nothing left to run'];
-  if (ms === null) return [`  time: not estimated (no benchmark figures: \`npm run bench -- --docs\` writes them${folder ? '' : ', and no earlier folder of this experiment under results/'})`];
+  if (ms === null)
+    return [
+      `  time: not estimated (no benchmark figures: \`npm run bench -- --docs\` writes them${folder ? '' : ', and no earlier folder of this experiment under results/'})`,
+    ];
   const sources = [];
-  if (measured > 0) sources.push(`${measured === cells ? 'every cell' : `${measured} of ${cells} cells`} as measured in ${folder} (the median time of a run there)`);
+  if (measured > 0)
+    sources.push(
+      `${measured === cells ? 'every cell' : `${measured} of ${cells} cells`} as measured in ${folder} (the median time of a run there)`,
+    );
   if (measured < cells && bench) {
-    const parts = [`the runner's overhead, ${Math.round(bench.overhead_ms)} ms a run (npm run bench, ${bench.written})`];
+    const parts = [
+      `the runner's overhead, ${Math.round(bench.overhead_ms)} ms a run (npm run bench, ${bench.written})`,
+    ];
     if (known.length > 0) parts.push(`${known.join(', ')}'s warm-up and measured seconds`);
-    if (lower) parts.push('the workload\'s own time, not known before a first folder of this experiment exists under results/');
+    if (lower)
+      parts.push("the workload's own time, not known before a first folder of this experiment exists under results/");
     sources.push(`${measured > 0 ? 'the others' : 'each run'}: ${parts.join(' + ')}`);
   }
   const parallel = lanes > 1 ? `, ${lanes} runs at once` : '';
   const lines = [`  time: ${lower ? 'at least ' : 'about '}${formatDuration(ms)}${parallel}: ${sources.join('; ')}`];
-  if (more > 0 && moreMs !== null) lines.push(`  ${MORE_WORDS}: up to ${more} more runs, ${lower ? 'at least ' : 'about '}${formatDuration(moreMs)} more`);
+  if (more > 0 && moreMs !== null)
+    lines.push(
+      `  ${MORE_WORDS}: up to ${more} more runs, ${lower ? 'at least ' : 'about '}${formatDuration(moreMs)} more`,
+    );
   return lines;
 }
 
 function formatUserCode(modules) {
-  return ['Your code (checked on this host; the preflight in the container checks the rest before the first run):', ...modules.flatMap((module) => [
-    `  ${module.file} (${module.format}), export \`${module.export}\`${module.kind && module.kind !== 'unknown' ? `: ${module.kind === 'class' ? 'a class' : `a ${module.kind}`}` : ''}`,
-    `    only the engine can check: ${module.engine.join('; ')}`,
-  ])];
+  return [
+    'Your code (checked on this host; the preflight in the container checks the rest before the first run):',
+    ...modules.flatMap((module) => [
+      `  ${module.file} (${module.format}), export \`${module.export}\`${module.kind && module.kind !== 'unknown' ? `: ${module.kind === 'class' ? 'a class' : `a ${module.kind}`}` : ''}`,
+      `    only the engine can check: ${module.engine.join('; ')}`,
+    ]),
+  ];
 }
 
 function formatTotal(planned) {
   const { count, up_to_more: more, estimate, seed } = planned;
-  const time = estimate.planned_ms === null ? '' : `, ${estimate.lower_bound ? 'at least ' : 'about '}${formatDuration(estimate.planned_ms)}`;
-  const extra = more > 0 ? ` (up to ${count + more} with ${MORE_WORDS}${estimate.up_to_more_ms === null ? '' : `, ${formatDuration(estimate.planned_ms + estimate.up_to_more_ms)}`})` : '';
-  const reruns = planned.most_reruns > 0 ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)` : '';
+  const time =
+    estimate.planned_ms === null
+      ? ''
+      : `, ${estimate.lower_bound ? 'at least ' : 'about '}${formatDuration(estimate.planned_ms)}`;
+  const extra =
+    more > 0
+      ? ` (up to ${count + more} with ${MORE_WORDS}${estimate.up_to_more_ms === null ? '' : `, ${formatDuration(estimate.planned_ms + estimate.up_to_more_ms)}`})`
+      : '';
+  const reruns =
+    planned.most_reruns > 0
+      ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)`
+      : '';
   return `${count} runs${extra}${time}${reruns}; seed ${seed} (--seed ${seed} gives this order again; --verbose lists every run)`;
 }
 

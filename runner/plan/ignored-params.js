@@ -15,9 +15,20 @@ export function findIgnoredParams(plan, rawExperiment) {
   return Object.entries(written).flatMap(([workload, params]) => {
     if (!getWorkload(workload) || !isPlainObject(params)) return [];
     if (!running.has(workload)) {
-      return [{ path: ['params', workload], at: 'key', message: `\`params.${workload}\` is ignored: no cell runs the ${workload} workload`, hint: `add ${workload} to \`workload:\` in the matrix, or remove \`params.${workload}\`` }];
+      return [
+        {
+          path: ['params', workload],
+          at: 'key',
+          message: `\`params.${workload}\` is ignored: no cell runs the ${workload} workload`,
+          hint: `add ${workload} to \`workload:\` in the matrix, or remove \`params.${workload}\``,
+        },
+      ];
     }
     const filled = plan.cells.find((cell) => cell.workload === workload).params;
-    return (getWorkload(workload).findIgnoredParams?.(params, filled) ?? []).map((issue) => ({ ...issue, path: ['params', workload, ...issue.path], at: 'key' }));
+    return (getWorkload(workload).findIgnoredParams?.(params, filled) ?? []).map((issue) => ({
+      ...issue,
+      path: ['params', workload, ...issue.path],
+      at: 'key',
+    }));
   });
 }

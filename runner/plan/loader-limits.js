@@ -28,12 +28,19 @@ export function planLoaderLimits({ server, loader, hostCpuIds, withinSlot = fals
   // Docker refuses a quota above the CPUs the container may use.
   const cpus = Math.min(loader.cpus, cpusetIds?.length ?? hostCpuIds.length);
   const cpuset = cpusetIds ? formatCpuIds(cpusetIds) : '';
-  return { cpus, cpuset, nanoCpus: Math.round(cpus * 1e9), cpusetCpus: cpuset || undefined, memoryBytes: LOADER_MEMORY_BYTES };
+  return {
+    cpus,
+    cpuset,
+    nanoCpus: Math.round(cpus * 1e9),
+    cpusetCpus: cpuset || undefined,
+    memoryBytes: LOADER_MEMORY_BYTES,
+  };
 }
 
 function chooseLoaderCpus({ server, loader, hostCpuIds, withinSlot }) {
   if (loader.cpuset === 'none') return undefined;
-  if (loader.cpuset !== 'auto') return withinSlot ? parseCpuList(loader.cpuset).map((id) => hostCpuIds[id]) : parseCpuList(loader.cpuset);
+  if (loader.cpuset !== 'auto')
+    return withinSlot ? parseCpuList(loader.cpuset).map((id) => hostCpuIds[id]) : parseCpuList(loader.cpuset);
   if (!server.cpusetCpus) return undefined;
   const taken = new Set(parseCpuList(server.cpusetCpus));
   const free = hostCpuIds.filter((id) => !taken.has(id));

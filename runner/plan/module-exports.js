@@ -41,10 +41,27 @@ export function readModuleExports(file, { root, strip }, depth = 0, seen = new S
   const text = readFileSync(file, 'utf8');
   const source = strip && isTypeScript(file) ? strip(text) : text;
   const parsed = parseModule(source, readFormatHint(file, root));
-  if (parsed.syntaxError) return { file, format: parsed.format, names: new Map(), dynamic: [], viaDefault: false, packages: [], syntaxError: parsed.syntaxError };
+  if (parsed.syntaxError)
+    return {
+      file,
+      format: parsed.format,
+      names: new Map(),
+      dynamic: [],
+      viaDefault: false,
+      packages: [],
+      syntaxError: parsed.syntaxError,
+    };
   const read = parsed.format === 'module' ? readEsmExports(parsed.ast) : readCommonJsExports(parsed.ast);
-  const found = { file, format: parsed.format, names: read.names, dynamic: read.dynamic, viaDefault: read.viaDefault, packages: listPackages(parsed.ast) };
-  for (const { specifier, line, star } of read.reexports) mergeReexport(found, { specifier, line, star, root, strip, depth, seen });
+  const found = {
+    file,
+    format: parsed.format,
+    names: read.names,
+    dynamic: read.dynamic,
+    viaDefault: read.viaDefault,
+    packages: listPackages(parsed.ast),
+  };
+  for (const { specifier, line, star } of read.reexports)
+    mergeReexport(found, { specifier, line, star, root, strip, depth, seen });
   return found;
 }
 
@@ -72,7 +89,8 @@ function findPackageType(dir, root) {
         return 'commonjs';
       }
     }
-    if (current === root || path.relative(root, current).startsWith('..') || current === path.dirname(current)) return null;
+    if (current === root || path.relative(root, current).startsWith('..') || current === path.dirname(current))
+      return null;
   }
 }
 
@@ -96,7 +114,15 @@ function tryParse(parseAs, format) {
     return { format, ast: parseAs() };
   } catch (error) {
     if (!(error instanceof SyntaxError) || !error.loc) throw error;
-    return { format, syntaxError: { message: error.message.replace(/ \(\d+:\d+\)$/, ''), line: error.loc.line, column: error.loc.column + 1, offset: error.pos } };
+    return {
+      format,
+      syntaxError: {
+        message: error.message.replace(/ \(\d+:\d+\)$/, ''),
+        line: error.loc.line,
+        column: error.loc.column + 1,
+        offset: error.pos,
+      },
+    };
   }
 }
 
@@ -113,15 +139,22 @@ function readEsmExports(ast) {
       if (node.declaration) for (const [name, kind] of readDeclared(node.declaration, locals)) names.set(name, kind);
       for (const specifier of node.specifiers) {
         const exported = nameOf(specifier.exported);
-        const kind = node.source ? 'unknown' : locals.get(nameOf(specifier.local)) ?? 'unknown';
+        const kind = node.source ? 'unknown' : (locals.get(nameOf(specifier.local)) ?? 'unknown');
         names.set(exported, kind);
         if (exported === 'default' && (kind === 'unknown' || kind === 'object')) {
           viaDefault = true;
-          dynamic.push(`\`export { ${nameOf(specifier.local)} as default }\` (line ${node.loc.start.line}): a name may be a key of that value`);
+          dynamic.push(
+            `\`export { ${nameOf(specifier.local)} as default }\` (line ${node.loc.start.line}): a name may be a key of that value`,
+          );
         }
       }
     } else if (node.type === 'ExportDefaultDeclaration') {
-      const kind = node.declaration.type === 'FunctionDeclaration' ? 'function' : node.declaration.type === 'ClassDeclaration' ? 'class' : kindOf(node.declaration, locals);
+      const kind =
+        node.declaration.type === 'FunctionDeclaration'
+          ? 'function'
+          : node.declaration.type === 'ClassDeclaration'
+            ? 'class'
+            : kindOf(node.declaration, locals);
       names.set('default', kind);
       // `export default { handler }`: its keys are names too (load-export.js looks on the default object).
       if (node.declaration.type === 'ObjectExpression') {
@@ -131,7 +164,9 @@ function readEsmExports(ast) {
         viaDefault ||= keys.dynamic.length > 0;
       } else if (kind === 'unknown' || kind === 'object') {
         viaDefault = true;
-        dynamic.push(`\`export default ${describeNode(node.declaration)}\` (line ${node.loc.start.line}): a name may be a key of that value`);
+        dynamic.push(
+          `\`export default ${describeNode(node.declaration)}\` (line ${node.loc.start.line}): a name may be a key of that value`,
+        );
       }
     } else if (node.type === 'ExportAllDeclaration') {
       if (node.exported) names.set(nameOf(node.exported), 'object');
@@ -144,9 +179,11 @@ function readEsmExports(ast) {
 function readDeclared(declaration, locals) {
   if (declaration.type === 'FunctionDeclaration') return [[declaration.id.name, 'function']];
   if (declaration.type === 'ClassDeclaration') return [[declaration.id.name, 'class']];
-  return declaration.declarations.flatMap((declarator) => (declarator.id.type === 'Identifier'
-    ? [[declarator.id.name, kindOf(declarator.init, locals)]]
-    : listPatternNames(declarator.id).map((name) => [name, 'unknown'])));
+  return declaration.declarations.flatMap((declarator) =>
+    declarator.id.type === 'Identifier'
+      ? [[declarator.id.name, kindOf(declarator.init, locals)]]
+      : listPatternNames(declarator.id).map((name) => [name, 'unknown']),
+  );
 }
 
 // ----- CommonJS
@@ -164,7 +201,11 @@ function readCommonJsExports(ast) {
       const line = node.loc.start.line;
       if (isModuleExports(node.left)) {
         wholeCount += 1;
-        whole = { node: node.right, line, topLevel: ancestors.length === 3 && ancestors[1].type === 'ExpressionStatement' };
+        whole = {
+          node: node.right,
+          line,
+          topLevel: ancestors.length === 3 && ancestors[1].type === 'ExpressionStatement',
+        };
         return;
       }
       if (node.left.type !== 'MemberExpression' || !isExportsObject(node.left.object)) return;
@@ -176,13 +217,20 @@ function readCommonJsExports(ast) {
       const passed = node.arguments.filter((argument) => isExportsObject(argument));
       if (passed.length === 0) return;
       const [target, key] = node.arguments;
-      const defines = describeNode(node.callee) === 'Object.defineProperty' && isExportsObject(target) && key?.type === 'Literal' && typeof key.value === 'string';
+      const defines =
+        describeNode(node.callee) === 'Object.defineProperty' &&
+        isExportsObject(target) &&
+        key?.type === 'Literal' &&
+        typeof key.value === 'string';
       if (defines) names.set(key.value, 'unknown');
-      else dynamic.push(`\`${describeNode(node.callee)}(${describeNode(passed[0])}, …)\` (line ${node.loc.start.line})`);
+      else
+        dynamic.push(`\`${describeNode(node.callee)}(${describeNode(passed[0])}, …)\` (line ${node.loc.start.line})`);
     },
   });
   if (wholeCount > 1 || (whole && !whole.topLevel)) {
-    dynamic.push(`\`module.exports = …\` ${wholeCount > 1 ? `${wholeCount} times` : 'inside a block or function'} (line ${whole.line}): which one wins is decided at run time`);
+    dynamic.push(
+      `\`module.exports = …\` ${wholeCount > 1 ? `${wholeCount} times` : 'inside a block or function'} (line ${whole.line}): which one wins is decided at run time`,
+    );
     return { names: new Map([...names, ['default', 'unknown']]), dynamic, reexports, viaDefault: true };
   }
   if (!whole) return { names: new Map([...names, ['default', 'object']]), dynamic, reexports, viaDefault };
@@ -207,13 +255,25 @@ function readCommonJsExports(ast) {
   return { names, dynamic, reexports, viaDefault };
 }
 
-const isModuleExports = (node) => node.type === 'MemberExpression' && !node.computed && node.object.type === 'Identifier' && node.object.name === 'module' && node.property.name === 'exports';
+const isModuleExports = (node) =>
+  node.type === 'MemberExpression' &&
+  !node.computed &&
+  node.object.type === 'Identifier' &&
+  node.object.name === 'module' &&
+  node.property.name === 'exports';
 const isExportsObject = (node) => (node.type === 'Identifier' && node.name === 'exports') || isModuleExports(node);
-const isRequireCall = (node) => node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string';
+const isRequireCall = (node) =>
+  node.type === 'CallExpression' &&
+  node.callee.type === 'Identifier' &&
+  node.callee.name === 'require' &&
+  node.arguments[0]?.type === 'Literal' &&
+  typeof node.arguments[0].value === 'string';
 
 function propertyName(member) {
   if (!member.computed) return member.property.name;
-  return member.property.type === 'Literal' && typeof member.property.value === 'string' ? member.property.value : undefined;
+  return member.property.type === 'Literal' && typeof member.property.value === 'string'
+    ? member.property.value
+    : undefined;
 }
 
 // ----- shared
@@ -265,7 +325,7 @@ function kindOf(node, locals) {
       if (node.regex || node.value === null) return 'object';
       return node.bigint !== undefined ? 'bigint' : typeof node.value;
     case 'Identifier':
-      return node.name === 'undefined' ? 'undefined' : locals.get(node.name) ?? 'unknown';
+      return node.name === 'undefined' ? 'undefined' : (locals.get(node.name) ?? 'unknown');
     default:
       return 'unknown';
   }
@@ -277,24 +337,38 @@ function nameOf(node) {
 
 function listPatternNames(pattern) {
   switch (pattern.type) {
-    case 'Identifier': return [pattern.name];
-    case 'ObjectPattern': return pattern.properties.flatMap((property) => listPatternNames(property.type === 'RestElement' ? property.argument : property.value));
-    case 'ArrayPattern': return pattern.elements.filter(Boolean).flatMap(listPatternNames);
-    case 'RestElement': return listPatternNames(pattern.argument);
-    case 'AssignmentPattern': return listPatternNames(pattern.left);
-    default: return [];
+    case 'Identifier':
+      return [pattern.name];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((property) =>
+        listPatternNames(property.type === 'RestElement' ? property.argument : property.value),
+      );
+    case 'ArrayPattern':
+      return pattern.elements.filter(Boolean).flatMap(listPatternNames);
+    case 'RestElement':
+      return listPatternNames(pattern.argument);
+    case 'AssignmentPattern':
+      return listPatternNames(pattern.left);
+    default:
+      return [];
   }
 }
 
 /** A short text for an expression in a message: `module.exports`, `makeApi()`, `handlers`. */
 function describeNode(node) {
   switch (node.type) {
-    case 'Identifier': return node.name;
-    case 'Literal': return JSON.stringify(node.value);
-    case 'MemberExpression': return `${describeNode(node.object)}${node.computed ? `[${describeNode(node.property)}]` : `.${node.property.name}`}`;
-    case 'CallExpression': return `${describeNode(node.callee)}(…)`;
-    case 'NewExpression': return `new ${describeNode(node.callee)}(…)`;
-    default: return '…';
+    case 'Identifier':
+      return node.name;
+    case 'Literal':
+      return JSON.stringify(node.value);
+    case 'MemberExpression':
+      return `${describeNode(node.object)}${node.computed ? `[${describeNode(node.property)}]` : `.${node.property.name}`}`;
+    case 'CallExpression':
+      return `${describeNode(node.callee)}(…)`;
+    case 'NewExpression':
+      return `new ${describeNode(node.callee)}(…)`;
+    default:
+      return '…';
   }
 }
 
@@ -313,7 +387,10 @@ function listPackages(ast) {
       if (isRequireCall(node)) add(node.arguments[0]);
     },
   });
-  return [...specifiers].filter(isPackageSpecifier).map(packageName).filter((name, index, all) => all.indexOf(name) === index);
+  return [...specifiers]
+    .filter(isPackageSpecifier)
+    .map(packageName)
+    .filter((name, index, all) => all.indexOf(name) === index);
 }
 
 function isPackageSpecifier(specifier) {
@@ -334,14 +411,25 @@ function mergeReexport(found, { specifier, line, star, root, strip, depth, seen 
   const target = /^\.\.?\//.test(specifier) ? resolveRelative(path.dirname(found.file), specifier, star) : null;
   const readable = target !== null && SOURCE_FILE.test(target);
   if (!readable || depth >= MAX_DEPTH || seen.has(target)) {
-    const why = target === null ? (specifier.startsWith('.') ? ': no such file' : ': a package') : readable ? '' : target.endsWith('.node') ? ': a native addon' : '';
+    const why =
+      target === null
+        ? specifier.startsWith('.')
+          ? ': no such file'
+          : ': a package'
+        : readable
+          ? ''
+          : target.endsWith('.node')
+            ? ': a native addon'
+            : '';
     found.dynamic.push(`${what} (line ${line})${why}`);
     if (!star) found.viaDefault = true;
     return;
   }
   const other = readModuleExports(target, { root, strip }, depth + 1, seen);
   if (other.syntaxError) {
-    found.dynamic.push(`${what} (line ${line}): ${path.basename(target)} does not parse (${other.syntaxError.message} at ${other.syntaxError.line}:${other.syntaxError.column})`);
+    found.dynamic.push(
+      `${what} (line ${line}): ${path.basename(target)} does not parse (${other.syntaxError.message} at ${other.syntaxError.line}:${other.syntaxError.column})`,
+    );
     found.viaDefault ||= !star;
     return;
   }

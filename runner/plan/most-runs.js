@@ -17,12 +17,20 @@ export function countMostExtraRuns(plan) {
   if (extra === 0) return { perCell, total: 0, why: null };
   const { cells, why } = pickAdaptiveCells(plan);
   for (const cell of cells) perCell.set(cell, extra);
-  return { perCell, total: extra * cells.size, why: cells.size > 0 ? `${extra} more for each of ${cells.size} cell${cells.size === 1 ? '' : 's'}: ${why}` : null };
+  return {
+    perCell,
+    total: extra * cells.size,
+    why: cells.size > 0 ? `${extra} more for each of ${cells.size} cell${cells.size === 1 ? '' : 's'}: ${why}` : null,
+  };
 }
 
 function pickAdaptiveCells(plan) {
   const { adaptive, search } = plan.experiment;
-  if (adaptive.target_ci_pct !== undefined) return { cells: new Set(plan.cells.map(({ cell }) => cell)), why: `every cell, until its 95% CI is within ±${adaptive.target_ci_pct}%` };
+  if (adaptive.target_ci_pct !== undefined)
+    return {
+      cells: new Set(plan.cells.map(({ cell }) => cell)),
+      why: `every cell, until its 95% CI is within ±${adaptive.target_ci_pct}%`,
+    };
   const reasons = [];
   const cells = new Set();
   if (adaptive.claims) {
@@ -55,7 +63,10 @@ export function listClaimCells(plan) {
 export function pairClaimCells(cells, axes, claim) {
   const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
   const held = axes.filter((other) => other !== axis);
-  return groupByAxes(cells.filter((cell) => matchesWhere(cell.values, claim.where)), held).flatMap((group) => {
+  return groupByAxes(
+    cells.filter((cell) => matchesWhere(cell.values, claim.where)),
+    held,
+  ).flatMap((group) => {
     const a = group.find((cell) => sameValue(cell.values[axis], valueA));
     const b = group.find((cell) => sameValue(cell.values[axis], valueB));
     return a && b ? [{ a, b }] : [];
@@ -73,5 +84,8 @@ function listRacedCells(plan) {
 /** The plan's axes in runs.csv's order: built-in ones, then environment-variable axes. */
 export function listAxes(plan) {
   const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
-  return [...AXIS_COLUMNS.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort()];
+  return [
+    ...AXIS_COLUMNS.filter((axis) => keys.has(axis)),
+    ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort(),
+  ];
 }

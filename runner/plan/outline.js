@@ -26,7 +26,15 @@ export function outlinePlan(plan, { pending, bench, previous, lanes }) {
     shared: Object.fromEntries(shared.map((axis) => [axis, plan.cells[0].values[axis]])),
     table: sortByAxes(plan.cells, columns).map((cell) => {
       const run = estimate.perCell.get(cell.cell);
-      return { cell: cell.cell, values: Object.fromEntries(columns.map((axis) => [axis, cell.values[axis] ?? null])), runs: planned.get(cell.cell) ?? 0, up_to_more: most.perCell.get(cell.cell), run_ms: run.ms === null ? null : Math.round(run.ms), run_ms_from: run.from, run_ms_lower_bound: run.lowerBound };
+      return {
+        cell: cell.cell,
+        values: Object.fromEntries(columns.map((axis) => [axis, cell.values[axis] ?? null])),
+        runs: planned.get(cell.cell) ?? 0,
+        up_to_more: most.perCell.get(cell.cell),
+        run_ms: run.ms === null ? null : Math.round(run.ms),
+        run_ms_from: run.from,
+        run_ms_lower_bound: run.lowerBound,
+      };
     }),
     planned: pending.length,
     warmup: plan.experiment.warmup ?? 0,
@@ -42,7 +50,13 @@ export function outlinePlan(plan, { pending, bench, previous, lanes }) {
       lanes: estimate.lanes,
       from_folder: previous?.dir ?? null,
       bench: bench ? { overhead_ms: bench.overhead_ms, startup_ms: bench.startup_ms, written: bench.written } : null,
-      known_workloads: [...new Set(plan.cells.filter((cell) => estimate.perCell.get(cell.cell).from === 'benchmark' && knownWorkloadMs(cell).ms > 0).map((cell) => cell.workload))],
+      known_workloads: [
+        ...new Set(
+          plan.cells
+            .filter((cell) => estimate.perCell.get(cell.cell).from === 'benchmark' && knownWorkloadMs(cell).ms > 0)
+            .map((cell) => cell.workload),
+        ),
+      ],
     },
     claims,
     advice,

@@ -38,7 +38,10 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
  */
 export function planExperiments(config, { only = [], defaultNodeMajor, seed = 0, keepDisturbed = false }) {
   const selected = selectExperiments(config, only);
-  return selected.map((experiment) => ({ ...planExperiment(experiment, { config, defaultNodeMajor, seed }), keepDisturbed }));
+  return selected.map((experiment) => ({
+    ...planExperiment(experiment, { config, defaultNodeMajor, seed }),
+    keepDisturbed,
+  }));
 }
 
 function selectExperiments(config, only) {
@@ -62,20 +65,36 @@ function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
   const warmup = experiment.warmup ?? 0;
   const runCount = cells.length * (experiment.repetitions + warmup);
   if (runCount > MAX_RUNS_PER_EXPERIMENT) {
-    throw configError(config, [...where, 'matrix'], `the matrix expands to ${runCount} runs (${cells.length} cells × ${experiment.repetitions + warmup} repetitions and warm-ups), more than ${MAX_RUNS_PER_EXPERIMENT}`, 'narrow it with fewer values, `exclude`, or split it into several experiments');
+    throw configError(
+      config,
+      [...where, 'matrix'],
+      `the matrix expands to ${runCount} runs (${cells.length} cells × ${experiment.repetitions + warmup} repetitions and warm-ups), more than ${MAX_RUNS_PER_EXPERIMENT}`,
+      'narrow it with fewer values, `exclude`, or split it into several experiments',
+    );
   }
   const random = randomFor(seed, experiment.name);
   const runs = [
-    ...interleave(cells, warmup, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, true)),
-    ...interleave(cells, experiment.repetitions, random).flat().map(({ cell, round }) => toRunSpec(experiment, cell, round, false)),
+    ...interleave(cells, warmup, random)
+      .flat()
+      .map(({ cell, round }) => toRunSpec(experiment, cell, round, true)),
+    ...interleave(cells, experiment.repetitions, random)
+      .flat()
+      .map(({ cell, round }) => toRunSpec(experiment, cell, round, false)),
   ];
-  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter((axis) => !AXIS_NAMES.includes(axis));
+  const envAxes = [...new Set(values.flatMap((cellValues) => Object.keys(cellValues)))].filter(
+    (axis) => !AXIS_NAMES.includes(axis),
+  );
   return { experiment, cells, runs, envAxes, seed, random };
 }
 
 function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   if (values.workload === undefined) {
-    throw configError(config, [...where, 'matrix'], `a cell has no workload: ${JSON.stringify(values)}`, 'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry');
+    throw configError(
+      config,
+      [...where, 'matrix'],
+      `a cell has no workload: ${JSON.stringify(values)}`,
+      'add a `workload` axis to the matrix (e.g. `workload: [pbkdf2]`) or a `workload` key to that include entry',
+    );
   }
   const params = experiment.params[values.workload] ?? {};
   checkCellAxes(values, { config, where });
@@ -106,7 +125,12 @@ function checkCellAxes(values, { config, where }) {
 
 export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunOf } = {}) {
   const container = cell.container ?? { params: cell.params, mounts: [] };
-  const spec = { workload: cell.workload, params: container.params, workers: cell.values.workers ?? 0, cluster: cell.values.cluster ?? 0 };
+  const spec = {
+    workload: cell.workload,
+    params: container.params,
+    workers: cell.values.workers ?? 0,
+    cluster: cell.values.cluster ?? 0,
+  };
   return {
     experiment: experiment.name,
     cell: cell.cell,
@@ -149,5 +173,7 @@ export function formatRun(run) {
 
 /** "workload=pbkdf2 cpus=1": a run's axis values as the terminal shows them. */
 export function formatAssignments(values) {
-  return Object.entries(values).map(([axis, value]) => `${axis}=${value}`).join(' ');
+  return Object.entries(values)
+    .map(([axis, value]) => `${axis}=${value}`)
+    .join(' ');
 }

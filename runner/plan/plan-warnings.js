@@ -13,10 +13,23 @@ import { parseCpuList } from '../../images/workload/lib/cpuset.js';
  */
 export function findPlanWarnings(plan, config) {
   const where = ['experiments', plan.experiment.name];
-  const ignored = findIgnoredParams(plan, config.raw?.experiments?.[plan.experiment.name]).map((issue) => ({ ...issue, path: [...where, ...issue.path] }));
+  const ignored = findIgnoredParams(plan, config.raw?.experiments?.[plan.experiment.name]).map((issue) => ({
+    ...issue,
+    path: [...where, ...issue.path],
+  }));
   const questions = describeQuestions(plan).warnings;
-  return [...findUnusableQuotas(plan, where), ...findIncludesExtendingAll(plan.experiment, where), ...findIncludeConstants(plan, where), ...ignored, ...questions]
-    .map(({ path, at, ...warning }) => ({ file: config.file, ...config.locate?.(path, { key: at === 'key' }), path: formatPath(path), ...warning }));
+  return [
+    ...findUnusableQuotas(plan, where),
+    ...findIncludesExtendingAll(plan.experiment, where),
+    ...findIncludeConstants(plan, where),
+    ...ignored,
+    ...questions,
+  ].map(({ path, at, ...warning }) => ({
+    file: config.file,
+    ...config.locate?.(path, { key: at === 'key' }),
+    path: formatPath(path),
+    ...warning,
+  }));
 }
 
 /** `file:line:column: path: warning: message\n  hint`, like an error but marked as a warning. */
@@ -50,11 +63,13 @@ function findIncludesExtendingAll(experiment, where) {
   return countIncludeExtensions(experiment.matrix, experiment).flatMap(({ extended, of }, index) => {
     if (of < 2 || extended < of) return [];
     const entry = experiment.include[index];
-    return [{
-      path: [...where, 'include', index],
-      message: `this include entry extends every one of the matrix's ${of} cells (it contradicts none of their values), so it adds no cell: every cell gets ${JSON.stringify(entry)}`,
-      hint: 'to add a cell, give the entry a value of a matrix axis that no cell has (e.g. `workers: 0` where the matrix has `workers: [1, 2]`), or list every cell in `include` with no matrix axis it could extend',
-    }];
+    return [
+      {
+        path: [...where, 'include', index],
+        message: `this include entry extends every one of the matrix's ${of} cells (it contradicts none of their values), so it adds no cell: every cell gets ${JSON.stringify(entry)}`,
+        hint: 'to add a cell, give the entry a value of a matrix axis that no cell has (e.g. `workers: 0` where the matrix has `workers: [1, 2]`), or list every cell in `include` with no matrix axis it could extend',
+      },
+    ];
   });
 }
 
@@ -62,16 +77,21 @@ function findIncludesExtendingAll(experiment, where) {
 // `cpus: [1, 2]` extend half the cells each, so together every cell gets cluster 2 and none is without.
 function findIncludeConstants({ experiment, cells }, where) {
   const extensions = countIncludeExtensions(experiment.matrix, experiment);
-  const includeAxes = [...new Set(experiment.include.flatMap(Object.keys))].filter((axis) => !(axis in experiment.matrix));
+  const includeAxes = [...new Set(experiment.include.flatMap(Object.keys))].filter(
+    (axis) => !(axis in experiment.matrix),
+  );
   return includeAxes.flatMap((axis) => {
     const entries = experiment.include.map((entry, index) => ({ entry, index })).filter(({ entry }) => axis in entry);
     const values = new Set(cells.map(({ values: cellValues }) => cellValues[axis]));
-    const byOneEntry = entries.length === 1 && extensions[entries[0].index].extended === extensions[entries[0].index].of;
+    const byOneEntry =
+      entries.length === 1 && extensions[entries[0].index].extended === extensions[entries[0].index].of;
     if (cells.length < 2 || entries.length < 2 || values.size !== 1 || values.has(undefined) || byOneEntry) return [];
-    return [{
-      path: [...where, 'include', entries[0].index],
-      message: `every cell gets ${axis}: ${JSON.stringify([...values][0])} from include entries ${entries.map(({ index }) => `[${index}]`).join(', ')} together (each extends existing cells), so no cell is without it`,
-      hint: `to compare with and without ${axis}, add it to the matrix (e.g. \`${axis}: [0, ${JSON.stringify([...values][0])}]\`), or list each cell in \`include\``,
-    }];
+    return [
+      {
+        path: [...where, 'include', entries[0].index],
+        message: `every cell gets ${axis}: ${JSON.stringify([...values][0])} from include entries ${entries.map(({ index }) => `[${index}]`).join(', ')} together (each extends existing cells), so no cell is without it`,
+        hint: `to compare with and without ${axis}, add it to the matrix (e.g. \`${axis}: [0, ${JSON.stringify([...values][0])}]\`), or list each cell in \`include\``,
+      },
+    ];
   });
 }

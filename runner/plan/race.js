@@ -19,14 +19,26 @@ export function replayRace(plan, rows) {
   // The runs a statistic counts (disturbed ones out, unless --keep-disturbed): the same the reports compare.
   const measured = rows.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
   const axes = listAxes(plan);
-  const cellsUpTo = (round, without) => plan.cells
-    .filter(({ cell }) => !without.has(cell))
-    .map(({ cell, values, workload }) => ({ cell, values, workload, runs: measured.filter((row) => row.cell === cell && Number(row.repetition) <= round) }));
+  const cellsUpTo = (round, without) =>
+    plan.cells
+      .filter(({ cell }) => !without.has(cell))
+      .map(({ cell, values, workload }) => ({
+        cell,
+        values,
+        workload,
+        runs: measured.filter((row) => row.cell === cell && Number(row.repetition) <= round),
+      }));
   const dropped = new Map();
   const lastRound = Math.max(0, ...rows.filter((row) => row.warmup !== true).map((row) => Number(row.repetition)));
   for (let round = race.from_round; round <= lastRound; round++) {
     for (const answer of adviseCells(cellsUpTo(round, dropped), axes, recommend)) {
-      for (const setting of answer.eliminated) dropped.set(setting.cell.cell, { cell: setting.cell.cell, label: `${answer.budget ? `${answer.budget}: ` : ''}${setting.label}`, round, why: setting.why });
+      for (const setting of answer.eliminated)
+        dropped.set(setting.cell.cell, {
+          cell: setting.cell.cell,
+          label: `${answer.budget ? `${answer.budget}: ` : ''}${setting.label}`,
+          round,
+          why: setting.why,
+        });
     }
   }
   // Up to the first round that may drop, every setting of an open budget runs (F-Race's first rounds). After it
@@ -34,15 +46,23 @@ export function replayRace(plan, rows) {
   // as good as the best, or already eliminated, would only add runs to an answer they no longer change; if the best
   // changes, they are judged against the new one and run again if that reopens them.
   const focused = lastRound >= race.from_round;
-  const open = new Set(adviseCells(cellsUpTo(Infinity, dropped), axes, recommend)
-    .filter((answer) => answer.status === 'open')
-    .flatMap((answer) => (focused ? [answer.best, ...answer.open] : answer.settings).filter(Boolean).map((setting) => setting.cell.cell)));
+  const open = new Set(
+    adviseCells(cellsUpTo(Infinity, dropped), axes, recommend)
+      .filter((answer) => answer.status === 'open')
+      .flatMap((answer) =>
+        (focused ? [answer.best, ...answer.open] : answer.settings).filter(Boolean).map((setting) => setting.cell.cell),
+      ),
+  );
   // A setting with no measured run yet has no answer: it is open until it has one.
-  for (const { cell } of plan.cells) if (!dropped.has(cell) && !measured.some((row) => row.cell === cell)) open.add(cell);
+  for (const { cell } of plan.cells)
+    if (!dropped.has(cell) && !measured.some((row) => row.cell === cell)) open.add(cell);
   return { dropped: [...dropped.values()], open };
 }
 
 function listAxes(plan) {
   const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
-  return [...AXIS_COLUMNS.filter((axis) => keys.has(axis)), ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort()];
+  return [
+    ...AXIS_COLUMNS.filter((axis) => keys.has(axis)),
+    ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort(),
+  ];
 }

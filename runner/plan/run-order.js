@@ -21,5 +21,7 @@ export function newSeed() {
 
 /** `rounds` rounds, each holding every cell once in a freshly shuffled order. */
 export function interleave(cells, rounds, random) {
-  return Array.from({ length: rounds }, (_, round) => shuffle(cells, random).map((cell) => ({ cell, round: round + 1 })));
+  return Array.from({ length: rounds }, (_, round) =>
+    shuffle(cells, random).map((cell) => ({ cell, round: round + 1 })),
+  );
 }

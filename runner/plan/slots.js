@@ -12,9 +12,13 @@ import { LabError } from '../errors.js';
 export function cutSlots(cpuIds, count, engineName = 'the engine') {
   const ids = [...cpuIds].sort((a, b) => a - b);
   if (!Number.isInteger(count) || count < 1 || count > ids.length) {
-    throw new LabError('ERR_USAGE', `--slots ${count}: engine ${engineName} has ${ids.length} CPU(s) (${formatCpuIds(ids)}), so at most ${ids.length} slot(s) of one CPU each`, {
-      hint: `pass --slots between 1 and ${ids.length}`,
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `--slots ${count}: engine ${engineName} has ${ids.length} CPU(s) (${formatCpuIds(ids)}), so at most ${ids.length} slot(s) of one CPU each`,
+      {
+        hint: `pass --slots between 1 and ${ids.length}`,
+      },
+    );
   }
   const size = Math.floor(ids.length / count);
   return Array.from({ length: count }, (_, index) => {
@@ -43,7 +47,11 @@ export function checkCellsFit(plan, engines) {
     for (const engine of engines) {
       if (cell.values.engine !== undefined && cell.values.engine !== engine.name) continue;
       const problem = checkCellFits(cell, engine, plan.experiment.name);
-      if (problem) problems.push({ ...problem, path: problem.path ?? locateCellValue(plan.experiment, cell.values, problem.axis) });
+      if (problem)
+        problems.push({
+          ...problem,
+          path: problem.path ?? locateCellValue(plan.experiment, cell.values, problem.axis),
+        });
     }
   }
   return problems;
@@ -56,19 +64,33 @@ function checkCellFits(cell, engine, experimentName) {
   const { cpus, cpuset } = cell.values;
   // With one slot a cpuset names the engine's CPU ids; with several, positions in the slot.
   const allowed = slotCount > 1 ? slot.cpuIds.map((_, i) => i) : slot.cpuIds;
-  const where = slotCount > 1 ? `a slot of engine ${engine.name} (--slots ${slotCount}: ${size} CPU(s) each, ${engine.slots.map((s) => s.cpuset).join(' | ')})` : `engine ${engine.name} (${size} CPU(s): ${slot.cpuset})`;
-  const fits = `what fits: cpus up to ${size}, cpuset within ${formatCpuIds(allowed)}${slotCount > 1 ? ' (counted from the slot\'s first CPU)' : ''}`;
-  const describe = `cell ${cell.cell} (${Object.entries(cell.values).map(([axis, value]) => `${axis}=${value}`).join(' ')})`;
-  if (cpus !== undefined && cpus > size) return { axis: 'cpus', message: `${describe}: cpus ${cpus} does not fit ${where}; ${fits}` };
+  const where =
+    slotCount > 1
+      ? `a slot of engine ${engine.name} (--slots ${slotCount}: ${size} CPU(s) each, ${engine.slots.map((s) => s.cpuset).join(' | ')})`
+      : `engine ${engine.name} (${size} CPU(s): ${slot.cpuset})`;
+  const fits = `what fits: cpus up to ${size}, cpuset within ${formatCpuIds(allowed)}${slotCount > 1 ? " (counted from the slot's first CPU)" : ''}`;
+  const describe = `cell ${cell.cell} (${Object.entries(cell.values)
+    .map(([axis, value]) => `${axis}=${value}`)
+    .join(' ')})`;
+  if (cpus !== undefined && cpus > size)
+    return { axis: 'cpus', message: `${describe}: cpus ${cpus} does not fit ${where}; ${fits}` };
   if (cpuset !== undefined) {
     const outside = parseCpuList(cpuset).filter((id) => !allowed.includes(id));
-    if (outside.length > 0) return { axis: 'cpuset', message: `${describe}: cpuset "${cpuset}" names CPU ${formatCpuIds(outside)}, outside ${where}; ${fits}` };
+    if (outside.length > 0)
+      return {
+        axis: 'cpuset',
+        message: `${describe}: cpuset "${cpuset}" names CPU ${formatCpuIds(outside)}, outside ${where}; ${fits}`,
+      };
   }
   // The http load generator's own CPU list is read the same way (plan/loader-limits.js).
   const loaderCpuset = cell.params?.loader?.cpuset;
   if (loaderCpuset !== undefined && loaderCpuset !== 'auto' && loaderCpuset !== 'none') {
     const outside = parseCpuList(loaderCpuset).filter((id) => !allowed.includes(id));
-    if (outside.length > 0) return { path: ['experiments', experimentName, 'params', 'http', 'loader', 'cpuset'], message: `${describe}: params.http.loader.cpuset "${loaderCpuset}" names CPU ${formatCpuIds(outside)}, outside ${where}; ${fits}` };
+    if (outside.length > 0)
+      return {
+        path: ['experiments', experimentName, 'params', 'http', 'loader', 'cpuset'],
+        message: `${describe}: params.http.loader.cpuset "${loaderCpuset}" names CPU ${formatCpuIds(outside)}, outside ${where}; ${fits}`,
+      };
   }
   return undefined;
 }

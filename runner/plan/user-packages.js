@@ -5,7 +5,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 // What a package that builds or ships a .node binary has: node-gyp's file, or one of the loaders of prebuilt ones.
-const ADDON_LOADERS = ['node-gyp-build', 'bindings', 'prebuild-install', '@mapbox/node-pre-gyp', 'node-pre-gyp', 'node-addon-api', 'nan'];
+const ADDON_LOADERS = [
+  'node-gyp-build',
+  'bindings',
+  'prebuild-install',
+  '@mapbox/node-pre-gyp',
+  'node-pre-gyp',
+  'node-addon-api',
+  'nan',
+];
 
 /**
  * @param {string[]} names  package names ('lodash', '@scope/pkg')
@@ -23,7 +31,8 @@ function findPackageDir(name, from, root) {
   for (let current = from; ; current = path.dirname(current)) {
     const candidate = path.join(current, 'node_modules', name);
     if (existsSync(path.join(candidate, 'package.json'))) return candidate;
-    if (current === root || path.relative(root, current).startsWith('..') || current === path.dirname(current)) return null;
+    if (current === root || path.relative(root, current).startsWith('..') || current === path.dirname(current))
+      return null;
   }
 }
 

@@ -5,8 +5,22 @@ import { replayRace } from '../plan/race.js';
 import { formatNumber } from './format.js';
 
 export const ADVICE_COLUMNS = [
-  'experiment', 'workload', 'budget', 'metric', 'recommended', 'best', 'as_good', 'eliminated', 'open', 'default',
-  'default_ratio', 'default_ci_low', 'default_ci_high', 'status', 'runs_needed', 'words',
+  'experiment',
+  'workload',
+  'budget',
+  'metric',
+  'recommended',
+  'best',
+  'as_good',
+  'eliminated',
+  'open',
+  'default',
+  'default_ratio',
+  'default_ci_low',
+  'default_ci_high',
+  'status',
+  'runs_needed',
+  'words',
 ];
 
 /**
@@ -17,10 +31,19 @@ export const ADVICE_COLUMNS = [
 export function buildAdvice(results, summary) {
   const config = results.info?.config;
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment ?? '';
-  const race = config?.search === 'race' && results.info?.cells ? replayRace({ experiment: config, cells: results.info.cells, keepDisturbed: results.keepDisturbed }, results.runs) : null;
+  const race =
+    config?.search === 'race' && results.info?.cells
+      ? replayRace(
+          { experiment: config, cells: results.info.cells, keepDisturbed: results.keepDisturbed },
+          results.runs,
+        )
+      : null;
   // The answer a race ends on: its survivors compared, as the race compared them; the dropped listed with why.
   const dropped = new Map((race?.dropped ?? []).map((drop) => [drop.cell, drop]));
-  const answers = adviseCells(summary.cells, results.axes, config?.recommend, { dropped }).map((answer) => ({ ...answer, words: formatAnswer(answer) }));
+  const answers = adviseCells(summary.cells, results.axes, config?.recommend, { dropped }).map((answer) => ({
+    ...answer,
+    words: formatAnswer(answer),
+  }));
   return { answers, rows: answers.map((answer) => toRow(experiment, answer)), race: race && { dropped: race.dropped } };
 }
 
@@ -53,10 +76,18 @@ export function formatAnswer(answer) {
   const lower = answer.better === 'lower';
   // "use" only when settled: an open answer names the setting leading so far.
   const verb = answer.status === 'settled' ? 'use' : 'leading so far, not settled:';
-  const parts = [`${verb} ${answer.recommended.label} (median ${formatNumber(answer.recommended.median)}, n ${answer.recommended.n})`];
-  if (answer.best && answer.best !== answer.recommended) parts.push(`as good as the best, ${answer.best.label}, within ${formatNumber(answer.within * 100)}%, with fewer threads and processes`);
+  const parts = [
+    `${verb} ${answer.recommended.label} (median ${formatNumber(answer.recommended.median)}, n ${answer.recommended.n})`,
+  ];
+  if (answer.best && answer.best !== answer.recommended)
+    parts.push(
+      `as good as the best, ${answer.best.label}, within ${formatNumber(answer.within * 100)}%, with fewer threads and processes`,
+    );
   if (answer.as_good.length > 1) parts.push(`as good: ${answer.as_good.map((setting) => setting.label).join(', ')}`);
-  if (answer.eliminated.length > 0) parts.push(`eliminated: ${answer.eliminated.map((setting) => `${setting.label} (median ${formatNumber(setting.median)}: ${setting.why})`).join(', ')}`);
+  if (answer.eliminated.length > 0)
+    parts.push(
+      `eliminated: ${answer.eliminated.map((setting) => `${setting.label} (median ${formatNumber(setting.median)}: ${setting.why})`).join(', ')}`,
+    );
   parts.push(describeDefault(answer.default, lower));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));
   return `${head}: ${parts.filter(Boolean).join('; ')}.`;
@@ -73,17 +104,23 @@ function describeDefault(fallback, lower) {
 function describeOpen(answer) {
   if (answer.open.length === 0) return 'open';
   // Medians beside every ratio (a ratio is of geometric means).
-  const pairs = answer.open.map((setting) => (setting.versus ? `${setting.label} (median ${formatNumber(setting.median)}) against the best (${formatTimes(setting.versus.comparison, answer.better === 'lower')})` : `${setting.label} (a constraint)`));
-  const more = answer.runs_needed === null
-    ? `a ratio sits on the ±${formatNumber(answer.within * 100)}% boundary: more runs are unlikely to settle it`
-    : `about ${answer.runs_needed} runs per setting would probably settle it`;
+  const pairs = answer.open.map((setting) =>
+    setting.versus
+      ? `${setting.label} (median ${formatNumber(setting.median)}) against the best (${formatTimes(setting.versus.comparison, answer.better === 'lower')})`
+      : `${setting.label} (a constraint)`,
+  );
+  const more =
+    answer.runs_needed === null
+      ? `a ratio sits on the ±${formatNumber(answer.within * 100)}% boundary: more runs are unlikely to settle it`
+      : `about ${answer.runs_needed} runs per setting would probably settle it`;
   return `open: ${pairs.join(', ')}; ${more}`;
 }
 
 /** The lines report.md, report.html and the end of a matrix lead with. */
 export function formatAdviceLines(advice) {
   const lines = advice.answers.map((answer) => answer.words);
-  for (const drop of advice.race?.dropped ?? []) lines.push(`race: ${drop.label} dropped after round ${drop.round} (${drop.why})`);
+  for (const drop of advice.race?.dropped ?? [])
+    lines.push(`race: ${drop.label} dropped after round ${drop.round} (${drop.why})`);
   return lines;
 }
 

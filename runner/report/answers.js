@@ -35,17 +35,31 @@ export function renderAnswersMarkdown(verdicts, escape) {
     lines.push('### Claims', '');
     for (const row of overall) {
       lines.push(`- **${MARKS[row.verdict]}**: ${escape(`${formatSays(row)} (${formatOverallDetail(row)})`)}`);
-      for (const each of verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)) lines.push(`  - ${escape(each.words)}`);
+      for (const each of verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim))
+        lines.push(`  - ${escape(each.words)}`);
     }
     lines.push('');
   }
   if (verdicts.steps.length) {
-    lines.push('### What each axis does', '', ...verdicts.leaders.map((leader) => `- ${escape(leader.words)}`), '', countSteps(verdicts.steps), '');
+    lines.push(
+      '### What each axis does',
+      '',
+      ...verdicts.leaders.map((leader) => `- ${escape(leader.words)}`),
+      '',
+      countSteps(verdicts.steps),
+      '',
+    );
     for (const axis of [...new Set(verdicts.steps.map((row) => row.axis))]) {
-      lines.push(`#### ${escape(axis)}`, '', ...verdicts.steps.filter((row) => row.axis === axis).map((row) => `- ${escape(row.words)}`), '');
+      lines.push(
+        `#### ${escape(axis)}`,
+        '',
+        ...verdicts.steps.filter((row) => row.axis === axis).map((row) => `- ${escape(row.words)}`),
+        '',
+      );
     }
   }
-  if (!overall.length && !verdicts.steps.length) lines.push('No axis has two values, and the experiment has no `claims:`: nothing to compare.', '');
+  if (!overall.length && !verdicts.steps.length)
+    lines.push('No axis has two values, and the experiment has no `claims:`: nothing to compare.', '');
   lines.push(`${METHOD_TEXT} Every row is in [verdicts.csv](verdicts.csv).`, '');
   return lines;
 }
@@ -56,8 +70,10 @@ export function renderAnswersHtml(verdicts) {
   const overall = verdicts.claims.filter((row) => row.kind === 'claim-overall');
   if (overall.length) {
     const items = overall.map((row) => {
-      const combos = verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim)
-        .map((each) => `<li>${badge(each.verdict)} ${escapeHtml(each.words.replace(/^[a-z]+: /, ''))}</li>`).join('');
+      const combos = verdicts.claims
+        .filter((other) => other.kind === 'claim' && other.claim === row.claim)
+        .map((each) => `<li>${badge(each.verdict)} ${escapeHtml(each.words.replace(/^[a-z]+: /, ''))}</li>`)
+        .join('');
       return `<li>${badge(row.verdict)} ${escapeHtml(formatSaysOwner(row))}<q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
     });
     parts.push(`<h3>Claims</h3><ul class="answers">${items.join('\n')}</ul>`);
@@ -65,8 +81,10 @@ export function renderAnswersHtml(verdicts) {
   if (verdicts.steps.length) {
     const leaders = verdicts.leaders.map((leader) => `<li>${escapeHtml(leader.words)}</li>`).join('');
     const steps = verdicts.steps.map((row) => `<li>${badge(row.verdict)} ${escapeHtml(row.words)}</li>`).join('\n');
-    parts.push(`<h3>What each axis does</h3><ul>${leaders}</ul><p>${escapeHtml(countSteps(verdicts.steps))}</p>` +
-      `<details><summary>Every step</summary><ul class="answers">${steps}</ul></details>`);
+    parts.push(
+      `<h3>What each axis does</h3><ul>${leaders}</ul><p>${escapeHtml(countSteps(verdicts.steps))}</p>` +
+        `<details><summary>Every step</summary><ul class="answers">${steps}</ul></details>`,
+    );
   }
   if (parts.length === 0) return null;
   return `<section id="answers"><h2>Answers</h2>${parts.join('\n')}<p class="intro">Every row is in verdicts.csv; how each answer is judged: <a href="#method">at the end</a>.</p></section>`;

@@ -7,7 +7,8 @@
  * @returns {'category'|'linear'|'log2'}
  */
 export function chooseAxisScale(values) {
-  if (values.length === 0 || !values.every((value) => typeof value === 'number' && Number.isFinite(value))) return 'category';
+  if (values.length === 0 || !values.every((value) => typeof value === 'number' && Number.isFinite(value)))
+    return 'category';
   if (values.length < 3 || !values.every((value) => value > 0)) return 'linear';
   const powersOfTwo = values.every((value) => Number.isInteger(Math.log2(value)));
   return powersOfTwo || Math.max(...values) / Math.min(...values) >= 8 ? 'log2' : 'linear';

@@ -29,7 +29,11 @@ export function buildReport(results, options = {}) {
     summary,
     pivots,
     linePivots,
-    notes: [...notes, ...baselineNotes(summary.cells, workloads, baseline, results.axes), ...disturbedNotes(summary.cells, results)],
+    notes: [
+      ...notes,
+      ...baselineNotes(summary.cells, workloads, baseline, results.axes),
+      ...disturbedNotes(summary.cells, results),
+    ],
     baselines: listBaselines(summary.cells, workloads, results.axes),
     counts: countRuns(results),
     disturbed: listDisturbed(results),
@@ -58,14 +62,21 @@ function listDisturbed({ runs, info, keepDisturbed }) {
     above: info?.config?.disturbed_above ?? null,
     maxReruns: info?.config?.max_reruns ?? null,
     kept: keepDisturbed,
-    runs: runs.filter((run) => run.disturbed === true && run.warmup !== true).map((run) => ({ run, rerun: rerunOf(run) ?? null })),
+    runs: runs
+      .filter((run) => run.disturbed === true && run.warmup !== true)
+      .map((run) => ({ run, rerun: rerunOf(run) ?? null })),
   };
 }
 
 function listBaselines(cells, workloads, axes) {
   return workloads.map((workload) => {
     const base = cells.find((cell) => cell.workload === workload)?.baseline;
-    return { workload, cell: base?.cell ?? null, text: base ? formatCellValues(base.values, axes) : null, cpuCapacity: base?.cpuCapacity ?? null };
+    return {
+      workload,
+      cell: base?.cell ?? null,
+      text: base ? formatCellValues(base.values, axes) : null,
+      cpuCapacity: base?.cpuCapacity ?? null,
+    };
   });
 }
 
@@ -73,8 +84,14 @@ function baselineNotes(cells, workloads, spec, axes) {
   const notes = [];
   for (const workload of workloads) {
     const base = cells.find((cell) => cell.workload === workload)?.baseline;
-    if (!base) notes.push(`${workload}: no cell matches report.baseline ${JSON.stringify(spec)}, so it has no speedup or efficiency`);
-    else if (base.n === 0) notes.push(`${workload}: the baseline cell ${base.cell} (${formatCellValues(base.values, axes)}) has no ok run, so no speedup or efficiency`);
+    if (!base)
+      notes.push(
+        `${workload}: no cell matches report.baseline ${JSON.stringify(spec)}, so it has no speedup or efficiency`,
+      );
+    else if (base.n === 0)
+      notes.push(
+        `${workload}: the baseline cell ${base.cell} (${formatCellValues(base.values, axes)}) has no ok run, so no speedup or efficiency`,
+      );
   }
   return notes;
 }
@@ -82,8 +99,12 @@ function baselineNotes(cells, workloads, spec, axes) {
 // A cell left with no measurement because the host was busy every time says so, rather than showing blanks.
 function disturbedNotes(cells, { axes, keepDisturbed }) {
   if (keepDisturbed) return [];
-  return cells.filter((cell) => cell.n === 0 && cell.disturbed > 0).map((cell) =>
-    `every run of ${cell.cell} (${formatCellValues(cell.values, axes)}) was disturbed (${cell.disturbed}, re-runs included): it has no measurement; run it again when the host is quieter, or count them with --keep-disturbed`);
+  return cells
+    .filter((cell) => cell.n === 0 && cell.disturbed > 0)
+    .map(
+      (cell) =>
+        `every run of ${cell.cell} (${formatCellValues(cell.values, axes)}) was disturbed (${cell.disturbed}, re-runs included): it has no measurement; run it again when the host is quieter, or count them with --keep-disturbed`,
+    );
 }
 
 /**
@@ -99,9 +120,19 @@ function pickWaveRuns(cells, tasks, axes) {
     byRun.get(key).push(task);
   }
   return cells.flatMap((cell) => {
-    const run = [...cell.runs].sort((a, b) => a.repetition - b.repetition).find((candidate) => byRun.has(`${cell.cell}.${candidate.repetition}`));
+    const run = [...cell.runs]
+      .sort((a, b) => a.repetition - b.repetition)
+      .find((candidate) => byRun.has(`${cell.cell}.${candidate.repetition}`));
     if (!run) return [];
     const runTasks = byRun.get(`${cell.cell}.${run.repetition}`).sort((a, b) => a.task - b.task);
-    return [{ cell: cell.cell, label: formatCellValues(cell.values, axes), repetition: run.repetition, wall_ms: run.wall_ms, tasks: runTasks }];
+    return [
+      {
+        cell: cell.cell,
+        label: formatCellValues(cell.values, axes),
+        repetition: run.repetition,
+        wall_ms: run.wall_ms,
+        tasks: runTasks,
+      },
+    ];
   });
 }

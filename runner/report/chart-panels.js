@@ -32,7 +32,10 @@ export function splitPanels(cells, axes) {
 // axis first (cpus, cpuset, node: what one usually compares across), then the others; the one leaving the fewest
 // panels; null if none does (then one chart, each series in its own colour).
 function choosePanelAxis(cells, axes) {
-  const preferred = [...listPivotAxes('column').filter((axis) => axes.includes(axis)), ...axes.filter((axis) => !listPivotAxes('column').includes(axis))];
+  const preferred = [
+    ...listPivotAxes('column').filter((axis) => axes.includes(axis)),
+    ...axes.filter((axis) => !listPivotAxes('column').includes(axis)),
+  ];
   const fits = preferred.filter((axis) => {
     const groups = groupByAxes(cells, [axis]);
     return groups.length <= MAX_SERIES && groups.every((group) => group.length <= MAX_SERIES);

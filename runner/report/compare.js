@@ -17,8 +17,23 @@ import { roundTo, summarizeCells } from './summary.js';
 import { formatCellValues, formatNumber } from './format.js';
 
 export const COMPARE_COLUMNS = [
-  'cell', 'cell_b', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b',
-  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'p_regression_holm', 'regression',
+  'cell',
+  'cell_b',
+  'metric',
+  'n_a',
+  'n_b',
+  'median_a',
+  'median_b',
+  'mean_a',
+  'mean_b',
+  'ratio',
+  'ratio_ci95_low',
+  'ratio_ci95_high',
+  'p_value',
+  'significance',
+  'verdict',
+  'p_regression_holm',
+  'regression',
 ];
 
 /**
@@ -39,7 +54,11 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
   const { pairs, onlyA, onlyB } = pairCells(summarizeCells(a).cells, summarizeCells(b).cells, { matchOn, paramsOf });
   const rows = [];
   const pRegression = [];
-  const naming = varyingAxes(pairs.map(({ a: cell }) => cell), axes, { orAllSet: true });
+  const naming = varyingAxes(
+    pairs.map(({ a: cell }) => cell),
+    axes,
+    { orAllSet: true },
+  );
   for (const { a: cellA, b: cellB } of pairs) {
     for (const { column, better } of primaryMetrics(cellA.workload)) {
       const x = cellA.runs.map((run) => run[column]).filter(Number.isFinite);
@@ -51,7 +70,12 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
         label: formatCellLabel(cellA.values, cellB.values, naming, matchOn),
         cell: cellA.cell,
         cell_b: cellB.cell,
-        ...Object.fromEntries(axes.map((axis) => [axis, axis === matchOn ? `${cellA.values[axis] ?? ''}→${cellB.values[axis] ?? ''}` : cellA.values[axis]])),
+        ...Object.fromEntries(
+          axes.map((axis) => [
+            axis,
+            axis === matchOn ? `${cellA.values[axis] ?? ''}→${cellB.values[axis] ?? ''}` : cellA.values[axis],
+          ]),
+        ),
         metric: column,
         n_a: cellA.stats[column].n,
         n_b: cellB.stats[column].n,
@@ -66,11 +90,23 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
         significance: significanceMark(p),
         verdict,
       };
-      for (const key of ['median_a', 'median_b', 'mean_a', 'mean_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value']) row[key] = roundTo(row[key]);
+      for (const key of [
+        'median_a',
+        'median_b',
+        'mean_a',
+        'mean_b',
+        'ratio',
+        'ratio_ci95_low',
+        'ratio_ci95_high',
+        'p_value',
+      ])
+        row[key] = roundTo(row[key]);
       rows.push(row);
     }
   }
-  judgeGate(pRegression).forEach(({ p_holm: pHolm, regression }, i) => Object.assign(rows[i], { p_regression_holm: roundTo(pHolm, 4), regression }));
+  judgeGate(pRegression).forEach(({ p_holm: pHolm, regression }, i) =>
+    Object.assign(rows[i], { p_regression_holm: roundTo(pHolm, 4), regression }),
+  );
   const pick = ({ cell, values }) => ({ cell, values });
   return {
     columns: [...COMPARE_COLUMNS.slice(0, 2), ...axes, ...COMPARE_COLUMNS.slice(2)],
@@ -94,11 +130,27 @@ function formatCellLabel(valuesA, valuesB, axes, matchOn) {
 }
 
 /** The comparison as an aligned text table for the terminal, with the legend Node's compare prints. */
-export function formatComparison({ rows, onlyA, onlyB, axes, threshold = DEFAULT_THRESHOLD }, { labelA = 'A', labelB = 'B' } = {}) {
-  const table = [['cell', 'metric', `n ${labelA}/${labelB}`, `median ${labelA}`, `median ${labelB}`, `ratio ${labelB}/${labelA} [95% CI]`, '', 'p', 'verdict']];
+export function formatComparison(
+  { rows, onlyA, onlyB, axes, threshold = DEFAULT_THRESHOLD },
+  { labelA = 'A', labelB = 'B' } = {},
+) {
+  const table = [
+    [
+      'cell',
+      'metric',
+      `n ${labelA}/${labelB}`,
+      `median ${labelA}`,
+      `median ${labelB}`,
+      `ratio ${labelB}/${labelA} [95% CI]`,
+      '',
+      'p',
+      'verdict',
+    ],
+  ];
   for (const row of rows) {
     const { unit } = findMetric(row.metric);
-    const interval = row.ratio_ci95_low === null ? '' : ` [${formatNumber(row.ratio_ci95_low)}, ${formatNumber(row.ratio_ci95_high)}]`;
+    const interval =
+      row.ratio_ci95_low === null ? '' : ` [${formatNumber(row.ratio_ci95_low)}, ${formatNumber(row.ratio_ci95_high)}]`;
     table.push([
       row.label,
       row.metric,
@@ -112,7 +164,12 @@ export function formatComparison({ rows, onlyA, onlyB, axes, threshold = DEFAULT
     ]);
   }
   const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
-  const lines = table.map((line) => line.map((text, i) => (i >= 2 && i <= 4 ? text.padStart(widths[i]) : text.padEnd(widths[i]))).join('  ').trimEnd());
+  const lines = table.map((line) =>
+    line
+      .map((text, i) => (i >= 2 && i <= 4 ? text.padStart(widths[i]) : text.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
   const tested = rows.filter((row) => row.p_value !== null).length;
   lines.push(
     '',
@@ -123,10 +180,18 @@ export function formatComparison({ rows, onlyA, onlyB, axes, threshold = DEFAULT
   );
   lines.push(`n ${labelA}/${labelB}: the measured runs on each side.`);
   if (tested > 0) {
-    lines.push(`Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`);
+    lines.push(
+      `Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`,
+    );
   }
-  for (const [label, cells] of [[labelA, onlyA], [labelB, onlyB]]) {
-    if (cells.length) lines.push(`Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id; --match-on AXIS pairs cells across one axis): ${cells.map(({ cell, values }) => `${cell} (${formatCellValues(values, axes)})`).join(', ')}`);
+  for (const [label, cells] of [
+    [labelA, onlyA],
+    [labelB, onlyB],
+  ]) {
+    if (cells.length)
+      lines.push(
+        `Only in ${label} (not compared; a changed param, env or memory limit makes a new cell id; --match-on AXIS pairs cells across one axis): ${cells.map(({ cell, values }) => `${cell} (${formatCellValues(values, axes)})`).join(', ')}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -140,10 +205,22 @@ export function formatGate({ rows, regressions, threshold }) {
   const limit = `${formatNumber(threshold * 100)}%`;
   const family = `Holm-corrected across the ${rows.length} comparison${rows.length === 1 ? '' : 's'}`;
   if (regressions.length === 0) {
-    return { passed: true, lines: [`gate: passed, no cell is worse by more than ${limit} with its whole 95% CI beyond it (${family})`] };
+    return {
+      passed: true,
+      lines: [`gate: passed, no cell is worse by more than ${limit} with its whole 95% CI beyond it (${family})`],
+    };
   }
-  const named = regressions.map((row) => `${row.label} ${row.metric} ×${formatNumber(row.ratio, 3)} [${formatNumber(row.ratio_ci95_low, 3)}, ${formatNumber(row.ratio_ci95_high, 3)}] (n ${row.n_a}/${row.n_b}, p ${formatNumber(row.p_regression_holm, 2)})`);
-  return { passed: false, lines: [`gate: FAILED, ${regressions.length} worse by more than ${limit} with the whole 95% CI beyond it (${family}):`, ...named.map((text) => `  ${text}`)] };
+  const named = regressions.map(
+    (row) =>
+      `${row.label} ${row.metric} ×${formatNumber(row.ratio, 3)} [${formatNumber(row.ratio_ci95_low, 3)}, ${formatNumber(row.ratio_ci95_high, 3)}] (n ${row.n_a}/${row.n_b}, p ${formatNumber(row.p_regression_holm, 2)})`,
+  );
+  return {
+    passed: false,
+    lines: [
+      `gate: FAILED, ${regressions.length} worse by more than ${limit} with the whole 95% CI beyond it (${family}):`,
+      ...named.map((text) => `  ${text}`),
+    ],
+  };
 }
 
 /**
@@ -164,7 +241,9 @@ export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDistur
   const [resultsA, resultsB] = [readResults(a, { keepDisturbed }), readResults(b, { keepDisturbed })];
   const axes = [...new Set([...resultsA.axes, ...resultsB.axes])];
   if (matchOn !== undefined && !axes.includes(matchOn)) {
-    throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, { hint: `axes in these folders: ${axes.join(', ')}` });
+    throw new LabError('ERR_USAGE', `--match-on ${matchOn}: neither folder has an axis of that name`, {
+      hint: `axes in these folders: ${axes.join(', ')}`,
+    });
   }
   const comparison = compareResults(resultsA, resultsB, { threshold: fraction, matchOn });
   if (comparison.rows.length === 0) {

@@ -32,33 +32,64 @@ export function renderHeatmap(pivot, { id }) {
       const value = values[i][j];
       const fill = value === null ? '#e6e6e6' : colourAt(high === low ? 0.5 : (value - low) / (high - low));
       const tooltip = `${pivot.rows}=${formatAxisValue(rowValue)}${pivot.columns ? `, ${pivot.columns}=${formatAxisValue(columnValue)}` : ''}: ${value === null ? 'no data' : `${formatNumber(value)} ${unit}`}`;
-      parts.push(`<rect x="${x}" y="${y}" width="${CELL.width - 2}" height="${CELL.height - 2}" fill="${fill}"><title>${escapeHtml(tooltip)}</title></rect>`);
-      parts.push(text(x + CELL.width / 2 - 1, y + CELL.height / 2, value === null ? '–' : formatNumber(value), { anchor: 'middle', fill: isDark(fill) ? '#fff' : '#111' }));
+      parts.push(
+        `<rect x="${x}" y="${y}" width="${CELL.width - 2}" height="${CELL.height - 2}" fill="${fill}"><title>${escapeHtml(tooltip)}</title></rect>`,
+      );
+      parts.push(
+        text(x + CELL.width / 2 - 1, y + CELL.height / 2, value === null ? '–' : formatNumber(value), {
+          anchor: 'middle',
+          fill: isDark(fill) ? '#fff' : '#111',
+        }),
+      );
     });
   });
   columnValues.forEach((columnValue, j) => {
-    parts.push(text(MARGIN.left + j * CELL.width + CELL.width / 2, gridBottom + 16, pivot.columns ? formatAxisValue(columnValue) : '', { anchor: 'middle' }));
+    parts.push(
+      text(
+        MARGIN.left + j * CELL.width + CELL.width / 2,
+        gridBottom + 16,
+        pivot.columns ? formatAxisValue(columnValue) : '',
+        { anchor: 'middle' },
+      ),
+    );
   });
   // A one-axis pivot has no column title: the legend already names the value. A title wider than a
   // narrow grid starts at the grid's left edge instead of being centred off the picture.
   if (pivot.columns) {
     const title = axisLabel(pivot.columns);
     const fits = title.length * 7.5 <= gridRight - MARGIN.left;
-    parts.push(text(fits ? (MARGIN.left + gridRight) / 2 : MARGIN.left, gridBottom + 42, title, { anchor: fits ? 'middle' : 'start', weight: 'bold' }));
+    parts.push(
+      text(fits ? (MARGIN.left + gridRight) / 2 : MARGIN.left, gridBottom + 42, title, {
+        anchor: fits ? 'middle' : 'start',
+        weight: 'bold',
+      }),
+    );
   }
   // Above the row labels, not rotated beside them: a few rows are shorter than the title.
   parts.push(text(4, MARGIN.top - 16, `↓ ${axisLabel(pivot.rows)}`, { anchor: 'start', weight: 'bold' }));
   // A spread (stdev, cv) is not better or worse in the metric's direction.
   const direction = ['stdev', 'cv'].includes(pivot.stat) ? null : better;
-  parts.push(...legend(`${id}-scale`, gridRight + 24, MARGIN.top, gridBottom - MARGIN.top, { low, high, title: valueTitle, better: direction }));
-  return `<svg xmlns="http://www.w3.org/2000/svg" id="${escapeHtml(id)}" class="heatmap" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13">` +
-    `<title>${escapeHtml(`${pivot.workload}: ${valueTitle} by ${pivot.rows}${pivot.columns ? ` and ${pivot.columns}` : ''}`)}</title>${parts.join('')}</svg>`;
+  parts.push(
+    ...legend(`${id}-scale`, gridRight + 24, MARGIN.top, gridBottom - MARGIN.top, {
+      low,
+      high,
+      title: valueTitle,
+      better: direction,
+    }),
+  );
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" id="${escapeHtml(id)}" class="heatmap" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="13">` +
+    `<title>${escapeHtml(`${pivot.workload}: ${valueTitle} by ${pivot.rows}${pivot.columns ? ` and ${pivot.columns}` : ''}`)}</title>${parts.join('')}</svg>`
+  );
 }
 
 function legend(gradientId, x, y, height, { low, high, title, better }) {
   const barHeight = Math.max(height, LEGEND_MIN);
   // Top of the bar is the highest value: the colours run from the last stop to the first.
-  const stops = [...VIRIDIS].reverse().map((colour, i) => `<stop offset="${(i / (VIRIDIS.length - 1)) * 100}%" stop-color="${colour}"/>`).join('');
+  const stops = [...VIRIDIS]
+    .reverse()
+    .map((colour, i) => `<stop offset="${(i / (VIRIDIS.length - 1)) * 100}%" stop-color="${colour}"/>`)
+    .join('');
   return [
     `<defs><linearGradient id="${escapeHtml(gradientId)}" x1="0" y1="0" x2="0" y2="1">${stops}</linearGradient></defs>`,
     `<rect x="${x}" y="${y}" width="14" height="${barHeight}" fill="url(#${escapeHtml(gradientId)})"/>`,

@@ -9,7 +9,10 @@ export function escapeHtml(text) {
 
 /** JSON safe inside <script type="application/json">: no `</script>`, no `<!--`, no line separators. */
 export function jsonForScript(data) {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** A script's source safe inline: `</script` cannot end the element early. */

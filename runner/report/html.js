@@ -27,20 +27,48 @@ const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-i
 
 export function renderHtml(report) {
   const data = buildChartData(report);
-  const heatmaps = report.pivots.map((pivot, index) => figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })));
+  const heatmaps = report.pivots.map((pivot, index) =>
+    figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })),
+  );
   const advice = formatAdviceLines(report.advice);
   // The answers first (advice, then claims and steps); the charts and tables that back them; how it is judged last.
   const sections = [
-    advice.length ? `<section id="advice"><h2>Advice</h2><ul class="answers">${advice.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}</ul><p class="intro">Every row is in advice.csv.</p></section>` : '',
+    advice.length
+      ? `<section id="advice"><h2>Advice</h2><ul class="answers">${advice.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}</ul><p class="intro">Every row is in advice.csv.</p></section>`
+      : '',
     renderAnswersHtml(report.verdicts),
-    section('heatmaps', 'Heatmaps', 'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.', heatmaps),
-    section('scaling', 'Against threads, one line per CPU limit', `Points: medians. Whiskers: ${WHISKER_TEXT} Numeric axes are spaced by value (log₂ for powers of two). Dashed: the capacity model, what this host allows each cell (see Model vs measured).`,
-      data.lines.map((line) => figure(line.title, canvas(line.id, 360)))),
-    section('waves', 'Task completion waves', 'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves; the page opens on the run whose waves are clearest.',
-      data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : []),
-    section('latency', 'Latency percentiles (http)', `Medians over repetitions of each percentile autocannon reported, log scale${data.latency.axis ? `; one panel per ${data.latency.axis}, the same colour for the same series in each` : ''}.`,
-      data.latency.panels.map((panel) => figure(panel.title || 'Latency percentiles per cell', canvas(panel.id, data.latency.axis ? 300 : 380)))),
-    section('summary', 'Summary', 'The same numbers as summary.csv, rounded for reading.', report.workloads.map((workload) => summaryTable(report, workload))),
+    section(
+      'heatmaps',
+      'Heatmaps',
+      'Each pivot table, coloured by value (by default the median of each primary metric). Hover a cell for its value.',
+      heatmaps,
+    ),
+    section(
+      'scaling',
+      'Against threads, one line per CPU limit',
+      `Points: medians. Whiskers: ${WHISKER_TEXT} Numeric axes are spaced by value (log₂ for powers of two). Dashed: the capacity model, what this host allows each cell (see Model vs measured).`,
+      data.lines.map((line) => figure(line.title, canvas(line.id, 360))),
+    ),
+    section(
+      'waves',
+      'Task completion waves',
+      'One run: each bar is a task, from when it was submitted to when it completed. Tasks that share the pool finish in waves; the page opens on the run whose waves are clearest.',
+      data.waves.runs.length ? [wavesPicker(data.waves), figure('', canvas('waves-chart', data.waves.height))] : [],
+    ),
+    section(
+      'latency',
+      'Latency percentiles (http)',
+      `Medians over repetitions of each percentile autocannon reported, log scale${data.latency.axis ? `; one panel per ${data.latency.axis}, the same colour for the same series in each` : ''}.`,
+      data.latency.panels.map((panel) =>
+        figure(panel.title || 'Latency percentiles per cell', canvas(panel.id, data.latency.axis ? 300 : 380)),
+      ),
+    ),
+    section(
+      'summary',
+      'Summary',
+      'The same numbers as summary.csv, rounded for reading.',
+      report.workloads.map((workload) => summaryTable(report, workload)),
+    ),
     renderModelHtml(report),
     renderMethodHtml(),
   ].filter(Boolean);
@@ -66,7 +94,9 @@ ${sections.join('\n')}
 }
 
 function renderHeader({ info, counts }) {
-  const parts = [`${counts.measured} measured runs${counts.failed ? `, ${counts.failed} not ok` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}${counts.disturbed ? `, ${counts.disturbed} disturbed (${counts.reruns} re-run)` : ''}`];
+  const parts = [
+    `${counts.measured} measured runs${counts.failed ? `, ${counts.failed} not ok` : ''}${counts.warmups ? `, ${counts.warmups} warm-up` : ''}${counts.disturbed ? `, ${counts.disturbed} disturbed (${counts.reruns} re-run)` : ''}`,
+  ];
   if (info?.host) parts.push(`host: ${info.host.cpu_model ?? 'unknown CPU'}, ${info.host.cpus} CPUs`);
   if (info?.started_at) parts.push(`started ${info.started_at}`);
   if (info?.seed !== undefined) parts.push(`seed ${info.seed}`);
@@ -110,7 +140,12 @@ function wavesData(runs) {
   const most = Math.max(0, ...runs.map((run) => run.tasks.length));
   const shown = runs.map((run) => ({
     label: `${run.label} · repetition ${run.repetition}${Number.isFinite(run.wall_ms) ? ` · wall ${Math.round(run.wall_ms)} ms` : ''}`,
-    tasks: run.tasks.map(({ task, start_ms: start, end_ms: end, process, thread }) => ({ task, start, end, group: `process ${process ?? '?'}, thread ${thread ?? '?'}` })),
+    tasks: run.tasks.map(({ task, start_ms: start, end_ms: end, process, thread }) => ({
+      task,
+      start,
+      end,
+      group: `process ${process ?? '?'}, thread ${thread ?? '?'}`,
+    })),
   }));
   // Room for every task's bar, and for the y title at least.
   return { height: Math.max(300, 90 + most * 20), runs: shown, initial: chooseWavesRun(shown) };
@@ -132,7 +167,9 @@ function latencyData(report) {
       return sample.length ? median(sample) : null;
     }),
   });
-  const shown = cells.length ? panels.map((panel, index) => ({ id: `latency-${index}`, title: panel.title, series: panel.cells.map(seriesOf) })) : [];
+  const shown = cells.length
+    ? panels.map((panel, index) => ({ id: `latency-${index}`, title: panel.title, series: panel.cells.map(seriesOf) }))
+    : [];
   const values = shown.flatMap((panel) => panel.series.flatMap((series) => series.values)).filter((value) => value > 0);
   return {
     labels: percentiles.map(([label]) => label),
@@ -148,7 +185,9 @@ function pivotTitle(pivot) {
 }
 
 function sliceText(pivot) {
-  const slice = Object.entries(pivot.slice).map(([axis, value]) => `${axis}=${formatAxisValue(value)}`).join(', ');
+  const slice = Object.entries(pivot.slice)
+    .map(([axis, value]) => `${axis}=${formatAxisValue(value)}`)
+    .join(', ');
   return slice ? ` (${slice})` : '';
 }
 
@@ -160,7 +199,12 @@ function summaryTable(report, workload) {
 }
 
 function wavesPicker({ runs, initial }) {
-  const options = runs.map((run, index) => `<option value="${index}"${index === initial ? ' selected' : ''}>${escapeHtml(run.label)}</option>`).join('');
+  const options = runs
+    .map(
+      (run, index) =>
+        `<option value="${index}"${index === initial ? ' selected' : ''}>${escapeHtml(run.label)}</option>`,
+    )
+    .join('');
   return `<label>Run: <select id="waves-run">${options}</select></label>`;
 }
 

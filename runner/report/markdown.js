@@ -15,12 +15,23 @@ export function renderMarkdown(report) {
   const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
   const advice = formatAdviceLines(report.advice);
-  if (advice.length) lines.push('## Advice', '', ...advice.map((line) => `- ${escapeMarkdown(line)}`), '', 'Every row is in [advice.csv](advice.csv).', '');
+  if (advice.length)
+    lines.push(
+      '## Advice',
+      '',
+      ...advice.map((line) => `- ${escapeMarkdown(line)}`),
+      '',
+      'Every row is in [advice.csv](advice.csv).',
+      '',
+    );
   // The answers first; what ran and where the files are after them.
   lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## What ran', '', ...formatRun(info, counts, report.disturbed), '');
-  lines.push('Files: [summary.csv](summary.csv) (one row per cell), ' +
-    `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`, '');
+  lines.push(
+    'Files: [summary.csv](summary.csv) (one row per cell), ' +
+      `${report.pivots.length ? 'pivot-*.csv (the tables below), ' : ''}[verdicts.csv](verdicts.csv) (the answers), [report.html](report.html) (charts), runs.csv, tasks.csv, run.json.`,
+    '',
+  );
   lines.push('## Summary', '');
   for (const workload of report.workloads) lines.push(...summaryTable(report, workload), '');
   lines.push(...renderModelMarkdown(report, escapeMarkdown));
@@ -28,8 +39,16 @@ export function renderMarkdown(report) {
     lines.push('## Pivot tables', '');
     for (const pivot of report.pivots) lines.push(...pivotTable(pivot), '');
   }
-  lines.push(...outlierSection(report), ...disturbedSection(report), ...failureSection(report), ...methodSection(report));
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  lines.push(
+    ...outlierSection(report),
+    ...disturbedSection(report),
+    ...failureSection(report),
+    ...methodSection(report),
+  );
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function formatRun(info, counts, disturbed) {
@@ -40,18 +59,31 @@ function formatRun(info, counts, disturbed) {
   ];
   if (!info) return [...lines, '- run.json is missing: axis values and the host come from runs.csv alone'];
   const host = info.host ?? {};
-  lines.push(`- Host: ${escapeMarkdown(host.cpu_model ?? 'unknown CPU')}, ${host.cpus ?? '?'} CPUs, kernel ${escapeMarkdown(host.kernel ?? '?')}`);
-  if (info.docker?.version) lines.push(`- Docker: ${escapeMarkdown(info.docker.version.Version ?? '')} (${escapeMarkdown(info.docker.engine ?? '')})`);
-  lines.push(`- Started ${escapeMarkdown(info.started_at ?? '?')}, finished ${escapeMarkdown(info.finished_at ?? 'not recorded')}`);
+  lines.push(
+    `- Host: ${escapeMarkdown(host.cpu_model ?? 'unknown CPU')}, ${host.cpus ?? '?'} CPUs, kernel ${escapeMarkdown(host.kernel ?? '?')}`,
+  );
+  if (info.docker?.version)
+    lines.push(
+      `- Docker: ${escapeMarkdown(info.docker.version.Version ?? '')} (${escapeMarkdown(info.docker.engine ?? '')})`,
+    );
+  lines.push(
+    `- Started ${escapeMarkdown(info.started_at ?? '?')}, finished ${escapeMarkdown(info.finished_at ?? 'not recorded')}`,
+  );
   if (info.seed !== undefined) lines.push(`- Run order seed: ${escapeMarkdown(String(info.seed))}`);
-  if (info.project?.git_revision) lines.push(`- Project revision: ${escapeMarkdown(info.project.git_revision)}${info.project.git_dirty ? ' (with uncommitted changes)' : ''}`);
+  if (info.project?.git_revision)
+    lines.push(
+      `- Project revision: ${escapeMarkdown(info.project.git_revision)}${info.project.git_dirty ? ' (with uncommitted changes)' : ''}`,
+    );
   return lines;
 }
 
 function formatDisturbedCount(counts, { above, kept }) {
-  const rule = above === null ? 'above the experiment\'s `disturbed_above`' : `interference above ${formatNumber(above)}%`;
+  const rule =
+    above === null ? "above the experiment's `disturbed_above`" : `interference above ${formatNumber(above)}%`;
   if (counts.disturbed === 0) return `none (${rule})`;
-  const fate = kept ? 'kept in the statistics (--keep-disturbed)' : `left out of the statistics, ${counts.reruns} re-run`;
+  const fate = kept
+    ? 'kept in the statistics (--keep-disturbed)'
+    : `left out of the statistics, ${counts.reruns} re-run`;
   return `${counts.disturbed} run(s) (${rule}): ${fate}; see [Disturbed runs](#disturbed-runs)`;
 }
 
@@ -64,21 +96,42 @@ function pivotTable(pivot) {
   const { header, body } = pivotToRecords(pivot);
   // Markdown would need the CSV corner's backslash escaped; arrows read better anyway.
   header[0] = pivot.columns ? `${pivot.rows} ↓ / ${pivot.columns} →` : pivot.rows;
-  const slice = Object.entries(pivot.slice).map(([axis, value]) => `${axis}=${value ?? 'unset'}`).join(', ');
-  const title = `${pivot.workload}: ${formatPivotValue(pivot)}, ` +
+  const slice = Object.entries(pivot.slice)
+    .map(([axis, value]) => `${axis}=${value ?? 'unset'}`)
+    .join(', ');
+  const title =
+    `${pivot.workload}: ${formatPivotValue(pivot)}, ` +
     `${axisLabel(pivot.rows)} down${pivot.columns ? `, ${axisLabel(pivot.columns)} across` : ''}${slice ? `; ${slice}` : ''}`;
-  return [`### ${escapeMarkdown(title)}`, '', `[${pivot.name}.csv](${pivot.name}.csv)`, '', ...table(header, body.map(([label, ...values]) => [label, ...values.map((value) => formatNumber(value))]))];
+  return [
+    `### ${escapeMarkdown(title)}`,
+    '',
+    `[${pivot.name}.csv](${pivot.name}.csv)`,
+    '',
+    ...table(
+      header,
+      body.map(([label, ...values]) => [label, ...values.map((value) => formatNumber(value))]),
+    ),
+  ];
 }
 
 function outlierSection(report) {
   const { outliers } = report.summary;
   if (outliers.length === 0) return [];
   return [
-    '## Outliers', '',
-    `Runs whose modified Z-score (0.6745 · (x − median) / MAD) is beyond ±${OUTLIER_THRESHOLD}, in cells with at least ${OUTLIER_MIN_N} measured runs. They are kept in every statistic; look at what else ran on the machine then.`, '',
-    ...table(['cell', 'repetition', 'metric', 'value', 'modified Z'], outliers.map((outlier) => [
-      `${outlier.cell} (${formatCellValues(outlier.values, report.axes)})`, outlier.repetition, outlier.metric, formatNumber(outlier.value), formatNumber(outlier.score, 3),
-    ])),
+    '## Outliers',
+    '',
+    `Runs whose modified Z-score (0.6745 · (x − median) / MAD) is beyond ±${OUTLIER_THRESHOLD}, in cells with at least ${OUTLIER_MIN_N} measured runs. They are kept in every statistic; look at what else ran on the machine then.`,
+    '',
+    ...table(
+      ['cell', 'repetition', 'metric', 'value', 'modified Z'],
+      outliers.map((outlier) => [
+        `${outlier.cell} (${formatCellValues(outlier.values, report.axes)})`,
+        outlier.repetition,
+        outlier.metric,
+        formatNumber(outlier.value),
+        formatNumber(outlier.score, 3),
+      ]),
+    ),
     '',
   ];
 }
@@ -87,11 +140,20 @@ function disturbedSection(report) {
   const { runs, kept } = report.disturbed;
   if (runs.length === 0) return [];
   return [
-    '## Disturbed runs', '',
-    `While these runs were measured, the rest of the host used more of the CPU they were allowed than \`disturbed_above\` lets pass. ${kept ? 'They count in every statistic (--keep-disturbed).' : 'They are left out of every statistic and their cell got a run in their place, up to `max_reruns` a cell.'}`, '',
-    ...table(['cell', 'repetition', 'interference %', 'other CPU ms', 're-run as'], runs.map(({ run, rerun }) => [
-      `${run.cell} (${formatCellValues(run, report.axes)})`, run.repetition, formatNumber(run.interference_pct), formatNumber(run.host_other_cpu_ms), rerun ? `repetition ${rerun.repetition}` : '',
-    ])),
+    '## Disturbed runs',
+    '',
+    `While these runs were measured, the rest of the host used more of the CPU they were allowed than \`disturbed_above\` lets pass. ${kept ? 'They count in every statistic (--keep-disturbed).' : 'They are left out of every statistic and their cell got a run in their place, up to `max_reruns` a cell.'}`,
+    '',
+    ...table(
+      ['cell', 'repetition', 'interference %', 'other CPU ms', 're-run as'],
+      runs.map(({ run, rerun }) => [
+        `${run.cell} (${formatCellValues(run, report.axes)})`,
+        run.repetition,
+        formatNumber(run.interference_pct),
+        formatNumber(run.host_other_cpu_ms),
+        rerun ? `repetition ${rerun.repetition}` : '',
+      ]),
+    ),
     '',
   ];
 }
@@ -99,25 +161,38 @@ function disturbedSection(report) {
 function failureSection(report) {
   if (report.failures.length === 0) return [];
   return [
-    '## Runs not ok', '',
-    'Left out of every statistic; counted per cell in `failed`.', '',
-    ...table(['cell', 'repetition', 'warm-up', 'status', 'error'], report.failures.map((run) => [
-      `${run.cell} (${formatCellValues(run, report.axes)})`, run.repetition, run.warmup ? 'yes' : '', run.status, run.error ?? '',
-    ])),
+    '## Runs not ok',
+    '',
+    'Left out of every statistic; counted per cell in `failed`.',
+    '',
+    ...table(
+      ['cell', 'repetition', 'warm-up', 'status', 'error'],
+      report.failures.map((run) => [
+        `${run.cell} (${formatCellValues(run, report.axes)})`,
+        run.repetition,
+        run.warmup ? 'yes' : '',
+        run.status,
+        run.error ?? '',
+      ]),
+    ),
     '',
   ];
 }
 
 function methodSection(report) {
-  const baselines = report.baselines.map(({ workload, cell, text, cpuCapacity }) =>
-    `  - ${escapeMarkdown(workload)}: ${cell ? `${cell} (${escapeMarkdown(text)}), CPU capacity ${formatNumber(cpuCapacity)}` : 'none'}`);
+  const baselines = report.baselines.map(
+    ({ workload, cell, text, cpuCapacity }) =>
+      `  - ${escapeMarkdown(workload)}: ${cell ? `${cell} (${escapeMarkdown(text)}), CPU capacity ${formatNumber(cpuCapacity)}` : 'none'}`,
+  );
   return [
-    '## How these numbers were computed', '',
+    '## How these numbers were computed',
+    '',
     `- Statistics use runs with status \`ok\` that are not warm-ups. median, mean, min, max; stdev is the sample standard deviation (n − 1); cv = stdev / mean. ${CENTRE_TEXT} With n = 1 there is no stdev, cv or CI.`,
     `- Outliers: |modified Z-score| > ${OUTLIER_THRESHOLD}, looked for in cells with at least ${OUTLIER_MIN_N} measured runs (with fewer, the MAD rests on one or two deviations and flags chance); counted in <metric>_outliers, never removed.`,
-    '- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload\'s first primary metric (wall_ms; requests_per_sec for http).',
-    '- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host\'s CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity. Between cells of equal capacity it would only repeat the speedup, so it is left empty there.',
-    '- Baseline cells:', ...baselines,
+    "- speedup = baseline median / cell median for times (wall_ms, latency), cell median / baseline median for requests_per_sec: above 1 is better. It uses the workload's first primary metric (wall_ms; requests_per_sec for http).",
+    "- efficiency = speedup / (cell CPU capacity / baseline CPU capacity). CPU capacity is the smallest of the CPU quota (`cpus`), the number of CPUs in `cpuset` and the host's CPUs: the CPU-seconds per second the container may use. Threads, workers and processes add no capacity. Between cells of equal capacity it would only repeat the speedup, so it is left empty there.",
+    '- Baseline cells:',
+    ...baselines,
     ...report.notes.map((note) => `- Note: ${escapeMarkdown(note)}`),
     '',
   ];
@@ -130,5 +205,7 @@ function table(header, rows) {
 
 /** Text as Markdown shows it literally: no table breaks, no HTML, no links, on one line. */
 export function escapeMarkdown(text) {
-  return String(text).replace(/\r?\n|\r/g, ' ').replace(/[\\`*[\]<>|]/g, '\\$&');
+  return String(text)
+    .replace(/\r?\n|\r/g, ' ')
+    .replace(/[\\`*[\]<>|]/g, '\\$&');
 }

@@ -11,8 +11,12 @@ import { predictCells } from '../model/predict.js';
 export function attachModels(cells, info) {
   const params = new Map((info?.cells ?? []).map((cell) => [cell.cell, cell.params]));
   const paramsOf = (cell) => params.get(cell.cell) ?? info?.config?.params?.[cell.workload];
-  const predicted = predictCells(cells.map((cell) => ({ ...cell, params: paramsOf(cell) })), { hostCpus: info?.host?.cpus ?? null });
-  for (const cell of cells) Object.assign(cell, { params: paramsOf(cell), hostCpus: info?.host?.cpus ?? null }, predicted.get(cell.cell));
+  const predicted = predictCells(
+    cells.map((cell) => ({ ...cell, params: paramsOf(cell) })),
+    { hostCpus: info?.host?.cpus ?? null },
+  );
+  for (const cell of cells)
+    Object.assign(cell, { params: paramsOf(cell), hostCpus: info?.host?.cpus ?? null }, predicted.get(cell.cell));
 }
 
 export function listModelColumns(metrics) {

@@ -12,12 +12,12 @@ import { varyingAxes } from '../domain/cells.js';
 import { CENTRE_CI_HEADER } from './summary-table.js';
 
 export const MODEL_INTRO =
-  'The capacity model gives what this host allows each cell: the workload\'s own arithmetic (tasks in waves over the ' +
-  'threads that run them, sharing the usable CPUs = the smallest of the quota, the cpuset size and the host\'s CPUs; ' +
+  "The capacity model gives what this host allows each cell: the workload's own arithmetic (tasks in waves over the " +
+  "threads that run them, sharing the usable CPUs = the smallest of the quota, the cpuset size and the host's CPUs; " +
   'http: CPUs over the CPU time of one response; idle memory: a fit per process and per thread) with a calibration ' +
-  'measured in this folder (below). The interval is the cell\'s one 95% CI, as in the summary and the charts\' ' +
-  'whiskers: that of its geometric mean (Student\'s t on the logarithms). The model\'s range is its value at either ' +
-  'end of the calibration\'s own interval (of its median, from order statistics). A flag says the two ' +
+  "measured in this folder (below). The interval is the cell's one 95% CI, as in the summary and the charts' " +
+  "whiskers: that of its geometric mean (Student's t on the logarithms). The model's range is its value at either " +
+  "end of the calibration's own interval (of its median, from order statistics). A flag says the two " +
   'ranges do not overlap: "short of the model" = the cell did worse than the host allows, "beats the model" = ' +
   'better than the model says (the model misses something).';
 
@@ -28,10 +28,21 @@ export const MODEL_INTRO =
 export function buildModelTables(report) {
   return report.workloads.flatMap((workload) => {
     const cells = report.summary.cells.filter((cell) => cell.workload === workload);
-    const rows = cells.flatMap((cell) => Object.entries(cell.model ?? {}).flatMap(([metric, model]) => compareCell(cell, metric, model)));
+    const rows = cells.flatMap((cell) =>
+      Object.entries(cell.model ?? {}).flatMap(([metric, model]) => compareCell(cell, metric, model)),
+    );
     if (rows.length === 0) return [];
-    const calibrations = [...new Set(cells.map((cell) => cell.calibration && describeCalibration(cell.calibration)).filter(Boolean))];
-    return [{ workload, calibrations, axes: varyingAxes(cells, report.axes, { orAllSet: true }).filter((axis) => axis !== 'workload'), rows }];
+    const calibrations = [
+      ...new Set(cells.map((cell) => cell.calibration && describeCalibration(cell.calibration)).filter(Boolean)),
+    ];
+    return [
+      {
+        workload,
+        calibrations,
+        axes: varyingAxes(cells, report.axes, { orAllSet: true }).filter((axis) => axis !== 'workload'),
+        rows,
+      },
+    ];
   });
 }
 
@@ -42,7 +53,21 @@ function compareCell(cell, metric, model) {
   const interval = centreInterval(sample);
   const middle = cell.stats[metric]?.median ?? median(sample);
   const range = cell.modelRange?.[metric] ?? [model, model];
-  return [{ cell: cell.cell, values: cell.values, metric, unit, n: sample.length, median: middle, interval, model, range, ratio: middle / model, flag: interval || sample.length < 2 ? flagOf(interval, range, better) : 'no interval (a value ≤ 0)' }];
+  return [
+    {
+      cell: cell.cell,
+      values: cell.values,
+      metric,
+      unit,
+      n: sample.length,
+      median: middle,
+      interval,
+      model,
+      range,
+      ratio: middle / model,
+      flag: interval || sample.length < 2 ? flagOf(interval, range, better) : 'no interval (a value ≤ 0)',
+    },
+  ];
 }
 
 // The two intervals apart, the measured one on the worse side: the host gave less than the model; on the better side: more.
@@ -80,7 +105,12 @@ export function renderModelMarkdown(report, escape) {
   for (const table of tables) {
     const { header, body } = formatModelTable(table);
     const line = (cells) => `| ${cells.map((cell) => escape(String(cell))).join(' | ')} |`;
-    lines.push(`### ${escape(table.workload)}`, '', ...table.calibrations.map((text) => `- Calibration: ${escape(text)}`), '');
+    lines.push(
+      `### ${escape(table.workload)}`,
+      '',
+      ...table.calibrations.map((text) => `- Calibration: ${escape(text)}`),
+      '',
+    );
     lines.push(line(header), `|${header.map(() => ' --- ').join('|')}|`, ...body.map(line), '');
   }
   return lines;
@@ -92,7 +122,12 @@ export function renderModelHtml(report) {
   const parts = tables.map((table) => {
     const { header, body } = formatModelTable(table);
     const head = header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
-    const rows = body.map((cells, i) => `<tr${table.rows[i].flag && table.rows[i].flag !== 'n < 2' ? ' class="off-model"' : ''}>${cells.map((cell) => `<td>${escapeHtml(String(cell))}</td>`).join('')}</tr>`).join('\n');
+    const rows = body
+      .map(
+        (cells, i) =>
+          `<tr${table.rows[i].flag && table.rows[i].flag !== 'n < 2' ? ' class="off-model"' : ''}>${cells.map((cell) => `<td>${escapeHtml(String(cell))}</td>`).join('')}</tr>`,
+      )
+      .join('\n');
     const calibrations = table.calibrations.map((text) => `<li>Calibration: ${escapeHtml(text)}</li>`).join('');
     return `<h3>${escapeHtml(table.workload)}</h3><ul>${calibrations}</ul><div class="scroll"><table class="model-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></div>`;
   });

@@ -27,7 +27,11 @@ export function buildPivots(rows, axes, specs) {
   const notes = [];
   for (const workload of orderValues(rows.map((row) => row.workload))) {
     const cells = rows.filter((row) => row.workload === workload);
-    const varying = varyingAxes(cells, axes.filter((axis) => axis !== 'workload'), { valuesOf: (row) => row });
+    const varying = varyingAxes(
+      cells,
+      axes.filter((axis) => axis !== 'workload'),
+      { valuesOf: (row) => row },
+    );
     const wanted = specs?.length ? specs : defaultSpecs(varying);
     for (const spec of wanted) {
       const metrics = spec.metric ? [spec.metric] : primaryMetrics(workload).map((metric) => metric.column);
@@ -41,7 +45,18 @@ export function buildPivots(rows, axes, specs) {
           notes.push(`pivot ${formatPivotSpec(spec)} for ${workload}: summary.csv has no values in column ${column}`);
         } else {
           const sliceAxes = varying.filter((axis) => axis !== spec.rows && axis !== spec.columns);
-          for (const group of groupByAxes(cells, sliceAxes, { valuesOf: (row) => row })) pivots.push(pivotCells(group, { workload, metric, stat, column, rows: spec.rows, columns: spec.columns ?? null, sliceAxes }));
+          for (const group of groupByAxes(cells, sliceAxes, { valuesOf: (row) => row }))
+            pivots.push(
+              pivotCells(group, {
+                workload,
+                metric,
+                stat,
+                column,
+                rows: spec.rows,
+                columns: spec.columns ?? null,
+                sliceAxes,
+              }),
+            );
         }
       }
     }
@@ -53,7 +68,8 @@ export function buildPivots(rows, axes, specs) {
 export function defaultSpecs(varying) {
   if (varying.length === 0) return [];
   const columns = COLUMN_AXES.find((axis) => varying.includes(axis)) ?? (varying.length > 1 ? varying[1] : null);
-  const rows = ROW_AXES.find((axis) => varying.includes(axis) && axis !== columns) ?? varying.find((axis) => axis !== columns);
+  const rows =
+    ROW_AXES.find((axis) => varying.includes(axis) && axis !== columns) ?? varying.find((axis) => axis !== columns);
   if (!rows) return [{ rows: columns, columns: null }];
   return [{ rows, columns }];
 }
@@ -62,12 +78,19 @@ function pivotCells(cells, { workload, metric, stat, column, rows, columns, slic
   const slice = Object.fromEntries(sliceAxes.map((axis) => [axis, cells[0][axis]]));
   const rowValues = orderValues(cells.map((row) => row[rows]));
   const columnValues = columns ? orderValues(cells.map((row) => row[columns])) : [column];
-  const found = rowValues.map((rowValue) => columnValues.map((columnValue) =>
-    cells.find((row) => row[rows] === rowValue && (!columns || row[columns] === columnValue))));
+  const found = rowValues.map((rowValue) =>
+    columnValues.map((columnValue) =>
+      cells.find((row) => row[rows] === rowValue && (!columns || row[columns] === columnValue)),
+    ),
+  );
   const values = found.map((line) => line.map((cell) => (typeof cell?.[column] === 'number' ? cell[column] : null)));
   const cellIds = found.map((line) => line.map((cell) => cell?.cell ?? null));
-  const sliceName = Object.entries(slice).map(([axis, value]) => `${axis}=${value ?? 'unset'}`).join('-');
-  const name = safeName(['pivot', workload, column, rows, columns ? `by-${columns}` : null, sliceName || null].filter(Boolean).join('-'));
+  const sliceName = Object.entries(slice)
+    .map(([axis, value]) => `${axis}=${value ?? 'unset'}`)
+    .join('-');
+  const name = safeName(
+    ['pivot', workload, column, rows, columns ? `by-${columns}` : null, sliceName || null].filter(Boolean).join('-'),
+  );
   return { name, workload, metric, stat, column, rows, columns, slice, rowValues, columnValues, values, cellIds };
 }
 
@@ -92,7 +115,6 @@ export function formatAxisValue(value) {
 function formatPivotSpec({ rows, columns, metric, stat }) {
   return `${rows}${columns ? ` × ${columns}` : ''}${metric ? ` of ${metric}` : ''}${stat ? ` ${stat}` : ''}`;
 }
-
 
 function safeName(text) {
   return text.replace(/[^A-Za-z0-9._=-]+/g, '_');

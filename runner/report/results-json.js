@@ -29,7 +29,10 @@ export function buildResultsDocument(report) {
   const { axes, summary } = report;
   const metricColumns = summary.metrics.map(({ column }) => column);
   const described = new Map(summary.metrics.map(({ column, unit, better }) => [column, { unit, better }]));
-  const grouped = new Set([...axes, ...metricColumns.flatMap((column) => [...STAT_NAMES.map((stat) => `${column}_${stat}`), `model_${column}`])]);
+  const grouped = new Set([
+    ...axes,
+    ...metricColumns.flatMap((column) => [...STAT_NAMES.map((stat) => `${column}_${stat}`), `model_${column}`]),
+  ]);
   return {
     format: RESULTS_JSON_VERSION,
     tool: 'node-threads-lab',
@@ -40,12 +43,21 @@ export function buildResultsDocument(report) {
       cell: row.cell,
       values: Object.fromEntries(axes.filter((axis) => row[axis] !== undefined).map((axis) => [axis, row[axis]])),
       // Every other column of summary.csv as it is (n, failed, speedup, seen_*_median, ...); the experiment is above.
-      ...Object.fromEntries(Object.entries(row).filter(([column]) => column !== 'cell' && column !== 'experiment' && !grouped.has(column))),
-      metrics: Object.fromEntries(metricColumns.filter((column) => row[`${column}_median`] !== undefined).map((column) => [column, {
-        ...described.get(column),
-        ...Object.fromEntries(STAT_NAMES.map((stat) => [stat, row[`${column}_${stat}`]])),
-        model: row[`model_${column}`] ?? null,
-      }])),
+      ...Object.fromEntries(
+        Object.entries(row).filter(([column]) => column !== 'cell' && column !== 'experiment' && !grouped.has(column)),
+      ),
+      metrics: Object.fromEntries(
+        metricColumns
+          .filter((column) => row[`${column}_median`] !== undefined)
+          .map((column) => [
+            column,
+            {
+              ...described.get(column),
+              ...Object.fromEntries(STAT_NAMES.map((stat) => [stat, row[`${column}_${stat}`]])),
+              model: row[`model_${column}`] ?? null,
+            },
+          ]),
+      ),
     })),
     verdicts: buildVerdictsDocument(report.verdicts),
   };

@@ -14,9 +14,16 @@ export function buildSummaryTable(report, workload) {
   const axes = varyingAxes(cells, report.axes, { orAllSet: true });
   const metrics = primaryMetrics(workload);
   const header = [
-    ...axes, 'n',
+    ...axes,
+    'n',
     ...metrics.flatMap(({ column, unit }) => [`${column} median (${unit})`, CENTRE_CI_HEADER, 'cv']),
-    'outliers', 'speedup', 'efficiency', 'seen parallelism', 'seen quota', 'peak threads', 'throttled ms',
+    'outliers',
+    'speedup',
+    'efficiency',
+    'seen parallelism',
+    'seen quota',
+    'peak threads',
+    'throttled ms',
   ];
   if (cells.some((cell) => cell.failed)) header.splice(axes.length + 1, 0, 'failed');
   const rows = cells.map((cell) => {
@@ -24,17 +31,22 @@ export function buildSummaryTable(report, workload) {
     if (header.includes('failed')) row.push(cell.failed);
     for (const { column } of metrics) {
       const stats = cell.stats[column];
-      row.push(formatNumber(stats.median), stats.ci95_low === null ? '' : `${formatNumber(stats.ci95_low)}–${formatNumber(stats.ci95_high)}`, formatPercent(stats.cv, 2));
+      row.push(
+        formatNumber(stats.median),
+        stats.ci95_low === null ? '' : `${formatNumber(stats.ci95_low)}–${formatNumber(stats.ci95_high)}`,
+        formatPercent(stats.cv, 2),
+      );
     }
     row.push(
       metrics.reduce((sum, { column }) => sum + cell.stats[column].outliers.length, 0) || '',
       cell.baseline?.cell === cell.cell ? '1 (baseline)' : formatNumber(cell.speedup, 3),
       formatNumber(cell.efficiency, 3),
-      formatNumber(cell.seen.seen_available_parallelism), formatNumber(cell.seen.seen_cpu_quota),
-      formatNumber(cell.seen.peak_threads), formatNumber(cell.seen.throttled_ms),
+      formatNumber(cell.seen.seen_available_parallelism),
+      formatNumber(cell.seen.seen_cpu_quota),
+      formatNumber(cell.seen.peak_threads),
+      formatNumber(cell.seen.throttled_ms),
     );
     return row;
   });
   return { header, rows };
 }
-

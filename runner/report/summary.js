@@ -28,16 +28,32 @@ export function summarizeCells(results, { baseline } = {}) {
   const hostCpus = info?.host?.cpus ?? null;
   const experiment = info?.experiment ?? runs[0]?.experiment;
   const counts = (run) => isMeasured(run, { keepDisturbed });
-  const cells = listCells(results).map((cell) => summarizeCell({ ...cell, experiment }, runs.filter((run) => run.cell === cell.cell), hostCpus, counts));
+  const cells = listCells(results).map((cell) =>
+    summarizeCell(
+      { ...cell, experiment },
+      runs.filter((run) => run.cell === cell.cell),
+      hostCpus,
+      counts,
+    ),
+  );
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
   for (const cell of cells) cell.baseline = chooseBaseline(cells, cell.workload, baseline);
   for (const cell of cells) Object.assign(cell, measureSpeedup(cell));
   attachModels(cells, info);
   const columns = [
-    'experiment', 'cell', ...axes, 'n', 'failed', 'warmups', 'disturbed',
+    'experiment',
+    'cell',
+    ...axes,
+    'n',
+    'failed',
+    'warmups',
+    'disturbed',
     ...metrics.flatMap(({ column }) => STAT_NAMES.map((stat) => `${column}_${stat}`)),
     ...listModelColumns(metrics),
-    'baseline', 'speedup', 'efficiency', 'cpu_capacity',
+    'baseline',
+    'speedup',
+    'efficiency',
+    'cpu_capacity',
     ...SEEN_COLUMNS.map((column) => `${column}_median`),
   ];
   const rows = cells.map((cell) => toRow(cell, axes, metrics));
@@ -51,7 +67,10 @@ function listCells({ runs, info, axes }) {
   for (const run of runs) {
     if (!cells.has(run.cell)) cells.set(run.cell, { cell: run.cell, values: null, firstRun: run });
   }
-  return [...cells.values()].map(({ cell, values, firstRun }) => ({ cell, values: values ?? pickAxes(firstRun, axes) }));
+  return [...cells.values()].map(({ cell, values, firstRun }) => ({
+    cell,
+    values: values ?? pickAxes(firstRun, axes),
+  }));
 }
 
 function pickAxes(run, axes) {
@@ -69,13 +88,22 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
     stats[metric.column] = summarizeMetric(sample);
     const scores = modifiedZScores(sample);
     for (const index of stats[metric.column].outliers) {
-      outlierRuns.push({ cell, values, metric: metric.column, repetition: withValue[index].repetition, value: sample[index], score: scores[index] });
+      outlierRuns.push({
+        cell,
+        values,
+        metric: metric.column,
+        repetition: withValue[index].repetition,
+        value: sample[index],
+        score: scores[index],
+      });
     }
   }
-  const seen = Object.fromEntries(SEEN_COLUMNS.map((column) => {
-    const sample = measured.map((run) => run[column]).filter(Number.isFinite);
-    return [column, sample.length ? median(sample) : null];
-  }));
+  const seen = Object.fromEntries(
+    SEEN_COLUMNS.map((column) => {
+      const sample = measured.map((run) => run[column]).filter(Number.isFinite);
+      return [column, sample.length ? median(sample) : null];
+    }),
+  );
   return {
     experiment,
     cell,
@@ -101,7 +129,19 @@ function summarizeMetric(sample) {
   const { n, median: middle, mean, stdev, min, max, cv, outliers } = summarizeSample(sample);
   const centre = centreInterval(sample);
   const gmean = centre?.centre ?? (n === 1 && sample[0] > 0 ? sample[0] : null);
-  return { n, median: middle, gmean, mean, stdev, min, max, cv, ci95_low: centre?.low ?? null, ci95_high: centre?.high ?? null, outliers };
+  return {
+    n,
+    median: middle,
+    gmean,
+    mean,
+    stdev,
+    min,
+    max,
+    cv,
+    ci95_low: centre?.low ?? null,
+    ci95_high: centre?.high ?? null,
+    outliers,
+  };
 }
 
 /** The CPUs the container can use (runner/domain/usable-cpus.js): summary.csv's cpu_capacity. */
@@ -118,12 +158,17 @@ export function chooseBaseline(cells, workload, spec = {}) {
 }
 
 function matches(values, spec) {
-  return Object.entries(spec ?? {}).every(([axis, wanted]) => values[axis] !== undefined && String(values[axis]) === String(wanted));
+  return Object.entries(spec ?? {}).every(
+    ([axis, wanted]) => values[axis] !== undefined && String(values[axis]) === String(wanted),
+  );
 }
 
 function compareResources(a, b) {
   const key = ({ cpuCapacity: capacity, values }) => [
-    capacity ?? Infinity, Math.max(1, values.cluster ?? 0), values.workers ?? 0, values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset,
+    capacity ?? Infinity,
+    Math.max(1, values.cluster ?? 0),
+    values.workers ?? 0,
+    values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset,
   ];
   const [ka, kb] = [key(a), key(b)];
   for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return ka[i] - kb[i];
@@ -149,15 +194,28 @@ function measureSpeedup(cell) {
 }
 
 function toRow(cell, axes, metrics) {
-  const row = { experiment: cell.experiment, cell: cell.cell, n: cell.n, failed: cell.failed, warmups: cell.warmups, disturbed: cell.disturbed };
+  const row = {
+    experiment: cell.experiment,
+    cell: cell.cell,
+    n: cell.n,
+    failed: cell.failed,
+    warmups: cell.warmups,
+    disturbed: cell.disturbed,
+  };
   for (const axis of axes) row[axis] = cell.values[axis];
   for (const { column } of metrics) {
     const stats = cell.stats[column];
     if (!stats) continue;
-    for (const stat of STAT_NAMES) row[`${column}_${stat}`] = stat === 'outliers' ? stats.outliers.length : roundTo(stats[stat]);
+    for (const stat of STAT_NAMES)
+      row[`${column}_${stat}`] = stat === 'outliers' ? stats.outliers.length : roundTo(stats[stat]);
   }
   for (const [column, value] of Object.entries(readModelValues(cell, metrics))) row[column] = roundTo(value);
-  Object.assign(row, { baseline: cell.baseline?.cell, speedup: roundTo(cell.speedup), efficiency: roundTo(cell.efficiency), cpu_capacity: cell.cpuCapacity });
+  Object.assign(row, {
+    baseline: cell.baseline?.cell,
+    speedup: roundTo(cell.speedup),
+    efficiency: roundTo(cell.efficiency),
+    cpu_capacity: cell.cpuCapacity,
+  });
   for (const column of SEEN_COLUMNS) row[`${column}_median`] = roundTo(cell.seen[column]);
   return row;
 }

@@ -42,41 +42,68 @@ export function renderSvgChart({ title, xLabel, yLabel, seriesLabel, points, mod
     parts.push(`<text x="${MARGIN.left - 6}" y="${fixed(py(tick) + 4)}" text-anchor="end">${formatTick(tick)}</text>`);
   }
   for (const value of xs) {
-    parts.push(`<text x="${fixed(px(value))}" y="${MARGIN.top + plotHeight + 16}" text-anchor="middle">${escapeXml(String(value))}</text>`);
+    parts.push(
+      `<text x="${fixed(px(value))}" y="${MARGIN.top + plotHeight + 16}" text-anchor="middle">${escapeXml(String(value))}</text>`,
+    );
   }
-  parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${MARGIN.top + plotHeight}" y2="${MARGIN.top + plotHeight}" stroke="#444"/>`);
-  parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${MARGIN.top + plotHeight}" stroke="#444"/>`);
-  parts.push(`<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 12}" text-anchor="middle">${escapeXml(xLabel + x.note)}</text>`);
-  parts.push(`<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yLabel)}</text>`);
+  parts.push(
+    `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${MARGIN.top + plotHeight}" y2="${MARGIN.top + plotHeight}" stroke="#444"/>`,
+  );
+  parts.push(
+    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${MARGIN.top + plotHeight}" stroke="#444"/>`,
+  );
+  parts.push(
+    `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 12}" text-anchor="middle">${escapeXml(xLabel + x.note)}</text>`,
+  );
+  parts.push(
+    `<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yLabel)}</text>`,
+  );
 
   series.forEach((name, index) => {
     const color = PALETTE[index % PALETTE.length];
     const mine = points.filter((point) => (point.series ?? '') === name);
     for (const point of mine) {
-      parts.push(`<circle cx="${fixed(px(point.x) + offset(index))}" cy="${fixed(py(point.y))}" r="3" fill="${color}" fill-opacity="0.45"/>`);
+      parts.push(
+        `<circle cx="${fixed(px(point.x) + offset(index))}" cy="${fixed(py(point.y))}" r="3" fill="${color}" fill-opacity="0.45"/>`,
+      );
     }
-    const medians = xs.map((value) => [value, median(mine.filter((point) => point.x === value).map((point) => point.y))]).filter(([, m]) => m !== null);
+    const medians = xs
+      .map((value) => [value, median(mine.filter((point) => point.x === value).map((point) => point.y))])
+      .filter(([, m]) => m !== null);
     if (medians.length > 1) {
       const path = medians.map(([value, m]) => `${fixed(px(value) + offset(index))},${fixed(py(m))}`).join(' ');
       parts.push(`<polyline points="${path}" fill="none" stroke="${color}" stroke-width="1.5"/>`);
     }
-    const modelPath = renderModelPath(model.filter((point) => (point.series ?? '') === name && xs.includes(point.x)), xs, (value) => px(value) + offset(index), py);
-    if (modelPath) parts.push(`<polyline points="${modelPath}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 4"/>`);
+    const modelPath = renderModelPath(
+      model.filter((point) => (point.series ?? '') === name && xs.includes(point.x)),
+      xs,
+      (value) => px(value) + offset(index),
+      py,
+    );
+    if (modelPath)
+      parts.push(
+        `<polyline points="${modelPath}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 4"/>`,
+      );
     for (const [value, m] of medians) {
       const cx = px(value) + offset(index);
-      parts.push(`<line x1="${fixed(cx - 7)}" x2="${fixed(cx + 7)}" y1="${fixed(py(m))}" y2="${fixed(py(m))}" stroke="${color}" stroke-width="3"/>`);
+      parts.push(
+        `<line x1="${fixed(cx - 7)}" x2="${fixed(cx + 7)}" y1="${fixed(py(m))}" y2="${fixed(py(m))}" stroke="${color}" stroke-width="3"/>`,
+      );
     }
     if (series.length > 1 || name !== '') {
       const ly = MARGIN.top + 10 + index * 18;
       const lx = MARGIN.left + plotWidth + 16;
       parts.push(`<line x1="${lx}" x2="${lx + 16}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`);
-      parts.push(`<text x="${lx + 22}" y="${ly + 4}">${escapeXml(`${seriesLabel ? `${seriesLabel} ` : ''}${name}`)}</text>`);
+      parts.push(
+        `<text x="${lx + 22}" y="${ly + 4}">${escapeXml(`${seriesLabel ? `${seriesLabel} ` : ''}${name}`)}</text>`,
+      );
     }
   });
   const keyY = MARGIN.top + 10 + Math.max(series.length, 1) * 18 + 8;
   parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY}" fill="#555">dot: one run</text>`);
   parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY + 16}" fill="#555">bar: median</text>`);
-  if (model.length) parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY + 32}" fill="#555">dashed: model</text>`);
+  if (model.length)
+    parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY + 32}" fill="#555">dashed: model</text>`);
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }

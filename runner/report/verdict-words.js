@@ -53,7 +53,9 @@ export function formatRunsNeeded(row) {
 }
 
 function holmNote(row) {
-  return row.raw !== row.verdict && row.family > 1 ? ` (the interval alone says ${row.raw}; not after Holm's correction for ${row.family} combinations)` : '';
+  return row.raw !== row.verdict && row.family > 1
+    ? ` (the interval alone says ${row.raw}; not after Holm's correction for ${row.family} combinations)`
+    : '';
 }
 
 export function formatStep(row) {
@@ -82,18 +84,27 @@ export function formatOverall(row) {
 
 // What the host could show, where it changes how the verdict reads (runner/verdicts/capacity-class.js).
 function formatClassNote(row) {
-  return row.class === 'not reachable here' || (row.class === 'contradicted' && row.verdict === 'refuted' && Number.isFinite(row.model_ratio))
+  return row.class === 'not reachable here' ||
+    (row.class === 'contradicted' && row.verdict === 'refuted' && Number.isFinite(row.model_ratio))
     ? ` — ${row.class}: ${row.class_note}`
     : '';
 }
 
 /** What the overall line says after the claim's own words: metric, step, expectation, combinations. */
 export function formatOverallDetail(row) {
-  const counts = ['holds', 'refuted', 'inconclusive'].map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length]).filter(([, n]) => n > 0);
-  const detail = row.family === 0
-    ? row.missing ?? 'no pair of cells differs in this axis alone'
-    : row.family === 1 ? '1 combination' : `${row.family} combinations: ${counts.map(([v, n]) => `${n} ${v}`).join(', ')}, Holm-corrected`;
-  const more = row.verdict === 'inconclusive' && row.runs_needed !== null ? `; about ${row.runs_needed} runs per cell would probably settle it` : '';
+  const counts = ['holds', 'refuted', 'inconclusive']
+    .map((verdict) => [verdict, row.combinations.filter((v) => v === verdict).length])
+    .filter(([, n]) => n > 0);
+  const detail =
+    row.family === 0
+      ? (row.missing ?? 'no pair of cells differs in this axis alone')
+      : row.family === 1
+        ? '1 combination'
+        : `${row.family} combinations: ${counts.map(([v, n]) => `${n} ${v}`).join(', ')}, Holm-corrected`;
+  const more =
+    row.verdict === 'inconclusive' && row.runs_needed !== null
+      ? `; about ${row.runs_needed} runs per cell would probably settle it`
+      : '';
   return `${row.metric ? `${row.metric}, ` : ''}${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
 }
 

@@ -8,9 +8,32 @@ import { formatVerdictRow } from './verdict-words.js';
 import { checkClaimCells } from '../verdicts/claim-cells.js';
 
 export const VERDICT_COLUMNS = [
-  'kind', 'claim', 'says', 'metric', 'axis', 'a', 'b', 'where', 'n_a', 'n_b', 'median_a', 'median_b', 'ratio',
-  'ratio_ci95_low', 'ratio_ci95_high', 'expect', 'verdict', 'runs_needed', 'p_holm', 'family', 'method', 'confidence', 'model_ratio', 'class',
-  'class_note', 'words',
+  'kind',
+  'claim',
+  'says',
+  'metric',
+  'axis',
+  'a',
+  'b',
+  'where',
+  'n_a',
+  'n_b',
+  'median_a',
+  'median_b',
+  'ratio',
+  'ratio_ci95_low',
+  'ratio_ci95_high',
+  'expect',
+  'verdict',
+  'runs_needed',
+  'p_holm',
+  'family',
+  'method',
+  'confidence',
+  'model_ratio',
+  'class',
+  'class_note',
+  'words',
 ];
 
 /**
@@ -21,7 +44,10 @@ export const VERDICT_COLUMNS = [
  *   when already made; requireCells: a claim naming a value the folder has no cell for is a LabError (exit 2), as
  *   `claims` wants it — otherwise (a report of a folder cut short) its overall row says what the folder lacks
  */
-export function judgeResults(results, { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results), requireCells = false } = {}) {
+export function judgeResults(
+  results,
+  { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results), requireCells = false } = {},
+) {
   if (requireCells) checkClaimCells(summary.cells, results.axes, claims);
   return buildVerdicts(summary.cells, results.axes, claims);
 }
@@ -72,7 +98,15 @@ function findLeaders(steps) {
   return workloads.map((key) => {
     const [workload, metric] = key.split('\u0000');
     const found = best.get(key)?.row ?? null;
-    return { workload, metric, axis: found?.axis ?? null, step: found, words: found ? `${workload} ${metric}: ${found.axis} moves it most (${found.words})` : `${workload} ${metric}: no step changes it beyond the noise` };
+    return {
+      workload,
+      metric,
+      axis: found?.axis ?? null,
+      step: found,
+      words: found
+        ? `${workload} ${metric}: ${found.axis} moves it most (${found.words})`
+        : `${workload} ${metric}: no step changes it beyond the noise`,
+    };
   });
 }
 

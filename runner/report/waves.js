@@ -11,7 +11,10 @@
  * @returns {number[]}  the size of each wave, in order
  */
 export function countWaves(tasks) {
-  const ends = tasks.map((task) => task.end).filter(Number.isFinite).sort((a, b) => a - b);
+  const ends = tasks
+    .map((task) => task.end)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   if (ends.length === 0) return [];
   const first = Math.min(...tasks.map((task) => task.start).filter(Number.isFinite), ends[0]);
   const gaps = ends.slice(1).map((end, i) => end - ends[i]);

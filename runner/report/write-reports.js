@@ -25,7 +25,8 @@ export function writeReports(dir, { keepDisturbed, ...options } = {}) {
   const write = (name, text) => files.push(writeAtomically(dir, name, text));
   write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));
   write('verdicts.csv', formatCsv(report.verdicts.csvRows, report.verdicts.columns, { header: true }));
-  if (report.advice.rows.length > 0) write('advice.csv', formatCsv(report.advice.rows, ADVICE_COLUMNS, { header: true }));
+  if (report.advice.rows.length > 0)
+    write('advice.csv', formatCsv(report.advice.rows, ADVICE_COLUMNS, { header: true }));
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));
@@ -37,7 +38,10 @@ export function writeReports(dir, { keepDisturbed, ...options } = {}) {
 
 export function formatPivotCsv(pivot) {
   const { header, body } = pivotToRecords(pivot);
-  return stringify([header, ...body].map((record) => record.map(toCell)), { record_delimiter: 'windows' });
+  return stringify(
+    [header, ...body].map((record) => record.map(toCell)),
+    { record_delimiter: 'windows' },
+  );
 }
 
 function writeAtomically(dir, name, text) {

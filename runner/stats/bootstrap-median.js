@@ -45,7 +45,9 @@ export function estimatePairedBootstrapMedian(x, y, alpha, { resamples = RESAMPL
   }
   const estimate = medianSorted(Float64Array.from(y).sort()) - medianSorted(Float64Array.from(x).sort());
   const sd = estimateRobustSd(y.map((value, i) => value - x[i]));
-  return buildPercentileInterval(estimate, replicates.sort(), alpha, (runs, level) => predictHalfwidth(sd ** 2, runs, level));
+  return buildPercentileInterval(estimate, replicates.sort(), alpha, (runs, level) =>
+    predictHalfwidth(sd ** 2, runs, level),
+  );
 }
 
 /**

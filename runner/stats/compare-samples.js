@@ -67,18 +67,33 @@ export const METHODS = {
  */
 export function compareSamples(a, b, { method = 'welch', paired = false, rounds, alpha = ALPHA, ...options } = {}) {
   const chosen = METHODS[method];
-  if (!chosen) throw new Error(`unknown comparison method ${JSON.stringify(method)}: one of ${Object.keys(METHODS).join(', ')}`);
+  if (!chosen)
+    throw new Error(`unknown comparison method ${JSON.stringify(method)}: one of ${Object.keys(METHODS).join(', ')}`);
   const { x, y, pairs, reason } = toLogSamples(a, b, { paired, rounds });
   const base = {
-    method, paired, n_a: x.length, n_b: y.length, n_pairs: pairs ? pairs.d.length : null,
-    ratio: null, ci_low: null, ci_high: null, confidence: null, log: null, reason,
+    method,
+    paired,
+    n_a: x.length,
+    n_b: y.length,
+    n_pairs: pairs ? pairs.d.length : null,
+    ratio: null,
+    ci_low: null,
+    ci_high: null,
+    confidence: null,
+    log: null,
+    reason,
     pInside: () => 1,
     runsNeeded: () => null,
   };
   if (reason) return base;
   const enough = paired ? pairs.d.length >= 2 : x.length >= 2 && y.length >= 2;
   if (!enough) {
-    return { ...base, reason: paired ? 'fewer than 2 rounds with a run on both sides: no spread to judge by' : 'fewer than 2 runs on a side: no spread to judge by' };
+    return {
+      ...base,
+      reason: paired
+        ? 'fewer than 2 rounds with a run on both sides: no spread to judge by'
+        : 'fewer than 2 runs on a side: no spread to judge by',
+    };
   }
   const result = paired ? chosen.paired(pairs, alpha, options) : chosen.unpaired(x, y, alpha, options);
   const reached = result.low !== null;

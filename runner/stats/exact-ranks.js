@@ -22,7 +22,8 @@ const signedRankCache = new Map();
 export function cdfMannWhitney(u, m, n) {
   if (u < 0) return 0;
   if (u >= m * n) return 1;
-  if (m >= EXACT_LIMIT || n >= EXACT_LIMIT) return normalCdf(u + 0.5, (m * n) / 2, Math.sqrt((m * n * (m + n + 1)) / 12));
+  if (m >= EXACT_LIMIT || n >= EXACT_LIMIT)
+    return normalCdf(u + 0.5, (m * n) / 2, Math.sqrt((m * n * (m + n + 1)) / 12));
   return cumulate(mannWhitneyCache, `${m},${n}`, () => countMannWhitney(m, n))[Math.floor(u)];
 }
 
@@ -46,8 +47,12 @@ function countMannWhitney(m, n) {
     const row = [[1]];
     for (let j = 1; j <= n; j++) {
       const counts = new Array(i * j + 1).fill(0);
-      row[j - 1].forEach((count, u) => { counts[u] += count; });
-      previous[j].forEach((count, u) => { counts[u + j] += count; });
+      row[j - 1].forEach((count, u) => {
+        counts[u] += count;
+      });
+      previous[j].forEach((count, u) => {
+        counts[u + j] += count;
+      });
       row.push(counts);
     }
     previous = row;
@@ -74,7 +79,10 @@ function cumulate(cache, key, count) {
     const counts = count();
     const total = counts.reduce((sum, value) => sum + value, 0);
     let running = 0;
-    cache.set(key, counts.map((value) => (running += value) / total));
+    cache.set(
+      key,
+      counts.map((value) => (running += value) / total),
+    );
   }
   return cache.get(key);
 }

@@ -28,8 +28,12 @@ export function estimateHodgesLehmann(x, y, alpha) {
     runsNeeded(target, { alpha: level = alpha, atLeast = 2 } = {}) {
       if (!(target > 0)) return null;
       const spread = sdA ** 2 + sdB ** 2;
-      return findRunsNeeded((runs) => reachesLevel((u) => cdfMannWhitney(u, runs, runs), level)
-        && predictHalfwidth(spread, runs, 2 * runs - 2, level) <= target, atLeast);
+      return findRunsNeeded(
+        (runs) =>
+          reachesLevel((u) => cdfMannWhitney(u, runs, runs), level) &&
+          predictHalfwidth(spread, runs, 2 * runs - 2, level) <= target,
+        atLeast,
+      );
     },
     minRuns: (level) => findRunsNeeded((runs) => reachesLevel((u) => cdfMannWhitney(u, runs, runs), level)),
   };
@@ -47,8 +51,12 @@ export function estimatePairedHodgesLehmann(d, alpha) {
     ...buildRankInterval(averages, (t) => cdfSignedRank(t, n), alpha),
     runsNeeded(target, { alpha: level = alpha, atLeast = 2 } = {}) {
       if (!(target > 0)) return null;
-      return findRunsNeeded((runs) => reachesLevel((t) => cdfSignedRank(t, runs), level)
-        && predictHalfwidth(sd ** 2, runs, runs - 1, level) <= target, atLeast);
+      return findRunsNeeded(
+        (runs) =>
+          reachesLevel((t) => cdfSignedRank(t, runs), level) &&
+          predictHalfwidth(sd ** 2, runs, runs - 1, level) <= target,
+        atLeast,
+      );
     },
     minRuns: (level) => findRunsNeeded((runs) => reachesLevel((t) => cdfSignedRank(t, runs), level)),
   };
@@ -73,7 +81,9 @@ export function buildRankInterval(sorted, cdf, alpha) {
     confidence: reached ? 1 - 2 * cdf(k - 1) : null,
     // The most these runs can reach, [min, max] of S: what an impossible level is reported against.
     best: 1 - 2 * cdf(0),
-    reason: reached ? null : `the widest rank interval of these runs covers ${formatPct(1 - 2 * cdf(0))}, short of ${formatPct(1 - alpha)}`,
+    reason: reached
+      ? null
+      : `the widest rank interval of these runs covers ${formatPct(1 - 2 * cdf(0))}, short of ${formatPct(1 - alpha)}`,
     /**
      * The smallest two-sided α at which one of the nested intervals lies wholly inside (lo, hi): that of the
      * widest one inside, 2 · F(k − 1). It takes only these discrete values (the exact rank test's p).

@@ -23,7 +23,8 @@ export function compareRatio(a, b) {
   const x = finite(a);
   const y = finite(b);
   const base = { n_a: x.length, n_b: y.length, ratio: null, ci95_low: null, ci95_high: null, log: null, reason: null };
-  if ([...x, ...y].some((value) => value <= 0)) return { ...base, reason: 'a value ≤ 0 has no logarithm, so no ratio interval' };
+  if ([...x, ...y].some((value) => value <= 0))
+    return { ...base, reason: 'a value ≤ 0 has no logarithm, so no ratio interval' };
   if (x.length >= 1 && y.length >= 1) base.ratio = Math.exp(mean(y.map(Math.log)) - mean(x.map(Math.log)));
   if (x.length < 2 || y.length < 2) return { ...base, reason: 'fewer than 2 runs on a side: no spread to judge by' };
   const logA = x.map(Math.log);

@@ -2,7 +2,14 @@
 // is runner/stats/ratio.js.
 // Pure functions of arrays of numbers; the math comes from simple-statistics and jstat.
 import jstatModule from 'jstat';
-import { mean, median as medianOfSample, medianAbsoluteDeviation, min, max, sampleStandardDeviation } from 'simple-statistics';
+import {
+  mean,
+  median as medianOfSample,
+  medianAbsoluteDeviation,
+  min,
+  max,
+  sampleStandardDeviation,
+} from 'simple-statistics';
 
 const { jStat } = jstatModule;
 
@@ -32,7 +39,20 @@ export function summarizeSample(values) {
   const sample = finiteValues(values);
   const n = sample.length;
   if (n === 0) {
-    return { n, median: null, mean: null, stdev: null, min: null, max: null, cv: null, ci95_low: null, ci95_high: null, ci95_halfwidth: null, ci95_relative: null, outliers: [] };
+    return {
+      n,
+      median: null,
+      mean: null,
+      stdev: null,
+      min: null,
+      max: null,
+      cv: null,
+      ci95_low: null,
+      ci95_high: null,
+      ci95_halfwidth: null,
+      ci95_relative: null,
+      outliers: [],
+    };
   }
   const average = mean(sample);
   const stdev = n >= 2 ? sampleStandardDeviation(sample) : null;

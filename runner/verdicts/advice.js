@@ -36,7 +36,9 @@ export function adviseCells(cells, axes, recommend, { dropped = new Map() } = {}
   const budgetAxes = recommend?.per ?? BUDGET_AXES.filter((axis) => axes.includes(axis));
   const knobs = varying.filter((axis) => axis !== 'workload' && !budgetAxes.includes(axis));
   if (knobs.length === 0) return [];
-  const groupAxes = [...budgetAxes.filter((axis) => axes.includes(axis)), 'workload'].filter((axis) => axes.includes(axis));
+  const groupAxes = [...budgetAxes.filter((axis) => axes.includes(axis)), 'workload'].filter((axis) =>
+    axes.includes(axis),
+  );
   return groupByAxes(cells, groupAxes).map((group) => adviseBudget(group, { groupAxes, knobs, recommend, dropped }));
 }
 
@@ -45,26 +47,64 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
   const metric = recommend?.metric ?? primaryMetrics(first.workload)[0].column;
   const lowerIsBetter = isLowerBetter(metric);
   const within = recommend?.within ?? DEFAULT_WITHIN;
-  const budget = formatWhere(first.values, groupAxes.filter((axis) => axis !== 'workload'));
+  const budget = formatWhere(
+    first.values,
+    groupAxes.filter((axis) => axis !== 'workload'),
+  );
   const base = { workload: first.workload, budget, metric, better: lowerIsBetter ? 'lower' : 'higher', within, knobs };
   const measured = candidates.filter((cell) => sampleOf(cell, metric).length > 0 && !dropped.has(cell.cell));
-  const droppedSettings = candidates.filter((cell) => dropped.has(cell.cell)).map((cell) => ({
-    cell, label: formatSetting(cell, knobs), median: cellMedian(cell, metric), n: sampleOf(cell, metric).length, state: 'eliminated',
-    why: `dropped by the race after round ${dropped.get(cell.cell).round}: ${dropped.get(cell.cell).why}`, constraints: [], cost: countResources(cell.values),
-  }));
-  if (measured.length === 0) return { ...base, status: 'open', settings: [], recommended: null, best: null, as_good: [], eliminated: [], open: [], default: null, runs_needed: null, reason: 'no setting has a measured run yet' };
+  const droppedSettings = candidates
+    .filter((cell) => dropped.has(cell.cell))
+    .map((cell) => ({
+      cell,
+      label: formatSetting(cell, knobs),
+      median: cellMedian(cell, metric),
+      n: sampleOf(cell, metric).length,
+      state: 'eliminated',
+      why: `dropped by the race after round ${dropped.get(cell.cell).round}: ${dropped.get(cell.cell).why}`,
+      constraints: [],
+      cost: countResources(cell.values),
+    }));
+  if (measured.length === 0)
+    return {
+      ...base,
+      status: 'open',
+      settings: [],
+      recommended: null,
+      best: null,
+      as_good: [],
+      eliminated: [],
+      open: [],
+      default: null,
+      runs_needed: null,
+      reason: 'no setting has a measured run yet',
+    };
   // The best by the same centre the comparisons use, so that no other setting's ratio to it is below 1.
   const centre = (cell) => centreInterval(sampleOf(cell, metric))?.centre ?? cellMedian(cell, metric);
-  const best = measured.reduce((leader, cell) => ((lowerIsBetter ? centre(cell) < centre(leader) : centre(cell) > centre(leader)) ? cell : leader));
+  const best = measured.reduce((leader, cell) =>
+    (lowerIsBetter ? centre(cell) < centre(leader) : centre(cell) > centre(leader)) ? cell : leader,
+  );
   // worse / best on the metric's own scale: above 1 is worse whichever way the metric is better.
   const others = measured.filter((cell) => cell !== best);
-  const comparisons = others.map((cell) => (lowerIsBetter ? compareCells(best, cell, metric) : compareCells(cell, best, metric)));
-  const judged = judgeFamily(comparisons, [{ label: 'as-good', low: 0, high: 1 + within }, { label: 'worse', low: 1 + within, high: Infinity }]);
+  const comparisons = others.map((cell) =>
+    lowerIsBetter ? compareCells(best, cell, metric) : compareCells(cell, best, metric),
+  );
+  const judged = judgeFamily(comparisons, [
+    { label: 'as-good', low: 0, high: 1 + within },
+    { label: 'worse', low: 1 + within, high: Infinity },
+  ]);
   const settings = measured.map((cell) => {
     const index = others.indexOf(cell);
     const versus = index < 0 ? null : { ...judged[index], comparison: comparisons[index] };
     const constraints = judgeConstraints(cell, recommend?.require ?? {});
-    const onMetric = index < 0 ? 'best' : versus.verdict === 'as-good' ? 'as-good' : versus.verdict === 'worse' ? 'eliminated' : 'open';
+    const onMetric =
+      index < 0
+        ? 'best'
+        : versus.verdict === 'as-good'
+          ? 'as-good'
+          : versus.verdict === 'worse'
+            ? 'eliminated'
+            : 'open';
     const breaks = constraints.filter((each) => each.state === 'breaks');
     return {
       cell,
@@ -74,19 +114,35 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
       versus,
       constraints,
       state: breaks.length > 0 ? 'eliminated' : onMetric,
-      why: breaks.length > 0 ? breaks.map((each) => each.words).join('; ') : onMetric === 'eliminated' ? `${formatTimes(versus.comparison, lowerIsBetter)} than the best` : null,
+      why:
+        breaks.length > 0
+          ? breaks.map((each) => each.words).join('; ')
+          : onMetric === 'eliminated'
+            ? `${formatTimes(versus.comparison, lowerIsBetter)} than the best`
+            : null,
       cost: countResources(cell.values),
       memory: cellMedian(cell, 'peak_rss_mb'),
     };
   });
   const contenders = settings.filter((setting) => setting.state === 'best' || setting.state === 'as-good');
   const meeting = contenders.filter((setting) => setting.constraints.every((each) => each.state === 'meets'));
-  const byPreference = recommend?.prefer === 'best' ? meeting.filter((setting) => setting.state === 'best') : [...meeting].sort(compareCost);
+  const byPreference =
+    recommend?.prefer === 'best'
+      ? meeting.filter((setting) => setting.state === 'best')
+      : [...meeting].sort(compareCost);
   const recommended = byPreference[0] ?? null;
-  const open = settings.filter((setting) => setting.state === 'open' || (setting.state !== 'eliminated' && setting.constraints.some((each) => each.state === 'open')));
+  const open = settings.filter(
+    (setting) =>
+      setting.state === 'open' ||
+      (setting.state !== 'eliminated' && setting.constraints.some((each) => each.state === 'open')),
+  );
   const needed = open.map((setting) => setting.versus?.runs_needed).filter((value) => value !== undefined);
   const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
-  const fallback = candidates.find((cell) => sampleOf(cell, metric).length > 0 && knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])));
+  const fallback = candidates.find(
+    (cell) =>
+      sampleOf(cell, metric).length > 0 &&
+      knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])),
+  );
   return {
     ...base,
     settings,
@@ -96,7 +152,8 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
     eliminated: [...settings.filter((setting) => setting.state === 'eliminated'), ...droppedSettings],
     open,
     status: open.length === 0 && recommended ? 'settled' : 'open',
-    runs_needed: open.length === 0 ? null : needed.length && needed.every((value) => value !== null) ? Math.max(...needed) : null,
+    runs_needed:
+      open.length === 0 ? null : needed.length && needed.every((value) => value !== null) ? Math.max(...needed) : null,
     reason: recommended || open.length > 0 ? null : 'no as-good setting meets every constraint',
     default: describeDefault(fallback, recommended, { metric, lowerIsBetter, knobs, defaults }),
   };
@@ -112,10 +169,21 @@ function matchesDefault(axis, value, wanted) {
 function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defaults }) {
   const label = knobs.map((axis) => `${axis}=${defaults[axis] ?? 'unset'}`).join(' ');
   if (!cell) return { label, in_matrix: false };
-  if (!recommended || recommended.cell === cell) return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
+  if (!recommended || recommended.cell === cell)
+    return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
-  const comparison = lowerIsBetter ? compareCells(recommended.cell, cell, metric) : compareCells(cell, recommended.cell, metric);
-  return { label, in_matrix: true, cell: cell.cell, is_recommended: false, comparison, lowerIsBetter, median: cellMedian(cell, metric) };
+  const comparison = lowerIsBetter
+    ? compareCells(recommended.cell, cell, metric)
+    : compareCells(cell, recommended.cell, metric);
+  return {
+    label,
+    in_matrix: true,
+    cell: cell.cell,
+    is_recommended: false,
+    comparison,
+    lowerIsBetter,
+    median: cellMedian(cell, metric),
+  };
 }
 
 function judgeConstraints(cell, require) {
@@ -126,7 +194,14 @@ function judgeConstraints(cell, require) {
     const breaks = interval && (side === 'below' ? interval.low >= limit : interval.high <= limit);
     const state = meets ? 'meets' : breaks ? 'breaks' : 'open';
     const shown = interval ? `[${formatRatio(interval.low)}, ${formatRatio(interval.high)}]` : '(no interval)';
-    return { metric, side, limit, interval, state, words: `${metric} ${shown} ${state === 'breaks' ? 'is not' : state === 'meets' ? 'is' : 'may not be'} ${side} ${limit}` };
+    return {
+      metric,
+      side,
+      limit,
+      interval,
+      state,
+      words: `${metric} ${shown} ${state === 'breaks' ? 'is not' : state === 'meets' ? 'is' : 'may not be'} ${side} ${limit}`,
+    };
   });
 }
 
@@ -134,7 +209,8 @@ function judgeConstraints(cell, require) {
 export function countResources(values) {
   const cluster = Number(values.cluster ?? 0);
   const processes = Math.max(1, cluster);
-  const perProcess = 1 + Number(values.workers ?? 0) + Number(values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset);
+  const perProcess =
+    1 + Number(values.workers ?? 0) + Number(values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset);
   return processes * perProcess + (cluster > 0 ? 1 : 0);
 }
 

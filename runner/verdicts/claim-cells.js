@@ -30,10 +30,15 @@ export function describeMissing(cells, axes, claim) {
     if (!axes.includes(name)) return `the folder has no axis ${name}; its axes: ${axes.join(', ')}`;
   }
   for (const [name, wanted] of Object.entries(where)) {
-    if (!cells.some((cell) => sameValue(cell.values[name], wanted))) return `the folder has no cell with ${name}=${formatValue(wanted)}; it has ${listValues(cells, name)}`;
+    if (!cells.some((cell) => sameValue(cell.values[name], wanted)))
+      return `the folder has no cell with ${name}=${formatValue(wanted)}; it has ${listValues(cells, name)}`;
   }
   const matching = cells.filter((cell) => matchesWhere(cell.values, where));
-  const at = Object.keys(where).length ? ` at ${Object.entries(where).map(([name, value]) => `${name}=${formatValue(value)}`).join(' ')}` : '';
+  const at = Object.keys(where).length
+    ? ` at ${Object.entries(where)
+        .map(([name, value]) => `${name}=${formatValue(value)}`)
+        .join(' ')}`
+    : '';
   const absent = pair.filter((value) => !matching.some((cell) => sameValue(cell.values[axis], value)));
   if (absent.length === 0) return null;
   return `the folder has no cell with ${absent.map((value) => `${axis}=${formatValue(value)}`).join(' or ')}${at}; ${at ? 'there ' : ''}it has ${listValues(matching, axis)}`;
@@ -60,6 +65,21 @@ export function checkClaimCells(cells, axes, claims) {
 /** The metric a claim is judged on in these cells: its own, else the first primary metric of the workloads it covers. */
 export function resolveClaimMetric(cells, claim) {
   if (claim.metric) return claim.metric;
-  const workloads = [...new Set(cells.filter((cell) => matchesWhere(cell.values, claim.where)).map((cell) => cell.workload).filter(Boolean))];
-  return [...new Set(workloads.flatMap((workload) => primaryMetrics(workload).slice(0, 1).map((metric) => metric.column)))].join(' ');
+  const workloads = [
+    ...new Set(
+      cells
+        .filter((cell) => matchesWhere(cell.values, claim.where))
+        .map((cell) => cell.workload)
+        .filter(Boolean),
+    ),
+  ];
+  return [
+    ...new Set(
+      workloads.flatMap((workload) =>
+        primaryMetrics(workload)
+          .slice(0, 1)
+          .map((metric) => metric.column),
+      ),
+    ),
+  ].join(' ');
 }

@@ -16,8 +16,10 @@ export const DEFAULT_THRESHOLD = 0.05;
 export function pairCells(cellsA, cellsB, { matchOn, paramsOf = () => null } = {}) {
   const keyOf = (side) => (cell) => {
     if (!matchOn) return cell.cell;
-    const values = Object.entries(cell.values).filter(([axis, value]) => axis !== matchOn && value !== undefined && value !== null)
-      .map(([axis, value]) => [axis, String(value)]).sort(([x], [y]) => x.localeCompare(y));
+    const values = Object.entries(cell.values)
+      .filter(([axis, value]) => axis !== matchOn && value !== undefined && value !== null)
+      .map(([axis, value]) => [axis, String(value)])
+      .sort(([x], [y]) => x.localeCompare(y));
     return JSON.stringify([values, paramsOf(side, cell.cell)]);
   };
   const byKeyB = new Map();
@@ -42,9 +44,13 @@ export function pairCells(cellsA, cellsB, { matchOn, paramsOf = () => null } = {
 }
 
 function ambiguous(matchOn, side, first, second) {
-  return new LabError('ERR_USAGE', `with --match-on ${matchOn}, cells ${first.cell} and ${second.cell} of ${side} differ only in ${matchOn}, so neither pairs unambiguously`, {
-    hint: `compare folders that hold one value of ${matchOn} each, or leave out --match-on`,
-  });
+  return new LabError(
+    'ERR_USAGE',
+    `with --match-on ${matchOn}, cells ${first.cell} and ${second.cell} of ${side} differ only in ${matchOn}, so neither pairs unambiguously`,
+    {
+      hint: `compare folders that hold one value of ${matchOn} each, or leave out --match-on`,
+    },
+  );
 }
 
 /**
@@ -63,7 +69,7 @@ export function judgeChange(comparison, better, threshold = DEFAULT_THRESHOLD) {
   const p = Math.min(inside(-Infinity, 0), inside(0, Infinity));
   const lowerIsBetter = better !== 'higher';
   let verdict = 'inconclusive';
-  if (p < ALPHA) verdict = (comparison.ratio < 1) === lowerIsBetter ? 'better' : 'worse';
+  if (p < ALPHA) verdict = comparison.ratio < 1 === lowerIsBetter ? 'better' : 'worse';
   else if (low >= 1 - threshold && high <= 1 + threshold) verdict = 'same';
   const worse = lowerIsBetter ? [Math.log(1 + threshold), Infinity] : [-Infinity, Math.log(1 - threshold)];
   return { verdict, p, p_regression: inside(...worse) };
@@ -88,10 +94,14 @@ export function parseThreshold(text) {
   const percent = match ? Number(match[1]) : NaN;
   if (match && !match[2] && percent > 0 && percent < 1) {
     const asFraction = Number((percent * 100).toPrecision(12));
-    throw new LabError('ERR_USAGE', `--threshold ${text} is ambiguous: ${percent}% or ${asFraction}%?`, { hint: `the threshold is a percentage: write --threshold ${asFraction}% for ${asFraction}%, or --threshold ${percent}% if you mean ${percent}%` });
+    throw new LabError('ERR_USAGE', `--threshold ${text} is ambiguous: ${percent}% or ${asFraction}%?`, {
+      hint: `the threshold is a percentage: write --threshold ${asFraction}% for ${asFraction}%, or --threshold ${percent}% if you mean ${percent}%`,
+    });
   }
   if (!(percent > 0 && percent < 100)) {
-    throw new LabError('ERR_USAGE', `--threshold takes a percentage between 0 and 100, found ${JSON.stringify(text)}`, { hint: 'write e.g. --threshold 5 or --threshold 5%' });
+    throw new LabError('ERR_USAGE', `--threshold takes a percentage between 0 and 100, found ${JSON.stringify(text)}`, {
+      hint: 'write e.g. --threshold 5 or --threshold 5%',
+    });
   }
   return percent / 100;
 }

@@ -8,7 +8,12 @@ import { roundsOf, sampleOf } from '../domain/cells.js';
 
 /** B / A of `column` between two cells of one folder. */
 export function compareCells(a, b, column) {
-  return withAliases(compareSamples(sampleOf(a, column), sampleOf(b, column), { ...DEFAULT_COMPARISON, rounds: { a: roundsOf(a, column), b: roundsOf(b, column) } }));
+  return withAliases(
+    compareSamples(sampleOf(a, column), sampleOf(b, column), {
+      ...DEFAULT_COMPARISON,
+      rounds: { a: roundsOf(a, column), b: roundsOf(b, column) },
+    }),
+  );
 }
 
 /** B / A of two samples with no common rounds (two folders, two experiments). */

@@ -23,13 +23,23 @@ export function judgeClaims(cells, axes, claims = []) {
 function checkClaim(cells, axes, varying, claim, number) {
   const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
   const held = axes.filter((other) => other !== axis);
-  const pairs = groupByAxes(cells.filter((cell) => matchesWhere(cell.values, claim.where)), held).flatMap((group) => {
+  const pairs = groupByAxes(
+    cells.filter((cell) => matchesWhere(cell.values, claim.where)),
+    held,
+  ).flatMap((group) => {
     const a = group.find((cell) => sameValue(cell.values[axis], valueA));
     const b = group.find((cell) => sameValue(cell.values[axis], valueB));
     return a && b ? [{ a, b }] : [];
   });
   const base = {
-    claim: number, says: claim.says, post: claim.post ?? null, control: claim.control === true, axis, a: valueA, b: valueB, expect: formatExpect(claim.expect),
+    claim: number,
+    says: claim.says,
+    post: claim.post ?? null,
+    control: claim.control === true,
+    axis,
+    a: valueA,
+    b: valueB,
+    expect: formatExpect(claim.expect),
   };
   const rows = pairs.map(({ a, b }) => {
     const metric = claim.metric ?? primaryMetrics(a.workload)[0].column;
@@ -38,7 +48,10 @@ function checkClaim(cells, axes, varying, claim, number) {
       kind: 'claim',
       metric,
       workload: a.workload,
-      where: formatWhere(a.values, varying.filter((other) => other !== axis)),
+      where: formatWhere(
+        a.values,
+        varying.filter((other) => other !== axis),
+      ),
       median_a: cellMedian(a, metric),
       median_b: cellMedian(b, metric),
       cells: [a.cell, b.cell],
@@ -46,8 +59,14 @@ function checkClaim(cells, axes, varying, claim, number) {
     };
   });
   // `expect: model`: each pair has the band of its own model ratio.
-  const regions = claim.expect.model === undefined ? expectRegions(claim.expect) : pairs.map(({ a, b }, i) => expectRegions(claim.expect, { modelRatio: modelRatio(a, b, rows[i].metric) }));
-  const judged = judgeFamily(rows.map((row) => row.comparison), regions);
+  const regions =
+    claim.expect.model === undefined
+      ? expectRegions(claim.expect)
+      : pairs.map(({ a, b }, i) => expectRegions(claim.expect, { modelRatio: modelRatio(a, b, rows[i].metric) }));
+  const judged = judgeFamily(
+    rows.map((row) => row.comparison),
+    regions,
+  );
   rows.forEach((row, i) => Object.assign(row, judged[i], { family: rows.length }));
   rows.forEach((row, i) => Object.assign(row, classifyClaimRow(row, { ...pairs[i], expect: claim.expect })));
   return [overallRow(base, claim, rows, cells, axes), ...rows];
@@ -62,7 +81,9 @@ function overallRow(base, claim, rows, cells, axes) {
   return {
     ...base,
     kind: 'claim-overall',
-    metric: rows.length ? claim.metric ?? [...new Set(rows.map((row) => row.metric))].join(' ') : resolveClaimMetric(cells, claim),
+    metric: rows.length
+      ? (claim.metric ?? [...new Set(rows.map((row) => row.metric))].join(' '))
+      : resolveClaimMetric(cells, claim),
     // Why no pair was found, when the folder lacks a value the claim names (claims() turns it into exit 2).
     missing: rows.length ? null : describeMissing(cells, axes, claim),
     where: formatWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),

@@ -20,8 +20,12 @@ export const INCONCLUSIVE = 'inconclusive';
 export function judgeFamily(comparisons, regions) {
   const perComparison = comparisons.map((_, index) => (Array.isArray(regions[0]) ? regions[index] : regions));
   const labels = [...new Set(perComparison.flat().map((region) => region.label))];
-  const logRegionsOf = perComparison.map((list) => list.map(({ label, low, high }) => ({ label, low: Math.log(low), high: Math.log(high) })));
-  const raw = comparisons.map((comparison, index) => Object.fromEntries(labels.map((label) => [label, labelP(comparison, logRegionsOf[index], label)])));
+  const logRegionsOf = perComparison.map((list) =>
+    list.map(({ label, low, high }) => ({ label, low: Math.log(low), high: Math.log(high) })),
+  );
+  const raw = comparisons.map((comparison, index) =>
+    Object.fromEntries(labels.map((label) => [label, labelP(comparison, logRegionsOf[index], label)])),
+  );
   const adjusted = Object.fromEntries(labels.map((label) => [label, adjustHolm(raw.map((ps) => ps[label]))]));
   return comparisons.map((comparison, index) => {
     const decided = labels.find((label) => adjusted[label][index] < ALPHA);
@@ -51,10 +55,15 @@ function labelP(comparison, logRegions, label) {
 function estimateRuns(comparison, logRegions, familySize) {
   if (!comparison.log) return null;
   const { estimate } = comparison.log;
-  const room = Math.max(0, ...logRegions
-    .filter(({ low, high }) => estimate > low && estimate < high)
-    .map(({ low, high }) => Math.min(estimate - low, high - estimate)));
+  const room = Math.max(
+    0,
+    ...logRegions
+      .filter(({ low, high }) => estimate > low && estimate < high)
+      .map(({ low, high }) => Math.min(estimate - low, high - estimate)),
+  );
   const atLeast = Math.max(comparison.n_a, comparison.n_b) + 1;
   const options = { alpha: ALPHA / familySize, atLeast };
-  return comparison.runsNeeded ? comparison.runsNeeded(room, options) : estimateRunsNeeded(comparison.log, room, options);
+  return comparison.runsNeeded
+    ? comparison.runsNeeded(room, options)
+    : estimateRunsNeeded(comparison.log, room, options);
 }

@@ -17,7 +17,8 @@ export const MODEL_TOLERANCE = 0.1;
  * @param {{ modelRatio?: number|null }} [pair]
  */
 export function expectRegions(expect, { modelRatio = null } = {}) {
-  if (expect.model !== undefined) return modelRatio === null ? [] : expectRegions({ ratio: modelRatio, within: expect.model });
+  if (expect.model !== undefined)
+    return modelRatio === null ? [] : expectRegions({ ratio: modelRatio, within: expect.model });
   if (expect.same !== undefined) return expectRegions({ ratio: 1, within: expect.same });
   if (expect.ratio !== undefined) {
     const low = expect.ratio * (1 - expect.within);
@@ -28,16 +29,25 @@ export function expectRegions(expect, { modelRatio = null } = {}) {
       { label: 'refuted', low: high, high: Infinity },
     ];
   }
-  if (expect.below !== undefined) return [{ label: 'holds', low: 0, high: expect.below }, { label: 'refuted', low: expect.below, high: Infinity }];
-  return [{ label: 'holds', low: expect.above, high: Infinity }, { label: 'refuted', low: 0, high: expect.above }];
+  if (expect.below !== undefined)
+    return [
+      { label: 'holds', low: 0, high: expect.below },
+      { label: 'refuted', low: expect.below, high: Infinity },
+    ];
+  return [
+    { label: 'holds', low: expect.above, high: Infinity },
+    { label: 'refuted', low: 0, high: expect.above },
+  ];
 }
 
 /** `{ratio: 0.5, within: 0.1}` → "ratio in [0.45, 0.55]": what the claim expects, in the CSV and the reports. */
 export function formatExpect(expect) {
   const round = (value) => String(Number(value.toPrecision(6)));
   if (expect.model !== undefined) return `the capacity model's ratio within ±${round(expect.model * 100)}%`;
-  if (expect.same !== undefined) return `same within ±${round(expect.same * 100)}%: ratio in [${round(1 - expect.same)}, ${round(1 + expect.same)}]`;
-  if (expect.ratio !== undefined) return `ratio in [${round(expect.ratio * (1 - expect.within))}, ${round(expect.ratio * (1 + expect.within))}]`;
+  if (expect.same !== undefined)
+    return `same within ±${round(expect.same * 100)}%: ratio in [${round(1 - expect.same)}, ${round(1 + expect.same)}]`;
+  if (expect.ratio !== undefined)
+    return `ratio in [${round(expect.ratio * (1 - expect.within))}, ${round(expect.ratio * (1 + expect.within))}]`;
   if (expect.below !== undefined) return `ratio below ${round(expect.below)}`;
   return `ratio above ${round(expect.above)}`;
 }

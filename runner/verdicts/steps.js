@@ -16,7 +16,10 @@ export function judgeSteps(cells, axes) {
   for (const axis of stepAxes) {
     const order = orderValues(cells.map((cell) => cell.values[axis])).filter(isSet);
     const rank = (cell) => order.findIndex((value) => String(value) === String(cell.values[axis]));
-    for (const group of groupByAxes(cells, axes.filter((other) => other !== axis))) {
+    for (const group of groupByAxes(
+      cells,
+      axes.filter((other) => other !== axis),
+    )) {
       const line = group.filter((cell) => rank(cell) >= 0).sort((x, y) => rank(x) - rank(y));
       for (let i = 1; i < line.length; i++) {
         const [a, b] = [line[i - 1], line[i]];
@@ -32,7 +35,10 @@ export function judgeSteps(cells, axes) {
             axis,
             a: a.values[axis],
             b: b.values[axis],
-            where: formatWhere(a.values, varying.filter((other) => other !== axis)),
+            where: formatWhere(
+              a.values,
+              varying.filter((other) => other !== axis),
+            ),
             median_a: cellMedian(a, column),
             median_b: cellMedian(b, column),
             expect: `change, or no change within ±${STEP_EQUIVALENCE * 100}%`,
@@ -43,7 +49,10 @@ export function judgeSteps(cells, axes) {
     }
   }
   return [...families.values()].flatMap((rows) => {
-    const judged = judgeFamily(rows.map((row) => row.comparison), stepRegions(findMetric(rows[0].metric).unit));
+    const judged = judgeFamily(
+      rows.map((row) => row.comparison),
+      stepRegions(findMetric(rows[0].metric).unit),
+    );
     return rows.map((row, i) => ({ ...row, ...judged[i], family: rows.length }));
   });
 }

@@ -17,25 +17,31 @@ export async function runTasks(tasks, shared, onProgress) {
   let next = 0;
   let done = 0;
   const workerCount = Math.max(1, Math.min(availableParallelism(), tasks.length));
-  await Promise.all(Array.from({ length: workerCount }, () => new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url));
-    const feed = () => {
-      if (next >= tasks.length) {
-        worker.terminate().then(resolve, reject);
-        return;
-      }
-      const index = next++;
-      worker.postMessage({ index, task: tasks[index], shared });
-    };
-    worker.on('message', ({ index, result, seconds }) => {
-      results[index] = result;
-      done += 1;
-      onProgress(done, tasks.length, tasks[index], seconds);
-      feed();
-    });
-    worker.on('error', reject);
-    feed();
-  })));
+  await Promise.all(
+    Array.from(
+      { length: workerCount },
+      () =>
+        new Promise((resolve, reject) => {
+          const worker = new Worker(new URL(import.meta.url));
+          const feed = () => {
+            if (next >= tasks.length) {
+              worker.terminate().then(resolve, reject);
+              return;
+            }
+            const index = next++;
+            worker.postMessage({ index, task: tasks[index], shared });
+          };
+          worker.on('message', ({ index, result, seconds }) => {
+            results[index] = result;
+            done += 1;
+            onProgress(done, tasks.length, tasks[index], seconds);
+            feed();
+          });
+          worker.on('error', reject);
+          feed();
+        }),
+    ),
+  );
   return results;
 }
 
@@ -47,13 +53,25 @@ export function runTask(task, { trials, seed, retries }) {
   const { model } = task;
   const random = createRandom(randomFor(seed, task.key)());
   if (task.kind === 'fixed') {
-    return simulateFixedRuns(model, task.scenario, task.n, task.variants, { trials, random, detect: task.detect, retries })
-      .map((tally) => summarizeVariant(tally));
+    return simulateFixedRuns(model, task.scenario, task.n, task.variants, {
+      trials,
+      random,
+      detect: task.detect,
+      retries,
+    }).map((tally) => summarizeVariant(tally));
   }
   // Adaptive rounds serve claims only (steps get the planned runs).
-  const cases = CLAIMS.filter((claim) => claim.key !== 'step')
-    .flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim, ratio })));
-  return simulateAdaptive(model, task.scenario, task.variant, cases, { start: task.start, cap: task.cap, trials: task.trials, random, detect: task.detect, retries });
+  const cases = CLAIMS.filter((claim) => claim.key !== 'step').flatMap((claim) =>
+    TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim, ratio })),
+  );
+  return simulateAdaptive(model, task.scenario, task.variant, cases, {
+    start: task.start,
+    cap: task.cap,
+    trials: task.trials,
+    random,
+    detect: task.detect,
+    retries,
+  });
 }
 
 if (!isMainThread) {

@@ -27,7 +27,11 @@ export function extractNumbers(text, { names = false } = {}) {
 
 /** "13,285" → "13285", "9.60" → "9.6", "010" → "10", "10^9" stays. */
 export function canonicalNumber(token) {
-  if (token.includes('^')) return token.split('^').map((part) => String(Number(part))).join('^');
+  if (token.includes('^'))
+    return token
+      .split('^')
+      .map((part) => String(Number(part)))
+      .join('^');
   return String(Number(token.replaceAll(',', '')));
 }
 
@@ -35,7 +39,8 @@ export function canonicalNumber(token) {
 export function findUnquotedNumbers(says, post) {
   const printed = new Set(extractNumbers(post, { names: true }).map(({ number }) => number));
   const missing = new Map();
-  for (const { text, number } of extractNumbers(says)) if (!printed.has(number) && !missing.has(number)) missing.set(number, text);
+  for (const { text, number } of extractNumbers(says))
+    if (!printed.has(number) && !missing.has(number)) missing.set(number, text);
   return [...missing.values()];
 }
 
@@ -48,8 +53,11 @@ export function findPostFile(post, files) {
   if (texts.includes(`${post}.txt`)) return { file: `${post}.txt` };
   const matches = texts.filter((file) => file.startsWith(`${post}_`));
   if (matches.length === 1) return { file: matches[0] };
-  if (matches.length === 0) return { error: `no ${post}.txt or ${post}_*.txt among ${texts.length ? texts.join(', ') : 'no .txt file'}` };
-  return { error: `${post} names ${matches.length} texts (${matches.join(', ')}); write the whole file name without .txt` };
+  if (matches.length === 0)
+    return { error: `no ${post}.txt or ${post}_*.txt among ${texts.length ? texts.join(', ') : 'no .txt file'}` };
+  return {
+    error: `${post} names ${matches.length} texts (${matches.join(', ')}); write the whole file name without .txt`,
+  };
 }
 
 /**
@@ -60,6 +68,11 @@ export function findPostFile(post, files) {
 export function listClaims(raw) {
   const experiments = raw && typeof raw === 'object' ? raw.experiments : null;
   if (!experiments || typeof experiments !== 'object') return [];
-  return Object.entries(experiments).flatMap(([name, experiment]) => (Array.isArray(experiment?.claims) ? experiment.claims : [])
-    .map((claim, index) => ({ path: ['experiments', name, 'claims', index], says: claim?.says, post: claim?.post })));
+  return Object.entries(experiments).flatMap(([name, experiment]) =>
+    (Array.isArray(experiment?.claims) ? experiment.claims : []).map((claim, index) => ({
+      path: ['experiments', name, 'claims', index],
+      says: claim?.says,
+      post: claim?.post,
+    })),
+  );
 }

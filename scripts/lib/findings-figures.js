@@ -15,7 +15,10 @@ export const CHARTS_DIR = 'findings/charts';
 /** The measured runs (of one axis value, with `where`), in cell order: tables and charts order text values by it. */
 export function selectRuns(folder, where) {
   const [axis, value] = where ? where.split(':') : [];
-  return inCellOrder(folder, folder.runs.filter((run) => isMeasured(run, folder) && (!axis || String(run[axis]) === value)));
+  return inCellOrder(
+    folder,
+    folder.runs.filter((run) => isMeasured(run, folder) && (!axis || String(run[axis]) === value)),
+  );
 }
 
 // run.json's cell order is the matrix order; runs.csv's is the shuffled run order.
@@ -41,15 +44,19 @@ export function renderChart({ name, metric, x, series, where }, folder) {
     points: runs.map((run) => ({ x: run[x], y: run[metric], ...(series ? { series: run[series] } : {}) })),
     model: listModelPoints(folder, { metric, x, series, where }),
   });
-  const lines = [`![${title}](${path})`, '', `*${metric} by ${x}${series ? `, one line per ${series}` : ''}: each dot one run (${runs.length} runs), each bar the median of a cell, dashed the capacity model.*`];
+  const lines = [
+    `![${title}](${path})`,
+    '',
+    `*${metric} by ${x}${series ? `, one line per ${series}` : ''}: each dot one run (${runs.length} runs), each bar the median of a cell, dashed the capacity model.*`,
+  ];
   return { path, svg, lines };
 }
 
 // The capacity model of each cell the chart shows (summary.js puts it on the cells), as chart points.
 function listModelPoints(folder, { metric, x, series, where }) {
   const [axis, value] = where ? where.split(':') : [];
-  return summarizeCells(folder).cells
-    .filter((cell) => Number.isFinite(cell.model?.[metric]) && (!axis || String(cell.values[axis]) === value))
+  return summarizeCells(folder)
+    .cells.filter((cell) => Number.isFinite(cell.model?.[metric]) && (!axis || String(cell.values[axis]) === value))
     .map((cell) => ({ x: cell.values[x], y: cell.model[metric], ...(series ? { series: cell.values[series] } : {}) }));
 }
 
@@ -68,13 +75,26 @@ export function renderOrder({ rows: rowAxis, columns: columnAxis }, folder) {
     if (!byCell.has(run.cell)) byCell.set(run.cell, []);
     byCell.get(run.cell).push(run);
   }
-  const cells = sortByAxes([...cellValues.keys()].filter((cell) => byCell.has(cell)), axes, { valuesOf: (cell) => cellValues.get(cell) });
-  const lines = [`| ${axes.join(' | ')} | waves (runs) | k-th completion, ms from the start (median of the runs) |`, `| ${axes.map(() => '---').join(' | ')} | --- | --- |`];
+  const cells = sortByAxes(
+    [...cellValues.keys()].filter((cell) => byCell.has(cell)),
+    axes,
+    { valuesOf: (cell) => cellValues.get(cell) },
+  );
+  const lines = [
+    `| ${axes.join(' | ')} | waves (runs) | k-th completion, ms from the start (median of the runs) |`,
+    `| ${axes.map(() => '---').join(' | ')} | --- | --- |`,
+  ];
   for (const cell of cells) {
     const cellRuns = byCell.get(cell);
     const count = Math.min(...cellRuns.map((run) => run.ends.length));
     const medians = Array.from({ length: count }, (_, k) => Math.round(median(cellRuns.map((run) => run.ends[k]))));
-    lines.push(`| ${axes.map((axis) => cellValues.get(cell)[axis]).join(' | ')} | ${summarizeWaves(cellRuns)} | ${medians.join(', ')} |`);
+    lines.push(
+      `| ${axes.map((axis) => cellValues.get(cell)[axis]).join(' | ')} | ${summarizeWaves(cellRuns)} | ${medians.join(', ')} |`,
+    );
   }
-  return [...lines, '', `Waves (from tasks.csv): tasks that finished together. A run whose completions all fall within ${ONE_WAVE_SPAN} × its first completion's time is one wave; otherwise a new wave starts at every gap between completions longer than ${WAVE_GAP_SHARE} × the run's longest gap.`];
+  return [
+    ...lines,
+    '',
+    `Waves (from tasks.csv): tasks that finished together. A run whose completions all fall within ${ONE_WAVE_SPAN} × its first completion's time is one wave; otherwise a new wave starts at every gap between completions longer than ${WAVE_GAP_SHARE} × the run's longest gap.`,
+  ];
 }

@@ -20,9 +20,13 @@ export function fitNoiseModel(folders) {
   const fitted = cells.filter((cell) => cell.runs.length >= MIN_RUNS_PER_CELL);
   const runs = fitted.flatMap((cell) => cell.runs);
   if (runs.length === 0) {
-    throw new LabError('ERR_USAGE', `${folders.map(({ dir }) => dir).join(', ')}: no cell with ${MIN_RUNS_PER_CELL} or more runs of a workload measured by wall_ms`, {
-      hint: `fit the noise to a folder with repetitions: ${MIN_RUNS_PER_CELL} or more (docs/statistics/noise.yml makes one)`,
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `${folders.map(({ dir }) => dir).join(', ')}: no cell with ${MIN_RUNS_PER_CELL} or more runs of a workload measured by wall_ms`,
+      {
+        hint: `fit the noise to a folder with repetitions: ${MIN_RUNS_PER_CELL} or more (docs/statistics/noise.yml makes one)`,
+      },
+    );
   }
   // First the spikes of the raw residuals, so that a slow run does not pass for a slow round; then a round's
   // shift (the mean of its other runs), taken out where rounds differ by more than independent runs would.
@@ -51,7 +55,12 @@ export function fitNoiseModel(folders) {
     shared: { ...countSharedSpikes(fitted), roundSd },
     byWorkload: [...groupBy(fitted, (cell) => cell.workload)].map(([workload, group]) => {
       const own = group.flatMap((cell) => cell.runs.map((run) => run.own));
-      return { workload, runs: own.length, coreSd: spreadOf(own), spikeRate: own.filter((r) => r > threshold).length / own.length };
+      return {
+        workload,
+        runs: own.length,
+        coreSd: spreadOf(own),
+        spikeRate: own.filter((r) => r > threshold).length / own.length,
+      };
     }),
   };
 }
@@ -69,7 +78,12 @@ function markSpikes(runs, threshold, valueOf) {
  * @returns {number} σ_round
  */
 function removeRoundShifts(cells) {
-  const rounds = [...groupBy(cells.flatMap((cell) => cell.runs.map((run) => ({ run, key: `${cell.dir}\u0000${run.round}` }))), ({ key }) => key).values()]
+  const rounds = [
+    ...groupBy(
+      cells.flatMap((cell) => cell.runs.map((run) => ({ run, key: `${cell.dir}\u0000${run.round}` }))),
+      ({ key }) => key,
+    ).values(),
+  ]
     .map((members) => members.map(({ run }) => run))
     .map((runs) => ({ runs, steady: runs.filter((run) => !run.spike).map((run) => run.residual) }))
     .filter(({ steady }) => steady.length >= 2);
@@ -100,12 +114,16 @@ function countSharedSpikes(cells) {
   let both = 0;
   let either = 0;
   for (const group of groupBy(cells, (cell) => cell.dir).values()) {
-    for (const runs of groupBy(group.flatMap((cell) => cell.runs), (run) => run.round).values()) {
-      for (let i = 0; i < runs.length; i++) for (let j = i + 1; j < runs.length; j++) {
-        pairs += 1;
-        if (runs[i].spike && runs[j].spike) both += 1;
-        if (runs[i].spike || runs[j].spike) either += 1;
-      }
+    for (const runs of groupBy(
+      group.flatMap((cell) => cell.runs),
+      (run) => run.round,
+    ).values()) {
+      for (let i = 0; i < runs.length; i++)
+        for (let j = i + 1; j < runs.length; j++) {
+          pairs += 1;
+          if (runs[i].spike && runs[j].spike) both += 1;
+          if (runs[i].spike || runs[j].spike) either += 1;
+        }
     }
   }
   const all = cells.flatMap((cell) => cell.runs);
@@ -137,8 +155,14 @@ export function solveSharedRate(p, pBoth) {
 
 // Per cell of a folder, the runs of a workload whose first primary metric is wall_ms, with their residuals.
 function collectCells({ dir, runs }) {
-  const measured = runs.filter((run) => run.status === 'ok' && run.warmup !== true && typeof run.wall_ms === 'number' && run.wall_ms > 0
-    && primaryMetrics(run.workload)[0].column === 'wall_ms');
+  const measured = runs.filter(
+    (run) =>
+      run.status === 'ok' &&
+      run.warmup !== true &&
+      typeof run.wall_ms === 'number' &&
+      run.wall_ms > 0 &&
+      primaryMetrics(run.workload)[0].column === 'wall_ms',
+  );
   return [...groupBy(measured, (run) => run.cell).values()].map((cellRuns) => {
     const center = median(cellRuns.map((run) => run.wall_ms));
     const cpu = cellRuns.map((run) => run.cpu_total_ms).filter((value) => typeof value === 'number' && value > 0);

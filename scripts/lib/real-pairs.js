@@ -13,15 +13,36 @@ import { MIN_RUNS_PER_CELL } from './noise-model.js';
  */
 export function measureRealPairs(folders, variants) {
   const pairs = folders.flatMap(({ runs }) => {
-    const measured = runs.filter((run) => run.status === 'ok' && run.warmup !== true && run.wall_ms > 0 && primaryMetrics(run.workload)[0].column === 'wall_ms');
+    const measured = runs.filter(
+      (run) =>
+        run.status === 'ok' &&
+        run.warmup !== true &&
+        run.wall_ms > 0 &&
+        primaryMetrics(run.workload)[0].column === 'wall_ms',
+    );
     const cells = [...groupCells(measured).values()].filter((cell) => cell.length >= MIN_RUNS_PER_CELL);
     return cells.flatMap((a, i) => cells.slice(i + 1).map((b) => ({ a, b })));
   });
   const widths = variants.map(({ method, paired }) => {
-    const each = pairs.map(({ a, b }) => compareSamples(a.map((run) => run.wall_ms), b.map((run) => run.wall_ms), {
-      method, paired, rounds: { a: a.map((run) => run.repetition), b: b.map((run) => run.repetition) },
-    })).map((c) => (c.ci_low === null ? Infinity : Math.sqrt(c.ci_high / c.ci_low) - 1));
-    return { method, paired, width: each.length ? median(each) : null, intervals: each.filter(Number.isFinite).length / Math.max(1, each.length) };
+    const each = pairs
+      .map(({ a, b }) =>
+        compareSamples(
+          a.map((run) => run.wall_ms),
+          b.map((run) => run.wall_ms),
+          {
+            method,
+            paired,
+            rounds: { a: a.map((run) => run.repetition), b: b.map((run) => run.repetition) },
+          },
+        ),
+      )
+      .map((c) => (c.ci_low === null ? Infinity : Math.sqrt(c.ci_high / c.ci_low) - 1));
+    return {
+      method,
+      paired,
+      width: each.length ? median(each) : null,
+      intervals: each.filter(Number.isFinite).length / Math.max(1, each.length),
+    };
   });
   return { pairs: pairs.length, widths };
 }

@@ -1,14 +1,26 @@
 // docs/statistics.md from the results of `npm run bench:stats`: every figure on the page comes from here.
 import { METHODS } from '../../runner/stats/compare-samples.js';
 import { CLAIMS, TRUE_RATIOS, trueLabels } from './stats-simulation.js';
-import { CAP_DECIDE, GUARD_ONLY_PROFILES, MAX_WRONG, MIN_COVERAGE, REPETITIONS_DECIDE, TYPICAL } from './stats-verdict.js';
+import {
+  CAP_DECIDE,
+  GUARD_ONLY_PROFILES,
+  MAX_WRONG,
+  MIN_COVERAGE,
+  REPETITIONS_DECIDE,
+  TYPICAL,
+} from './stats-verdict.js';
 
 const nameOf = (variant) => `${variant.method}${variant.paired ? ' paired' : ''}`;
 
 export function renderStatisticsDoc({ profiles, rules, variants, results, winner, defaults, options, runsPerCell }) {
-  const standingOf = (variant) => winner.standing.find((row) => row.method === variant.method && row.paired === variant.paired);
+  const standingOf = (variant) =>
+    winner.standing.find((row) => row.method === variant.method && row.paired === variant.paired);
   const [home] = profiles;
-  const rowsOf = (variant, profile, rule) => results.filter((row) => row.method === variant.method && row.paired === variant.paired && row.profile === profile && row.rule === rule);
+  const rowsOf = (variant, profile, rule) =>
+    results.filter(
+      (row) =>
+        row.method === variant.method && row.paired === variant.paired && row.profile === profile && row.rule === rule,
+    );
   return [
     '# Statistics: how two cells are compared',
     '',
@@ -30,9 +42,9 @@ export function renderStatisticsDoc({ profiles, rules, variants, results, winner
     '',
     '## The noise',
     '',
-    'Residual of a run: log(wall_ms / its cell\'s median), over the cells with at least 5 runs (fewer pin the',
+    "Residual of a run: log(wall_ms / its cell's median), over the cells with at least 5 runs (fewer pin the",
     'residuals to their own median). Core: the residuals themselves, resampled. Spikes: runs slower than their',
-    'cell\'s median by more than 3.5 robust sd (the project\'s outlier rule), drawn from the sizes seen. A round\'s',
+    "cell's median by more than 3.5 robust sd (the project's outlier rule), drawn from the sizes seen. A round's",
     'slow period hits both cells of a pair as often as the same-round runs of two cells were slow together.',
     '',
     ...profiles.flatMap(describeProfile),
@@ -57,45 +69,59 @@ export function renderStatisticsDoc({ profiles, rules, variants, results, winner
     'between equal cells is called a change whenever the interval misses 1, which the coverage already counts). "—": no',
     'interval at 95% (too few runs for the method).',
     '',
-    ...profiles.flatMap((profile) => rules.flatMap((rule) => [
-      `### ${profile.name}, disturbed-run rule ${rule.name}`,
-      '',
-      `| method | ${runsPerCell.map((n) => `${n} runs`).join(' | ')} |`,
-      `| --- | ${runsPerCell.map(() => '---').join(' | ')} |`,
-      ...variants.map((variant) => `| ${nameOf(variant)} | ${runsPerCell.map((n) => formatCell(rowsOf(variant, profile.name, rule.name).find((row) => row.n === n))).join(' | ')} |`),
-      '',
-    ])),
+    ...profiles.flatMap((profile) =>
+      rules.flatMap((rule) => [
+        `### ${profile.name}, disturbed-run rule ${rule.name}`,
+        '',
+        `| method | ${runsPerCell.map((n) => `${n} runs`).join(' | ')} |`,
+        `| --- | ${runsPerCell.map(() => '---').join(' | ')} |`,
+        ...variants.map(
+          (variant) =>
+            `| ${nameOf(variant)} | ${runsPerCell.map((n) => formatCell(rowsOf(variant, profile.name, rule.name).find((row) => row.n === n))).join(' | ')} |`,
+        ),
+        '',
+      ]),
+    ),
     '## On the real folders themselves',
     '',
-    'No model: every method on every two cells of a profile\'s folders that have at least 5 runs each (paired by their',
+    "No model: every method on every two cells of a profile's folders that have at least 5 runs each (paired by their",
     '`repetition`), median half-width of the 95% interval (a pair the method gives no interval counts as infinitely wide).',
-    'The true ratios are unknown here, so this shows width only; it checks that the simulation\'s widths are real.',
+    "The true ratios are unknown here, so this shows width only; it checks that the simulation's widths are real.",
     '',
     `| method | ${profiles.map((p) => `${p.name} (${p.real.pairs} pairs)`).join(' | ')} |`,
     `| --- | ${profiles.map(() => '---').join(' | ')} |`,
-    ...variants.map((variant) => `| ${nameOf(variant)} | ${profiles.map((p) => {
-      const { width } = p.real.widths.find((w) => w.method === variant.method && w.paired === variant.paired);
-      return width === null ? '—' : Number.isFinite(width) ? `±${formatPct(width)}` : 'no interval';
-    }).join(' | ')} |`),
+    ...variants.map(
+      (variant) =>
+        `| ${nameOf(variant)} | ${profiles
+          .map((p) => {
+            const { width } = p.real.widths.find((w) => w.method === variant.method && w.paired === variant.paired);
+            return width === null ? '—' : Number.isFinite(width) ? `±${formatPct(width)}` : 'no interval';
+          })
+          .join(' | ')} |`,
+    ),
     '',
     '## Standing',
     '',
     `The rule, fixed before the runs: coverage at least ${formatPct(MIN_COVERAGE)} wherever the method gives an interval (every profile,`,
     `rule and number of runs), no claim decided wrongly in more than ${formatPct(MAX_WRONG)} of pairs; of those, the one decided right`,
     `most often on average over every profile${GUARD_ONLY_PROFILES.length ? ` but ${GUARD_ONLY_PROFILES.join(', ')}` : ''}, rule, number of runs, claim and true ratio.`,
-    ...(GUARD_ONLY_PROFILES.some((name) => profiles.some((p) => p.name === name)) ? [
-      '',
-      `${GUARD_ONLY_PROFILES.join(', ')}: recorded while this project's own parallel jobs loaded the 2-CPU host to a load average of 8–17,`,
-      'four to eight times its CPUs: a method must keep its coverage there too, but how often it decides is judged on the',
-      'host as a person measures on it. (The first version of this study averaged over that profile as well and chose',
-      '`welch paired`.)',
-    ] : []),
+    ...(GUARD_ONLY_PROFILES.some((name) => profiles.some((p) => p.name === name))
+      ? [
+          '',
+          `${GUARD_ONLY_PROFILES.join(', ')}: recorded while this project's own parallel jobs loaded the 2-CPU host to a load average of 8–17,`,
+          'four to eight times its CPUs: a method must keep its coverage there too, but how often it decides is judged on the',
+          'host as a person measures on it. (The first version of this study averaged over that profile as well and chose',
+          '`welch paired`.)',
+        ]
+      : []),
     '',
     `| method | lowest coverage | most wrong | right on average | ${profiles.map((p) => `right, ${p.name}`).join(' | ')} | median half-width | eligible |`,
     `| --- | --- | --- | --- | ${profiles.map(() => '---').join(' | ')} | --- | --- |`,
     ...winner.standing.map((row) => {
       const byProfile = profiles.map((profile) => {
-        const own = results.filter((r) => r.method === row.method && r.paired === row.paired && r.profile === profile.name);
+        const own = results.filter(
+          (r) => r.method === row.method && r.paired === row.paired && r.profile === profile.name,
+        );
         return formatPct(own.reduce((sum, r) => sum + r.right, 0) / own.length);
       });
       return `| ${nameOf(row)} | ${formatPct(row.coverage)} | ${formatPct(row.wrong)} | ${formatPct(row.right)} | ${byProfile.join(' | ')} | ±${formatPct(row.width)} | ${row.eligible ? 'yes' : `no: ${row.failures.join(', ')}`} |`;
@@ -118,12 +144,12 @@ export function renderStatisticsDoc({ profiles, rules, variants, results, winner
     '## What the study does not show',
     '',
     '- Both cells of a pair share one noise distribution, shifted by the true ratio: a cell whose runs are noisier',
-    '  than its partner\'s, or slowed differently, is not simulated.',
+    "  than its partner's, or slowed differently, is not simulated.",
     '- Within a profile the residuals are pooled over workloads and quotas; a workload much steadier or much noisier',
     '  than the mix decides sooner or later than shown.',
     '- The disturbed-run rule is modelled as flagging slowed runs only, with a fixed probability; the interference',
     '  columns will say how often a real flag fires and on which runs.',
-    '- Claims are judged one at a time here (a family of one); Holm\'s correction over a claim\'s combinations asks more.',
+    "- Claims are judged one at a time here (a family of one); Holm's correction over a claim's combinations asks more.",
     '',
   ].join('\n');
 }
@@ -144,11 +170,18 @@ function describeWinner(winner, standing, today) {
 function describeProfileWinners(winner, profiles, results) {
   const eligible = winner.standing.filter((row) => row.eligible);
   const lines = profiles.map((profile) => {
-    const ranked = eligible.map((row) => {
-      const own = results.filter((r) => r.method === row.method && r.paired === row.paired && r.profile === profile.name);
-      return { row, right: own.reduce((sum, r) => sum + r.right, 0) / own.length };
-    }).sort((u, v) => v.right - u.right);
-    return `- ${profile.name}: ${ranked.slice(0, 3).map(({ row, right }) => `${nameOf(row)} ${formatPct(right)}`).join(', ')}`;
+    const ranked = eligible
+      .map((row) => {
+        const own = results.filter(
+          (r) => r.method === row.method && r.paired === row.paired && r.profile === profile.name,
+        );
+        return { row, right: own.reduce((sum, r) => sum + r.right, 0) / own.length };
+      })
+      .sort((u, v) => v.right - u.right);
+    return `- ${profile.name}: ${ranked
+      .slice(0, 3)
+      .map(({ row, right }) => `${nameOf(row)} ${formatPct(right)}`)
+      .join(', ')}`;
   });
   return ['Profile by profile, the eligible methods that decide most (right on average):', '', ...lines];
 }
@@ -172,13 +205,22 @@ function describeProfile({ name, dirs, model, scenario }) {
 }
 
 function describeConfidence(results, variants, runsPerCell, profile) {
-  const rows = variants.filter((variant) => variant.method === 'hodges-lehmann').map((variant) => {
-    const cells = runsPerCell.map((n) => {
-      const row = results.find((r) => r.n === n && r.method === variant.method && r.paired === variant.paired && r.profile === profile && r.rule === 'off');
-      return row.confidence === null ? '—' : formatPct(row.confidence);
+  const rows = variants
+    .filter((variant) => variant.method === 'hodges-lehmann')
+    .map((variant) => {
+      const cells = runsPerCell.map((n) => {
+        const row = results.find(
+          (r) =>
+            r.n === n &&
+            r.method === variant.method &&
+            r.paired === variant.paired &&
+            r.profile === profile &&
+            r.rule === 'off',
+        );
+        return row.confidence === null ? '—' : formatPct(row.confidence);
+      });
+      return `| ${nameOf(variant)} | ${cells.join(' | ')} |`;
     });
-    return `| ${nameOf(variant)} | ${cells.join(' | ')} |`;
-  });
   return [
     'The t intervals have 95% by construction, the bootstrap approximately; the rank intervals reach only discrete',
     'levels, the nearest at or above 95% (the table) or none ("—": the verdict then says how many runs it needs):',
@@ -190,7 +232,12 @@ function describeConfidence(results, variants, runsPerCell, profile) {
 }
 
 function claimTable(title, rows, runsPerCell) {
-  const lines = [`**${title}**`, '', `| claim | true ratio | ${runsPerCell.map((n) => `${n} runs`).join(' | ')} |`, `| --- | --- | ${runsPerCell.map(() => '---').join(' | ')} |`];
+  const lines = [
+    `**${title}**`,
+    '',
+    `| claim | true ratio | ${runsPerCell.map((n) => `${n} runs`).join(' | ')} |`,
+    `| --- | --- | ${runsPerCell.map(() => '---').join(' | ')} |`,
+  ];
   for (const claim of CLAIMS) {
     for (const ratio of TRUE_RATIOS) {
       if (!trueLabels(claim, ratio)) continue;
@@ -198,7 +245,9 @@ function claimTable(title, rows, runsPerCell) {
         const { right, wrong } = rows.find((row) => row.n === n).decisions[claim.key][ratio];
         return `${formatPct(right, 0)} / ${formatPct(wrong)}`;
       });
-      lines.push(`| ${claim.title} | ${ratio} (${[...trueLabels(claim, ratio)].join(' or ')}) | ${cells.join(' | ')} |`);
+      lines.push(
+        `| ${claim.title} | ${ratio} (${[...trueLabels(claim, ratio)].join(' or ')}) | ${cells.join(' | ')} |`,
+      );
     }
   }
   return lines;
@@ -212,13 +261,19 @@ function describeDefaultsTable(defaults, method) {
     '',
     '| runs a cell | typical claims decided right, on average | the worst of them | most wrong, any claim and ratio |',
     '| --- | --- | --- | --- |',
-    ...defaults.fixed.map((row) => `| ${row.n} | ${formatPct(row.meanRight)} | ${formatPct(row.minRight)} | ${formatPct(row.maxWrong)} (${describeCase(row.worstWrong)}) |`),
+    ...defaults.fixed.map(
+      (row) =>
+        `| ${row.n} | ${formatPct(row.meanRight)} | ${formatPct(row.minRight)} | ${formatPct(row.maxWrong)} (${describeCase(row.worstWrong)}) |`,
+    ),
     '',
     `Adaptive from ${defaults.repetitions} runs, one round more while a claim is undecided, up to the cap:`,
     '',
     '| cap | typical claims decided right, the worst | mean runs a claim cell | most wrong, any claim and ratio |',
     '| --- | --- | --- | --- |',
-    ...defaults.adaptive.map((row) => `| ${row.cap} | ${formatPct(row.minRight)} | ${row.meanRounds.toFixed(1)} | ${formatPct(row.maxWrong)} (${describeCase(row.worstWrong)}) |`),
+    ...defaults.adaptive.map(
+      (row) =>
+        `| ${row.cap} | ${formatPct(row.minRight)} | ${row.meanRounds.toFixed(1)} | ${formatPct(row.maxWrong)} (${describeCase(row.worstWrong)}) |`,
+    ),
     '',
   ];
 }
@@ -228,14 +283,18 @@ function describeDefaults(defaults, profiles, method, short) {
   const [home, ...others] = defaults;
   const cap = (d) => d.cap ?? `more than ${d.adaptive.at(-1)?.cap ?? d.repetitions}`;
   if (short) {
-    return [`Recommended defaults (profile ${home.profile}): **\`repetitions: ${home.repetitions}\`**, adaptive cap **\`max_repetitions: ${cap(home)}\`** (see Defaults).`];
+    return [
+      `Recommended defaults (profile ${home.profile}): **\`repetitions: ${home.repetitions}\`**, adaptive cap **\`max_repetitions: ${cap(home)}\`** (see Defaults).`,
+    ];
   }
   return [
     `**Recommended, from profile ${profiles[0].name}: \`repetitions: ${home.repetitions}\`, \`adaptive: {max_repetitions: ${cap(home)}}\`.** \`repetitions\` is the`,
     `fewest runs at which the typical claims are decided right in at least ${formatPct(REPETITIONS_DECIDE, 0)} of pairs on average without more runs; the`,
     `cap is the smallest at which adaptive rounds (${method}) end every typical claim decided right in at least ${formatPct(CAP_DECIDE, 0)} of pairs`,
     `with no claim and ratio wrong in more than ${formatPct(MAX_WRONG, 0)}.`,
-    ...others.map((d) => `On profile ${d.profile} the same rules give \`repetitions: ${d.repetitions}\` and a cap of ${cap(d)}.`),
+    ...others.map(
+      (d) => `On profile ${d.profile} the same rules give \`repetitions: ${d.repetitions}\` and a cap of ${cap(d)}.`,
+    ),
   ];
 }
 

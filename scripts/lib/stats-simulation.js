@@ -22,7 +22,9 @@ export const CLAIMS = [
  * above 0.9 at 0.9): those cases count for nothing.
  */
 export function trueLabels(claim, ratio) {
-  const labels = new Set(claim.regions.filter(({ low, high }) => ratio > low && ratio < high).map(({ label }) => label));
+  const labels = new Set(
+    claim.regions.filter(({ low, high }) => ratio > low && ratio < high).map(({ label }) => label),
+  );
   return labels.size ? labels : null;
 }
 
@@ -52,12 +54,17 @@ export function drawPair(model, scenario, n, random, { detect = 0, retries = 2 }
   const retried = { a: 0, b: 0 };
   const coreOf = () => model.core[Math.floor(random() * model.core.length)];
   const spikeOf = () => model.spikes[Math.floor(random() * model.spikes.length)];
-  const freshRun = () => (random() < scenario.spikeRate ? { residual: spikeOf(), spike: true } : { residual: coreOf(), spike: false });
+  const freshRun = () =>
+    random() < scenario.spikeRate ? { residual: spikeOf(), spike: true } : { residual: coreOf(), spike: false };
   for (let round = 0; round < n; round++) {
     const shift = scenario.roundSd * normal(random);
     const slow = random() < scenario.sharedRate ? spikeOf() : null;
-    for (const [side, values] of [['a', a], ['b', b]]) {
-      let run = random() < scenario.ownRate ? { residual: spikeOf(), spike: true } : { residual: coreOf(), spike: false };
+    for (const [side, values] of [
+      ['a', a],
+      ['b', b],
+    ]) {
+      let run =
+        random() < scenario.ownRate ? { residual: spikeOf(), spike: true } : { residual: coreOf(), spike: false };
       if (slow !== null) run = { residual: Math.max(run.residual, slow), spike: true };
       run.residual += shift;
       while (detect > 0 && run.spike && retried[side] < retries && random() < detect) {
@@ -89,7 +96,13 @@ function normal(random) {
  * it the same at each), interval widths, and per claim and ratio the counts of right, wrong and inconclusive.
  */
 export function simulateFixedRuns(model, scenario, n, variants, { trials, random, detect, retries }) {
-  const tallies = variants.map(() => ({ intervals: 0, covered: 0, widths: [], confidence: [], decisions: emptyDecisions() }));
+  const tallies = variants.map(() => ({
+    intervals: 0,
+    covered: 0,
+    widths: [],
+    confidence: [],
+    decisions: emptyDecisions(),
+  }));
   for (let trial = 0; trial < trials; trial++) {
     const { a, b } = drawPair(model, scenario, n, random, { detect, retries });
     variants.forEach(({ method, paired }, index) => {
@@ -121,7 +134,12 @@ function tallyComparison(tally, comparison) {
 }
 
 function emptyDecisions() {
-  return Object.fromEntries(CLAIMS.map(({ key }) => [key, Object.fromEntries(TRUE_RATIOS.map((ratio) => [ratio, { right: 0, wrong: 0, inconclusive: 0 }]))]));
+  return Object.fromEntries(
+    CLAIMS.map(({ key }) => [
+      key,
+      Object.fromEntries(TRUE_RATIOS.map((ratio) => [ratio, { right: 0, wrong: 0, inconclusive: 0 }])),
+    ]),
+  );
 }
 
 /**

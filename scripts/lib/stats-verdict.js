@@ -37,9 +37,27 @@ export const CAP_DECIDE = 0.95;
 
 /** One variant's counts → coverage, median width and confidence, decision rates per claim and ratio. */
 export function summarizeVariant(tally) {
-  const decisions = Object.fromEntries(CLAIMS.map(({ key }) => [key, Object.fromEntries(Object.entries(tally.decisions[key])
-    .map(([ratio, counts]) => [ratio, { right: counts.right / tally.trials, wrong: counts.wrong / tally.trials, inconclusive: counts.inconclusive / tally.trials }]))]));
-  const cases = CLAIMS.flatMap((claim) => TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({ claim: claim.key, ...decisions[claim.key][ratio] })));
+  const decisions = Object.fromEntries(
+    CLAIMS.map(({ key }) => [
+      key,
+      Object.fromEntries(
+        Object.entries(tally.decisions[key]).map(([ratio, counts]) => [
+          ratio,
+          {
+            right: counts.right / tally.trials,
+            wrong: counts.wrong / tally.trials,
+            inconclusive: counts.inconclusive / tally.trials,
+          },
+        ]),
+      ),
+    ]),
+  );
+  const cases = CLAIMS.flatMap((claim) =>
+    TRUE_RATIOS.filter((ratio) => trueLabels(claim, ratio)).map((ratio) => ({
+      claim: claim.key,
+      ...decisions[claim.key][ratio],
+    })),
+  );
   const claimCases = cases.filter(({ claim }) => claim !== 'step');
   return {
     trials: tally.trials,
@@ -60,19 +78,22 @@ export function summarizeVariant(tally) {
  * @returns {{ method: string, paired: boolean, standing: object[] }} standing: every variant's record, best first
  */
 export function chooseWinner(results, variants) {
-  const standing = variants.map(({ method, paired }) => {
-    const rows = results.filter((row) => row.method === method && row.paired === paired);
-    const covered = rows.filter((row) => row.coverage !== null);
-    const coverage = covered.length ? Math.min(...covered.map((row) => row.coverage)) : null;
-    const wrong = Math.max(...rows.map((row) => row.wrong));
-    const deciding = rows.filter((row) => !GUARD_ONLY_PROFILES.includes(row.profile));
-    const right = (deciding.length ? deciding : rows).reduce((sum, row) => sum + row.right, 0) / (deciding.length || rows.length);
-    const width = median(covered.map((row) => row.width));
-    const failures = [];
-    if (coverage === null || coverage < MIN_COVERAGE) failures.push(`coverage down to ${formatShare(coverage)}`);
-    if (wrong > MAX_WRONG) failures.push(`wrong in up to ${formatShare(wrong)}`);
-    return { method, paired, coverage, wrong, right, width, eligible: failures.length === 0, failures };
-  }).sort((u, v) => Number(v.eligible) - Number(u.eligible) || v.right - u.right || u.width - v.width);
+  const standing = variants
+    .map(({ method, paired }) => {
+      const rows = results.filter((row) => row.method === method && row.paired === paired);
+      const covered = rows.filter((row) => row.coverage !== null);
+      const coverage = covered.length ? Math.min(...covered.map((row) => row.coverage)) : null;
+      const wrong = Math.max(...rows.map((row) => row.wrong));
+      const deciding = rows.filter((row) => !GUARD_ONLY_PROFILES.includes(row.profile));
+      const right =
+        (deciding.length ? deciding : rows).reduce((sum, row) => sum + row.right, 0) / (deciding.length || rows.length);
+      const width = median(covered.map((row) => row.width));
+      const failures = [];
+      if (coverage === null || coverage < MIN_COVERAGE) failures.push(`coverage down to ${formatShare(coverage)}`);
+      if (wrong > MAX_WRONG) failures.push(`wrong in up to ${formatShare(wrong)}`);
+      return { method, paired, coverage, wrong, right, width, eligible: failures.length === 0, failures };
+    })
+    .sort((u, v) => Number(v.eligible) - Number(u.eligible) || v.right - u.right || u.width - v.width);
   const [best] = standing;
   return { method: best.method, paired: best.paired, eligible: best.eligible, standing };
 }

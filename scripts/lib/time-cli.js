@@ -49,11 +49,18 @@ async function readFirstContainerEvents(docker, sinceMs, owner) {
     since: Math.floor(sinceMs / 1000),
     until: Math.ceil(Date.now() / 1000) + 1,
     // Only this runner's: other runners may share the engine.
-    filters: { type: ['container'], event: ['create', 'start'], label: [`${PROJECT_LABEL}=${PROJECT}`, `node-threads-lab.owner=${owner}`] },
+    filters: {
+      type: ['container'],
+      event: ['create', 'start'],
+      label: [`${PROJECT_LABEL}=${PROJECT}`, `node-threads-lab.owner=${owner}`],
+    },
   });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
-  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim())
+  const events = Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim())
     .map((line) => JSON.parse(line))
     .filter((event) => event.timeNano / 1e6 >= sinceMs);
   const first = (action) => events.find((event) => event.Action === action)?.timeNano / 1e6;

@@ -42,13 +42,21 @@ describe('the bin through a symlink, from another folder', () => {
     expect(result.exitCode).toBe(0);
     const [folder] = readdirSync(join(work, 'results'));
     expect(folder).toMatch(/^tiny-/);
-    expect(readFileSync(join(work, 'results', folder, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(
+      readFileSync(join(work, 'results', folder, 'runs.csv'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(3);
   });
 });
 
-test('npm run matrix, started in a subfolder of the project, writes to the project\'s results/', async () => {
+test("npm run matrix, started in a subfolder of the project, writes to the project's results/", async () => {
   const before = new Set(readdirSync(join(PROJECT, 'results')));
-  const result = await execa('npm', ['run', '--silent', 'matrix', '--', '--config', TINY], { cwd: join(PROJECT, 'test'), reject: false, all: true });
+  const result = await execa('npm', ['run', '--silent', 'matrix', '--', '--config', TINY], {
+    cwd: join(PROJECT, 'test'),
+    reject: false,
+    all: true,
+  });
   const made = readdirSync(join(PROJECT, 'results')).filter((name) => !before.has(name));
   try {
     expect(result.exitCode).toBe(0);

@@ -35,8 +35,18 @@ describe('claims on a real matrix', () => {
 
   test('the clear effect holds in each combination, its opposite is refuted, the unused variable measures the same', () => {
     const rows = verdicts.filter((row) => row.kind === 'claim');
-    expect(rows.filter((row) => row.claim === '1').map((row) => [row.where, row.verdict])).toEqual([['UNUSED_SETTING=a', 'holds'], ['UNUSED_SETTING=b', 'holds']]);
-    expect(overall(1)).toMatchObject({ verdict: 'holds', axis: 'cpus', a: '0.1', b: '1', metric: 'wall_ms', family: '2' });
+    expect(rows.filter((row) => row.claim === '1').map((row) => [row.where, row.verdict])).toEqual([
+      ['UNUSED_SETTING=a', 'holds'],
+      ['UNUSED_SETTING=b', 'holds'],
+    ]);
+    expect(overall(1)).toMatchObject({
+      verdict: 'holds',
+      axis: 'cpus',
+      a: '0.1',
+      b: '1',
+      metric: 'wall_ms',
+      family: '2',
+    });
     expect(overall(2).verdict).toBe('refuted');
     expect(overall(3)).toMatchObject({ verdict: 'holds', expect: 'same within ±25%: ratio in [0.75, 1.25]' });
     for (const row of rows) {
@@ -45,7 +55,10 @@ describe('claims on a real matrix', () => {
       expect(Number(row.n_a)).toBeGreaterThanOrEqual(5);
     }
     // The automatic steps: the CPU quota is called faster in both combinations.
-    expect(verdicts.filter((row) => row.kind === 'step' && row.axis === 'cpus').map((row) => row.verdict)).toEqual(['faster', 'faster']);
+    expect(verdicts.filter((row) => row.kind === 'step' && row.axis === 'cpus').map((row) => row.verdict)).toEqual([
+      'faster',
+      'faster',
+    ]);
   });
 
   test('the answers open report.md and close the terminal output', () => {

@@ -47,9 +47,15 @@ test('full between two runs: exit 4 naming the file, no container left, the rows
   await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1, { everyMs: 20 });
   fillDisk();
   const stopped = await child;
-  expect(stopped.stderr).toMatch(new RegExp(`cannot write (tasks|runs)\\.csv in ${outDir}: no space left on the device \\(ENOSPC\\)`));
-  expect(stopped.stderr).toMatch(/already in runs\.csv \(with (its|their) tasks\) (is|are) kept.*; no container is left\./);
-  expect(stopped.stderr).toContain(`free space on that disk (df -h ${outDir}), then finish the matrix where it stopped: npm run matrix -- --resume ${outDir}`);
+  expect(stopped.stderr).toMatch(
+    new RegExp(`cannot write (tasks|runs)\\.csv in ${outDir}: no space left on the device \\(ENOSPC\\)`),
+  );
+  expect(stopped.stderr).toMatch(
+    /already in runs\.csv \(with (its|their) tasks\) (is|are) kept.*; no container is left\./,
+  );
+  expect(stopped.stderr).toContain(
+    `free space on that disk (df -h ${outDir}), then finish the matrix where it stopped: npm run matrix -- --resume ${outDir}`,
+  );
   expect(stopped.stderr).not.toMatch(/\n\s+at /);
   expect(stopped.exitCode).toBe(4);
   expect(await listOwnContainers(docker, owners)).toEqual([]);

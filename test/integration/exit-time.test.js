@@ -22,6 +22,8 @@ test('a finished matrix exits within a second of its last line, every run writte
   expect(timed.startupMs).toBeGreaterThan(0);
   expect(timed.lingerMs).toBeLessThan(LINGER_BOUND_MS);
   // Only this runner's containers: other tests may share the engine.
-  const own = (await listProjectContainers(docker)).filter((info) => info.Labels['node-threads-lab.owner'] === timed.owner);
+  const own = (await listProjectContainers(docker)).filter(
+    (info) => info.Labels['node-threads-lab.owner'] === timed.owner,
+  );
   expect(own).toEqual([]);
 });

@@ -38,9 +38,14 @@ describe('http: the measured period at 0.5 and 2 CPUs (spin route, 2 worker thre
 
   test('CPU time per response at 0.5 CPU is within 10% of that at 2 CPUs', () => {
     // Medians of 5 runs each: CPU time is steady where wall time is not, and one disturbed run cannot move a median.
-    const perResponse = (cpus) => median(rows.filter((row) => row.cpus === cpus).map((row) => Number(row.cpu_total_ms) / Number(row.requests_served)));
+    const perResponse = (cpus) =>
+      median(
+        rows.filter((row) => row.cpus === cpus).map((row) => Number(row.cpu_total_ms) / Number(row.requests_served)),
+      );
     const ratio = perResponse('0.5') / perResponse('2');
-    process.stderr.write(`http-window: CPU ms per response, 0.5 CPU ${perResponse('0.5').toFixed(2)}, 2 CPUs ${perResponse('2').toFixed(2)}, ratio ${ratio.toFixed(3)}\n`);
+    process.stderr.write(
+      `http-window: CPU ms per response, 0.5 CPU ${perResponse('0.5').toFixed(2)}, 2 CPUs ${perResponse('2').toFixed(2)}, ratio ${ratio.toFixed(3)}\n`,
+    );
     expect(ratio).toBeGreaterThan(0.9);
     expect(ratio).toBeLessThan(1.1);
   });

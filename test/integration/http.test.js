@@ -28,7 +28,11 @@ async function countCreatedByRole(docker, sinceSeconds, experiment) {
   });
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
-  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
+  const events = Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
   const counts = {};
   for (const event of events.filter((each) => owners.has(each.Actor.Attributes['node-threads-lab.owner']))) {
     const role = event.Actor.Attributes['node-threads-lab.role'];
@@ -106,7 +110,9 @@ describe('http: a server that answers wrongly', () => {
   test('gives a failed row that says why, and the matrix goes on', () => {
     const [wrong] = readRows(join(outDir, 'http-wrong-body', 'runs.csv'));
     expect(wrong.status).toBe('failed');
-    expect(wrong.error).toMatch(/\[loader\] .*the server answered GET \/work with a wrong body: expected 2 bytes "ok", got .*deliberately wrong/);
+    expect(wrong.error).toMatch(
+      /\[loader\] .*the server answered GET \/work with a wrong body: expected 2 bytes "ok", got .*deliberately wrong/,
+    );
     expect(wrong.requests_per_sec).toBe('');
     const [next] = readRows(join(outDir, 'http-pinned', 'runs.csv'));
     expect(next.status).toBe('ok');
@@ -148,13 +154,24 @@ describe('http: bursts of simultaneous requests (ab -c N)', () => {
     // load: idle — no request at all; the server's event-loop delay at rest is the row's reading.
     const [idle] = readRows(join(outDir, 'http-idle', 'runs.csv'));
     expect(idle.status).toBe('ok');
-    expect([idle.requests_per_sec, idle.latency_p50_ms, idle.burst_p50_ms, idle.burst_fast_p50_ms]).toEqual(['0', '', '', '']);
+    expect([idle.requests_per_sec, idle.latency_p50_ms, idle.burst_p50_ms, idle.burst_fast_p50_ms]).toEqual([
+      '0',
+      '',
+      '',
+      '',
+    ]);
     expect(Number(idle.event_loop_delay_mean_ms)).toBeGreaterThan(0);
 
     // server: fastify — the loader checked its answers before measuring; the pool's threads show in the counts.
     const fastify = readRows(join(outDir, 'http-fastify', 'runs.csv'));
-    expect(fastify.map((each) => [each.workers, each.status])).toEqual(expect.arrayContaining([['0', 'ok'], ['2', 'ok']]));
-    for (const each of fastify) expect([Number(each.requests_per_sec) > 0, each.errors, each.non2xx]).toEqual([true, '0', '0']);
+    expect(fastify.map((each) => [each.workers, each.status])).toEqual(
+      expect.arrayContaining([
+        ['0', 'ok'],
+        ['2', 'ok'],
+      ]),
+    );
+    for (const each of fastify)
+      expect([Number(each.requests_per_sec) > 0, each.errors, each.non2xx]).toEqual([true, '0', '0']);
     expect(await listOwnContainers(docker)).toEqual([]);
   });
 });

@@ -20,15 +20,18 @@ const DOCKER_GROUP_ID = 105;
 
 function writeConfig(dir, { image, node = 24 } = {}) {
   const file = join(dir, 'experiments.yml');
-  writeFileSync(file, [
-    'experiments:',
-    '  images:',
-    '    repetitions: 1',
-    ...(image ? [`    image: ${image}`] : []),
-    `    matrix: {workload: [pbkdf2], node: [${node}]}`,
-    '    params: {pbkdf2: {tasks: 1, iterations: 1, keylen: 16, digest: sha256}}',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      'experiments:',
+      '  images:',
+      '    repetitions: 1',
+      ...(image ? [`    image: ${image}`] : []),
+      `    matrix: {workload: [pbkdf2], node: [${node}]}`,
+      '    params: {pbkdf2: {tasks: 1, iterations: 1, keylen: 16, digest: sha256}}',
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 
@@ -47,7 +50,9 @@ describe('image sources on the real engine', () => {
   beforeAll(async () => {
     docker = await connectTestEngine();
     // A stand-in for node:24-bookworm-slim: an image with Node 24 and a different id than the offline base.
-    await execa('docker', ['build', '-q', '-t', STAND_IN, '-'], { input: `FROM ${formatBaseTag(NODE_VERSIONS['24'])}\nLABEL node-threads-lab.test=${PREFIX}\n` });
+    await execa('docker', ['build', '-q', '-t', STAND_IN, '-'], {
+      input: `FROM ${formatBaseTag(NODE_VERSIONS['24'])}\nLABEL node-threads-lab.test=${PREFIX}\n`,
+    });
     // An image without node: one file, imported from a tar.
     const dir = freshDir();
     mkdirSync(join(dir, 'root'));
@@ -57,32 +62,50 @@ describe('image sources on the real engine', () => {
 
   afterAll(async () => {
     for (const reference of [...built, STAND_IN, NO_NODE]) {
-      await docker.getImage(reference).remove({ noprune: false }).catch(() => {});
+      await docker
+        .getImage(reference)
+        .remove({ noprune: false })
+        .catch(() => {});
     }
   });
 
   test('auto with an official image on the engine: built on it, said at start, recorded in run.json', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], { env: { LAB_OFFICIAL_IMAGE: TEMPLATE_PRESENT } });
+    const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], {
+      env: { LAB_OFFICIAL_IMAGE: TEMPLATE_PRESENT },
+    });
     expect(result.all).toContain(`node24 base: ${STAND_IN} (official, Node ${NODE_VERSIONS['24']})`);
     expect(result.exitCode).toBe(0);
     const image = readInfo(dir).images['24'];
     built.push(image.tag);
-    expect(image).toMatchObject({ source: 'official', base: STAND_IN, nodeVersion: NODE_VERSIONS['24'], base_id: await inspectImageId(docker, STAND_IN) });
+    expect(image).toMatchObject({
+      source: 'official',
+      base: STAND_IN,
+      nodeVersion: NODE_VERSIONS['24'],
+      base_id: await inspectImageId(docker, STAND_IN),
+    });
     expect(result.all).toMatch(/node24 build: Step \d+\/\d+ : RUN \["node", "\/app\/prepare-native\.js"\]/);
   });
 
   test('auto with no official image: the offline base, and how to use the official one', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], { env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT } });
+    const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], {
+      env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
+    });
     expect(result.exitCode).toBe(0);
-    expect(result.all).toMatch(new RegExp(`node24 base: node-threads-lab/base:node${NODE_VERSIONS['24']}-\\S+ \\(local, Node ${NODE_VERSIONS['24']}\\): ${PREFIX}-absent/node:24-bookworm-slim is not on the engine \\(\`docker pull ${PREFIX}-absent/node:24-bookworm-slim\` to use it\\)`));
+    expect(result.all).toMatch(
+      new RegExp(
+        `node24 base: node-threads-lab/base:node${NODE_VERSIONS['24']}-\\S+ \\(local, Node ${NODE_VERSIONS['24']}\\): ${PREFIX}-absent/node:24-bookworm-slim is not on the engine \\(\`docker pull ${PREFIX}-absent/node:24-bookworm-slim\` to use it\\)`,
+      ),
+    );
     expect(readInfo(dir).images['24']).toMatchObject({ source: 'local', base: formatBaseTag(NODE_VERSIONS['24']) });
   });
 
   test('image: official where the engine cannot give it: exit 2 before any run', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir, { image: 'official' }), '--out', join(dir, 'out')], { env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT } });
+    const result = await runCli(['--config', writeConfig(dir, { image: 'official' }), '--out', join(dir, 'out')], {
+      env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
+    });
     expect(result.exitCode).toBe(2);
     expect(result.all).toContain(`The engine has no ${PREFIX}-absent/node:24-bookworm-slim and cannot pull it`);
     expect(existsSync(join(dir, 'out', 'runs.csv'))).toBe(false);
@@ -95,22 +118,37 @@ describe('image sources on the real engine', () => {
     expect(missing.all).toContain(`The image ${NO_NODE} has no working \`node\``);
 
     const otherMajor = freshDir();
-    const mismatch = await runCli(['--config', writeConfig(otherMajor, { image: STAND_IN, node: 22 }), '--out', join(otherMajor, 'out')]);
+    const mismatch = await runCli([
+      '--config',
+      writeConfig(otherMajor, { image: STAND_IN, node: 22 }),
+      '--out',
+      join(otherMajor, 'out'),
+    ]);
     expect(mismatch.exitCode).toBe(2);
-    expect(mismatch.all).toContain(`The image ${STAND_IN} has Node ${NODE_VERSIONS['24']}, but the cells ask for Node 22`);
+    expect(mismatch.all).toContain(
+      `The image ${STAND_IN} has Node ${NODE_VERSIONS['24']}, but the cells ask for Node 22`,
+    );
   });
 
   test('a named image with node: used, its version recorded', async () => {
     const dir = freshDir();
     const result = await runCli(['--config', writeConfig(dir, { image: STAND_IN }), '--out', join(dir, 'out')]);
     expect(result.exitCode).toBe(0);
-    expect(readInfo(dir).images['24:' + STAND_IN]).toMatchObject({ source: 'named', base: STAND_IN, nodeVersion: NODE_VERSIONS['24'] });
+    expect(readInfo(dir).images['24:' + STAND_IN]).toMatchObject({
+      source: 'named',
+      base: STAND_IN,
+      nodeVersion: NODE_VERSIONS['24'],
+    });
   });
 
   describe('no root: a user in the docker group', () => {
-    const asUser = (groups) => (args, dir) => execa('setpriv', ['--reuid=65534', '--regid=65534', groups, process.execPath, ...args], {
-      cwd: dir, reject: false, all: true, env: { HOME: dir, PATH: process.env.PATH, LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
-    });
+    const asUser = (groups) => (args, dir) =>
+      execa('setpriv', ['--reuid=65534', '--regid=65534', groups, process.execPath, ...args], {
+        cwd: dir,
+        reject: false,
+        all: true,
+        env: { HOME: dir, PATH: process.env.PATH, LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
+      });
     const asDockerUser = asUser(`--groups=${DOCKER_GROUP_ID}`);
     const cli = new URL('../../runner/cli.js', import.meta.url).pathname;
 
@@ -123,13 +161,18 @@ describe('image sources on the real engine', () => {
 
     test('where no image can be had without root: one message with the one command that fixes it', async () => {
       const missingMajors = [];
-      for (const each of Object.keys(NODE_VERSIONS)) if (!(await inspectImageId(docker, formatBaseTag(NODE_VERSIONS[each])))) missingMajors.push(each);
+      for (const each of Object.keys(NODE_VERSIONS))
+        if (!(await inspectImageId(docker, formatBaseTag(NODE_VERSIONS[each])))) missingMajors.push(each);
       expect(missingMajors.length).toBeGreaterThan(0); // some pinned major has no offline base on this engine
       const dir = freshDir();
       const result = await asDockerUser([cli, '--config', writeConfig(dir, { node: missingMajors[0] })], dir);
       expect(result.exitCode).toBe(2);
-      expect(result.all).toContain(`No image with Node ${missingMajors[0]}: the engine has no ${PREFIX}-absent/node:${missingMajors[0]}-bookworm-slim and cannot pull it`);
-      expect(result.all).toMatch(new RegExp(`run once: sudo npm --prefix \\S+ run images -- ${missingMajors[0]}$`, 'm'));
+      expect(result.all).toContain(
+        `No image with Node ${missingMajors[0]}: the engine has no ${PREFIX}-absent/node:${missingMajors[0]}-bookworm-slim and cannot pull it`,
+      );
+      expect(result.all).toMatch(
+        new RegExp(`run once: sudo npm --prefix \\S+ run images -- ${missingMajors[0]}$`, 'm'),
+      );
     });
 
     test('a user the engine refuses: one message with the one command that fixes it', async () => {

@@ -14,7 +14,8 @@ import { OWNER } from '../../runner/docker/runs/owner.js';
 let docker;
 
 beforeAll(async () => {
-  if (process.env.LAB_TEST_IMAGE_ERROR) throw new Error(`global-setup could not build the test image:\n${process.env.LAB_TEST_IMAGE_ERROR}`);
+  if (process.env.LAB_TEST_IMAGE_ERROR)
+    throw new Error(`global-setup could not build the test image:\n${process.env.LAB_TEST_IMAGE_ERROR}`);
   ({ docker } = await connectEngine());
 });
 
@@ -53,19 +54,28 @@ function collect(stream) {
 test('a second ensureImages builds nothing and returns the same image', async () => {
   const first = await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR] });
   const lines = [];
-  const second = await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR], onProgress: (line) => lines.push(line) });
+  const second = await ensureImages(docker, {
+    nodeMajors: [DEFAULT_NODE_MAJOR],
+    onProgress: (line) => lines.push(line),
+  });
 
   expect(second.get(DEFAULT_NODE_MAJOR)).toEqual(first.get(DEFAULT_NODE_MAJOR));
   const { base, source, nodeVersion, tag } = first.get(DEFAULT_NODE_MAJOR);
   expect(lines).toEqual([
-    expect.stringMatching(new RegExp(`^node${DEFAULT_NODE_MAJOR} base: ${base.replace(/[.]/g, '\\.')} \\(${source}, Node ${nodeVersion.replace(/[.]/g, '\\.')}\\)`)),
+    expect.stringMatching(
+      new RegExp(
+        `^node${DEFAULT_NODE_MAJOR} base: ${base.replace(/[.]/g, '\\.')} \\(${source}, Node ${nodeVersion.replace(/[.]/g, '\\.')}\\)`,
+      ),
+    ),
     `node${DEFAULT_NODE_MAJOR} cached: ${tag} is up to date`,
   ]);
   expect(first.get(DEFAULT_NODE_MAJOR).tag).toBe(process.env.LAB_TEST_IMAGE);
 });
 
 test('both images carry the project label', async () => {
-  const { tag, nodeVersion } = (await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR] })).get(DEFAULT_NODE_MAJOR);
+  const { tag, nodeVersion } = (await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR] })).get(
+    DEFAULT_NODE_MAJOR,
+  );
   for (const reference of [tag, formatBaseTag(nodeVersion)]) {
     const { Config } = await docker.getImage(reference).inspect();
     expect(Config.Labels).toMatchObject({ [PROJECT_LABEL]: PROJECT, 'node-threads-lab.node-version': nodeVersion });
@@ -73,8 +83,11 @@ test('both images carry the project label', async () => {
 });
 
 test('the workload image runs Node as 1000:1000 without a network', async () => {
-  const { tag, nodeVersion } = (await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR] })).get(DEFAULT_NODE_MAJOR);
-  const script = 'console.log(JSON.stringify({ version: process.version, uid: process.getuid(), gid: process.getgid(), user: require("os").userInfo().username }))';
+  const { tag, nodeVersion } = (await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR] })).get(
+    DEFAULT_NODE_MAJOR,
+  );
+  const script =
+    'console.log(JSON.stringify({ version: process.version, uid: process.getuid(), gid: process.getgid(), user: require("os").userInfo().username }))';
 
   const result = await runNode(tag, ['-e', script]);
 

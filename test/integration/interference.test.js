@@ -74,18 +74,32 @@ describe('interference on the real engine', () => {
   });
 
   test('with the threshold between the two, a run beside busy loops is disturbed, kept, and re-run once', async () => {
-    const threshold = Math.round((median(quiet.map((row) => Number(row.interference_pct))) + median(busy.map((row) => Number(row.interference_pct)))) / 2);
+    const threshold = Math.round(
+      (median(quiet.map((row) => Number(row.interference_pct))) +
+        median(busy.map((row) => Number(row.interference_pct)))) /
+        2,
+    );
     const dir = mkdtempSync(join(os.tmpdir(), 'lab-interference-cfg-'));
     const config = join(dir, 'experiments.yml');
-    writeFileSync(config, readFileSync(CONFIG, 'utf8').replace('max_reruns: 0', `max_reruns: 1\n    disturbed_above: ${threshold}`));
+    writeFileSync(
+      config,
+      readFileSync(CONFIG, 'utf8').replace('max_reruns: 0', `max_reruns: 1\n    disturbed_above: ${threshold}`),
+    );
     const { outDir, rows } = await runMatrix(config, { busy: true });
     const sorted = [...rows].sort((a, b) => Number(a.repetition) - Number(b.repetition));
-    expect(sorted.map((row) => [row.repetition, row.rerun_of])).toEqual([['1', ''], ['2', '1']]);
+    expect(sorted.map((row) => [row.repetition, row.rerun_of])).toEqual([
+      ['1', ''],
+      ['2', '1'],
+    ]);
     expect(sorted[0].disturbed).toBe('true');
     expect(Number(sorted[0].interference_pct)).toBeGreaterThan(threshold);
     const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
     expect(info.summary).toMatchObject({ total: 2, done: 2, reruns: 1 });
-    expect(readFileSync(join(outDir, 'report.md'), 'utf8')).toMatch(new RegExp(`- Disturbed: ${info.summary.disturbed} run\\(s\\) \\(interference above ${threshold}%\\): left out of the statistics, 1 re-run`));
+    expect(readFileSync(join(outDir, 'report.md'), 'utf8')).toMatch(
+      new RegExp(
+        `- Disturbed: ${info.summary.disturbed} run\\(s\\) \\(interference above ${threshold}%\\): left out of the statistics, 1 re-run`,
+      ),
+    );
   });
 
   test('no container of the project is left behind', async () => {

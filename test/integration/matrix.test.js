@@ -99,9 +99,19 @@ describe('npm run matrix on the real engine', () => {
 describe('the node axis', () => {
   test('every Node.js major gets its own locally built image and runs both CPU workloads', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-node-'));
-    const result = await runCli(['--config', fileURLToPath(new URL('../fixtures/integration/node-versions.yml', import.meta.url)), '--out', outDir]);
+    const result = await runCli([
+      '--config',
+      fileURLToPath(new URL('../fixtures/integration/node-versions.yml', import.meta.url)),
+      '--out',
+      outDir,
+    ]);
     const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
-    expect(rows.map((r) => `${r.workload} ${r.node} ${r.status} ${r.error}`).sort()).toEqual(['argon2 20 ok ', 'argon2 26 ok ', 'pbkdf2 20 ok ', 'pbkdf2 26 ok ']);
+    expect(rows.map((r) => `${r.workload} ${r.node} ${r.status} ${r.error}`).sort()).toEqual([
+      'argon2 20 ok ',
+      'argon2 26 ok ',
+      'pbkdf2 20 ok ',
+      'pbkdf2 26 ok ',
+    ]);
     for (const r of rows) expect(r.node_version).toMatch(new RegExp(`^v${r.node}\\.`));
     expect(result.exitCode).toBe(0);
   });
@@ -113,7 +123,10 @@ describe('bad input creates no container', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lab-bad-'));
     const file = join(dir, 'experiments.yml');
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(file, 'experiments:\n  bad:\n    matrix:\n      workload: [pbkdf2]\n      uv_threadpool_size: [4, 2000]\n');
+    writeFileSync(
+      file,
+      'experiments:\n  bad:\n    matrix:\n      workload: [pbkdf2]\n      uv_threadpool_size: [4, 2000]\n',
+    );
     const since = Date.now();
     const result = await runCli(['--config', file, '--out', join(dir, 'out')]);
     expect(result.exitCode).toBe(2);

@@ -28,20 +28,36 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (built) await docker.getImage(built).remove().catch(() => {});
+  if (built)
+    await docker
+      .getImage(built)
+      .remove()
+      .catch(() => {});
   rmSync(context, { recursive: true, force: true });
 });
 
-test('a host-built addon that does not load in the container is replaced by the package\'s Linux prebuild', async () => {
+test("a host-built addon that does not load in the container is replaced by the package's Linux prebuild", async () => {
   const lines = [];
-  const images = await ensureImages(docker, { root: context, nodeMajors: [DEFAULT_NODE_MAJOR], onProgress: (line) => lines.push(line) });
+  const images = await ensureImages(docker, {
+    root: context,
+    nodeMajors: [DEFAULT_NODE_MAJOR],
+    onProgress: (line) => lines.push(line),
+  });
   built = images.get(DEFAULT_NODE_MAJOR).tag;
-  expect(lines).toContainEqual(expect.stringMatching(/ build: Step \d+\/\d+ : RUN \["node", "\/app\/prepare-native\.js"\]/));
+  expect(lines).toContainEqual(
+    expect.stringMatching(/ build: Step \d+\/\d+ : RUN \["node", "\/app\/prepare-native\.js"\]/),
+  );
 
   const result = await runContainer(docker, {
-    image: built, env: {}, limits: {}, timeoutMs: 60_000, labels: { 'node-threads-lab.experiment': 'native-addons-test' },
+    image: built,
+    env: {},
+    limits: {},
+    timeoutMs: 60_000,
+    labels: { 'node-threads-lab.experiment': 'native-addons-test' },
     entrypoint: ['node', '--input-type=module', '-e'],
-    cmd: ["import argon2 from 'argon2'; const hash = await argon2.hash('x', { memoryCost: 1024, timeCost: 1 }); console.log(hash.split('$')[1], await argon2.verify(hash, 'x'));"],
+    cmd: [
+      "import argon2 from 'argon2'; const hash = await argon2.hash('x', { memoryCost: 1024, timeCost: 1 }); console.log(hash.split('$')[1], await argon2.verify(hash, 'x'));",
+    ],
   });
   expect(result.stderr).toBe('');
   expect(result.stdout.trim()).toBe('argon2id true');

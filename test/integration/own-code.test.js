@@ -64,15 +64,21 @@ describe('examples/own-function: the user function on the libuv pool', () => {
     // close together. So: count the consecutive finishes closer than a third of a lone call's time (the
     // fastest call of a pool-1 run at the same cpus). The median over a cell's runs keeps one run disturbed
     // by other containers from deciding.
-    const durationsOf = (row) => run.tasks.filter((task) => task.cell === row.cell && task.repetition === row.repetition)
-      .map((task) => Number(task.duration_ms)).sort((a, b) => a - b);
-    const rowsOf = (pool, cpus) => run.rows.filter((row) => row.uv_threadpool_size === String(pool) && row.cpus === String(cpus));
+    const durationsOf = (row) =>
+      run.tasks
+        .filter((task) => task.cell === row.cell && task.repetition === row.repetition)
+        .map((task) => Number(task.duration_ms))
+        .sort((a, b) => a - b);
+    const rowsOf = (pool, cpus) =>
+      run.rows.filter((row) => row.uv_threadpool_size === String(pool) && row.cpus === String(cpus));
     const togetherCount = (pool, cpus) => {
       const lone = median(rowsOf(1, cpus).map((row) => durationsOf(row)[0]));
-      return median(rowsOf(pool, cpus).map((row) => {
-        const ends = durationsOf(row);
-        return ends.slice(1).filter((end, index) => end - ends[index] < lone / 3).length;
-      }));
+      return median(
+        rowsOf(pool, cpus).map((row) => {
+          const ends = durationsOf(row);
+          return ends.slice(1).filter((end, index) => end - ends[index] < lone / 3).length;
+        }),
+      );
     };
     for (const cpus of [1, 2]) {
       expect({ cpus, pool: 1, together: togetherCount(1, cpus) }).toEqual({ cpus, pool: 1, together: 0 });
@@ -92,7 +98,12 @@ describe('examples/own-function: a synchronous function in worker threads', () =
     const { result, rows, tasks } = await runMatrix(EXAMPLES.function, ['--only', 'blur-workers']);
     expect(result.exitCode).toBe(0);
     expect(rows.every((row) => row.status === 'ok' && Number(row.user_megapixels) > 0)).toBe(true);
-    const threadsOf = (workers) => new Set(tasks.filter((task) => rows.find((row) => row.cell === task.cell).workers === String(workers)).map((task) => task.thread));
+    const threadsOf = (workers) =>
+      new Set(
+        tasks
+          .filter((task) => rows.find((row) => row.cell === task.cell).workers === String(workers))
+          .map((task) => task.thread),
+      );
     expect([...threadsOf(0)]).toEqual(['0']);
     expect([...threadsOf(2)].sort()).toEqual(['1', '2']);
   });
@@ -112,7 +123,7 @@ describe('examples/own-http-app: the user handler under load', () => {
 });
 
 describe('an app as a server factory, and an app that answers another status', () => {
-  test('the factory\'s server runs in each worker thread; connections are dealt to them', async () => {
+  test("the factory's server runs in each worker thread; connections are dealt to them", async () => {
     const { result, rows } = await runMatrix(APP, ['--only', 'factory-in-workers']);
     expect(result.exitCode).toBe(0);
     expect([rows[0].status, rows[0].non2xx]).toEqual(['ok', '0']);
@@ -127,11 +138,13 @@ describe('an app as a server factory, and an app that answers another status', (
   });
 });
 
-test('a handler that throws fails the run with the user\'s stack', async () => {
+test("a handler that throws fails the run with the user's stack", async () => {
   const { result, rows } = await runMatrix(APP, ['--only', 'throwing-handler']);
   expect(result.exitCode).toBe(1);
   expect(rows[0].status).toBe('failed');
-  expect(rows[0].error).toMatch(/your app threw on GET \/: TypeError: Cannot read properties of null \(reading 'name'\) \| at Server\.brokenHandler \(functions\.js:17:\d+\)/);
+  expect(rows[0].error).toMatch(
+    /your app threw on GET \/: TypeError: Cannot read properties of null \(reading 'name'\) \| at Server\.brokenHandler \(functions\.js:17:\d+\)/,
+  );
 });
 
 describe('examples/own-command: a Perl program measured from outside', () => {
@@ -168,13 +181,17 @@ describe('failure cases', () => {
   test('a missing file is a config error at its line and column, exit 2, before Docker', async () => {
     const { result } = await runMatrix(MISSING_FILE);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/missing-file\.yml:7:22: experiments\.missing-file\.params\.script\.file: expected a JavaScript file, found nothing at \S+no-such-file\.js/);
+    expect(result.all).toMatch(
+      /missing-file\.yml:7:22: experiments\.missing-file\.params\.script\.file: expected a JavaScript file, found nothing at \S+no-such-file\.js/,
+    );
   });
 
   test('a missing export stops the matrix before any engine work (the static check), exit 2, naming the exports there are', async () => {
     const { result, rows } = await runMatrix(FAILURES, ['--only', 'missing-export']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.missing-export\.params\.script\.export: .*has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/);
+    expect(result.all).toMatch(
+      /failures\.yml:\d+:\d+: experiments\.missing-export\.params\.script\.export: .*has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/,
+    );
     expect(rows).toEqual([]);
   });
 
@@ -187,25 +204,31 @@ describe('failure cases', () => {
   test('a module that leaves a line unfinished on stdout while loading: exit 2 in the preflight, saying why, no run', async () => {
     const { result, rows } = await runMatrix(FAILURES, ['--only', 'unfinished-stdout']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.unfinished-stdout\.params\.script\.file: preflight of \S*prints\.js: it writes 11 bytes to stdout while loading and leaves the last line unfinished/);
+    expect(result.all).toMatch(
+      /failures\.yml:\d+:\d+: experiments\.unfinished-stdout\.params\.script\.file: preflight of \S*prints\.js: it writes 11 bytes to stdout while loading and leaves the last line unfinished/,
+    );
     expect(result.all).not.toMatch(/exit code 0/);
     expect(rows).toEqual([]);
   });
 
-  test('a throwing function fails its runs with the user\'s stack in `error`', async () => {
+  test("a throwing function fails its runs with the user's stack in `error`", async () => {
     const { result, rows } = await runMatrix(FAILURES, ['--only', 'throwing']);
     expect(result.exitCode).toBe(1);
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.status).toBe('failed');
-      expect(row.error).toMatch(/task 1: RangeError: task 1 met a value out of range \| at explode \(functions\.js:10:\d+\)/);
+      expect(row.error).toMatch(
+        /task 1: RangeError: task 1 met a value out of range \| at explode \(functions\.js:10:\d+\)/,
+      );
     }
   });
 
   test('a native addon built for macOS: exit 2 naming the addon and the fix', async () => {
     const { result } = await runMatrix(FAILURES, ['--only', 'foreign-addon']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/the native addon of package `fake-addon` \(node_modules\/fake-addon\/build\/Release\/fake\.node\) does not load on Linux/);
+    expect(result.all).toMatch(
+      /the native addon of package `fake-addon` \(node_modules\/fake-addon\/build\/Release\/fake\.node\) does not load on Linux/,
+    );
     expect(result.all).toMatch(/invalid ELF header/);
     expect(result.all).toMatch(/npm rebuild fake-addon/);
   });
@@ -213,13 +236,17 @@ describe('failure cases', () => {
   test('a command the image does not have: exit 2 at argv[0]', async () => {
     const { result } = await runMatrix(FAILURES, ['--only', 'command-not-found']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.command-not-found\.params\.command\.argv\[0\]: `pyhton3` is not in image \S+ in its PATH/);
+    expect(result.all).toMatch(
+      /failures\.yml:\d+:\d+: experiments\.command-not-found\.params\.command\.argv\[0\]: `pyhton3` is not in image \S+ in its PATH/,
+    );
   });
 
   test('an image the engine does not have: exit 2 at image, nothing pulled', async () => {
     const { result } = await runMatrix(FAILURES, ['--only', 'command-image-missing']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/failures\.yml:\d+:\d+: experiments\.command-image-missing\.params\.command\.image: image no-such-image:latest is not on the engine \(nothing is pulled\)/);
+    expect(result.all).toMatch(
+      /failures\.yml:\d+:\d+: experiments\.command-image-missing\.params\.command\.image: image no-such-image:latest is not on the engine \(nothing is pulled\)/,
+    );
   });
 
   test('a command that exits non-zero: a failed row with its exit code, its stderr and its CPU time', async () => {
@@ -234,6 +261,8 @@ describe('failure cases', () => {
   test('workers with a command: a config error before anything starts', async () => {
     const { result } = await runMatrix(FAILURES, ['--only', 'command-workers', '--plan']);
     expect(result.exitCode).toBe(2);
-    expect(result.all).toMatch(/experiments\.command-workers\.matrix\.workers: `workers` has no meaning for workload command/);
+    expect(result.all).toMatch(
+      /experiments\.command-workers\.matrix\.workers: `workers` has no meaning for workload command/,
+    );
   });
 });

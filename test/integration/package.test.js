@@ -3,7 +3,17 @@
 // experiments.yml: init, plan, a real matrix whose workload image is built from the installed files, the API
 // imported by its name (docs/api.md's run() example), and report, claims and compare with paths relative to that
 // folder. Only this test's containers are counted (owner labels).
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,10 +46,18 @@ function start(file, args, cwd) {
 beforeAll(async () => {
   docker = await connectTestEngine();
   base = mkdtempSync(join(tmpdir(), 'lab-package-'));
-  const pack = await execa('npm', ['pack', '--json', '--pack-destination', base], { cwd: ROOT, env: ENV, extendEnv: false });
+  const pack = await execa('npm', ['pack', '--json', '--pack-destination', base], {
+    cwd: ROOT,
+    env: ENV,
+    extendEnv: false,
+  });
   [packed] = JSON.parse(pack.stdout);
   const prefix = join(base, 'prefix');
-  const install = await execa('npm', ['install', '-g', '--prefix', prefix, join(base, packed.filename), '--no-fund', '--no-audit'], { env: ENV, extendEnv: false, all: true, reject: false });
+  const install = await execa(
+    'npm',
+    ['install', '-g', '--prefix', prefix, join(base, packed.filename), '--no-fund', '--no-audit'],
+    { env: ENV, extendEnv: false, all: true, reject: false },
+  );
   if (install.exitCode !== 0) throw new Error(`npm install -g of the tarball failed:\n${install.all}`);
   installed = join(prefix, 'lib', 'node_modules', 'node-threads-lab');
   bin = join(prefix, 'bin', 'node-threads-lab');
@@ -49,16 +67,32 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const tag of builtTags) await docker.getImage(tag).remove().catch(() => {});
+  for (const tag of builtTags)
+    await docker
+      .getImage(tag)
+      .remove()
+      .catch(() => {});
   if (base) rmSync(base, { recursive: true, force: true });
 });
 
-test('the tarball holds exactly the runner, the workload image\'s files, the Dockerfile and the postinstall script', async () => {
-  const { stdout } = await execa('git', ['ls-files', 'runner', 'images/workload', 'Dockerfile', 'scripts/install-workload-deps.js', 'README.md', 'package.json'], { cwd: ROOT });
+test("the tarball holds exactly the runner, the workload image's files, the Dockerfile and the postinstall script", async () => {
+  const { stdout } = await execa(
+    'git',
+    [
+      'ls-files',
+      'runner',
+      'images/workload',
+      'Dockerfile',
+      'scripts/install-workload-deps.js',
+      'README.md',
+      'package.json',
+    ],
+    { cwd: ROOT },
+  );
   expect(packed.files.map((file) => file.path).sort()).toEqual(stdout.split('\n').sort());
 });
 
-test('from an empty folder: plan reads its experiments.yml; init writes one with the engine\'s CPUs', async () => {
+test("from an empty folder: plan reads its experiments.yml; init writes one with the engine's CPUs", async () => {
   const planned = await start(bin, ['plan'], service);
   expectOk(planned);
   expect(planned.stdout.trim().split('\n').at(-1)).toMatch(/^2 runs\b/);
@@ -67,7 +101,9 @@ test('from an empty folder: plan reads its experiments.yml; init writes one with
   writeFileSync(join(other, 'hash.js'), 'export default () => 1;\n');
   const init = await start(bin, ['init', '--script', 'hash.js'], other);
   expectOk(init);
-  expect(readFileSync(join(other, 'experiments.yml'), 'utf8')).toMatch(/^# CPUs: \d+, from docker info of the engine at /m);
+  expect(readFileSync(join(other, 'experiments.yml'), 'utf8')).toMatch(
+    /^# CPUs: \d+, from docker info of the engine at /m,
+  );
   expectOk(await start(bin, ['plan'], other));
 });
 
@@ -84,16 +120,28 @@ test('run builds the workload image from the installed package and writes ./resu
   expect(built).toEqual(expect.stringMatching(/^node-threads-lab\/workload:node\d+-/));
   const info = JSON.parse(readFileSync(join(readResultsFolder(), 'run.json'), 'utf8'));
   expect(Object.values(info.images).map((image) => image.tag)).toEqual([built]);
-  expect(info.project).toEqual({ git_revision: null, git_dirty: null, version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version });
+  expect(info.project).toEqual({
+    git_revision: null,
+    git_dirty: null,
+    version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
+  });
   expect(existsSync(join(installed, 'images', 'workload', 'node_modules', 'argon2', 'package.json'))).toBe(true);
   expect(await countCreatedSince(docker, since, owners)).toBe(2);
   expect(await listOwnContainers(docker, owners)).toEqual([]);
 });
 
-test('the API by its name from the installed package: plan, and docs/api.md\'s run() example', async () => {
+test("the API by its name from the installed package: plan, and docs/api.md's run() example", async () => {
   mkdirSync(join(service, 'node_modules'), { recursive: true });
   symlinkSync(installed, join(service, 'node_modules', 'node-threads-lab'));
-  const planned = await start('node', ['--input-type=module', '-e', "import('node-threads-lab').then((m) => m.plan('experiments.yml')).then((p) => console.log(p.count))"], service);
+  const planned = await start(
+    'node',
+    [
+      '--input-type=module',
+      '-e',
+      "import('node-threads-lab').then((m) => m.plan('experiments.yml')).then((p) => console.log(p.count))",
+    ],
+    service,
+  );
   expect(planned.stdout).toBe('2');
   const [, example] = readApiExamples();
   const result = await start('node', ['--input-type=module', '-e', example], service);
@@ -116,9 +164,17 @@ test('report, claims and compare from that folder, with paths relative to it', a
   const claims = await start(bin, ['claims', folder, '--json'], service);
   expectOk(claims);
   expect(JSON.parse(claims.stdout)).toMatchObject({ dir: join(service, folder), experiment: 'tiny', exit_code: 0 });
-  const compared = await start(bin, ['compare', folder, 'results/api-example', '--json', '--out', 'compare.csv'], service);
+  const compared = await start(
+    bin,
+    ['compare', folder, 'results/api-example', '--json', '--out', 'compare.csv'],
+    service,
+  );
   expectOk(compared);
-  expect(JSON.parse(compared.stdout)).toMatchObject({ b: join(service, 'results', 'api-example'), file: join(service, 'compare.csv'), rows: [expect.objectContaining({ metric: 'wall_ms', n_a: 2, n_b: 2 })] });
+  expect(JSON.parse(compared.stdout)).toMatchObject({
+    b: join(service, 'results', 'api-example'),
+    file: join(service, 'compare.csv'),
+    rows: [expect.objectContaining({ metric: 'wall_ms', n_a: 2, n_b: 2 })],
+  });
 });
 
 /** Exit 0, or a failure that shows what the command printed. */

@@ -8,7 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { formatOwner, readProcessStat } from '../../runner/docker/runs/owner.js';
 import { runContainer } from '../../runner/docker/runs/run-container.js';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers, listOwnRunContainers, waitFor } from '../support/docker-helpers.js';
+import {
+  connectTestEngine,
+  countCreatedSince,
+  createOwnRunner,
+  listOwnContainers,
+  listOwnRunContainers,
+  waitFor,
+} from '../support/docker-helpers.js';
 
 // Every runner this file starts; the engine may run other people's containers meanwhile.
 const { run: runCli, owners } = createOwnRunner();
@@ -16,7 +23,6 @@ const { run: runCli, owners } = createOwnRunner();
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/integration/${name}`, import.meta.url));
 const CLI = fileURLToPath(new URL('../../runner/cli.js', import.meta.url));
 const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
-
 
 let docker;
 beforeAll(async () => {
@@ -32,7 +38,9 @@ describe('Ctrl-C and --resume', () => {
   let planned;
 
   test('SIGINT after the first row: exit 130, whole rows only, no container left, resume hint', async () => {
-    planned = JSON.parse((await runCli(['plan', '--config', fixture('interrupt.yml'), '--seed', '11', '--json'])).stdout).count;
+    planned = JSON.parse(
+      (await runCli(['plan', '--config', fixture('interrupt.yml'), '--seed', '11', '--json'])).stdout,
+    ).count;
     const child = runCli(['--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
     await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1);
     // Interrupt while the next run's container is up, the hard case.
@@ -67,7 +75,10 @@ describe('Ctrl-C and --resume', () => {
   test('--resume refuses a folder whose config no longer matches', async () => {
     const { writeFileSync } = await import('node:fs');
     const changed = join(mkdtempSync(join(tmpdir(), 'lab-cfg-')), 'experiments.yml');
-    writeFileSync(changed, readFileSync(fixture('interrupt.yml'), 'utf8').replace('iterations: 150000', 'iterations: 150001'));
+    writeFileSync(
+      changed,
+      readFileSync(fixture('interrupt.yml'), 'utf8').replace('iterations: 150000', 'iterations: 150001'),
+    );
     const result = await runCli(['--resume', outDir, '--config', changed]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/cannot resume experiment interrupt: .*`params` changed/);
@@ -113,7 +124,15 @@ describe('faults become rows, not crashes', () => {
 
   test('--fail-fast stops at the first run that is not ok', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-ff-'));
-    const result = await runCli(['--config', fixture('faults.yml'), '--out', outDir, '--only', 'crash,fine', '--fail-fast']);
+    const result = await runCli([
+      '--config',
+      fixture('faults.yml'),
+      '--out',
+      outDir,
+      '--only',
+      'crash,fine',
+      '--fail-fast',
+    ]);
     expect(result.exitCode).toBe(1);
     expect(existsSync(join(outDir, 'fine', 'runs.csv'))).toBe(false);
   });
@@ -142,7 +161,14 @@ describe('orphans of a killed runner', () => {
   test('right after a SIGKILLed runner (a zombie still), the next start removes its container, every time', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-zombie-'));
     for (let round = 1; round <= 5; round++) {
-      const parent = execa('sh', ['-c', `"${process.execPath}" "${CLI}" --config "${fixture('long.yml')}" --out "${join(outDir, `killed-${round}`)}" & exec sleep 120`], { reject: false });
+      const parent = execa(
+        'sh',
+        [
+          '-c',
+          `"${process.execPath}" "${CLI}" --config "${fixture('long.yml')}" --out "${join(outDir, `killed-${round}`)}" & exec sleep 120`,
+        ],
+        { reject: false },
+      );
       const runnerPid = await waitFor(() => Number(readChildren(parent.pid)[0]) || false);
       owners.add(formatOwner(runnerPid));
       const [orphan] = await waitFor(async () => {
@@ -151,7 +177,14 @@ describe('orphans of a killed runner', () => {
       });
       process.kill(runnerPid, 'SIGKILL');
       await waitFor(() => readProcessStat(runnerPid)?.state === 'Z');
-      const next = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', join(outDir, `next-${round}`)]);
+      const next = await runCli([
+        '--config',
+        fixture('faults.yml'),
+        '--only',
+        'fine',
+        '--out',
+        join(outDir, `next-${round}`),
+      ]);
       expect(next.exitCode).toBe(0);
       expect((await listOwnContainers(docker, owners)).map((container) => container.Id)).not.toContain(orphan.Id);
       parent.kill('SIGKILL');
@@ -191,8 +224,16 @@ describe('locked-down workload containers', () => {
     });
     expect(raw.exitCode).toBe(0);
     expect(JSON.parse(raw.stdout)).toEqual({
-      uid: 1000, gid: 1000, capEff: '0000000000000000', capBnd: '0000000000000000', noNewPrivs: '1',
-      rootWritable: false, tmpWritable: true, interfaces: ['lo'], dockerSocket: false, pidsMax: '1024',
+      uid: 1000,
+      gid: 1000,
+      capEff: '0000000000000000',
+      capBnd: '0000000000000000',
+      noNewPrivs: '1',
+      rootWritable: false,
+      tmpWritable: true,
+      interfaces: ['lo'],
+      dockerSocket: false,
+      pidsMax: '1024',
     });
   });
 });
@@ -223,7 +264,14 @@ describe('bad input: exit 2, a message with a position, no container', () => {
     const missing = await runCli(['--config', '/nonexistent/experiments.yml']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/\/nonexistent\/experiments\.yml.*ENOENT|no such file/i);
-    const unwritable = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', '/proc/lab-results']);
+    const unwritable = await runCli([
+      '--config',
+      fixture('faults.yml'),
+      '--only',
+      'fine',
+      '--out',
+      '/proc/lab-results',
+    ]);
     expect(unwritable.exitCode).toBe(2);
     expect(unwritable.stderr).toMatch(/cannot write results to \/proc\/lab-results/);
     expect(await countCreatedSince(docker, since, owners)).toBe(0);

@@ -15,13 +15,25 @@ const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCREENSHOT = join(ROOT, 'docs/report-screenshot.png');
 const ARTIFACTS = join(ROOT, 'test-artifacts/report-browser');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const VIEWPORT = { width: 1280, height: 900 };
 
 let browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run \`node scripts/setup-browser.js\` (as root on Debian) or \`apt-get install chromium\``);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: run \`node scripts/setup-browser.js\` (as root on Debian) or \`apt-get install chromium\``,
+    );
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   mkdirSync(ARTIFACTS, { recursive: true });
 });
@@ -42,11 +54,13 @@ async function open(file, viewport = VIEWPORT) {
   const page = await browser.newPage({ viewport });
   const problems = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => {
-    if (!request.url().startsWith('file:') && !request.url().startsWith('data:')) problems.push(`fetched ${request.url()}`);
+    if (!request.url().startsWith('file:') && !request.url().startsWith('data:'))
+      problems.push(`fetched ${request.url()}`);
   });
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
   return { page, problems };
@@ -78,7 +92,9 @@ async function writeScreenshots(page, name) {
   const figures = await page.$$('figure');
   let index = 0;
   for (const figure of figures) {
-    const id = await figure.evaluate((node) => node.querySelector('canvas')?.id ?? (node.querySelector('svg.heatmap') ? 'heatmap' : null));
+    const id = await figure.evaluate(
+      (node) => node.querySelector('canvas')?.id ?? (node.querySelector('svg.heatmap') ? 'heatmap' : null),
+    );
     if (!id) continue;
     await figure.scrollIntoViewIfNeeded();
     await figure.screenshot({ path: join(ARTIFACTS, `${name}--${String(index++).padStart(2, '0')}-${id}.png`) });
@@ -106,25 +122,44 @@ function findLayoutProblems(page) {
         const width = ctx.measureText(title.text).width;
         ctx.restore();
         const room = scale.isHorizontal() ? scale.width : scale.height;
-        if (width > room) problems.push(`${canvas.id}: the ${scale.id} title "${title.text}" is ${Math.round(width)} px on a ${Math.round(room)} px axis`);
+        if (width > room)
+          problems.push(
+            `${canvas.id}: the ${scale.id} title "${title.text}" is ${Math.round(width)} px on a ${Math.round(room)} px axis`,
+          );
       }
       const { y } = chart.scales;
       chart.data.datasets.forEach((dataset, d) => {
         const meta = chart.getDatasetMeta(d);
         meta.data.forEach((point, i) => {
-          if (!Number.isFinite(point.x) || !Number.isFinite(point.y) || dataset.isModel || chart.config.type !== 'line') return;
-          if (point.x < area.left - 0.5 || point.x > area.right + 0.5) problems.push(`${canvas.id}: point ${dataset.label}[${i}] at x ${point.x} outside ${area.left}–${area.right}`);
+          if (!Number.isFinite(point.x) || !Number.isFinite(point.y) || dataset.isModel || chart.config.type !== 'line')
+            return;
+          if (point.x < area.left - 0.5 || point.x > area.right + 0.5)
+            problems.push(
+              `${canvas.id}: point ${dataset.label}[${i}] at x ${point.x} outside ${area.left}–${area.right}`,
+            );
           const interval = dataset.intervals?.[i];
           if (!interval) return;
           const [top, bottom] = [y.getPixelForValue(interval[1]), y.getPixelForValue(interval[0])];
-          if (point.x - 5 < area.left - 0.5 || point.x + 5 > area.right + 0.5 || top < area.top - 0.5 || bottom > area.bottom + 0.5) {
-            problems.push(`${canvas.id}: whisker ${dataset.label}[${i}] (x ${Math.round(point.x)}, y ${Math.round(top)}–${Math.round(bottom)}) leaves the plot (${area.left}–${area.right}, ${area.top}–${area.bottom})`);
+          if (
+            point.x - 5 < area.left - 0.5 ||
+            point.x + 5 > area.right + 0.5 ||
+            top < area.top - 0.5 ||
+            bottom > area.bottom + 0.5
+          ) {
+            problems.push(
+              `${canvas.id}: whisker ${dataset.label}[${i}] (x ${Math.round(point.x)}, y ${Math.round(top)}–${Math.round(bottom)}) leaves the plot (${area.left}–${area.right}, ${area.top}–${area.bottom})`,
+            );
           }
         });
       });
       if (chart.config.type === 'line') {
-        const looks = chart.data.datasets.filter((dataset) => !dataset.isModel).map((dataset) => JSON.stringify([dataset.borderColor, dataset.borderDash ?? [], dataset.pointStyle ?? 'circle']));
-        if (new Set(looks).size !== looks.length) problems.push(`${canvas.id}: ${looks.length} series in ${new Set(looks).size} looks`);
+        const looks = chart.data.datasets
+          .filter((dataset) => !dataset.isModel)
+          .map((dataset) =>
+            JSON.stringify([dataset.borderColor, dataset.borderDash ?? [], dataset.pointStyle ?? 'circle']),
+          );
+        if (new Set(looks).size !== looks.length)
+          problems.push(`${canvas.id}: ${looks.length} series in ${new Set(looks).size} looks`);
       }
     }
     return problems;
@@ -136,12 +171,17 @@ function findOverflow(page) {
   return page.evaluate(() => {
     const problems = [];
     const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth > width) problems.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${width} px window`);
+    if (document.documentElement.scrollWidth > width)
+      problems.push(`the page is ${document.documentElement.scrollWidth} px wide in a ${width} px window`);
     for (const table of document.querySelectorAll('table')) {
       const box = table.parentElement;
       const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
-      if (!scrolls && table.getBoundingClientRect().right > box.getBoundingClientRect().right + 0.5) problems.push(`a table is wider than its box, which does not scroll: ${table.querySelector('th')?.textContent}`);
-      if (box.getBoundingClientRect().right > width + 0.5) problems.push(`a table's box ends at ${box.getBoundingClientRect().right} px in a ${width} px window`);
+      if (!scrolls && table.getBoundingClientRect().right > box.getBoundingClientRect().right + 0.5)
+        problems.push(
+          `a table is wider than its box, which does not scroll: ${table.querySelector('th')?.textContent}`,
+        );
+      if (box.getBoundingClientRect().right > width + 0.5)
+        problems.push(`a table's box ends at ${box.getBoundingClientRect().right} px in a ${width} px window`);
     }
     return problems;
   });
@@ -155,7 +195,11 @@ function locateAnswers(page) {
     return {
       fold: window.innerHeight,
       firstAnswerBottom: first ? first.getBoundingClientRect().bottom : null,
-      order: ['#advice', '#answers', '#heatmaps', '#scaling', '#summary', '#method'].map((selector) => [selector, top(selector)]).filter(([, at]) => at !== null).sort(([, a], [, b]) => a - b).map(([selector]) => selector),
+      order: ['#advice', '#answers', '#heatmaps', '#scaling', '#summary', '#method']
+        .map((selector) => [selector, top(selector)])
+        .filter(([, at]) => at !== null)
+        .sort(([, a], [, b]) => a - b)
+        .map(([selector]) => selector),
     };
   });
 }
@@ -164,7 +208,11 @@ async function checkPage(name, { page, problems }) {
   const answers = await locateAnswers(page);
   expect(answers.firstAnswerBottom).not.toBeNull();
   expect(answers.firstAnswerBottom).toBeLessThan(answers.fold);
-  expect(answers.order.slice(0, answers.order.indexOf('#answers') + 1).every((selector) => ['#advice', '#answers'].includes(selector))).toBe(true);
+  expect(
+    answers.order
+      .slice(0, answers.order.indexOf('#answers') + 1)
+      .every((selector) => ['#advice', '#answers'].includes(selector)),
+  ).toBe(true);
   expect(answers.order.at(-1)).toBe('#method');
   expect(await findLayoutProblems(page)).toEqual([]);
   expect(await findOverflow(page)).toEqual([]);
@@ -181,7 +229,14 @@ test('the real default run: heatmaps, a line chart per workload and the waves dr
   expect(charts.svgs.map((svg) => svg.cells)).toEqual([8, 8]);
   for (const svg of charts.svgs) {
     expect(svg.box).toBeGreaterThan(0);
-    expect(svg.texts).toEqual(expect.arrayContaining(['↓ uv_threadpool_size: libuv pool (threads)', 'cpus: CPU quota (CPUs)', 'wall_ms_median (ms)', 'lower is better']));
+    expect(svg.texts).toEqual(
+      expect.arrayContaining([
+        '↓ uv_threadpool_size: libuv pool (threads)',
+        'cpus: CPU quota (CPUs)',
+        'wall_ms_median (ms)',
+        'lower is better',
+      ]),
+    );
   }
   expect(charts.svgs[0].texts).toEqual(expect.arrayContaining(['5724', '5858', '3037']));
   expect(charts.chartTitles).toEqual([
@@ -191,31 +246,63 @@ test('the real default run: heatmaps, a line chart per workload and the waves dr
   ]);
 
   // Each line chart has the capacity model beside each measured line: dashed, one point per cell, in the legend.
-  const models = await page.evaluate(() => ['line-0', 'line-1'].map((id) => window.Chart.getChart(document.getElementById(id)).data.datasets
-    .filter((dataset) => dataset.isModel)
-    .map((dataset) => ({ label: dataset.label, dashed: dataset.borderDash.length > 0, points: dataset.data.filter((point) => point.y > 0).length }))));
-  expect(models).toEqual(Array(2).fill([{ label: 'cpus=1 model', dashed: true, points: 4 }, { label: 'cpus=2 model', dashed: true, points: 4 }]));
+  const models = await page.evaluate(() =>
+    ['line-0', 'line-1'].map((id) =>
+      window.Chart.getChart(document.getElementById(id))
+        .data.datasets.filter((dataset) => dataset.isModel)
+        .map((dataset) => ({
+          label: dataset.label,
+          dashed: dataset.borderDash.length > 0,
+          points: dataset.data.filter((point) => point.y > 0).length,
+        })),
+    ),
+  );
+  expect(models).toEqual(
+    Array(2).fill([
+      { label: 'cpus=1 model', dashed: true, points: 4 },
+      { label: 'cpus=2 model', dashed: true, points: 4 },
+    ]),
+  );
   expect(await page.$$eval('#model table tbody tr', (rows) => rows.length)).toBe(16);
 
   // Pool sizes 1, 2, 4, 8 on a log2 axis: each doubling is the same distance.
   const steps = await page.evaluate(() => {
     const { x } = window.Chart.getChart(document.getElementById('line-0')).scales;
-    return [1, 2, 4, 8].map((value) => x.getPixelForValue(value)).slice(1).map((at, i, all) => at - (i === 0 ? x.getPixelForValue(1) : all[i - 1]));
+    return [1, 2, 4, 8]
+      .map((value) => x.getPixelForValue(value))
+      .slice(1)
+      .map((at, i, all) => at - (i === 0 ? x.getPixelForValue(1) : all[i - 1]));
   });
   expect(Math.max(...steps) - Math.min(...steps)).toBeLessThan(1);
 
   // The waves chart opens on the clearest waves (pbkdf2, 2 CPUs, a pool of 4: 4 waves of 4); another run redraws it.
   const opening = await page.$eval('#waves-run', (select) => select.options[select.selectedIndex].text);
   expect(opening).toMatch(/^pbkdf2 cpus=2 uv_threadpool_size=4 · repetition 1/);
-  expect(await page.evaluate(() => window.Chart.getChart(document.getElementById('waves-chart')).data.datasets[0].data.length)).toBe(16);
-  const label = await page.$eval('#waves-run', (select) => [...select.options].find((option) => option.text.startsWith('argon2 cpus=1 uv_threadpool_size=1 ')).text);
+  expect(
+    await page.evaluate(
+      () => window.Chart.getChart(document.getElementById('waves-chart')).data.datasets[0].data.length,
+    ),
+  ).toBe(16);
+  const label = await page.$eval(
+    '#waves-run',
+    (select) =>
+      [...select.options].find((option) => option.text.startsWith('argon2 cpus=1 uv_threadpool_size=1 ')).text,
+  );
   await page.selectOption('#waves-run', { label });
-  expect(await page.evaluate(() => window.Chart.getChart(document.getElementById('waves-chart')).data.datasets[0].data.length)).toBe(8);
+  expect(
+    await page.evaluate(
+      () => window.Chart.getChart(document.getElementById('waves-chart')).data.datasets[0].data.length,
+    ),
+  ).toBe(8);
   await page.selectOption('#waves-run', { label: opening });
 
   if (process.env.UPDATE_SCREENSHOT === '1') {
     const bottom = await page.$eval('#waves', (section) => section.getBoundingClientRect().bottom + window.scrollY);
-    await page.screenshot({ path: SCREENSHOT, clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom) + 16 }, fullPage: true });
+    await page.screenshot({
+      path: SCREENSHOT,
+      clip: { x: 0, y: 0, width: 1280, height: Math.ceil(bottom) + 16 },
+      fullPage: true,
+    });
   }
   await checkPage('pool-vs-cores', opened);
   await page.close();
@@ -225,7 +312,13 @@ test('http cells: the latency percentiles chart and both http heatmaps draw too'
   const opened = await open(reportOf('test/fixtures/results/http-mixed'));
   const { page } = opened;
   const charts = await inspectCharts(page);
-  expect(charts.canvases.map((canvas) => canvas.id)).toEqual(['line-0', 'line-1', 'line-2', 'waves-chart', 'latency-0']);
+  expect(charts.canvases.map((canvas) => canvas.id)).toEqual([
+    'line-0',
+    'line-1',
+    'line-2',
+    'waves-chart',
+    'latency-0',
+  ]);
   for (const canvas of charts.canvases) expect(canvas.painted).toBeGreaterThan(canvas.width * canvas.height * 0.01);
   expect(charts.svgs.map((svg) => svg.cells)).toEqual([4, 4, 4]);
   expect(charts.svgs[0].texts).toEqual(expect.arrayContaining(['requests_per_sec_median (req/s)', 'higher is better']));
@@ -238,10 +331,15 @@ test('http cells: the latency percentiles chart and both http heatmaps draw too'
 test('the published http matrix: 16 latency series as 4 panels of 4, claims above the fold, a wide summary that scrolls in its box', async () => {
   const opened = await open(reportOf('docs/findings/http-cores-threads'));
   const { page } = opened;
-  const panels = await page.evaluate(() => [...document.querySelectorAll('#latency canvas')].map((canvas) => {
-    const { datasets } = window.Chart.getChart(canvas).data;
-    return { title: canvas.closest('figure').querySelector('figcaption').textContent, series: datasets.map((dataset) => [dataset.label, dataset.borderColor]) };
-  }));
+  const panels = await page.evaluate(() =>
+    [...document.querySelectorAll('#latency canvas')].map((canvas) => {
+      const { datasets } = window.Chart.getChart(canvas).data;
+      return {
+        title: canvas.closest('figure').querySelector('figcaption').textContent,
+        series: datasets.map((dataset) => [dataset.label, dataset.borderColor]),
+      };
+    }),
+  );
   expect(panels.map((panel) => panel.title)).toEqual(['cpus=0.5', 'cpus=1', 'cpus=1.5', 'cpus=2']);
   // workers=1 … 4 in four distinct colours, the same four in every panel.
   expect(new Set(panels[0].series.map(([, colour]) => colour)).size).toBe(4);

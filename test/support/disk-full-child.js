@@ -15,10 +15,29 @@ import { createFakeExecutor } from './fake-executor.js';
 
 const [dir, scenario] = process.argv.slice(2);
 const FILLER = join(dir, 'filler');
-const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };
+const CONTEXT = {
+  config: { file: 'x.yml' },
+  engine: { host: 'fake', version: '0' },
+  images: new Map(),
+  project: { git_revision: null, git_dirty: null },
+  argv: [],
+  seed: 7,
+};
 const CONFIG = {
   file: 'x.yml',
-  experiments: [{ name: 'full', repetitions: 2, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: ['pbkdf2'], cpus: [1, 2] }, params: { pbkdf2: { tasks: 100 } } }],
+  experiments: [
+    {
+      name: 'full',
+      repetitions: 2,
+      timeout: 10,
+      memory_bytes: 2 ** 30,
+      env: {},
+      include: [],
+      exclude: [],
+      matrix: { workload: ['pbkdf2'], cpus: [1, 2] },
+      params: { pbkdf2: { tasks: 100 } },
+    },
+  ],
 };
 const outDir = join(dir, 'results');
 
@@ -46,12 +65,18 @@ function createLanes({ fillBetween }) {
   const execute = async (run, { signal } = {}) => {
     const call = ++calls;
     if (fillBetween && call === 2) {
-      await new Promise((resolve) => { setTimeout(resolve, 100); });
+      await new Promise((resolve) => {
+        setTimeout(resolve, 100);
+      });
       fillDisk();
     }
     if (fillBetween && call === 3) {
-      const timer = new Promise((resolve) => { setTimeout(resolve, 3000, false); });
-      const abort = new Promise((resolve) => { signal.addEventListener('abort', () => resolve(true), { once: true }); });
+      const timer = new Promise((resolve) => {
+        setTimeout(resolve, 3000, false);
+      });
+      const abort = new Promise((resolve) => {
+        signal.addEventListener('abort', () => resolve(true), { once: true });
+      });
       if (await Promise.race([abort, timer])) {
         aborted.push(run.runKey);
         return { aborted: true };
@@ -59,7 +84,11 @@ function createLanes({ fillBetween }) {
     }
     return fake.execute(run);
   };
-  return { aborted, calls: () => calls, lanes: [0, 1].map((index) => ({ id: `fake#${index}`, engine: 'fake', slot: { index }, execute })) };
+  return {
+    aborted,
+    calls: () => calls,
+    lanes: [0, 1].map((index) => ({ id: `fake#${index}`, engine: 'fake', slot: { index }, execute })),
+  };
 }
 
 const read = (name) => (existsSync(join(outDir, name)) ? readFileSync(join(outDir, name), 'utf8') : null);
@@ -71,11 +100,30 @@ if (scenario === 'headers') events.once('experiment-start', fillDisk);
 const first = createLanes({ fillBetween: scenario === 'between' });
 let error = null;
 try {
-  await runExperiments({ jobs: prepareJobs({ plans, out: outDir, resultsRoot: dir }), lanes: first.lanes, context: CONTEXT, events });
+  await runExperiments({
+    jobs: prepareJobs({ plans, out: outDir, resultsRoot: dir }),
+    lanes: first.lanes,
+    context: CONTEXT,
+    events,
+  });
 } catch (caught) {
-  error = { name: caught.name, code: caught.code, exitCode: caught.exitCode, message: caught.message, hint: caught.hint, formatted: caught.format?.() };
+  error = {
+    name: caught.name,
+    code: caught.code,
+    exitCode: caught.exitCode,
+    message: caught.message,
+    hint: caught.hint,
+    formatted: caught.format?.(),
+  };
 }
-const stopped = { error, files: existsSync(outDir) ? readdirSync(outDir).sort() : [], runsCsv: read('runs.csv'), tasksCsv: read('tasks.csv'), calls: first.calls(), aborted: first.aborted };
+const stopped = {
+  error,
+  files: existsSync(outDir) ? readdirSync(outDir).sort() : [],
+  runsCsv: read('runs.csv'),
+  tasksCsv: read('tasks.csv'),
+  calls: first.calls(),
+  aborted: first.aborted,
+};
 
 // Space freed: the folder finishes where it stopped (when it has a run.json to resume from).
 rmSync(FILLER, { force: true });

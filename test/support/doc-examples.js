@@ -6,7 +6,13 @@ import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { findPlanWarnings, formatWarning } from '../../runner/plan/plan-warnings.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DOC_FILES = ['README.md', ...readdirSync(`${ROOT}docs`).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+export const DOC_FILES = [
+  'README.md',
+  ...readdirSync(`${ROOT}docs`)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 /** [{ file, block, text }] for every yaml block that defines experiments. */
 export function readExamples(files = DOC_FILES) {
@@ -24,7 +30,11 @@ export function planExample({ file, text }, host = { cpus: 2, cpuIds: [0, 1] }) 
   const config = validateConfig(raw, { file, locate, host });
   return planExperiments(config, { defaultNodeMajor: 24 }).map((plan) => ({
     experiment: plan.experiment.name,
-    cells: plan.cells.map(({ values }) => Object.entries(values).map(([axis, value]) => `${axis}=${value}`).join(' ')),
+    cells: plan.cells.map(({ values }) =>
+      Object.entries(values)
+        .map(([axis, value]) => `${axis}=${value}`)
+        .join(' '),
+    ),
     warnings: findPlanWarnings(plan, config).map(formatWarning),
   }));
 }

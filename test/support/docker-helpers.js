@@ -55,8 +55,17 @@ export async function countCreatedSince(docker, sinceMs, owners) {
   const chunks = [];
   for await (const chunk of stream) chunks.push(chunk);
   // The API filters by whole seconds; the event's own nanosecond time keeps an earlier test's container out.
-  const events = Buffer.concat(chunks).toString('utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line));
-  return events.filter((event) => event.timeNano / 1e6 >= sinceMs && owners.has(event.Actor?.Attributes?.[LABELS.owner]) && event.Actor?.Attributes?.[LABELS.role] !== PROBE_ROLE).length;
+  const events = Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line));
+  return events.filter(
+    (event) =>
+      event.timeNano / 1e6 >= sinceMs &&
+      owners.has(event.Actor?.Attributes?.[LABELS.owner]) &&
+      event.Actor?.Attributes?.[LABELS.role] !== PROBE_ROLE,
+  ).length;
 }
 
 /** Polls `check` until it returns something truthy (returned), or throws after timeoutMs. */

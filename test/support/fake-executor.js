@@ -2,7 +2,13 @@
 // milliseconds. `outcome(run)` decides what each run "did"; the default is a plausible success.
 
 export function fakeResult(run, overrides = {}) {
-  const tasks = Array.from({ length: run.params.tasks ?? 2 }, (_, task) => ({ task, start_ms: 0.5, end_ms: 100 + task, process: 0, thread: 0 }));
+  const tasks = Array.from({ length: run.params.tasks ?? 2 }, (_, task) => ({
+    task,
+    start_ms: 0.5,
+    end_ms: 100 + task,
+    process: 0,
+    thread: 0,
+  }));
   return {
     workload: run.workload,
     wall_ms: 100 + tasks.length - 1,
@@ -40,7 +46,15 @@ export function createFakeExecutor(outcome = () => ({})) {
     executed,
     async execute(run) {
       executed.push(run);
-      const { result = fakeResult(run), stdout, stderr = '', exitCode = 0, oomKilled = false, timedOut = false, aborted = false } = outcome(run) ?? {};
+      const {
+        result = fakeResult(run),
+        stdout,
+        stderr = '',
+        exitCode = 0,
+        oomKilled = false,
+        timedOut = false,
+        aborted = false,
+      } = outcome(run) ?? {};
       return {
         exitCode,
         stdout: stdout ?? `${JSON.stringify(result)}\n`,

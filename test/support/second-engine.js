@@ -10,7 +10,9 @@ import { pingEngine } from '../../runner/docker/engines/client.js';
 
 /** `ip -4 addr show docker0`, to show the first engine's network is what it was. */
 export async function describeDocker0() {
-  return (await execa('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { reject: false })).stdout.replace(/\s+valid_lft.*$/gm, '').trim();
+  return (await execa('ip', ['-4', '-o', 'addr', 'show', 'docker0'], { reject: false })).stdout
+    .replace(/\s+valid_lft.*$/gm, '')
+    .trim();
 }
 
 export async function startSecondEngine() {
@@ -46,16 +48,33 @@ export async function startSecondEngine() {
   };
   const startOnce = async () => {
     const fd = openSync(log, 'a');
-    const daemon = execa('dockerd', [
-      '--data-root', join(dataRoot, 'data'), '--exec-root', join(execRoot, 'x'), '--pidfile', pidfile,
-      '-H', engine.host, '--bridge', bridge, '--iptables=false', '--ip-masq=false',
-    ], { detached: true, cleanup: false, reject: false, stdio: ['ignore', fd, fd] });
+    const daemon = execa(
+      'dockerd',
+      [
+        '--data-root',
+        join(dataRoot, 'data'),
+        '--exec-root',
+        join(execRoot, 'x'),
+        '--pidfile',
+        pidfile,
+        '-H',
+        engine.host,
+        '--bridge',
+        bridge,
+        '--iptables=false',
+        '--ip-masq=false',
+      ],
+      { detached: true, cleanup: false, reject: false, stdio: ['ignore', fd, fd] },
+    );
     closeSync(fd);
     daemon.unref();
     engine.pid = daemon.pid;
     const until = Date.now() + 60_000;
     while (await pingEngine(engine.docker, 2000)) {
-      if (Date.now() > until || !isAlive(engine.pid)) throw new Error(`the second dockerd did not answer within 60 s; see ${log}:\n${readFileSync(log, 'utf8').slice(-2000)}`);
+      if (Date.now() > until || !isAlive(engine.pid))
+        throw new Error(
+          `the second dockerd did not answer within 60 s; see ${log}:\n${readFileSync(log, 'utf8').slice(-2000)}`,
+        );
       await delay(300);
     }
   };
@@ -95,7 +114,9 @@ function isAlive(pid) {
 }
 
 function listMountsUnder(dir) {
-  return readFileSync('/proc/mounts', 'utf8').split('\n').map((line) => line.split(' ')[1])
+  return readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' ')[1])
     .filter((mount) => mount && (mount === dir || mount.startsWith(`${dir}/`)))
     .sort((a, b) => b.length - a.length);
 }
@@ -111,13 +132,16 @@ function killProcessesMentioning(path) {
 }
 
 function findProcessesMentioning(path) {
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path);
-    } catch {
-      return false;
-    }
-  });
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(path);
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function chooseFreeSubnet() {

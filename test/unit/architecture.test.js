@@ -11,8 +11,20 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // folder, not to its parent's): a new folder fails 'every folder has a layer' until it is placed.
 const LAYERS = [
   ['runner/errors.js'],
-  ['runner/domain/', 'runner/stats/', 'runner/verdicts/', 'runner/model/', 'images/', 'images/workload/', 'images/workload/http/', 'images/workload/lib/',
-    'images/workload/probe/', 'images/workload/spread/', 'images/workload/user/', 'images/workload/workloads/'],
+  [
+    'runner/domain/',
+    'runner/stats/',
+    'runner/verdicts/',
+    'runner/model/',
+    'images/',
+    'images/workload/',
+    'images/workload/http/',
+    'images/workload/lib/',
+    'images/workload/probe/',
+    'images/workload/spread/',
+    'images/workload/user/',
+    'images/workload/workloads/',
+  ],
   ['runner/config/', 'runner/config/diagnostics/'],
   ['runner/plan/'],
   // The run stage in three rooms, one way: runs (one container) ← engines (reaching, making, probing an engine) ←
@@ -32,13 +44,18 @@ const LAYERS = [
 const folderOf = (path) => `${dirname(path)}/`;
 
 function layerOf(path) {
-  return LAYERS.findIndex((entries) => entries.some((entry) => path === entry || (entry.endsWith('/') && folderOf(path) === entry)));
+  return LAYERS.findIndex((entries) =>
+    entries.some((entry) => path === entry || (entry.endsWith('/') && folderOf(path) === entry)),
+  );
 }
 
 function listFolders(dir) {
-  return [`${dir}/`, ...readdirSync(join(ROOT, dir), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
-    .flatMap((entry) => listFolders(`${dir}/${entry.name}`))];
+  return [
+    `${dir}/`,
+    ...readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'node_modules')
+      .flatMap((entry) => listFolders(`${dir}/${entry.name}`)),
+  ];
 }
 
 function listModules(dir) {
@@ -51,10 +68,14 @@ function listModules(dir) {
 
 function importsOf(path) {
   const text = readFileSync(join(ROOT, path), 'utf8');
-  return [...text.matchAll(/(?:from\s*|import\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(([, spec]) => relative(ROOT, normalize(join(ROOT, dirname(path), spec))));
+  return [...text.matchAll(/(?:from\s*|import\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map(([, spec]) =>
+    relative(ROOT, normalize(join(ROOT, dirname(path), spec))),
+  );
 }
 
-const edges = [...listModules('runner'), ...listModules('images')].flatMap((from) => importsOf(from).map((to) => ({ from, to })));
+const edges = [...listModules('runner'), ...listModules('images')].flatMap((from) =>
+  importsOf(from).map((to) => ({ from, to })),
+);
 
 test('every folder of runner/ and images/ has a layer', () => {
   const named = new Set(LAYERS.flat());
@@ -67,7 +88,9 @@ test('the import lines were read', () => {
 });
 
 test('no module imports a later stage of the pipeline', () => {
-  const backwards = edges.filter(({ from, to }) => layerOf(to) > layerOf(from)).map(({ from, to }) => `${from} → ${to}`);
+  const backwards = edges
+    .filter(({ from, to }) => layerOf(to) > layerOf(from))
+    .map(({ from, to }) => `${from} → ${to}`);
   expect(backwards).toEqual([]);
 });
 

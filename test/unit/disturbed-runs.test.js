@@ -14,16 +14,35 @@ import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
 import { main as runCommandLine } from '../../runner/cli.js';
 import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
 
-const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };
+const CONTEXT = {
+  config: { file: 'x.yml' },
+  engine: { host: 'fake', version: '0' },
+  images: new Map(),
+  project: { git_revision: null, git_dirty: null },
+  argv: [],
+  seed: 7,
+};
 const MAX_RERUNS = 2;
 
 function planOf({ keepDisturbed = false, claims } = {}) {
   const experiment = {
-    name: 'noisy', repetitions: 3, timeout: 10, memory_bytes: 2 ** 30, disturbed_above: 25, max_reruns: MAX_RERUNS,
-    env: {}, include: [], exclude: [], matrix: { workload: ['pbkdf2'], cpus: [2], uv_threadpool_size: [1, 4] }, params: { pbkdf2: { tasks: 2 } },
+    name: 'noisy',
+    repetitions: 3,
+    timeout: 10,
+    memory_bytes: 2 ** 30,
+    disturbed_above: 25,
+    max_reruns: MAX_RERUNS,
+    env: {},
+    include: [],
+    exclude: [],
+    matrix: { workload: ['pbkdf2'], cpus: [2], uv_threadpool_size: [1, 4] },
+    params: { pbkdf2: { tasks: 2 } },
     ...(claims ? { claims } : {}),
   };
-  return planExperiments({ file: 'x.yml', experiments: [experiment] }, { defaultNodeMajor: 24, seed: 7, keepDisturbed })[0];
+  return planExperiments(
+    { file: 'x.yml', experiments: [experiment] },
+    { defaultNodeMajor: 24, seed: 7, keepDisturbed },
+  )[0];
 }
 
 // A disturbed run: the rest of the host used 1500 ms of CPU over the 1020 ms window at 2 CPUs (73.5%), and the run
@@ -32,7 +51,9 @@ function outcomeOf(isDisturbed) {
   return (run) => {
     const quietWall = run.values.uv_threadpool_size === 1 ? 100 : 50;
     if (!isDisturbed(run)) return { result: fakeResult(run, { wall_ms: quietWall }) };
-    return { result: fakeResult(run, { wall_ms: quietWall * 10, host: { cpu_ms: 195 + 1500, window_ms: 1020, cpus: 2 } }) };
+    return {
+      result: fakeResult(run, { wall_ms: quietWall * 10, host: { cpu_ms: 195 + 1500, window_ms: 1020, cpus: 2 } }),
+    };
   };
 }
 
@@ -51,14 +72,27 @@ test('each disturbed run is kept and gets one run in its place; the statistics u
   const plan = planOf();
   const pool1 = poolOf(plan, 1);
   // Repetitions 1 and 2 of pool 1 are disturbed; their re-runs are quiet.
-  const { out, executor, outcome } = await runPlan(plan, (run) => run.cell === pool1 && run.rerunOf === undefined && run.repetition <= 2);
+  const { out, executor, outcome } = await runPlan(
+    plan,
+    (run) => run.cell === pool1 && run.rerunOf === undefined && run.repetition <= 2,
+  );
   expect(executor.executed).toHaveLength(6 + 2);
   const results = readResults(out);
   const rows = byRepetition(results.runs.filter((row) => row.cell === pool1));
-  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, false, null], [4, false, 1], [5, false, 2]]);
+  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([
+    [1, true, null],
+    [2, true, null],
+    [3, false, null],
+    [4, false, 1],
+    [5, false, 2],
+  ]);
   expect(rows[0].interference_pct).toBeCloseTo(73.529, 3);
   expect(rows[0].host_other_cpu_ms).toBe(1500);
-  expect(results.runs.filter((row) => row.cell !== pool1).every((row) => row.disturbed === false && row.rerun_of === undefined)).toBe(true);
+  expect(
+    results.runs
+      .filter((row) => row.cell !== pool1)
+      .every((row) => row.disturbed === false && row.rerun_of === undefined),
+  ).toBe(true);
 
   // Left out: pool 1 has its 3 quiet runs (100 ms each), not the 1000 ms ones.
   const summary = readFileSync(join(out, 'summary.csv'), 'utf8');
@@ -85,7 +119,13 @@ test('re-runs stop at max_reruns a cell even when the re-runs are disturbed too;
   expect(executor.executed.filter((run) => run.cell === pool4)).toHaveLength(3 + MAX_RERUNS);
   const results = readResults(out);
   const rows = byRepetition(results.runs.filter((row) => row.cell === pool4));
-  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, true, null], [4, true, 1], [5, true, 2]]);
+  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([
+    [1, true, null],
+    [2, true, null],
+    [3, true, null],
+    [4, true, 1],
+    [5, true, 2],
+  ]);
   const cell = buildReport(results).summary.cells.find((each) => each.cell === pool4);
   expect([cell.n, cell.disturbed]).toEqual([0, 5]);
   expect(buildReport(results).notes.join('\n')).toMatch(/every run of .* was disturbed/);
@@ -104,12 +144,21 @@ test('--keep-disturbed: disturbed runs count in every statistic and none is re-r
 });
 
 test('verdicts judge the undisturbed runs only: a claim the disturbed runs would break holds', async () => {
-  const claims = [{ says: 'pool 4 halves the time', metric: null, compare: { uv_threadpool_size: [1, 4] }, where: {}, expect: { ratio: 0.5, within: 0.1 } }];
+  const claims = [
+    {
+      says: 'pool 4 halves the time',
+      metric: null,
+      compare: { uv_threadpool_size: [1, 4] },
+      where: {},
+      expect: { ratio: 0.5, within: 0.1 },
+    },
+  ];
   const plan = planOf({ claims });
   const pool4 = poolOf(plan, 4);
   // Pool 4's first run is disturbed (500 ms instead of 50); the others agree exactly.
   const { out } = await runPlan(plan, (run) => run.cell === pool4 && run.repetition === 1);
-  const judged = (options) => buildReport(readResults(out, options)).verdicts.claims.find((row) => row.kind === 'claim-overall').verdict;
+  const judged = (options) =>
+    buildReport(readResults(out, options)).verdicts.claims.find((row) => row.kind === 'claim-overall').verdict;
   expect(judged()).toBe('holds');
   expect(judged({ keepDisturbed: true })).not.toBe('holds');
 });
@@ -120,11 +169,20 @@ test('adaptive rounds judge precision on the undisturbed runs, and count only th
     plan.experiment.adaptive = { max_repetitions: 6, target_ci_pct: 5 };
     return plan;
   };
-  const pool1Runs = ({ executor }, plan) => executor.executed.filter((run) => run.cell === poolOf(plan, 1)).map((run) => [run.repetition, run.rerunOf ?? null]).sort((a, b) => a[0] - b[0]);
+  const pool1Runs = ({ executor }, plan) =>
+    executor.executed
+      .filter((run) => run.cell === poolOf(plan, 1))
+      .map((run) => [run.repetition, run.rerunOf ?? null])
+      .sort((a, b) => a[0] - b[0]);
   // Quiet runs agree exactly: only the disturbed one (1000 ms) would have made the cell look imprecise.
   const steady = adaptivePlan();
   const once = await runPlan(steady, (run) => run.cell === poolOf(steady, 1) && run.repetition === 1);
-  expect(pool1Runs(once, steady)).toEqual([[1, null], [2, null], [3, null], [4, 1]]);
+  expect(pool1Runs(once, steady)).toEqual([
+    [1, null],
+    [2, null],
+    [3, null],
+    [4, 1],
+  ]);
 
   // Quiet runs that never agree: the cell goes to 6 runs that count, beside its disturbed one.
   const noisy = adaptivePlan();
@@ -136,9 +194,18 @@ test('adaptive rounds judge precision on the undisturbed runs, and count only th
     return { result: fakeResult(run, { wall_ms: wall, host: { cpu_ms: 1695, window_ms: 1020, cpus: 2 } }) };
   });
   const out = mkdtempSync(join(tmpdir(), 'disturbed-'));
-  await runExperiments({ jobs: prepareJobs({ plans: [noisy], out, resultsRoot: out }), executor, context: CONTEXT, events: new EventEmitter() });
+  await runExperiments({
+    jobs: prepareJobs({ plans: [noisy], out, resultsRoot: out }),
+    executor,
+    context: CONTEXT,
+    events: new EventEmitter(),
+  });
   const rows = readResults(out).runs.filter((row) => row.cell === poolOf(noisy, 1));
-  expect([rows.length, rows.filter((row) => row.disturbed).length, rows.filter((row) => row.rerun_of === 1).length]).toEqual([7, 1, 1]);
+  expect([
+    rows.length,
+    rows.filter((row) => row.disturbed).length,
+    rows.filter((row) => row.rerun_of === 1).length,
+  ]).toEqual([7, 1, 1]);
 });
 
 test('--resume keeps the disturbed rows and finishes the re-runs owed, never passing max_reruns in all', async () => {
@@ -147,10 +214,14 @@ test('--resume keeps the disturbed rows and finishes the re-runs owed, never pas
   const disturbed = (run) => run.cell === pool4;
   // Stopped once 7 runs were handed out: the 6 planned and the first re-run.
   const controller = new AbortController();
-  const first = await runPlan(plan, (run) => {
-    if (run.rerunOf !== undefined) controller.abort();
-    return disturbed(run);
-  }, { signal: controller.signal });
+  const first = await runPlan(
+    plan,
+    (run) => {
+      if (run.rerunOf !== undefined) controller.abort();
+      return disturbed(run);
+    },
+    { signal: controller.signal },
+  );
   expect(first.outcome.stoppedBy).toBe('abort');
   const before = readResults(first.out).runs.filter((row) => row.cell === pool4);
   expect(before.filter((row) => row.rerun_of !== undefined)).toHaveLength(1);
@@ -159,7 +230,13 @@ test('--resume keeps the disturbed rows and finishes the re-runs owed, never pas
   const second = await runPlan(plan, disturbed, { resumed });
   expect(second.executor.executed.map((run) => [run.cell, run.rerunOf])).toEqual([[pool4, 2]]);
   const rows = byRepetition(readResults(first.out).runs.filter((row) => row.cell === pool4));
-  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([[1, true, null], [2, true, null], [3, true, null], [4, true, 1], [5, true, 2]]);
+  expect(rows.map((row) => [row.repetition, row.disturbed, row.rerun_of ?? null])).toEqual([
+    [1, true, null],
+    [2, true, null],
+    [3, true, null],
+    [4, true, 1],
+    [5, true, 2],
+  ]);
   // Resumed again: nothing is owed any more.
   const third = await runPlan(plan, disturbed, { resumed: readResumeState(first.out) });
   expect(third.executor.executed).toEqual([]);
@@ -167,5 +244,8 @@ test('--resume keeps the disturbed rows and finishes the re-runs owed, never pas
 
 test('a resume keeps the choice its folder was started with: --keep-disturbed on a folder started without it is refused', async () => {
   const { out } = await runPlan(planOf(), () => false);
-  await expect(runCommandLine(['--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({ code: 'ERR_USAGE', message: expect.stringMatching(/was started without it/) });
+  await expect(runCommandLine(['--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({
+    code: 'ERR_USAGE',
+    message: expect.stringMatching(/was started without it/),
+  });
 });

@@ -13,12 +13,29 @@ import { dispatchRuns } from '../../runner/dispatch-runs.js';
 import { createFakeExecutor } from '../support/fake-executor.js';
 
 function planOf(matrix, { repetitions = 1, include = [], seed = 1 } = {}) {
-  const config = { file: 'x.yml', experiments: [{ name: 'exp', repetitions, timeout: 10, memory_bytes: 2 ** 30, env: {}, include, exclude: [], matrix, params: { pbkdf2: { tasks: 1 } } }] };
+  const config = {
+    file: 'x.yml',
+    experiments: [
+      {
+        name: 'exp',
+        repetitions,
+        timeout: 10,
+        memory_bytes: 2 ** 30,
+        env: {},
+        include,
+        exclude: [],
+        matrix,
+        params: { pbkdf2: { tasks: 1 } },
+      },
+    ],
+  };
   return planExperiments(config, { defaultNodeMajor: 24, seed })[0];
 }
 
 function lanesOf(engines, slots = 1) {
-  return engines.flatMap((engine) => Array.from({ length: slots }, (_, index) => ({ id: `${engine}#${index}`, engine, slot: { index } })));
+  return engines.flatMap((engine) =>
+    Array.from({ length: slots }, (_, index) => ({ id: `${engine}#${index}`, engine, slot: { index } })),
+  );
 }
 
 describe('cutSlots and placeLimits', () => {
@@ -29,10 +46,12 @@ describe('cutSlots and placeLimits', () => {
   });
 
   test('more slots than CPUs is a usage error', () => {
-    expect(() => cutSlots([0, 1], 3, 'laptop')).toThrow(/--slots 3: engine laptop has 2 CPU\(s\) \(0-1\), so at most 2 slot\(s\)/);
+    expect(() => cutSlots([0, 1], 3, 'laptop')).toThrow(
+      /--slots 3: engine laptop has 2 CPU\(s\) \(0-1\), so at most 2 slot\(s\)/,
+    );
   });
 
-  test('a cpuset counts from the slot\'s first CPU; no cpuset means the whole slot; one slot changes nothing', () => {
+  test("a cpuset counts from the slot's first CPU; no cpuset means the whole slot; one slot changes nothing", () => {
     const [, second] = cutSlots([0, 1, 2, 3], 2);
     expect(placeLimits({ cpusetCpus: '0', nanoCpus: 1e9 }, second, 2)).toEqual({ cpusetCpus: '2', nanoCpus: 1e9 });
     expect(placeLimits({ cpusetCpus: '0-1' }, second, 2)).toEqual({ cpusetCpus: '2-3' });
@@ -45,22 +64,30 @@ describe('cutSlots and placeLimits', () => {
     const plan = planOf({ workload: ['pbkdf2'], cpus: [1, 2] }, { include: [{ cpuset: '1' }] });
     const engines = [{ name: 'box', slots: cutSlots([0, 1], 2) }];
     const problems = checkCellsFit(plan, engines);
-    expect(problems.map((problem) => problem.path.join('.'))).toEqual(['experiments.exp.include.0.cpuset', 'experiments.exp.matrix.cpus.1']);
-    expect(problems[0].message).toMatch(/cpuset "1" names CPU 1, outside a slot of engine box \(--slots 2: 1 CPU\(s\) each, 0 \| 1\); what fits: cpus up to 1, cpuset within 0/);
+    expect(problems.map((problem) => problem.path.join('.'))).toEqual([
+      'experiments.exp.include.0.cpuset',
+      'experiments.exp.matrix.cpus.1',
+    ]);
+    expect(problems[0].message).toMatch(
+      /cpuset "1" names CPU 1, outside a slot of engine box \(--slots 2: 1 CPU\(s\) each, 0 \| 1\); what fits: cpus up to 1, cpuset within 0/,
+    );
     expect(problems[1].message).toMatch(/cpus 2 does not fit a slot of engine box/);
     expect(checkCellsFit(plan, [{ name: 'big', slots: cutSlots([0, 1, 2, 3], 2) }])).toEqual([]);
   });
 
   test('a cell pinned to one engine is checked against that engine only', () => {
     const plan = planOf({ workload: ['pbkdf2'], engine: ['small', 'big'], cpus: [4] });
-    const problems = checkCellsFit(plan, [{ name: 'small', slots: cutSlots([0, 1], 1) }, { name: 'big', slots: cutSlots([0, 1, 2, 3], 1) }]);
+    const problems = checkCellsFit(plan, [
+      { name: 'small', slots: cutSlots([0, 1], 1) },
+      { name: 'big', slots: cutSlots([0, 1, 2, 3], 1) },
+    ]);
     expect(problems).toHaveLength(1);
     expect(problems[0].message).toMatch(/engine=small .*does not fit engine small \(2 CPU\(s\): 0-1\)/);
   });
 });
 
 describe('createLaneAssigner', () => {
-  test('each cell\'s repetitions go to different engines first, then slots; every lane gets its share', () => {
+  test("each cell's repetitions go to different engines first, then slots; every lane gets its share", () => {
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2, 3, 4, 5] }, { repetitions: 4 });
     const lanes = lanesOf(['a', 'b'], 2);
     const assign = createLaneAssigner(lanes, { seed: 1, experimentName: 'exp' });
@@ -137,7 +164,10 @@ describe('dispatchRuns', () => {
   });
 
   test('runs pinned to a lost engine are returned as not run', async () => {
-    const pinned = [{ runKey: 'x', values: { engine: 'b' } }, { runKey: 'y', values: { engine: 'a' } }];
+    const pinned = [
+      { runKey: 'x', values: { engine: 'b' } },
+      { runKey: 'y', values: { engine: 'a' } },
+    ];
     const outcome = await dispatchRuns({
       runs: pinned,
       lanes: lanesOf(['a', 'b']),
@@ -152,14 +182,28 @@ describe('dispatchRuns', () => {
 
   test('false from a run hands out nothing more; an unexpected error is thrown once the others are done', async () => {
     const started = [];
-    await dispatchRuns({ runs, lanes: lanesOf(['a']), preferredLane: () => 'a#0', work: async (run) => started.push(run) && false });
+    await dispatchRuns({
+      runs,
+      lanes: lanesOf(['a']),
+      preferredLane: () => 'a#0',
+      work: async (run) => started.push(run) && false,
+    });
     expect(started).toHaveLength(1);
-    await expect(dispatchRuns({ runs, lanes: lanesOf(['a']), preferredLane: () => 'a#0', work: async () => { throw new Error('bug'); } })).rejects.toThrow('bug');
+    await expect(
+      dispatchRuns({
+        runs,
+        lanes: lanesOf(['a']),
+        preferredLane: () => 'a#0',
+        work: async () => {
+          throw new Error('bug');
+        },
+      }),
+    ).rejects.toThrow('bug');
   });
 });
 
 describe('runMatrix over lanes', () => {
-  test('a lost engine\'s run in flight gets no row and is run on the other; rows name where they ran', async () => {
+  test("a lost engine's run in flight gets no row and is run on the other; rows name where they ran", async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'matrix-lanes-'));
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] }, { repetitions: 2 });
     const executor = createFakeExecutor();
@@ -175,11 +219,18 @@ describe('runMatrix over lanes', () => {
       },
     });
     const lost = [];
-    const summary = await runMatrix({ plan, lanes: [lane('a'), lane('b')], outDir, onEngineLost: (engine) => lost.push(engine) });
+    const summary = await runMatrix({
+      plan,
+      lanes: [lane('a'), lane('b')],
+      outDir,
+      onEngineLost: (engine) => lost.push(engine),
+    });
     expect(lost).toEqual(['b']);
     expect(summary).toMatchObject({ total: 6, done: 6, ok: 6, lost_engines: ['b'], not_run: 0 });
     const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
-    expect(rows.map((row) => `${row.cell}.${row.repetition}`).sort()).toEqual(plan.runs.map((run) => run.runKey).sort());
+    expect(rows.map((row) => `${row.cell}.${row.repetition}`).sort()).toEqual(
+      plan.runs.map((run) => run.runKey).sort(),
+    );
     expect(rows.filter((row) => row.engine === 'b')).toHaveLength(1);
     for (const row of rows) {
       expect(row.slot_cpuset).toBe('0-1');
@@ -189,22 +240,47 @@ describe('runMatrix over lanes', () => {
 });
 
 describe('checkSameMachines', () => {
-  const engine = (name, cpus, model) => ({ name, facts: { cpus, cpu_ids: Array.from({ length: cpus }, (_, i) => i), cpu_model: model } });
+  const engine = (name, cpus, model) => ({
+    name,
+    facts: { cpus, cpu_ids: Array.from({ length: cpus }, (_, i) => i), cpu_model: model },
+  });
 
   test('engines differing in CPU count or model are refused unless compared or allowed', () => {
     const mixed = [engine('laptop', 8, 'M2'), engine('server', 64, 'EPYC')];
-    expect(() => checkSameMachines(mixed, { detail: 'count' })).toThrow(/differ in CPU count: laptop: 8 CPUs; server: 64 CPUs/);
+    expect(() => checkSameMachines(mixed, { detail: 'count' })).toThrow(
+      /differ in CPU count: laptop: 8 CPUs; server: 64 CPUs/,
+    );
     expect(() => checkSameMachines(mixed, { detail: 'count', engineAxis: true })).not.toThrow();
     expect(() => checkSameMachines(mixed, { detail: 'model', allowMixed: true })).not.toThrow();
-    expect(() => checkSameMachines([engine('a', 2, 'X'), engine('b', 2, 'Y')], { detail: 'model' }))
-      .toThrow(expect.objectContaining({ code: 'ERR_PREFLIGHT', exitCode: 2, hint: expect.stringContaining('--allow-mixed-engines') }));
+    expect(() => checkSameMachines([engine('a', 2, 'X'), engine('b', 2, 'Y')], { detail: 'model' })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_PREFLIGHT',
+        exitCode: 2,
+        hint: expect.stringContaining('--allow-mixed-engines'),
+      }),
+    );
     expect(() => checkSameMachines([engine('a', 2, 'X'), engine('b', 2, 'X')], { detail: 'model' })).not.toThrow();
   });
 });
 
 describe('checkCellsFit and the http loader', () => {
   test('a loader CPU list outside the slot is refused like a cell cpuset', () => {
-    const config = { file: 'x.yml', experiments: [{ name: 'web', repetitions: 1, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: ['http'] }, params: { http: { loader: { cpuset: '3' } } } }] };
+    const config = {
+      file: 'x.yml',
+      experiments: [
+        {
+          name: 'web',
+          repetitions: 1,
+          timeout: 10,
+          memory_bytes: 2 ** 30,
+          env: {},
+          include: [],
+          exclude: [],
+          matrix: { workload: ['http'] },
+          params: { http: { loader: { cpuset: '3' } } },
+        },
+      ],
+    };
     const [plan] = planExperiments(config, { defaultNodeMajor: 24 });
     const [problem] = checkCellsFit(plan, [{ name: 'box', slots: cutSlots([0, 1, 2, 3], 2) }]);
     expect(problem.message).toMatch(/params\.http\.loader\.cpuset "3" names CPU 3, outside a slot of engine box/);

@@ -14,12 +14,29 @@ import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
 import { createFakeExecutor } from '../support/fake-executor.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };
+const CONTEXT = {
+  config: { file: 'x.yml' },
+  engine: { host: 'fake', version: '0' },
+  images: new Map(),
+  project: { git_revision: null, git_dirty: null },
+  argv: [],
+  seed: 7,
+};
 
 function configOf(...names) {
   return {
     file: 'x.yml',
-    experiments: names.map((name) => ({ name, repetitions: 2, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix: { workload: ['pbkdf2'], cpus: [1, 2] }, params: { pbkdf2: { tasks: 2 } } })),
+    experiments: names.map((name) => ({
+      name,
+      repetitions: 2,
+      timeout: 10,
+      memory_bytes: 2 ** 30,
+      env: {},
+      include: [],
+      exclude: [],
+      matrix: { workload: ['pbkdf2'], cpus: [1, 2] },
+      params: { pbkdf2: { tasks: 2 } },
+    })),
   };
 }
 
@@ -29,7 +46,8 @@ test('two experiments: each gets its folder, run.json with the summary, runs.csv
   const jobs = prepareJobs({ plans, out, resultsRoot: out });
   const events = new EventEmitter();
   const seen = [];
-  for (const name of ['experiment-start', 'run-end', 'reports', 'experiment-end']) events.on(name, () => seen.push(name));
+  for (const name of ['experiment-start', 'run-end', 'reports', 'experiment-end'])
+    events.on(name, () => seen.push(name));
   const outcome = await runExperiments({ jobs, executor: createFakeExecutor(), context: CONTEXT, events });
   expect(outcome).toMatchObject({ stoppedBy: null, anyFailed: false });
   expect(outcome.experiments.map(({ outDir }) => outDir)).toEqual([join(out, 'a'), join(out, 'b')]);
@@ -41,7 +59,14 @@ test('two experiments: each gets its folder, run.json with the summary, runs.csv
     for (const file of ['summary.csv', 'report.md', 'report.html']) expect(existsSync(join(outDir, file))).toBe(true);
   }
   expect(seen.filter((name) => name === 'run-end')).toHaveLength(8);
-  expect(seen.filter((name) => name !== 'run-end')).toEqual(['experiment-start', 'reports', 'experiment-end', 'experiment-start', 'reports', 'experiment-end']);
+  expect(seen.filter((name) => name !== 'run-end')).toEqual([
+    'experiment-start',
+    'reports',
+    'experiment-end',
+    'experiment-start',
+    'reports',
+    'experiment-end',
+  ]);
 });
 
 // Runs the plan into `out` with the fake executor and aborts once `count` runs have been handed out.
@@ -51,7 +76,12 @@ function runAbortingAfter(plan, out, count) {
     if (executor.executed.length === count) controller.abort();
     return {};
   });
-  return runExperiments({ jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }), executor, context: CONTEXT, signal: controller.signal });
+  return runExperiments({
+    jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }),
+    executor,
+    context: CONTEXT,
+    signal: controller.signal,
+  });
 }
 
 test('an abort stops after the run in progress; resume runs only the rest and notes itself in run.json', async () => {
@@ -63,23 +93,39 @@ test('an abort stops after the run in progress; resume runs only the rest and no
   const resumed = readResumeState(out);
   expect(resumed.done.size).toBe(2);
   const second = createFakeExecutor();
-  const outcome = await runExperiments({ jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }), executor: second, context: { ...CONTEXT, argv: ['--resume', out] }, events: new EventEmitter() });
+  const outcome = await runExperiments({
+    jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }),
+    executor: second,
+    context: { ...CONTEXT, argv: ['--resume', out] },
+    events: new EventEmitter(),
+  });
   expect(outcome.stoppedBy).toBeNull();
   expect(second.executed.map((run) => run.runKey)).toEqual(plan.runs.slice(2).map((run) => run.runKey));
   const info = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
   expect(info.resumed).toEqual([expect.objectContaining({ argv: ['--resume', out] })]);
-  expect(readResults(out).runs.map((row) => `${row.cell}.${row.repetition}`).sort()).toEqual(plan.runs.map((run) => run.runKey).sort());
+  expect(
+    readResults(out)
+      .runs.map((row) => `${row.cell}.${row.repetition}`)
+      .sort(),
+  ).toEqual(plan.runs.map((run) => run.runKey).sort());
 });
 
 describe('the CLI loads no Docker code', () => {
-  const cli = (...args) => execa('node', ['--import', './test/support/forbid-dockerode.js', 'runner/cli.js', ...args], { cwd: ROOT, reject: false, env: { DOCKER_HOST: 'unix:///nonexistent.sock' } });
+  const cli = (...args) =>
+    execa('node', ['--import', './test/support/forbid-dockerode.js', 'runner/cli.js', ...args], {
+      cwd: ROOT,
+      reject: false,
+      env: { DOCKER_HOST: 'unix:///nonexistent.sock' },
+    });
 
   test('for --plan', async () => {
     const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 4 runs = 64 runs/m);
-    expect(result.stdout).toMatch(/^64 runs \(up to 92 with adaptive rounds.*, and up to 32 re-runs of disturbed runs/m);
+    expect(result.stdout).toMatch(
+      /^64 runs \(up to 92 with adaptive rounds.*, and up to 32 re-runs of disturbed runs/m,
+    );
   });
 
   test('for plan --json', async () => {
@@ -97,7 +143,17 @@ describe('the CLI loads no Docker code', () => {
   });
 
   test('the hook does catch a Docker import', async () => {
-    const result = await execa('node', ['--import', './test/support/forbid-dockerode.js', '-e', "await import('./runner/docker/engines/client.js')", '--input-type=module'], { cwd: ROOT, reject: false });
+    const result = await execa(
+      'node',
+      [
+        '--import',
+        './test/support/forbid-dockerode.js',
+        '-e',
+        "await import('./runner/docker/engines/client.js')",
+        '--input-type=module',
+      ],
+      { cwd: ROOT, reject: false },
+    );
     expect(result.stderr).toMatch(/Docker code loaded/);
   });
 });
@@ -110,9 +166,15 @@ describe('resume across versions', () => {
     await runAbortingAfter(plan, out, 1);
     const { columns } = readResults(out);
     const keep = columns.filter((column) => !['engine', 'slot_cpuset'].includes(column));
-    const [header, ...lines] = readFileSync(join(out, 'runs.csv'), 'utf8').trim().split('\r\n').map((line) => line.split(','));
+    const [header, ...lines] = readFileSync(join(out, 'runs.csv'), 'utf8')
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
     const at = keep.map((column) => header.indexOf(column));
-    writeFileSync(join(out, 'runs.csv'), [keep, ...lines.map((line) => at.map((index) => line[index]))].map((line) => `${line.join(',')}\r\n`).join(''));
+    writeFileSync(
+      join(out, 'runs.csv'),
+      [keep, ...lines.map((line) => at.map((index) => line[index]))].map((line) => `${line.join(',')}\r\n`).join(''),
+    );
     return { out, plan, before: readResults(out).runs[0], columns };
   }
 
@@ -120,19 +182,28 @@ describe('resume across versions', () => {
     const { out, plan, before, columns } = await oldFolder();
     const resumed = readResumeState(out);
     expect(() => checkResumable(plan, resumed, columns)).not.toThrow();
-    await runExperiments({ jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }), executor: createFakeExecutor(), context: CONTEXT, events: new EventEmitter() });
+    await runExperiments({
+      jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }),
+      executor: createFakeExecutor(),
+      context: CONTEXT,
+      events: new EventEmitter(),
+    });
     const after = readResults(out);
     expect(after.columns).toEqual(columns);
     expect(after.runs).toHaveLength(plan.runs.length);
     expect(after.runs[0]).toEqual(before);
     expect(readFileSync(join(out, 'runs.csv'), 'utf8').split('\r\n')[0]).toBe(columns.join(','));
-    expect(after.runs.map((row) => [row.experiment, row.status, Number.isFinite(row.wall_ms)])).toEqual(plan.runs.map(() => ['a', 'ok', true]));
+    expect(after.runs.map((row) => [row.experiment, row.status, Number.isFinite(row.wall_ms)])).toEqual(
+      plan.runs.map(() => ['a', 'ok', true]),
+    );
   });
 
   test('a folder with a column this version no longer writes is refused before anything runs', async () => {
     const { out, plan, columns } = await oldFolder();
     const text = readFileSync(join(out, 'runs.csv'), 'utf8');
     writeFileSync(join(out, 'runs.csv'), text.replace(/^([^\r]*)\r\n([^\r]*)\r\n/, '$1,gone_metric\r\n$2,1\r\n'));
-    expect(() => checkResumable(plan, readResumeState(out), columns)).toThrow(/runs\.csv has columns this version no longer writes: gone_metric/);
+    expect(() => checkResumable(plan, readResumeState(out), columns)).toThrow(
+      /runs\.csv has columns this version no longer writes: gone_metric/,
+    );
   });
 });

@@ -7,12 +7,27 @@ import { compareSamples, DEFAULT_COMPARISON } from '../../runner/stats/compare-s
 import { runMatrix } from '../../runner/run-matrix.js';
 import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
 
-const REQUIRED_COLUMNS = 'experiment, cell, repetition, workload, cpus, cpuset, uv_threadpool_size, workers, cluster, node, status, error, wall_ms, seen_available_parallelism, seen_cpu_quota, seen_cpuset, seen_uv_threadpool_size, peak_threads, throttled_periods, throttled_ms, cpu_user_ms, cpu_system_ms, peak_rss_mb, started_at'.split(', ');
+const REQUIRED_COLUMNS =
+  'experiment, cell, repetition, workload, cpus, cpuset, uv_threadpool_size, workers, cluster, node, status, error, wall_ms, seen_available_parallelism, seen_cpu_quota, seen_cpuset, seen_uv_threadpool_size, peak_threads, throttled_periods, throttled_ms, cpu_user_ms, cpu_system_ms, peak_rss_mb, started_at'.split(
+    ', ',
+  );
 
 function planOf(matrix, repetitions = 1) {
   const config = {
     file: 'x.yml',
-    experiments: [{ name: 'exp', repetitions, timeout: 10, memory_bytes: 2 ** 30, env: {}, include: [], exclude: [], matrix, params: { pbkdf2: { tasks: 3 } } }],
+    experiments: [
+      {
+        name: 'exp',
+        repetitions,
+        timeout: 10,
+        memory_bytes: 2 ** 30,
+        env: {},
+        include: [],
+        exclude: [],
+        matrix,
+        params: { pbkdf2: { tasks: 3 } },
+      },
+    ],
   };
   return planExperiments(config, { defaultNodeMajor: 24 })[0];
 }
@@ -29,12 +44,28 @@ describe('runMatrix with a fake executor', () => {
     expect(summary).toMatchObject({ total: 4, done: 4, ok: 4, failed: 0, stoppedBy: null });
     const runs = readCsv(outDir, 'runs.csv');
     expect(runs).toHaveLength(4);
-    expect(Object.keys(runs[0])).toEqual(expect.arrayContaining([...REQUIRED_COLUMNS, 'RUN_MODE', 'container_ms', 'warmup']));
+    expect(Object.keys(runs[0])).toEqual(
+      expect.arrayContaining([...REQUIRED_COLUMNS, 'RUN_MODE', 'container_ms', 'warmup']),
+    );
     const one = runs.find((row) => row.cpus === '1');
-    expect(one).toMatchObject({ experiment: 'exp', workload: 'pbkdf2', cpuset: '', status: 'ok', error: '', seen_cpu_quota: '1', RUN_MODE: 'a', started_at: '2026-11-22T05:00:00.000Z', warmup: 'false' });
+    expect(one).toMatchObject({
+      experiment: 'exp',
+      workload: 'pbkdf2',
+      cpuset: '',
+      status: 'ok',
+      error: '',
+      seen_cpu_quota: '1',
+      RUN_MODE: 'a',
+      started_at: '2026-11-22T05:00:00.000Z',
+      warmup: 'false',
+    });
     const tasks = readCsv(outDir, 'tasks.csv');
     expect(tasks).toHaveLength(12);
-    expect(tasks.filter((task) => task.cell === one.cell && task.repetition === one.repetition)[0]).toMatchObject({ experiment: 'exp', task: '0', duration_ms: '99.5' });
+    expect(tasks.filter((task) => task.cell === one.cell && task.repetition === one.repetition)[0]).toMatchObject({
+      experiment: 'exp',
+      task: '0',
+      duration_ms: '99.5',
+    });
   });
 
   test('failures become rows with a status word and the reason, and the matrix goes on', async () => {
@@ -83,7 +114,12 @@ describe('runMatrix with a fake executor', () => {
   test('an already aborted signal starts nothing', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
     const executor = createFakeExecutor();
-    const summary = await runMatrix({ plan: planOf({ workload: ['pbkdf2'] }), executor, outDir, signal: AbortSignal.abort() });
+    const summary = await runMatrix({
+      plan: planOf({ workload: ['pbkdf2'] }),
+      executor,
+      outDir,
+      signal: AbortSignal.abort(),
+    });
     expect(summary.stoppedBy).toBe('abort');
     expect(executor.executed).toHaveLength(0);
   });
@@ -115,7 +151,12 @@ describe('resume and adaptive repetitions', () => {
     const count = (workers) => rows.filter((row) => row.workers === String(workers)).length;
     expect(count(1)).toBe(2);
     expect(count(0)).toBe(6);
-    expect(rows.filter((row) => row.workers === '0').map((row) => Number(row.repetition)).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(
+      rows
+        .filter((row) => row.workers === '0')
+        .map((row) => Number(row.repetition))
+        .sort(),
+    ).toEqual([1, 2, 3, 4, 5, 6]);
     expect(summary).toMatchObject({ done: 8, total: 8 });
   });
 
@@ -126,7 +167,9 @@ describe('resume and adaptive repetitions', () => {
       plan.experiment.adaptive = { max_repetitions: 8, claims: true };
       plan.experiment.claims = [{ says: 'x', metric: null, compare: { workers: [0, 1] }, where: {}, expect: claim }];
       const counts = { 0: 0, 1: 0 };
-      const executor = createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: wallMs[run.values.workers][counts[run.values.workers]++] }) }));
+      const executor = createFakeExecutor((run) => ({
+        result: fakeResult(run, { wall_ms: wallMs[run.values.workers][counts[run.values.workers]++] }),
+      }));
       await runMatrix({ plan, executor, outDir });
       const rows = readCsv(outDir, 'runs.csv');
       return [0, 1].map((workers) => rows.filter((row) => row.workers === String(workers)).length);
@@ -142,7 +185,10 @@ describe('resume and adaptive repetitions', () => {
       // The first n at which the default method's 95% interval of B/A lies inside ±5%: more than the 2 planned.
       const rounds = (n) => Array.from({ length: n }, (_, i) => i + 1);
       const decidedAt = [2, 3, 4, 5, 6, 7, 8].find((n) => {
-        const { ci_low: low, ci_high: high } = compareSamples(a.slice(0, n), b.slice(0, n), { ...DEFAULT_COMPARISON, rounds: { a: rounds(n), b: rounds(n) } });
+        const { ci_low: low, ci_high: high } = compareSamples(a.slice(0, n), b.slice(0, n), {
+          ...DEFAULT_COMPARISON,
+          rounds: { a: rounds(n), b: rounds(n) },
+        });
         return low > 0.95 && high < 1.05;
       });
       expect(decidedAt).toBeGreaterThan(2);
@@ -161,12 +207,19 @@ describe('search: race', () => {
   const TRUTH = { 1: 2000, 2: 1000, 4: 1004, 8: 1008 };
   const racePlan = () => {
     const plan = planOf({ workload: ['pbkdf2'], cpus: [2], uv_threadpool_size: [1, 2, 4, 8] }, 3);
-    Object.assign(plan.experiment, { adaptive: { max_repetitions: 10 }, search: 'race', race: { from_round: 5 }, recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null } });
+    Object.assign(plan.experiment, {
+      adaptive: { max_repetitions: 10 },
+      search: 'race',
+      race: { from_round: 5 },
+      recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null },
+    });
     return plan;
   };
   const steady = () => {
     let n = 0;
-    return createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: TRUTH[run.values.uv_threadpool_size] * (1 + ((n++ % 5) - 2) * 0.0025) }) }));
+    return createFakeExecutor((run) => ({
+      result: fakeResult(run, { wall_ms: TRUTH[run.values.uv_threadpool_size] * (1 + ((n++ % 5) - 2) * 0.0025) }),
+    }));
   };
 
   test('a budget settled by the planned rounds races no further: fewer runs than the grid', async () => {
@@ -192,7 +245,11 @@ describe('search: race', () => {
     let n = 0;
     const executor = createFakeExecutor((run) => {
       const pool = run.values.uv_threadpool_size;
-      return { result: fakeResult(run, { wall_ms: truth[pool] * (pool === 4 ? wobble[n++ % 5] : 1 + (run.repetition % 3) * 0.001) }) };
+      return {
+        result: fakeResult(run, {
+          wall_ms: truth[pool] * (pool === 4 ? wobble[n++ % 5] : 1 + (run.repetition % 3) * 0.001),
+        }),
+      };
     });
     const outDir = mkdtempSync(join(tmpdir(), 'race-'));
     await runMatrix({ plan: racePlan(), executor, outDir });
@@ -209,27 +266,45 @@ describe('search: race', () => {
     const noisy = { 1: 2000, 2: 1000, 4: 1040, 8: 1000 };
     const wobble = [0.97, 1.03, 1.0, 0.98, 1.02];
     let n = 0;
-    const executor = createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: noisy[run.values.uv_threadpool_size] * wobble[n++ % 5] }) }));
+    const executor = createFakeExecutor((run) => ({
+      result: fakeResult(run, { wall_ms: noisy[run.values.uv_threadpool_size] * wobble[n++ % 5] }),
+    }));
     const outDir = mkdtempSync(join(tmpdir(), 'race-'));
     const plan = racePlan();
     const controller = new AbortController();
     let finished = 0;
     const events = new (await import('node:events')).EventEmitter();
-    events.on('run-end', () => { if (++finished === 26) controller.abort(); });
+    events.on('run-end', () => {
+      if (++finished === 26) controller.abort();
+    });
     await runMatrix({ plan, executor, outDir, signal: controller.signal, events });
     const { readResults } = await import('../../runner/results/read-results.js');
     const before = readResults(outDir).runs;
     expect(before.length).toBe(26);
-    await runMatrix({ plan: racePlan(), executor, outDir, done: new Set(before.map((row) => `${row.cell}.${row.repetition}`)), previousRows: before });
+    await runMatrix({
+      plan: racePlan(),
+      executor,
+      outDir,
+      done: new Set(before.map((row) => `${row.cell}.${row.repetition}`)),
+      previousRows: before,
+    });
     const rows = readResults(outDir).runs;
     const count = (pool) => rows.filter((row) => row.uv_threadpool_size === pool).length;
     // Pool 1 is dropped at round 5, the first that may drop a setting; the others race on.
     const { replayRace } = await import('../../runner/plan/race.js');
-    expect(replayRace(racePlan(), rows).dropped).toEqual([expect.objectContaining({ label: 'cpus=2: uv_threadpool_size=1', round: 5 })]);
+    expect(replayRace(racePlan(), rows).dropped).toEqual([
+      expect.objectContaining({ label: 'cpus=2: uv_threadpool_size=1', round: 5 }),
+    ]);
     expect(count(1)).toBe(5);
     expect(count(2)).toBeGreaterThan(5);
     expect(Math.max(...[2, 4, 8].map(count))).toBeLessThanOrEqual(10);
     // Rounds stay whole: no repetition number is skipped or repeated in any cell.
-    for (const pool of [2, 4, 8]) expect(rows.filter((row) => row.uv_threadpool_size === pool).map((row) => row.repetition).sort((a, b) => a - b)).toEqual(Array.from({ length: count(pool) }, (_, i) => i + 1));
+    for (const pool of [2, 4, 8])
+      expect(
+        rows
+          .filter((row) => row.uv_threadpool_size === pool)
+          .map((row) => row.repetition)
+          .sort((a, b) => a - b),
+      ).toEqual(Array.from({ length: count(pool) }, (_, i) => i + 1));
   });
 });

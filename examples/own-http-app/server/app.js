@@ -3,13 +3,20 @@ import http from 'node:http';
 // A JSON API handler as an app would have it: POST /api/quote takes a cart, prices it against a
 // catalogue and answers 200 with the quote. Plain (req, res): no framework, so nothing to install.
 
-const CATALOGUE = new Map(Array.from({ length: 500 }, (_, i) => [`sku-${i}`, { price: 1 + (i % 97) * 0.25, taxRate: i % 3 === 0 ? 0.07 : 0.19 }]));
+const CATALOGUE = new Map(
+  Array.from({ length: 500 }, (_, i) => [
+    `sku-${i}`,
+    { price: 1 + (i % 97) * 0.25, taxRate: i % 3 === 0 ? 0.07 : 0.19 },
+  ]),
+);
 
 export default function handler(req, res) {
   if (req.method !== 'POST' || req.url !== '/api/quote') return send(res, 404, { error: 'not found' });
   let body = '';
   req.setEncoding('utf8');
-  req.on('data', (chunk) => { body += chunk; });
+  req.on('data', (chunk) => {
+    body += chunk;
+  });
   req.on('end', () => {
     let cart;
     try {

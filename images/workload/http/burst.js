@@ -66,12 +66,17 @@ export async function runBursts({ url, requests, rounds, recorder, fastPath, fas
 function sendOne(target, timeoutMs) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const request = http.get({ host: target.hostname, port: target.port, path: target.pathname, agent: false, timeout: timeoutMs }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk) => { bytes += chunk.length; });
-      response.on('end', () => resolve({ ms: performance.now() - start, status: response.statusCode, bytes }));
-      response.on('error', () => resolve({ error: 'error' }));
-    });
+    const request = http.get(
+      { host: target.hostname, port: target.port, path: target.pathname, agent: false, timeout: timeoutMs },
+      (response) => {
+        let bytes = 0;
+        response.on('data', (chunk) => {
+          bytes += chunk.length;
+        });
+        response.on('end', () => resolve({ ms: performance.now() - start, status: response.statusCode, bytes }));
+        response.on('error', () => resolve({ error: 'error' }));
+      },
+    );
     request.on('timeout', () => {
       request.destroy();
       resolve({ error: 'timeout' });

@@ -37,7 +37,10 @@ export async function forkServerProcesses({ spec, onFork, onFailure }) {
       });
       child.on('exit', (code, signal) => {
         if (closing) return;
-        const error = new WorkloadError('ERR_UNIT_EXITED', `${label} exited (${signal ? `signal ${signal}` : `code ${code}`}) while serving`);
+        const error = new WorkloadError(
+          'ERR_UNIT_EXITED',
+          `${label} exited (${signal ? `signal ${signal}` : `code ${code}`}) while serving`,
+        );
         reject(error);
         onFailure(error);
       });
@@ -55,11 +58,14 @@ export async function forkServerProcesses({ spec, onFork, onFailure }) {
     await close();
     throw error;
   }
-  const ask = (type, reply) => Promise.all(children.map(async ({ child }) => {
-    const answer = waitForMessage(child, reply);
-    child.send({ type });
-    return answer;
-  }));
+  const ask = (type, reply) =>
+    Promise.all(
+      children.map(async ({ child }) => {
+        const answer = waitForMessage(child, reply);
+        child.send({ type });
+        return answer;
+      }),
+    );
   return {
     /** Every child drained (drain.js); resolves with the longest wait. */
     async drain() {
@@ -83,7 +89,10 @@ export async function serveHttpClusterProcess(spec) {
   const server = await startServerProcess(spec);
   process.on('message', (message) => {
     if (message?.type === 'drain') {
-      server.drain().then((waitedMs) => process.send({ type: 'drained', waitedMs }), (error) => process.send({ type: 'drained', error: error.message }));
+      server.drain().then(
+        (waitedMs) => process.send({ type: 'drained', waitedMs }),
+        (error) => process.send({ type: 'drained', error: error.message }),
+      );
     } else if (message?.type === 'start') {
       server.start();
       process.send({ type: 'started' });

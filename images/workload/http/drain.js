@@ -63,15 +63,21 @@ export function countConnections(server) {
  * @param {() => Promise<{ requests: number, connections: number }>} readBusy
  * @returns {Promise<number>}  the ms waited
  */
-export async function waitUntilIdle(readBusy, { timeoutMs = DRAIN_TIMEOUT_MS, pollMs = DRAIN_POLL_MS, now = () => performance.now(), sleep = delay } = {}) {
+export async function waitUntilIdle(
+  readBusy,
+  { timeoutMs = DRAIN_TIMEOUT_MS, pollMs = DRAIN_POLL_MS, now = () => performance.now(), sleep = delay } = {},
+) {
   const began = now();
   for (;;) {
     const busy = await readBusy();
     if (busy.requests === 0 && busy.connections === 0) return now() - began;
     if (now() - began >= timeoutMs) {
-      throw new WorkloadError('ERR_DRAIN', `the warm-up's requests were still running ${Math.round(timeoutMs / 1000)} s after it ended ` +
-        `(${busy.requests} in flight, ${busy.connections} connections open), so the measured period could not open without them: ` +
-        'give the cell more CPU, or fewer `connections` or `pipelining`');
+      throw new WorkloadError(
+        'ERR_DRAIN',
+        `the warm-up's requests were still running ${Math.round(timeoutMs / 1000)} s after it ended ` +
+          `(${busy.requests} in flight, ${busy.connections} connections open), so the measured period could not open without them: ` +
+          'give the cell more CPU, or fewer `connections` or `pipelining`',
+      );
     }
     await sleep(pollMs);
   }

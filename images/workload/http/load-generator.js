@@ -69,7 +69,17 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     rate: params.rate,
   });
   if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
-  return buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast: fast.summarize(), probe, cpuMs, counters, saturation });
+  return buildLoaderResult({
+    periodMs,
+    requestsPerSec,
+    latency,
+    main,
+    fast: fast.summarize(),
+    probe,
+    cpuMs,
+    counters,
+    saturation,
+  });
 }
 
 /**
@@ -81,29 +91,52 @@ async function measureLoad(params, { work, fast }) {
   const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
   // Off unless asked for (its CPU time would be in the period, its answers not among the responses); a
   // user's app has no /fast route of ours. No probe: fast_route_* stay empty.
-  const startProbe = (duration) => (params.fastProbe && !params.app ? track(autocannon({ ...probeOptions, duration }), fast) : { errors: 0, non2xx: 0, stop() {} });
+  const startProbe = (duration) =>
+    params.fastProbe && !params.app
+      ? track(autocannon({ ...probeOptions, duration }), fast)
+      : { errors: 0, non2xx: 0, stop() {} };
   if (params.load === 'idle') {
     await delay(params.duration * 1000);
-    const nothing = { duration: params.duration, requests: { total: 0 }, throughput: { total: 0 }, errors: 0, timeouts: 0, non2xx: 0 };
+    const nothing = {
+      duration: params.duration,
+      requests: { total: 0 },
+      throughput: { total: 0 },
+      errors: 0,
+      timeouts: 0,
+      non2xx: 0,
+    };
     return [nothing, nothing];
   }
   if (params.load === 'loop') {
-    return Promise.all([
-      track(autocannon(loadOptions(params, params.duration)), work),
-      startProbe(params.duration),
-    ]);
+    return Promise.all([track(autocannon(loadOptions(params, params.duration)), work), startProbe(params.duration)]);
   }
   // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
   const probe = startProbe(BURST_PROBE_MAX_S);
   const url = params.app ? appUrl(params.app.path) : appUrl(WORK_PATH);
   const fastPath = params.burst.fast && !params.app ? FAST_PATH : undefined;
-  const main = await runBursts({ url, requests: params.burst.requests, rounds: params.burst.rounds, recorder: work, fastPath });
+  const main = await runBursts({
+    url,
+    requests: params.burst.requests,
+    rounds: params.burst.rounds,
+    recorder: work,
+    fastPath,
+  });
   probe.stop();
   return [main, await probe];
 }
 
 /** The loader's result line: the http columns it measures (workloads/http.js `columns`) and its own health. */
-export function buildLoaderResult({ periodMs, requestsPerSec, latency, main, fast, probe, cpuMs, counters, saturation }) {
+export function buildLoaderResult({
+  periodMs,
+  requestsPerSec,
+  latency,
+  main,
+  fast,
+  probe,
+  cpuMs,
+  counters,
+  saturation,
+}) {
   return {
     workload: 'http',
     role: 'loader',
@@ -178,7 +211,10 @@ async function waitForServer() {
     }
     await delay(READY_POLL_MS);
   }
-  throw new WorkloadError('ERR_SERVER_NOT_READY', `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`);
+  throw new WorkloadError(
+    'ERR_SERVER_NOT_READY',
+    `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`,
+  );
 }
 
 /** The user's route as autocannon and requestOnce both take it. */
@@ -200,10 +236,16 @@ async function verifyServer(params) {
 async function expectAnswer(path, expected) {
   const { status, body } = await requestOnce(appUrl(path), { timeoutMs: CONTROL_TIMEOUT_MS });
   if (status !== 200) {
-    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with status ${status} (expected 200): ${preview(body)}`);
+    throw new WorkloadError(
+      'ERR_SERVER_WRONG',
+      `the server answered GET ${path} with status ${status} (expected 200): ${preview(body)}`,
+    );
   }
   if (body !== expected) {
-    throw new WorkloadError('ERR_SERVER_WRONG', `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`);
+    throw new WorkloadError(
+      'ERR_SERVER_WRONG',
+      `the server answered GET ${path} with a wrong body: expected ${preview(expected)}, got ${preview(body)}`,
+    );
   }
 }
 
@@ -212,13 +254,17 @@ async function expectStatus(app) {
   const { url, ...init } = appRequest(app);
   const { status, body } = await requestOnce(url, { ...init, timeoutMs: CONTROL_TIMEOUT_MS });
   if (status !== app.status) {
-    throw new WorkloadError('ERR_SERVER_WRONG', `your app answered ${app.method} ${app.path} with status ${status} (expected ${app.status}): ${preview(body)}`);
+    throw new WorkloadError(
+      'ERR_SERVER_WRONG',
+      `your app answered ${app.method} ${app.path} with status ${status} (expected ${app.status}): ${preview(body)}`,
+    );
   }
 }
 
 async function callControl(path, timeoutMs = CONTROL_TIMEOUT_MS) {
   const response = await fetch(controlUrl(path), { method: 'POST', signal: AbortSignal.timeout(timeoutMs) });
-  if (!response.ok) throw new WorkloadError('ERR_CONTROL', `POST ${path} answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new WorkloadError('ERR_CONTROL', `POST ${path} answered ${response.status}: ${await response.text()}`);
 }
 
 /** CPUs the loader's container may use: its quota, within its cpuset (availableParallelism honours the cpuset). */

@@ -130,7 +130,10 @@ async function startControlServer(routes) {
   const server = http.createServer((request, response) => {
     const route = routes[`${request.method} ${request.url}`];
     if (!route) return reply(response, 404, 'not found');
-    route().then((body) => reply(response, 200, body), (error) => reply(response, 409, error.message));
+    route().then(
+      (body) => reply(response, 200, body),
+      (error) => reply(response, 409, error.message),
+    );
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);

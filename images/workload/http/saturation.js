@@ -26,7 +26,17 @@ export const THRESHOLDS = {
  * @param {number} [reading.rate]          asked fixed rate, if any
  * @returns {{ saturated: boolean, reasons: string[], cpu_share: number|null, achieved_concurrency: number|null, asked_concurrency: number }}
  */
-export function judgeLoaderSaturation({ periodMs, cpuMs, allowanceCpus, throttledMs, requestsPerSec, meanLatencyMs, connections, pipelining, rate }) {
+export function judgeLoaderSaturation({
+  periodMs,
+  cpuMs,
+  allowanceCpus,
+  throttledMs,
+  requestsPerSec,
+  meanLatencyMs,
+  connections,
+  pipelining,
+  rate,
+}) {
   const reasons = [];
   const usable = Math.min(allowanceCpus, 1);
   const cpuShare = cpuMs === null || periodMs <= 0 ? null : cpuMs / (periodMs * usable);
@@ -42,10 +52,20 @@ export function judgeLoaderSaturation({ periodMs, cpuMs, allowanceCpus, throttle
     if (achieved !== null && achieved < THRESHOLDS.concurrency * asked) {
       reasons.push(`only ${achieved.toFixed(1)} of ${asked} requests in flight on average`);
     }
-  } else if (requestsPerSec < THRESHOLDS.rate * rate && achieved !== null && achieved < THRESHOLDS.concurrency * asked) {
+  } else if (
+    requestsPerSec < THRESHOLDS.rate * rate &&
+    achieved !== null &&
+    achieved < THRESHOLDS.concurrency * asked
+  ) {
     reasons.push(`sent ${Math.round(requestsPerSec)} of the ${rate} req/s asked with connections to spare`);
   }
-  return { saturated: reasons.length > 0, reasons, cpu_share: cpuShare, achieved_concurrency: achieved, asked_concurrency: asked };
+  return {
+    saturated: reasons.length > 0,
+    reasons,
+    cpu_share: cpuShare,
+    achieved_concurrency: achieved,
+    asked_concurrency: asked,
+  };
 }
 
 function percent(share) {

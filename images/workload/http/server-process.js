@@ -18,7 +18,11 @@ export async function startServerProcess(spec) {
   if (spec.params.app) {
     const app = await startUserApp({ app: spec.params.app, workers: spec.workers });
     // Your app's work is not ours to count: its connections closing is what says its requests are done.
-    return measureProcess({ ...app, readBusy: async () => ({ requests: 0, connections: await countConnections(app.server) }), countFinished: () => null });
+    return measureProcess({
+      ...app,
+      readBusy: async () => ({ requests: 0, connections: await countConnections(app.server) }),
+      countFinished: () => null,
+    });
   }
   const pool = spec.workers > 0 ? await startWorkerPool({ size: spec.workers, params: spec.params }) : null;
   const requests = createRequestCounter();

@@ -6,7 +6,21 @@ import { describeResources, round } from '../result.js';
 import { combineLoopDelays } from './event-loop.js';
 
 /** @param {{ served: (number|null)[] }} window  served: each process's GET /work requests finished in the period */
-export function buildServerResult({ t0, readyAt, startAt, stopAt, drainMs, seen, counters, memoryPeakBytes, host = null, threadCounts, loops, usages, served }) {
+export function buildServerResult({
+  t0,
+  readyAt,
+  startAt,
+  stopAt,
+  drainMs,
+  seen,
+  counters,
+  memoryPeakBytes,
+  host = null,
+  threadCounts,
+  loops,
+  usages,
+  served,
+}) {
   const loop = combineLoopDelays(loops);
   return {
     workload: 'http',

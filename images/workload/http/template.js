@@ -23,7 +23,7 @@ export function buildPageData(rowCount) {
   const rows = Array.from({ length: rowCount }, (_, index) => ({
     id: index + 1,
     name: `Product <${index + 1}> "deluxe" & co`,
-    price: ((index * 7919) % 10000 / 100).toFixed(2),
+    price: (((index * 7919) % 10000) / 100).toFixed(2),
     stock: (index * 31) % 17,
     inStock: (index * 31) % 17 > 0,
     tags: TAGS.filter((_, tag) => (index + tag) % 3 === 0),

@@ -43,10 +43,17 @@ export async function createUserServer(app) {
   if (exported.length >= 2) return http.createServer(failLoudly(exported));
   const server = await exported();
   if (!(server instanceof net.Server)) {
-    throw new WorkloadError('ERR_EXPORT_INVALID', `export \`${app.export}\` of ${app.file.replace(/^\/lab\/user\//, '')} takes fewer than two parameters, so it was called as a server factory, ` +
-      `but it returned ${server === null ? 'null' : typeof server}, not an http.Server: export a (req, res) handler, or a function returning http.createServer(...)`);
+    throw new WorkloadError(
+      'ERR_EXPORT_INVALID',
+      `export \`${app.export}\` of ${app.file.replace(/^\/lab\/user\//, '')} takes fewer than two parameters, so it was called as a server factory, ` +
+        `but it returned ${server === null ? 'null' : typeof server}, not an http.Server: export a (req, res) handler, or a function returning http.createServer(...)`,
+    );
   }
-  if (server.listening) throw new WorkloadError('ERR_EXPORT_INVALID', `export \`${app.export}\` returned a server that is already listening: return it without calling listen(), the lab picks the port`);
+  if (server.listening)
+    throw new WorkloadError(
+      'ERR_EXPORT_INVALID',
+      `export \`${app.export}\` returned a server that is already listening: return it without calling listen(), the lab picks the port`,
+    );
   return server;
 }
 
@@ -55,7 +62,12 @@ export async function createUserServer(app) {
  * with the user's stack in `error`, not only the message.
  */
 function failLoudly(handler) {
-  const explain = (request, error) => new WorkloadError('ERR_TASK_FAILED', `your app threw on ${request.method} ${request.url}: ${formatUserError(error)}`, { cause: error });
+  const explain = (request, error) =>
+    new WorkloadError(
+      'ERR_TASK_FAILED',
+      `your app threw on ${request.method} ${request.url}: ${formatUserError(error)}`,
+      { cause: error },
+    );
   return function handle(request, response, ...rest) {
     let returned;
     try {
@@ -107,9 +119,16 @@ async function startAppThread(app, number) {
     else if (type === 'end') socket.end();
     else if (type === 'close') socket.destroy();
   });
-  const [first] = await Promise.race([once(worker, 'message'), once(worker, 'error').then(([error]) => {
-    throw new WorkloadError(error?.code === 'ERR_EXPORT_INVALID' ? 'ERR_EXPORT_INVALID' : 'ERR_TASK_FAILED', `app worker thread ${number}: ${error?.message ?? error}`, { cause: error });
-  })]);
+  const [first] = await Promise.race([
+    once(worker, 'message'),
+    once(worker, 'error').then(([error]) => {
+      throw new WorkloadError(
+        error?.code === 'ERR_EXPORT_INVALID' ? 'ERR_EXPORT_INVALID' : 'ERR_TASK_FAILED',
+        `app worker thread ${number}: ${error?.message ?? error}`,
+        { cause: error },
+      );
+    }),
+  ]);
   if (first?.type !== 'ready') throw new WorkloadError('ERR_TASK_FAILED', `app worker thread ${number} did not start`);
   worker.on('error', (error) => {
     process.stderr.write(`app worker thread ${number} failed: ${error?.message ?? error}\n`);

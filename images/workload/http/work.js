@@ -27,7 +27,10 @@ const PREPARE = {
     try {
       crypto.pbkdf2Sync('', '', 1, 1, digest);
     } catch {
-      throw new WorkloadError('ERR_SPEC_INVALID', `LAB_SPEC.params.pbkdf2.digest: expected a digest this Node.js supports (e.g. sha512, sha256), got ${JSON.stringify(digest)}`);
+      throw new WorkloadError(
+        'ERR_SPEC_INVALID',
+        `LAB_SPEC.params.pbkdf2.digest: expected a digest this Node.js supports (e.g. sha512, sha256), got ${JSON.stringify(digest)}`,
+      );
     }
     if (sync) return () => crypto.pbkdf2Sync(PASSWORD, SALT, iterations, keylen, digest).toString('hex');
     return async () => (await pbkdf2Async(PASSWORD, SALT, iterations, keylen, digest)).toString('hex');

@@ -29,7 +29,11 @@ export async function startWorkerPool({ size, params }) {
       if (message.error) request.reject(new Error(message.error));
       else request.resolve(message.body);
     });
-    worker.on('error', (error) => failAll(new WorkloadError('ERR_TASK_FAILED', `pool worker thread ${index + 1}: ${error.message}`, { cause: error })));
+    worker.on('error', (error) =>
+      failAll(
+        new WorkloadError('ERR_TASK_FAILED', `pool worker thread ${index + 1}: ${error.message}`, { cause: error }),
+      ),
+    );
     return thread;
   });
   const failAll = (error) => {

@@ -33,8 +33,9 @@ export function shareCpus(loads, { cpus, width = 1 }) {
  * (the main thread when there are none), as spread/ deals them.
  */
 export function listThreadLoads({ tasks, workers = 0, cluster = 0 }) {
-  return dealRoundRobin(listTaskIndexes(tasks), Math.max(1, cluster))
-    .flatMap((hand) => dealRoundRobin(hand, Math.max(1, workers)).map((tasksOfThread) => tasksOfThread.length));
+  return dealRoundRobin(listTaskIndexes(tasks), Math.max(1, cluster)).flatMap((hand) =>
+    dealRoundRobin(hand, Math.max(1, workers)).map((tasksOfThread) => tasksOfThread.length),
+  );
 }
 
 /**
@@ -43,6 +44,7 @@ export function listThreadLoads({ tasks, workers = 0, cluster = 0 }) {
  * so each thread ends up with a round-robin share. `jobsPerTask`: pool jobs one task makes, one after another.
  */
 export function listPoolLoads({ tasks, pool, cluster = 0, jobsPerTask = 1 }) {
-  return dealRoundRobin(listTaskIndexes(tasks), Math.max(1, cluster))
-    .flatMap((hand) => dealRoundRobin(listTaskIndexes(hand.length * jobsPerTask), pool).map((jobs) => jobs.length));
+  return dealRoundRobin(listTaskIndexes(tasks), Math.max(1, cluster)).flatMap((hand) =>
+    dealRoundRobin(listTaskIndexes(hand.length * jobsPerTask), pool).map((jobs) => jobs.length),
+  );
 }

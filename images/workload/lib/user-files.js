@@ -25,14 +25,32 @@ export function checkUserFile(given, configDir, { fileKey = 'file', at = [] } = 
   if (typeof given?.file !== 'string' || given.file === '' || !configDir) return [];
   const { hostFile, hostRoot } = resolveUserFile(given, configDir);
   if (given.root !== undefined && !isDirectory(hostRoot)) {
-    return [{ path: [...at, 'root'], message: `expected a folder, found nothing at ${hostRoot}`, hint: 'root is relative to the folder of the experiments file; leave it out to mount the file\'s own folder' }];
+    return [
+      {
+        path: [...at, 'root'],
+        message: `expected a folder, found nothing at ${hostRoot}`,
+        hint: "root is relative to the folder of the experiments file; leave it out to mount the file's own folder",
+      },
+    ];
   }
   if (!existsSync(hostFile) || isDirectory(hostFile)) {
-    return [{ path: [...at, fileKey], message: `expected a JavaScript file, found ${existsSync(hostFile) ? 'a folder' : 'nothing'} at ${hostFile}`, hint: `paths are relative to the folder of the experiments file (${configDir})` }];
+    return [
+      {
+        path: [...at, fileKey],
+        message: `expected a JavaScript file, found ${existsSync(hostFile) ? 'a folder' : 'nothing'} at ${hostFile}`,
+        hint: `paths are relative to the folder of the experiments file (${configDir})`,
+      },
+    ];
   }
   const inside = path.relative(hostRoot, hostFile);
   if (inside.startsWith('..') || path.isAbsolute(inside)) {
-    return [{ path: [...at, fileKey], message: `expected a file inside root (${hostRoot}), found ${hostFile}`, hint: 'only root is mounted into the container: move the file under it, or widen root' }];
+    return [
+      {
+        path: [...at, fileKey],
+        message: `expected a file inside root (${hostRoot}), found ${hostFile}`,
+        hint: 'only root is mounted into the container: move the file under it, or widen root',
+      },
+    ];
   }
   return [];
 }
@@ -40,7 +58,13 @@ export function checkUserFile(given, configDir, { fileKey = 'file', at = [] } = 
 /** A `root` that must be a folder (command's optional mount). */
 export function checkUserRoot(root, configDir) {
   if (typeof root !== 'string' || !configDir || isDirectory(path.resolve(configDir, root))) return [];
-  return [{ path: ['root'], message: `expected a folder, found nothing at ${path.resolve(configDir, root)}`, hint: 'root is relative to the folder of the experiments file' }];
+  return [
+    {
+      path: ['root'],
+      message: `expected a folder, found nothing at ${path.resolve(configDir, root)}`,
+      hint: 'root is relative to the folder of the experiments file',
+    },
+  ];
 }
 
 /** The read-only bind of the user's folder. */

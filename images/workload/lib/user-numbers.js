@@ -29,5 +29,7 @@ export function averageUserNumbers(objects) {
       sums.set(key, { total: entry.total + value, count: entry.count + 1 });
     }
   }
-  return Object.fromEntries([...sums].map(([key, { total, count }]) => [`user_${key}`, Math.round((total / count) * 1000) / 1000]));
+  return Object.fromEntries(
+    [...sums].map(([key, { total, count }]) => [`user_${key}`, Math.round((total / count) * 1000) / 1000]),
+  );
 }

@@ -116,4 +116,3 @@ export function parseNumber(text) {
 function scale(value, divisor) {
   return value === null || value === undefined ? null : value / divisor;
 }
-

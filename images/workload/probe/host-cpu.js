@@ -45,7 +45,12 @@ export function parseProcStat(text) {
 export function readHostCpu(readText = readTextOrNull, now = readClockMs) {
   const parsed = parseProcStat(readText('/proc/stat'));
   if (!parsed) return null;
-  return { busyMs: parsed.busyTicks * MS_PER_TICK, idleMs: parsed.idleTicks * MS_PER_TICK, cpus: parsed.cpus, atMs: now() };
+  return {
+    busyMs: parsed.busyTicks * MS_PER_TICK,
+    idleMs: parsed.idleTicks * MS_PER_TICK,
+    cpus: parsed.cpus,
+    atMs: now(),
+  };
 }
 
 /**

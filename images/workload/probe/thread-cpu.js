@@ -20,12 +20,18 @@ function readThreadCpuUsageNs() {
 }
 
 /** The best per-thread CPU clock this process has, as () => ns; throws when it has none. */
-export function chooseThreadCpuClock({ readSchedstat = readSchedstatNs, threadCpuUsage = process.threadCpuUsage } = {}) {
+export function chooseThreadCpuClock({
+  readSchedstat = readSchedstatNs,
+  threadCpuUsage = process.threadCpuUsage,
+} = {}) {
   try {
     if (Number.isFinite(readSchedstat())) return readSchedstat;
   } catch {
     // no schedstat (a kernel without CONFIG_SCHED_INFO): try Node's own clock
   }
   if (typeof threadCpuUsage === 'function') return readThreadCpuUsageNs;
-  throw new WorkloadError('ERR_SPEC_INVALID', `spin work needs a per-thread CPU clock: neither ${SCHEDSTAT} nor process.threadCpuUsage() (Node ≥ 23.9) is available here`);
+  throw new WorkloadError(
+    'ERR_SPEC_INVALID',
+    `spin work needs a per-thread CPU clock: neither ${SCHEDSTAT} nor process.threadCpuUsage() (Node ≥ 23.9) is available here`,
+  );
 }

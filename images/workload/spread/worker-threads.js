@@ -29,7 +29,13 @@ async function prepareMainThread({ workloadName, params, taskIndexes, processInd
   await workload.prepare?.(params);
   return {
     async start() {
-      const records = await runThreadTasks(workload, params, taskIndexes, { process: processIndex, thread: 0 }, onTaskEnd);
+      const records = await runThreadTasks(
+        workload,
+        params,
+        taskIndexes,
+        { process: processIndex, thread: 0 },
+        onTaskEnd,
+      );
       return { records, usages: [] };
     },
     async close() {},

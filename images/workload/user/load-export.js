@@ -7,7 +7,8 @@ import { WorkloadError } from '../workload-error.js';
 
 // What dlopen says when a .node file is for another OS or CPU (a node_modules installed on macOS,
 // Windows, or for arm64 on x64).
-const FOREIGN_BINARY = /invalid ELF header|wrong ELF class|Exec format error|ELF file's phentsize|not a dynamic executable|file too short|cannot open shared object|mach-o|incompatible architecture/i;
+const FOREIGN_BINARY =
+  /invalid ELF header|wrong ELF class|Exec format error|ELF file's phentsize|not a dynamic executable|file too short|cannot open shared object|mach-o|incompatible architecture/i;
 
 /** @returns {Promise<Function>} */
 export async function loadUserExport({ file, export: name }) {
@@ -55,11 +56,15 @@ export function explainImportError(error, file) {
     return new WorkloadError(
       'ERR_USER_MODULE',
       `${shortPath(file)} could not be loaded: ${firstLine(error.message).replaceAll('/lab/user/', '')}. ` +
-        'Only `root` (default: the file\'s folder) is mounted: set `root:` to the folder that holds its node_modules',
+        "Only `root` (default: the file's folder) is mounted: set `root:` to the folder that holds its node_modules",
       { cause: error },
     );
   }
-  return new WorkloadError('ERR_USER_MODULE', `${shortPath(file)} failed while loading: ${firstLine(error?.stack ?? String(error)).replaceAll('/lab/user/', '')}`, { cause: error });
+  return new WorkloadError(
+    'ERR_USER_MODULE',
+    `${shortPath(file)} failed while loading: ${firstLine(error?.stack ?? String(error)).replaceAll('/lab/user/', '')}`,
+    { cause: error },
+  );
 }
 
 function shortPath(file) {

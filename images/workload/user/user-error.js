@@ -7,8 +7,11 @@ const USER_MOUNT = '/lab/user/';
 const OWN_FRAMES = /\((?:file:\/\/)?\/app\/|^\s*at (?:file:\/\/)?\/app\/|\(node:|at node:|\(native\)|\(<anonymous>\)/;
 
 export function formatUserError(error) {
-  if (!(error instanceof Error)) return `threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)} (not an Error, so no stack)`;
+  if (!(error instanceof Error))
+    return `threw ${typeof error === 'string' ? JSON.stringify(error) : String(error)} (not an Error, so no stack)`;
   const [head, ...frames] = (error.stack ?? `${error.name}: ${error.message}`).split('\n');
-  const kept = frames.filter((line) => line.trim().startsWith('at ') && !OWN_FRAMES.test(line)).map((line) => line.trim());
+  const kept = frames
+    .filter((line) => line.trim().startsWith('at ') && !OWN_FRAMES.test(line))
+    .map((line) => line.trim());
   return [head, ...kept].join(' | ').replaceAll(`file://${USER_MOUNT}`, '').replaceAll(USER_MOUNT, '');
 }

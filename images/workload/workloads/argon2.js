@@ -19,20 +19,37 @@ export const fixedWork = true;
 // npm argon2's own defaults, so a spec that names no parameter measures what a default app pays.
 export const params = {
   tasks: {
-    type: 'integer', minimum: 1, default: 8, examples: [8],
-    title: 'Calls per run', description: 'How many argon2.hash calls each run starts at once.',
+    type: 'integer',
+    minimum: 1,
+    default: 8,
+    examples: [8],
+    title: 'Calls per run',
+    description: 'How many argon2.hash calls each run starts at once.',
   },
   memoryCost: {
-    type: 'integer', minimum: 1024, default: 65536, examples: [65536],
-    title: 'Memory cost (KiB)', description: 'Memory per hash in KiB (npm argon2 default 65536 = 64 MiB).',
+    type: 'integer',
+    minimum: 1024,
+    default: 65536,
+    examples: [65536],
+    title: 'Memory cost (KiB)',
+    description: 'Memory per hash in KiB (npm argon2 default 65536 = 64 MiB).',
   },
   timeCost: {
-    type: 'integer', minimum: 1, default: 3, examples: [3],
-    title: 'Time cost', description: 'Passes over the memory (npm argon2 default 3).',
+    type: 'integer',
+    minimum: 1,
+    default: 3,
+    examples: [3],
+    title: 'Time cost',
+    description: 'Passes over the memory (npm argon2 default 3).',
   },
   parallelism: {
-    type: 'integer', minimum: 1, maximum: 255, default: 4, examples: [1, 4],
-    title: 'Parallelism', description: 'Lanes per hash (npm argon2 default 4).',
+    type: 'integer',
+    minimum: 1,
+    maximum: 255,
+    default: 4,
+    examples: [1, 4],
+    title: 'Parallelism',
+    description: 'Lanes per hash (npm argon2 default 4).',
   },
 };
 
@@ -42,14 +59,19 @@ let argon2;
 export function checkParams({ memoryCost, parallelism }) {
   // Argon2 itself rejects memory below 8 KiB per lane; better to say so now than in 48 failed runs.
   // Values the schema rejects are already reported.
-  const valid = Number.isInteger(memoryCost) && memoryCost >= params.memoryCost.minimum &&
-    Number.isInteger(parallelism) && parallelism <= params.parallelism.maximum;
+  const valid =
+    Number.isInteger(memoryCost) &&
+    memoryCost >= params.memoryCost.minimum &&
+    Number.isInteger(parallelism) &&
+    parallelism <= params.parallelism.maximum;
   if (!valid || memoryCost >= 8 * parallelism) return [];
-  return [{
-    path: ['memoryCost'],
-    message: `expected at least 8 KiB per lane (8 × parallelism ${parallelism} = ${8 * parallelism}), found ${memoryCost}`,
-    hint: `raise memoryCost to ${8 * parallelism} or more, or lower parallelism`,
-  }];
+  return [
+    {
+      path: ['memoryCost'],
+      message: `expected at least 8 KiB per lane (8 × parallelism ${parallelism} = ${8 * parallelism}), found ${memoryCost}`,
+      hint: `raise memoryCost to ${8 * parallelism} or more, or lower parallelism`,
+    },
+  ];
 }
 
 export function assertRunnable() {
@@ -57,7 +79,11 @@ export function assertRunnable() {
   // dies with SIGSEGV while loading them instead of throwing; there the addon works only if npm's
   // install script compiled build/Release/argon2.node. A throwaway load turns the crash into a message.
   if (Number(process.versions.napi) >= 10) return;
-  const probe = spawnSync(process.execPath, ['-e', 'require("argon2")'], { cwd: APP_DIR, stdio: 'ignore', timeout: 60_000 });
+  const probe = spawnSync(process.execPath, ['-e', 'require("argon2")'], {
+    cwd: APP_DIR,
+    stdio: 'ignore',
+    timeout: 60_000,
+  });
   if (probe.status === 0) return;
   throw new WorkloadError(
     'ERR_ADDON_UNLOADABLE',

@@ -15,20 +15,37 @@ export const external = true;
 
 export const params = {
   image: {
-    type: 'string', minLength: 1, examples: ['my-service:latest', 'python:3.12-slim'],
-    title: 'Image', description: 'An image present on the engine (nothing is pulled). Leave out for the lab\'s own image of the cell\'s `node` (Debian with node, perl, sh).',
+    type: 'string',
+    minLength: 1,
+    examples: ['my-service:latest', 'python:3.12-slim'],
+    title: 'Image',
+    description:
+      "An image present on the engine (nothing is pulled). Leave out for the lab's own image of the cell's `node` (Debian with node, perl, sh).",
   },
   argv: {
-    type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, examples: [['python3', 'bench.py']],
-    title: 'Command', description: 'The program and its arguments, run as given (no shell). A bare name is looked up in the image\'s PATH.',
+    type: 'array',
+    minItems: 1,
+    items: { type: 'string', minLength: 1 },
+    examples: [['python3', 'bench.py']],
+    title: 'Command',
+    description:
+      "The program and its arguments, run as given (no shell). A bare name is looked up in the image's PATH.",
   },
   tasks: {
-    type: 'integer', minimum: 1, default: 1, examples: [1, 5],
-    title: 'Times per run', description: 'How many times each run starts the command, one after another, each in a fresh container with the cell\'s limits; each is a row of tasks.csv.',
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    examples: [1, 5],
+    title: 'Times per run',
+    description:
+      "How many times each run starts the command, one after another, each in a fresh container with the cell's limits; each is a row of tasks.csv.",
   },
   root: {
-    type: 'string', minLength: 1, examples: ['.', 'bench'],
-    title: 'Folder to mount', description: `A folder mounted read-only at ${USER_MOUNT}, also the working directory; relative to the experiments file. Leave out to mount nothing.`,
+    type: 'string',
+    minLength: 1,
+    examples: ['.', 'bench'],
+    title: 'Folder to mount',
+    description: `A folder mounted read-only at ${USER_MOUNT}, also the working directory; relative to the experiments file. Leave out to mount nothing.`,
   },
 };
 
@@ -39,7 +56,13 @@ export const required = ['argv'];
 export const userColumns = true;
 
 export const columns = [
-  { name: 'cgroup_reading_final', unit: '', type: 'boolean', description: 'every cgroup reading was taken after the command exited (exact); false: the last one, at most 5 ms before' },
+  {
+    name: 'cgroup_reading_final',
+    unit: '',
+    type: 'boolean',
+    description:
+      'every cgroup reading was taken after the command exited (exact); false: the last one, at most 5 ms before',
+  },
 ];
 
 export function checkParams(filled, _host, { configDir } = {}) {
@@ -67,5 +90,6 @@ export const model = {
   predict({ cpus }, { base, medians }) {
     return medians.wall_ms === undefined ? {} : { wall_ms: (medians.wall_ms * base.cpus) / cpus };
   },
-  describe: ({ base, medians }) => `ideal: ${medians.wall_ms?.toPrecision(3)} ms at ${base.cpus} CPUs, divided by each cell's CPUs`,
+  describe: ({ base, medians }) =>
+    `ideal: ${medians.wall_ms?.toPrecision(3)} ms at ${base.cpus} CPUs, divided by each cell's CPUs`,
 };

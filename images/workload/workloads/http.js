@@ -43,7 +43,10 @@ const group = (title, description, properties) => ({
 
 export const params = {
   work: {
-    type: 'string', enum: WORK_KINDS, default: 'pbkdf2', examples: WORK_KINDS,
+    type: 'string',
+    enum: WORK_KINDS,
+    default: 'pbkdf2',
+    examples: WORK_KINDS,
     title: 'Work per request',
     description:
       'What GET /work does: pbkdf2 or argon2 (password hashing on the libuv pool; pbkdf2 sync: true blocks the thread), ' +
@@ -51,114 +54,296 @@ export const params = {
       'none (answer at once). Its sub-parameters are under the key of the same name.',
   },
   pbkdf2: group('pbkdf2 work', 'One crypto.pbkdf2 per request, fixed password and salt.', {
-    iterations: { type: 'integer', minimum: 1, default: 10000, examples: [10000], title: 'Iterations', description: 'pbkdf2 iterations per request.' },
-    keylen: { type: 'integer', minimum: 1, default: 64, examples: [64], title: 'Key length', description: 'Derived key length in bytes; the body is its hex.' },
+    iterations: {
+      type: 'integer',
+      minimum: 1,
+      default: 10000,
+      examples: [10000],
+      title: 'Iterations',
+      description: 'pbkdf2 iterations per request.',
+    },
+    keylen: {
+      type: 'integer',
+      minimum: 1,
+      default: 64,
+      examples: [64],
+      title: 'Key length',
+      description: 'Derived key length in bytes; the body is its hex.',
+    },
     digest: pbkdf2Params.digest,
-    sync: { ...pbkdf2Params.sync, description: 'false: async crypto.pbkdf2 on the libuv pool; true: pbkdf2Sync blocks the thread handling the request.' },
+    sync: {
+      ...pbkdf2Params.sync,
+      description:
+        'false: async crypto.pbkdf2 on the libuv pool; true: pbkdf2Sync blocks the thread handling the request.',
+    },
   }),
-  argon2: group('argon2 work', 'One argon2id hash per request (npm argon2, on the libuv pool). Defaults: the OWASP minimum.', {
-    memoryCost: { type: 'integer', minimum: 1024, default: 19456, examples: [19456], title: 'Memory cost (KiB)', description: 'Memory per hash in KiB.' },
-    timeCost: { type: 'integer', minimum: 1, default: 2, examples: [2], title: 'Time cost', description: 'Passes over the memory.' },
-    parallelism: { type: 'integer', minimum: 1, maximum: 255, default: 1, examples: [1], title: 'Parallelism', description: 'Lanes per hash.' },
-  }),
+  argon2: group(
+    'argon2 work',
+    'One argon2id hash per request (npm argon2, on the libuv pool). Defaults: the OWASP minimum.',
+    {
+      memoryCost: {
+        type: 'integer',
+        minimum: 1024,
+        default: 19456,
+        examples: [19456],
+        title: 'Memory cost (KiB)',
+        description: 'Memory per hash in KiB.',
+      },
+      timeCost: {
+        type: 'integer',
+        minimum: 1,
+        default: 2,
+        examples: [2],
+        title: 'Time cost',
+        description: 'Passes over the memory.',
+      },
+      parallelism: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 255,
+        default: 1,
+        examples: [1],
+        title: 'Parallelism',
+        description: 'Lanes per hash.',
+      },
+    },
+  ),
   spin: group('spin work', 'Busy CPU on the thread handling the request, like a blocking loop.', {
-    ms: { type: 'number', minimum: 1, default: 5, examples: [5, 20], title: 'Milliseconds', description: 'CPU time each request burns on the handling thread (not wall time: under a quota a throttled request still does the same work).' },
+    ms: {
+      type: 'number',
+      minimum: 1,
+      default: 5,
+      examples: [5, 20],
+      title: 'Milliseconds',
+      description:
+        'CPU time each request burns on the handling thread (not wall time: under a quota a throttled request still does the same work).',
+    },
   }),
   template: group('template work', 'Render a mustache page (the "offload rendering" case).', {
-    rows: { type: 'integer', minimum: 1, default: 100, examples: [100, 1000], title: 'Rows', description: 'Repeats in the page: its size (catalogue ≈ 150 bytes a row, loves ≈ 30).' },
+    rows: {
+      type: 'integer',
+      minimum: 1,
+      default: 100,
+      examples: [100, 1000],
+      title: 'Rows',
+      description: 'Repeats in the page: its size (catalogue ≈ 150 bytes a row, loves ≈ 30).',
+    },
     page: {
-      type: 'string', enum: ['catalogue', 'loves'], default: 'catalogue', examples: ['catalogue', 'loves'], title: 'Page',
-      description: 'catalogue: an HTML table of `rows` products (sections, escaping, nested lists); loves: the line `<em>{{me}} loves {{you}}</em>` repeated `rows` times, as in the "offload rendering" post.',
+      type: 'string',
+      enum: ['catalogue', 'loves'],
+      default: 'catalogue',
+      examples: ['catalogue', 'loves'],
+      title: 'Page',
+      description:
+        'catalogue: an HTML table of `rows` products (sections, escaping, nested lists); loves: the line `<em>{{me}} loves {{you}}</em>` repeated `rows` times, as in the "offload rendering" post.',
     },
   }),
   server: {
-    type: 'string', enum: ['node', 'fastify'], default: 'node', examples: ['node', 'fastify'],
+    type: 'string',
+    enum: ['node', 'fastify'],
+    default: 'node',
+    examples: ['node', 'fastify'],
     title: 'Server',
     description:
       'What serves GET /work and GET /fast: node (node:http) or fastify (a Fastify app with the same two routes, as the ' +
       'template-offload post used). The work, the pool and the processes are the same. Unused with `app` (your app is its own server).',
   },
   duration: {
-    type: 'number', minimum: 0.1, default: 10, examples: [10, 30],
-    title: 'Measured seconds', description: 'Length of the measured period.',
+    type: 'number',
+    minimum: 0.1,
+    default: 10,
+    examples: [10, 30],
+    title: 'Measured seconds',
+    description: 'Length of the measured period.',
   },
   warmup: {
-    type: 'number', minimum: 0, default: 3, examples: [3],
-    title: 'Warm-up seconds', description: 'Load before the measured period, not counted (JIT, pools, connections).',
+    type: 'number',
+    minimum: 0,
+    default: 3,
+    examples: [3],
+    title: 'Warm-up seconds',
+    description: 'Load before the measured period, not counted (JIT, pools, connections).',
   },
   connections: {
-    type: 'integer', minimum: 1, default: 10, examples: [10, 100],
-    title: 'Connections', description: 'Concurrent connections autocannon keeps open.',
+    type: 'integer',
+    minimum: 1,
+    default: 10,
+    examples: [10, 100],
+    title: 'Connections',
+    description: 'Concurrent connections autocannon keeps open.',
   },
   pipelining: {
-    type: 'integer', minimum: 1, default: 1, examples: [1, 10],
-    title: 'Pipelining', description: 'Requests in flight per connection.',
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    examples: [1, 10],
+    title: 'Pipelining',
+    description: 'Requests in flight per connection.',
   },
   rate: {
-    type: 'integer', minimum: 1, examples: [500],
-    title: 'Fixed rate (req/s)', description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
+    type: 'integer',
+    minimum: 1,
+    examples: [500],
+    title: 'Fixed rate (req/s)',
+    description: 'Requests per second over all connections; leave out to send as fast as the server answers.',
   },
   fastProbe: {
-    type: 'boolean', default: false, examples: [false, true],
+    type: 'boolean',
+    default: false,
+    examples: [false, true],
     title: 'GET /fast probe',
     description:
       'true: during the measured period, GET /fast on one more connection at 100 requests a second (fast_route_p50_ms, ' +
       'fast_route_p99_ms: how long a trivial request waits while the server is busy). Off by default: its CPU time is in the ' +
-      'period\'s but its answers are not among the responses, so it makes a response look dearer, most in the cells that answer fewest.',
+      "period's but its answers are not among the responses, so it makes a response look dearer, most in the cells that answer fewest.",
   },
   load: {
-    type: 'string', enum: ['loop', 'burst', 'idle'], default: 'loop', examples: ['loop', 'burst', 'idle'],
+    type: 'string',
+    enum: ['loop', 'burst', 'idle'],
+    default: 'loop',
+    examples: ['loop', 'burst', 'idle'],
     title: 'Load',
     description:
       'loop: a closed loop of `connections` for `duration` s (autocannon: throughput). burst: `burst.rounds` bursts of ' +
       '`burst.requests` simultaneous requests (ApacheBench -n N -c N: how long N requests at once wait). idle: no request ' +
       'at all for `duration` s, the baseline of the event-loop delay.',
   },
-  burst: group('Burst load (ApacheBench-style)', 'With `load: burst`: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.', {
-    requests: { type: 'integer', minimum: 1, default: 6, examples: [6], title: 'Requests per burst', description: 'Each burst sends this many requests at once and ends when the last is answered.' },
-    rounds: { type: 'integer', minimum: 1, default: 20, examples: [20, 100], title: 'Bursts', description: 'Bursts per run, one after the other.' },
-    fast: {
-      type: 'boolean', default: false, examples: [false, true], title: 'GET /fast during each burst',
-      description: '50 ms after each burst is sent, one GET /fast on a new connection, timed alone (burst_fast_p50_ms): is a trivial route answered while the burst\'s work runs?',
+  burst: group(
+    'Burst load (ApacheBench-style)',
+    'With `load: burst`: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.',
+    {
+      requests: {
+        type: 'integer',
+        minimum: 1,
+        default: 6,
+        examples: [6],
+        title: 'Requests per burst',
+        description: 'Each burst sends this many requests at once and ends when the last is answered.',
+      },
+      rounds: {
+        type: 'integer',
+        minimum: 1,
+        default: 20,
+        examples: [20, 100],
+        title: 'Bursts',
+        description: 'Bursts per run, one after the other.',
+      },
+      fast: {
+        type: 'boolean',
+        default: false,
+        examples: [false, true],
+        title: 'GET /fast during each burst',
+        description:
+          "50 ms after each burst is sent, one GET /fast on a new connection, timed alone (burst_fast_p50_ms): is a trivial route answered while the burst's work runs?",
+      },
     },
-  }),
-  loader: group('Load generator', 'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.', {
-    cpus: {
-      type: 'number', exclusiveMinimum: 0, multipleOf: 0.001, default: 1, examples: [1],
-      title: 'Loader CPU quota', description: 'CPUs the load generator may use (at most the host count; autocannon uses one thread).',
+  ),
+  loader: group(
+    'Load generator',
+    'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.',
+    {
+      cpus: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        multipleOf: 0.001,
+        default: 1,
+        examples: [1],
+        title: 'Loader CPU quota',
+        description: 'CPUs the load generator may use (at most the host count; autocannon uses one thread).',
+      },
+      cpuset: {
+        type: 'string',
+        pattern: `^(auto|none|${CPUSET_PATTERN.slice(1, -1)})$`,
+        default: 'auto',
+        examples: ['auto', 'none', '1'],
+        title: 'Loader CPU set',
+        description:
+          'auto: when the cell pins the server (`cpuset` axis) and other host CPUs are free, pin the loader to them; otherwise unpinned. ' +
+          'none: never pin. A CPU list ("1", "2-3"): pin there.',
+      },
     },
-    cpuset: {
-      type: 'string', pattern: `^(auto|none|${CPUSET_PATTERN.slice(1, -1)})$`, default: 'auto', examples: ['auto', 'none', '1'],
-      title: 'Loader CPU set',
-      description:
-        'auto: when the cell pins the server (`cpuset` axis) and other host CPUs are free, pin the loader to them; otherwise unpinned. ' +
-        'none: never pin. A CPU list ("1", "2-3"): pin there.',
-    },
-  }),
+  ),
   app: {
     type: 'object',
     additionalProperties: false,
     required: ['file'],
     title: 'Your app',
     description:
-      'Serve your own app instead of the lab\'s: `export` is a `(req, res)` handler (two or more parameters, e.g. an Express app) ' +
+      "Serve your own app instead of the lab's: `export` is a `(req, res)` handler (two or more parameters, e.g. an Express app) " +
       'or a function returning an unlistened `http.Server`. The loader sends `method` `path` (with `headers` and `body`) and ' +
       'expects `status`; `work` is then unused. See docs/own-code.md.',
     properties: {
-      file: { type: 'string', minLength: 1, examples: ['server/app.js'], title: 'Module file', description: 'Relative to the folder of the experiments file.' },
-      export: { type: 'string', minLength: 1, default: 'default', examples: ['default', 'handler'], title: 'Export name', description: 'The handler or server factory.' },
-      root: { type: 'string', minLength: 1, examples: ['.'], title: 'Folder to mount', description: 'Mounted read-only (its node_modules is used); default: the file\'s folder.' },
-      path: { type: 'string', pattern: '^/', default: '/', examples: ['/api/users?limit=20'], title: 'Route', description: 'Path (and query) every request asks for.' },
-      method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], default: 'GET', title: 'Method', description: 'HTTP method of every request.' },
-      headers: { type: 'object', additionalProperties: { type: 'string' }, default: {}, examples: [{ 'content-type': 'application/json' }], title: 'Headers', description: 'Request headers, name → value.' },
-      body: { type: 'string', default: '', examples: ['{"name":"ada"}'], title: 'Body', description: 'Request body, sent as is.' },
-      status: { type: 'integer', minimum: 100, maximum: 599, default: 200, title: 'Expected status', description: 'Any other status fails the run before it is measured; during it, non-2xx answers count in non2xx.' },
+      file: {
+        type: 'string',
+        minLength: 1,
+        examples: ['server/app.js'],
+        title: 'Module file',
+        description: 'Relative to the folder of the experiments file.',
+      },
+      export: {
+        type: 'string',
+        minLength: 1,
+        default: 'default',
+        examples: ['default', 'handler'],
+        title: 'Export name',
+        description: 'The handler or server factory.',
+      },
+      root: {
+        type: 'string',
+        minLength: 1,
+        examples: ['.'],
+        title: 'Folder to mount',
+        description: "Mounted read-only (its node_modules is used); default: the file's folder.",
+      },
+      path: {
+        type: 'string',
+        pattern: '^/',
+        default: '/',
+        examples: ['/api/users?limit=20'],
+        title: 'Route',
+        description: 'Path (and query) every request asks for.',
+      },
+      method: {
+        type: 'string',
+        enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        default: 'GET',
+        title: 'Method',
+        description: 'HTTP method of every request.',
+      },
+      headers: {
+        type: 'object',
+        additionalProperties: { type: 'string' },
+        default: {},
+        examples: [{ 'content-type': 'application/json' }],
+        title: 'Headers',
+        description: 'Request headers, name → value.',
+      },
+      body: {
+        type: 'string',
+        default: '',
+        examples: ['{"name":"ada"}'],
+        title: 'Body',
+        description: 'Request body, sent as is.',
+      },
+      status: {
+        type: 'integer',
+        minimum: 100,
+        maximum: 599,
+        default: 200,
+        title: 'Expected status',
+        description:
+          'Any other status fails the run before it is measured; during it, non-2xx answers count in non2xx.',
+      },
     },
   },
   fault: {
-    type: 'string', enum: ['none', 'wrong-body', 'wrong-status'], default: 'none', examples: ['none'],
+    type: 'string',
+    enum: ['none', 'wrong-body', 'wrong-status'],
+    default: 'none',
+    examples: ['none'],
     title: 'Fault (tests only)',
-    description: 'Makes the server answer GET /work wrongly, to show that the loader\'s check fails the run. Leave at none.',
+    description:
+      "Makes the server answer GET /work wrongly, to show that the loader's check fails the run. Leave at none.",
   },
 };
 
@@ -174,24 +359,60 @@ export const columns = [
   { name: 'errors', unit: '', description: 'connection errors' },
   { name: 'timeouts', unit: '', description: 'requests that timed out' },
   { name: 'non2xx', unit: '', description: 'responses with a status other than 2xx' },
-  { name: 'fast_route_p50_ms', unit: 'ms', description: 'with fastProbe: median of GET /fast while /work is loaded (a light probe: one connection, 100 requests a second)' },
+  {
+    name: 'fast_route_p50_ms',
+    unit: 'ms',
+    description:
+      'with fastProbe: median of GET /fast while /work is loaded (a light probe: one connection, 100 requests a second)',
+  },
   { name: 'fast_route_p99_ms', unit: 'ms', description: 'with fastProbe: p99 of GET /fast while /work is loaded' },
-  { name: 'burst_p50_ms', unit: 'ms', description: 'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")' },
+  {
+    name: 'burst_p50_ms',
+    unit: 'ms',
+    description:
+      'median time for a burst of burst.requests simultaneous requests to be answered (ab\'s "time per request")',
+  },
   { name: 'burst_max_ms', unit: 'ms', description: 'slowest burst' },
-  { name: 'burst_first_p50_ms', unit: 'ms', description: 'median over the bursts of the time to the first answer of each burst' },
-  { name: 'burst_fast_p50_ms', unit: 'ms', description: 'with burst.fast: median time of the GET /fast sent 50 ms into each burst, on a new connection' },
+  {
+    name: 'burst_first_p50_ms',
+    unit: 'ms',
+    description: 'median over the bursts of the time to the first answer of each burst',
+  },
+  {
+    name: 'burst_fast_p50_ms',
+    unit: 'ms',
+    description: 'with burst.fast: median time of the GET /fast sent 50 ms into each burst, on a new connection',
+  },
   { name: 'event_loop_delay_mean_ms', unit: 'ms', description: 'mean event-loop delay of the server processes' },
   { name: 'event_loop_delay_p99_ms', unit: 'ms', description: 'p99 event-loop delay of the server processes' },
-  { name: 'warmup_drain_ms', unit: 'ms', description: 'wait, after the warm-up, for its requests still in flight to finish; the measured period opens after it' },
-  { name: 'requests_served', unit: '', description: 'GET /work requests whose work the server finished in the measured period, the window of its CPU counters (cpu_total_ms ÷ requests_served: CPU time per response); empty with app' },
+  {
+    name: 'warmup_drain_ms',
+    unit: 'ms',
+    description:
+      'wait, after the warm-up, for its requests still in flight to finish; the measured period opens after it',
+  },
+  {
+    name: 'requests_served',
+    unit: '',
+    description:
+      'GET /work requests whose work the server finished in the measured period, the window of its CPU counters (cpu_total_ms ÷ requests_served: CPU time per response); empty with app',
+  },
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
   { name: 'loader_cpuset', unit: '', type: 'text', description: 'CPUs the load generator was pinned to' },
-  { name: 'loader_saturated', unit: '', type: 'boolean', description: 'the load generator, not the server, was the limit' },
+  {
+    name: 'loader_saturated',
+    unit: '',
+    type: 'boolean',
+    description: 'the load generator, not the server, was the limit',
+  },
 ];
 
 // The latency percentiles, in the order report.html's percentile chart draws them.
 export const latencyPercentiles = [
-  ['p50', 'latency_p50_ms'], ['p90', 'latency_p90_ms'], ['p99', 'latency_p99_ms'], ['max', 'latency_max_ms'],
+  ['p50', 'latency_p50_ms'],
+  ['p90', 'latency_p90_ms'],
+  ['p99', 'latency_p99_ms'],
+  ['max', 'latency_max_ms'],
 ];
 
 export const primaryMetrics = [
@@ -207,7 +428,11 @@ export function assertRunnable({ work }) {
 /** With `app`, the user's module: checked by the preflight before the matrix starts (runner/docker/runs/preflight-user-code.js). */
 export const userCode = { kind: 'app', at: ['app'] };
 
-const APP_DEFAULTS = Object.fromEntries(Object.entries(params.app.properties).filter(([, schema]) => 'default' in schema).map(([key, schema]) => [key, schema.default]));
+const APP_DEFAULTS = Object.fromEntries(
+  Object.entries(params.app.properties)
+    .filter(([, schema]) => 'default' in schema)
+    .map(([key, schema]) => [key, schema.default]),
+);
 
 /** With `app`: its defaults filled, its file as seen inside the container, and the mount of its folder. */
 export function toContainer(filled, { configDir }) {
@@ -224,7 +449,10 @@ export function checkParams(filled, host, { configDir } = {}) {
     ...checkAppLoad(filled),
     ...checkServer(filled),
     ...checkFastProbe(filled),
-    ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({ ...issue, path: ['pbkdf2', ...issue.path] })),
+    ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({
+      ...issue,
+      path: ['pbkdf2', ...issue.path],
+    })),
     ...checkLoader(filled.loader, host),
   ];
 }
@@ -237,15 +465,29 @@ const WORK_GROUPS = ['pbkdf2', 'argon2', 'spin', 'template'];
  */
 export function findIgnoredParams(written, filled) {
   if (written.app) {
-    return ['work', ...WORK_GROUPS, 'fault'].filter((key) => key in written).map((key) => ({
-      path: [key], message: `\`${key}\` is ignored beside \`app:\`: your app answers the requests, the lab's work never runs`, hint: `remove \`${key}:\``,
-    }));
+    return ['work', ...WORK_GROUPS, 'fault']
+      .filter((key) => key in written)
+      .map((key) => ({
+        path: [key],
+        message: `\`${key}\` is ignored beside \`app:\`: your app answers the requests, the lab's work never runs`,
+        hint: `remove \`${key}:\``,
+      }));
   }
   return [
     ...WORK_GROUPS.filter((key) => key in written && key !== filled.work).map((key) => ({
-      path: [key], message: `\`${key}:\` is ignored: \`work\` is ${filled.work}${'work' in written ? '' : ' (the default)'}`, hint: `remove \`${key}:\`, or set \`work: ${key}\``,
+      path: [key],
+      message: `\`${key}:\` is ignored: \`work\` is ${filled.work}${'work' in written ? '' : ' (the default)'}`,
+      hint: `remove \`${key}:\`, or set \`work: ${key}\``,
     })),
-    ...('burst' in written && filled.load !== 'burst' ? [{ path: ['burst'], message: `\`burst:\` is ignored: \`load\` is ${filled.load}`, hint: 'remove `burst:`, or set `load: burst`' }] : []),
+    ...('burst' in written && filled.load !== 'burst'
+      ? [
+          {
+            path: ['burst'],
+            message: `\`burst:\` is ignored: \`load\` is ${filled.load}`,
+            hint: 'remove `burst:`, or set `load: burst`',
+          },
+        ]
+      : []),
   ];
 }
 
@@ -253,20 +495,46 @@ export function findIgnoredParams(written, filled) {
 function checkAppLoad({ app, load }) {
   if (!app || load !== 'burst') return [];
   if ((app.method ?? 'GET') === 'GET' && !app.body) return [];
-  return [{ path: ['app', 'method'], message: `expected GET without a body for \`load: burst\`, found ${app.method ?? 'GET'}${app.body ? ' with a body' : ''}`, hint: 'use `load: loop` for this route, or load a GET route in bursts' }];
+  return [
+    {
+      path: ['app', 'method'],
+      message: `expected GET without a body for \`load: burst\`, found ${app.method ?? 'GET'}${app.body ? ' with a body' : ''}`,
+      hint: 'use `load: loop` for this route, or load a GET route in bursts',
+    },
+  ];
 }
 
 // Your app is its own server: a server choice beside it would be silently unused.
 function checkServer({ app, server }) {
   if (!app || server !== 'fastify') return [];
-  return [{ path: ['server'], message: 'expected no `server` with `app`, found fastify', hint: 'remove `server:` (your app is its own server: build it with Fastify in your module if you want Fastify)' }];
+  return [
+    {
+      path: ['server'],
+      message: 'expected no `server` with `app`, found fastify',
+      hint: 'remove `server:` (your app is its own server: build it with Fastify in your module if you want Fastify)',
+    },
+  ];
 }
 
 // The probe needs the lab's GET /fast and some load beside it; otherwise it would be silently left out.
 function checkFastProbe({ fastProbe, app, load }) {
   if (fastProbe !== true) return [];
-  if (app) return [{ path: ['fastProbe'], message: 'expected no `fastProbe` with `app`, found true', hint: 'remove `fastProbe:` (your app has no GET /fast of the lab\'s)' }];
-  if (load === 'idle') return [{ path: ['fastProbe'], message: 'expected no `fastProbe` with `load: idle`, found true', hint: 'remove `fastProbe:` (idle sends no request at all, the probe\'s neither)' }];
+  if (app)
+    return [
+      {
+        path: ['fastProbe'],
+        message: 'expected no `fastProbe` with `app`, found true',
+        hint: "remove `fastProbe:` (your app has no GET /fast of the lab's)",
+      },
+    ];
+  if (load === 'idle')
+    return [
+      {
+        path: ['fastProbe'],
+        message: 'expected no `fastProbe` with `load: idle`, found true',
+        hint: "remove `fastProbe:` (idle sends no request at all, the probe's neither)",
+      },
+    ];
   return [];
 }
 
@@ -274,7 +542,11 @@ function checkLoader(loader, host) {
   if (!host || typeof loader !== 'object' || loader === null) return [];
   const issues = [];
   if (typeof loader.cpus === 'number' && loader.cpus > host.cpus) {
-    issues.push({ path: ['loader', 'cpus'], message: `expected at most ${host.cpus} (this host's CPU count), found ${loader.cpus}`, hint: 'write e.g. `loader: {cpus: 1}`' });
+    issues.push({
+      path: ['loader', 'cpus'],
+      message: `expected at most ${host.cpus} (this host's CPU count), found ${loader.cpus}`,
+      hint: 'write e.g. `loader: {cpus: 1}`',
+    });
   }
   if (typeof loader.cpuset === 'string' && loader.cpuset !== 'auto' && loader.cpuset !== 'none') {
     issues.push(...checkCpuset(loader.cpuset, ['loader', 'cpuset'], host));
@@ -304,7 +576,9 @@ function countLeftovers({ warmup, rate, connections, pipelining, fastProbe }) {
 
 // Requests' work per thread that can run it, when `requests` arrive at once (dealt over processes like tasks).
 function listRequestLoads({ params, pool, workers, cluster }, requests) {
-  return isOnPool(params) ? listPoolLoads({ tasks: requests, pool, cluster }) : listThreadLoads({ tasks: requests, workers, cluster });
+  return isOnPool(params)
+    ? listPoolLoads({ tasks: requests, pool, cluster })
+    : listThreadLoads({ tasks: requests, workers, cluster });
 }
 
 function predictOwnWork(cell, responseMs) {
@@ -331,7 +605,8 @@ function predictOwnWork(cell, responseMs) {
   const usable = Math.min(running * share.width, cpus);
   const saturated = Math.max(0, (usable * params.duration * 1000) / responseMs - leftovers) / params.duration;
   const perSecond = params.rate === undefined ? saturated : Math.min(params.rate, saturated);
-  if (perSecond < saturated) return { requests_per_sec: perSecond, latency_p99_ms: responseMs / Math.min(share.width, cpus) };
+  if (perSecond < saturated)
+    return { requests_per_sec: perSecond, latency_p99_ms: responseMs / Math.min(share.width, cpus) };
   // The answer at the 99th percentile waits behind this many requests: the window's first ones queue behind
   // the leftovers and each other; every later one behind the other connections' requests.
   const ahead = Math.max(inFlight, leftovers + inFlight - (perSecond * params.duration) / 100);
@@ -345,15 +620,27 @@ export const model = {
     if (params.load === 'idle') return null;
     if (params.app) return { kind: 'lowest', parallelism: countAppThreads };
     // requests_served: the server's own count of the window's answers (since the drain); before it, the loader's rate.
-    return { kind: 'sample', sample: (run, { params: own }) => run.cpu_total_ms / (Number.isFinite(run.requests_served) ? run.requests_served : (run.requests_per_sec * run.wall_ms) / 1000 + countLeftovers(own)) };
+    return {
+      kind: 'sample',
+      sample: (run, { params: own }) =>
+        run.cpu_total_ms /
+        (Number.isFinite(run.requests_served)
+          ? run.requests_served
+          : (run.requests_per_sec * run.wall_ms) / 1000 + countLeftovers(own)),
+    };
   },
   predict(cell, calibration) {
     if (calibration.kind === 'sample') return predictOwnWork(cell, calibration.value);
-    const gain = Math.min(countAppThreads(cell), cell.cpus) / Math.min(countAppThreads(calibration.base), calibration.base.cpus);
+    const gain =
+      Math.min(countAppThreads(cell), cell.cpus) / Math.min(countAppThreads(calibration.base), calibration.base.cpus);
     const { requests_per_sec: rate, latency_p99_ms: p99 } = calibration.medians;
-    return { ...(rate === undefined ? {} : { requests_per_sec: rate * gain }), ...(p99 === undefined ? {} : { latency_p99_ms: p99 / gain }) };
+    return {
+      ...(rate === undefined ? {} : { requests_per_sec: rate * gain }),
+      ...(p99 === undefined ? {} : { latency_p99_ms: p99 / gain }),
+    };
   },
-  describe: (calibration) => (calibration.kind === 'sample'
-    ? `CPU time of one response ${calibration.value.toPrecision(3)} ms`
-    : 'ideal: the least parallel cell scaled by min(processes × threads, CPUs)'),
+  describe: (calibration) =>
+    calibration.kind === 'sample'
+      ? `CPU time of one response ${calibration.value.toPrecision(3)} ms`
+      : 'ideal: the least parallel cell scaled by min(processes × threads, CPUs)',
 };

@@ -18,23 +18,44 @@ export const description =
 
 export const params = {
   tasks: {
-    type: 'integer', minimum: 1, default: 1, examples: [1],
-    title: 'Waiting tasks', description: 'Tasks that only wait `settleMs`; threads without one stay up idle all the same.',
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    examples: [1],
+    title: 'Waiting tasks',
+    description: 'Tasks that only wait `settleMs`; threads without one stay up idle all the same.',
   },
   settleMs: {
-    type: 'integer', minimum: 1, default: 500, examples: [500],
-    title: 'Settle time (ms)', description: 'How long every thread is up and quiet before the resident set is read.',
+    type: 'integer',
+    minimum: 1,
+    default: 500,
+    examples: [500],
+    title: 'Settle time (ms)',
+    description: 'How long every thread is up and quiet before the resident set is read.',
   },
 };
 
 // The result line's `metrics`, which measure() returns, after the threads and processes settled: all
 // processes summed, and the primary's alone.
 export const columns = [
-  { name: 'rss_mb', unit: 'MiB', description: 'resident set of the primary plus every cluster process (shared pages once per process)' },
+  {
+    name: 'rss_mb',
+    unit: 'MiB',
+    description: 'resident set of the primary plus every cluster process (shared pages once per process)',
+  },
   { name: 'main_rss_mb', unit: 'MiB', description: 'resident set of the primary process alone' },
-  { name: 'pss_mb', unit: 'MiB', description: 'proportional set of the primary plus every cluster process (shared pages split: what they cost together)' },
+  {
+    name: 'pss_mb',
+    unit: 'MiB',
+    description:
+      'proportional set of the primary plus every cluster process (shared pages split: what they cost together)',
+  },
   { name: 'main_pss_mb', unit: 'MiB', description: 'proportional set of the primary process alone' },
-  { name: 'vsz_mb', unit: 'MiB', description: 'virtual size (VmSize, ps VSZ) of the primary plus every cluster process' },
+  {
+    name: 'vsz_mb',
+    unit: 'MiB',
+    description: 'virtual size (VmSize, ps VSZ) of the primary plus every cluster process',
+  },
   { name: 'main_vsz_mb', unit: 'MiB', description: 'virtual size of the primary process alone' },
 ];
 
@@ -87,5 +108,6 @@ export const model = {
     const terms = countMemoryTerms(cell);
     return { rss_mb: coefficients.process * terms.process + coefficients.thread * terms.thread };
   },
-  describe: ({ coefficients }) => `${coefficients.process.toPrecision(3)} MiB a process + ${coefficients.thread.toPrecision(3)} MiB a worker thread`,
+  describe: ({ coefficients }) =>
+    `${coefficients.process.toPrecision(3)} MiB a process + ${coefficients.thread.toPrecision(3)} MiB a worker thread`,
 };

@@ -7,7 +7,11 @@ import { describe, isPlainObject } from '../spec-errors.js';
 
 /** { tasks: 16, ... }: every parameter that has a default (an object parameter: its own `default`). */
 export function readDefaults(params) {
-  return Object.fromEntries(Object.entries(params).filter(([, schema]) => schema.default !== undefined).map(([name, schema]) => [name, schema.default]));
+  return Object.fromEntries(
+    Object.entries(params)
+      .filter(([, schema]) => schema.default !== undefined)
+      .map(([name, schema]) => [name, schema.default]),
+  );
 }
 
 /** Defaults under what was given; an object parameter takes its defaults key by key, so naming one key keeps the others. */
@@ -30,7 +34,8 @@ export function findParamProblem(params, given, workloadName) {
 function checkObject(properties, given, path, what) {
   if (!isPlainObject(given)) return { path, message: `expected an object, got ${describe(given)}` };
   for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(properties, key)) return { path: [...path, key], message: `not ${what}; expected one of ${Object.keys(properties).join(', ')}` };
+    if (!Object.hasOwn(properties, key))
+      return { path: [...path, key], message: `not ${what}; expected one of ${Object.keys(properties).join(', ')}` };
   }
   for (const [key, value] of Object.entries(given)) {
     const problem = checkValue(properties[key], value, [...path, key]);
@@ -57,7 +62,8 @@ function checkValue(schema, value, path) {
   if (type === 'integer' || type === 'number') return checkNumber(schema, value, fail);
   if (type === 'array') {
     if (!Array.isArray(value)) return fail('a list');
-    if (schema.minItems !== undefined && value.length < schema.minItems) return fail(`a list of at least ${schema.minItems}`);
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      return fail(`a list of at least ${schema.minItems}`);
     for (const [index, item] of value.entries()) {
       const problem = schema.items && checkValue(schema.items, item, [...path, index]);
       if (problem) return problem;
@@ -66,7 +72,8 @@ function checkValue(schema, value, path) {
   }
   if (type === 'null') return value === null ? undefined : fail('null');
   if (type !== undefined && typeof value !== type) return fail(article(type));
-  if (schema.minLength !== undefined && value.length < schema.minLength) return fail(`text of at least ${schema.minLength} characters`);
+  if (schema.minLength !== undefined && value.length < schema.minLength)
+    return fail(`text of at least ${schema.minLength} characters`);
   if (schema.pattern && !new RegExp(schema.pattern).test(value)) return fail(`text matching ${schema.pattern}`);
   return undefined;
 }
@@ -76,9 +83,12 @@ function checkNumber(schema, value, fail) {
     schema.minimum !== undefined ? `≥ ${schema.minimum}` : null,
     schema.exclusiveMinimum !== undefined ? `> ${schema.exclusiveMinimum}` : null,
     schema.maximum !== undefined ? `≤ ${schema.maximum}` : null,
-  ].filter(Boolean).join(' and ');
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const expected = `${schema.type === 'integer' ? 'a whole number' : 'a number'}${bounds ? ` ${bounds}` : ''}`;
-  const isNumber = schema.type === 'integer' ? Number.isSafeInteger(value) : typeof value === 'number' && Number.isFinite(value);
+  const isNumber =
+    schema.type === 'integer' ? Number.isSafeInteger(value) : typeof value === 'number' && Number.isFinite(value);
   if (!isNumber) return fail(expected);
   if (schema.minimum !== undefined && value < schema.minimum) return fail(expected);
   if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return fail(expected);

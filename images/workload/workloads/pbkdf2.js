@@ -18,23 +18,40 @@ export const fixedWork = true;
 
 export const params = {
   tasks: {
-    type: 'integer', minimum: 1, default: 16, examples: [4, 16],
-    title: 'Calls per run', description: 'How many pbkdf2 calls each run starts at once.',
+    type: 'integer',
+    minimum: 1,
+    default: 16,
+    examples: [4, 16],
+    title: 'Calls per run',
+    description: 'How many pbkdf2 calls each run starts at once.',
   },
   iterations: {
-    type: 'integer', minimum: 1, default: 100000, examples: [100000],
-    title: 'Iterations', description: 'pbkdf2 iterations per call: the CPU cost of one call.',
+    type: 'integer',
+    minimum: 1,
+    default: 100000,
+    examples: [100000],
+    title: 'Iterations',
+    description: 'pbkdf2 iterations per call: the CPU cost of one call.',
   },
   keylen: {
-    type: 'integer', minimum: 1, default: 512, examples: [64, 512],
-    title: 'Key length', description: 'Derived key length in bytes.',
+    type: 'integer',
+    minimum: 1,
+    default: 512,
+    examples: [64, 512],
+    title: 'Key length',
+    description: 'Derived key length in bytes.',
   },
   digest: {
-    type: 'string', default: 'sha512', examples: ['sha512', 'sha256', 'sha1'],
-    title: 'Digest', description: 'HMAC digest, one of crypto.getHashes().',
+    type: 'string',
+    default: 'sha512',
+    examples: ['sha512', 'sha256', 'sha1'],
+    title: 'Digest',
+    description: 'HMAC digest, one of crypto.getHashes().',
   },
   sync: {
-    type: 'boolean', default: false, examples: [false, true],
+    type: 'boolean',
+    default: false,
+    examples: [false, true],
     title: 'Synchronous',
     description: 'false: async crypto.pbkdf2 via the libuv pool; true: pbkdf2Sync on the calling thread.',
   },
@@ -46,11 +63,13 @@ export function checkParams({ digest }) {
   const hashes = crypto.getHashes();
   if (typeof digest !== 'string' || hashes.includes(digest)) return [];
   const suggestion = suggestName(digest, hashes);
-  return [{
-    path: ['digest'],
-    message: `expected a digest from crypto.getHashes(), found ${JSON.stringify(digest)}`,
-    hint: suggestion ? `did you mean \`${suggestion}\`?` : 'write e.g. `digest: sha512` (or sha256, sha1)',
-  }];
+  return [
+    {
+      path: ['digest'],
+      message: `expected a digest from crypto.getHashes(), found ${JSON.stringify(digest)}`,
+      hint: suggestion ? `did you mean \`${suggestion}\`?` : 'write e.g. `digest: sha512` (or sha256, sha1)',
+    },
+  ];
 }
 
 export function runTask({ iterations, keylen, digest, sync }) {
@@ -67,7 +86,9 @@ export function runTask({ iterations, keylen, digest, sync }) {
 export const model = {
   calibration: () => ({ kind: 'sample', sample: (run, { params }) => run.cpu_total_ms / params.tasks }),
   predict({ params, cpus, pool, workers, cluster }, { value: callMs }) {
-    const loads = params.sync ? listThreadLoads({ tasks: params.tasks, workers, cluster }) : listPoolLoads({ tasks: params.tasks, pool, cluster });
+    const loads = params.sync
+      ? listThreadLoads({ tasks: params.tasks, workers, cluster })
+      : listPoolLoads({ tasks: params.tasks, pool, cluster });
     return { wall_ms: callMs * shareCpus(loads, { cpus }).last };
   },
   describe: ({ value }) => `CPU time of one call ${value.toPrecision(3)} ms`,

@@ -35,35 +35,56 @@ export const fixedWork = true;
 
 export const params = {
   tasks: {
-    type: 'integer', minimum: 1, default: 1, examples: [1, 2],
-    title: 'Slices', description: 'Contiguous slices of 1..n, dealt round-robin over cluster processes and worker threads like other tasks.',
+    type: 'integer',
+    minimum: 1,
+    default: 1,
+    examples: [1, 2],
+    title: 'Slices',
+    description:
+      'Contiguous slices of 1..n, dealt round-robin over cluster processes and worker threads like other tasks.',
   },
   n: {
-    type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 10_000_000, examples: [10_000_000, 1_000_000_000],
-    title: 'n', description: 'Sum the integers 1..n (exactly: checked against n(n+1)/2 slice by slice).',
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 10_000_000,
+    examples: [10_000_000, 1_000_000_000],
+    title: 'n',
+    description: 'Sum the integers 1..n (exactly: checked against n(n+1)/2 slice by slice).',
   },
   loop: {
-    type: 'string', enum: ['blocks', 'local', 'closure', 'closure-main'], default: 'blocks', examples: ['blocks', 'local', 'closure', 'closure-main'],
+    type: 'string',
+    enum: ['blocks', 'local', 'closure', 'closure-main'],
+    default: 'blocks',
+    examples: ['blocks', 'local', 'closure', 'closure-main'],
     title: 'Loop shape',
     description:
       'blocks: exact (blocks of doubles into a BigInt); local: one plain `for` loop of doubles whose bounds are parameters; ' +
-      'closure: the same loop reading its bounds from the enclosing scope, as a function reads a script\'s top-level `const N`; ' +
-      'closure-main: closure on the main thread, local on worker threads and in cluster processes (the range-sum post\'s programs). ' +
+      "closure: the same loop reading its bounds from the enclosing scope, as a function reads a script's top-level `const N`; " +
+      "closure-main: closure on the main thread, local on worker threads and in cluster processes (the range-sum post's programs). " +
       'The plain loops round past 2^53 and are checked to within that rounding.',
   },
 };
 
 export const columns = [
   {
-    name: 'spawn_and_sum_ms', unit: 'ms',
-    description: 'what the range-sum post timed: from before the first worker thread or cluster process was spawned to the end of the last slice (setup_ms + wall_ms); with neither, the slices alone (wall_ms)',
+    name: 'spawn_and_sum_ms',
+    unit: 'ms',
+    description:
+      'what the range-sum post timed: from before the first worker thread or cluster process was spawned to the end of the last slice (setup_ms + wall_ms); with neither, the slices alone (wall_ms)',
   },
 ];
 
 /** Issues with paths relative to params.sum. */
 export function checkParams({ tasks, n }) {
   if (!Number.isInteger(tasks) || !Number.isInteger(n) || tasks <= n) return [];
-  return [{ path: ['tasks'], message: `expected at most n (${n}) slices, found ${tasks}`, hint: `lower tasks to ${n} or raise n` }];
+  return [
+    {
+      path: ['tasks'],
+      message: `expected at most n (${n}) slices, found ${tasks}`,
+      hint: `lower tasks to ${n} or raise n`,
+    },
+  ];
 }
 
 /** Task `index` of `tasks` sums [first, last]; the slices partition 1..n. */
@@ -108,7 +129,12 @@ export function choosePostShape({ mainThread = isMainThread, primary = cluster.i
   return mainThread && primary ? 'closure' : 'local';
 }
 
-const LOOPS = { blocks: sumRange, local: sumLocal, closure: sumClosure, 'closure-main': (first, last) => LOOPS[choosePostShape()](first, last) };
+const LOOPS = {
+  blocks: sumRange,
+  local: sumLocal,
+  closure: sumClosure,
+  'closure-main': (first, last) => LOOPS[choosePostShape()](first, last),
+};
 
 // Synchronous on purpose: a sync task's end is stamped when its loop returns (spread/run-thread-tasks.js).
 export function runTask(params, index) {

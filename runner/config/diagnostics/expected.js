@@ -40,7 +40,8 @@ function describeScalar(schema) {
 
 function describeRange(noun, { minimum, maximum, exclusiveMinimum, exclusiveMaximum }) {
   if (minimum !== undefined && maximum !== undefined) return `${noun} from ${minimum} to ${maximum}`;
-  if (exclusiveMinimum !== undefined && exclusiveMaximum !== undefined) return `${noun} between ${exclusiveMinimum} and ${exclusiveMaximum}`;
+  if (exclusiveMinimum !== undefined && exclusiveMaximum !== undefined)
+    return `${noun} between ${exclusiveMinimum} and ${exclusiveMaximum}`;
   if (exclusiveMinimum !== undefined) return `${noun} greater than ${exclusiveMinimum}`;
   if (minimum !== undefined) return `${noun} of ${minimum} or more`;
   return noun;

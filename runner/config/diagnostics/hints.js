@@ -26,7 +26,9 @@ export function suggestValue(location) {
       return `write e.g. \`${location.key}: ${formatFlow(EXPERIMENT_PROPERTIES[location.key].examples[0])}\``;
     case 'claim-key': {
       const examples = EXPERIMENT_PROPERTIES.claims.items.properties[location.key]?.examples;
-      return examples ? `write e.g. \`${location.key}: ${formatFlow(examples[0])}\`` : suggestValue({ kind: 'setting', key: 'claims' });
+      return examples
+        ? `write e.g. \`${location.key}: ${formatFlow(examples[0])}\``
+        : suggestValue({ kind: 'setting', key: 'claims' });
     }
     case 'matrix':
       return 'write e.g. `matrix: {cpus: [1, 2], uv_threadpool_size: [1, 4]}`';

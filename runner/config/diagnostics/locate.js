@@ -21,7 +21,7 @@ export function createLocator(doc, lineCounter) {
       entry = child;
     }
     if (key && entry.key) return findPosition(entry.key);
-    return findPosition(isEmpty(entry.value) ? entry.key ?? entry.value : entry.value);
+    return findPosition(isEmpty(entry.value) ? (entry.key ?? entry.value) : entry.value);
   };
 }
 

@@ -18,7 +18,9 @@ export function classifyPath(path) {
   }
   if (section === 'params') {
     if (path.length === 3) return { kind: 'params' };
-    return path.length === 4 ? { kind: 'workload-params', workload: first } : { kind: 'param', workload: first, param: second };
+    return path.length === 4
+      ? { kind: 'workload-params', workload: first }
+      : { kind: 'param', workload: first, param: second };
   }
   // experiments.NAME.claims[i].KEY: one key of one claim.
   if (section === 'claims' && path.length === 5) return { kind: 'claim-key', key: second };

@@ -20,7 +20,8 @@ const TRANSLATORS = {
   minItems: translateEmptyList,
   uniqueItems: translateDuplicate,
   multipleOf: translateStep,
-  pattern: (error, path) => (error.propertyName === undefined ? translateExpected(error, path) : translateName(error, path)),
+  pattern: (error, path) =>
+    error.propertyName === undefined ? translateExpected(error, path) : translateName(error, path),
 };
 
 /** Issues for ajv's errors (run with allErrors and verbose) on `raw`. */
@@ -36,8 +37,9 @@ export function translateAjvErrors(errors, raw) {
 
 // `experiment:` is both an unknown key and a missing `experiments:`; the "did you mean" says it all.
 function dropMissingTypos(issues) {
-  const renamed = new Set(issues.filter((issue) => issue.renameTo)
-    .map((issue) => formatPath([...issue.path.slice(0, -1), issue.renameTo])));
+  const renamed = new Set(
+    issues.filter((issue) => issue.renameTo).map((issue) => formatPath([...issue.path.slice(0, -1), issue.renameTo])),
+  );
   return issues.filter((issue) => !(issue.missing && renamed.has(formatPath(issue.path))));
 }
 
@@ -49,9 +51,14 @@ function dropUnchosenBranches(errors) {
       instancePath: error.instancePath,
       schemaPath: `${error.schemaPath}/${Array.isArray(error.data) ? 0 : 1}/`,
     }));
-  return errors.filter((error) => !unchosen.some((branch) =>
-    (error.instancePath === branch.instancePath || error.instancePath.startsWith(`${branch.instancePath}/`)) &&
-    error.schemaPath.startsWith(branch.schemaPath)));
+  return errors.filter(
+    (error) =>
+      !unchosen.some(
+        (branch) =>
+          (error.instancePath === branch.instancePath || error.instancePath.startsWith(`${branch.instancePath}/`)) &&
+          error.schemaPath.startsWith(branch.schemaPath),
+      ),
+  );
 }
 
 function translateExpected(error, path) {
@@ -59,7 +66,10 @@ function translateExpected(error, path) {
   return {
     path,
     message: `expected ${describeExpected(error.parentSchema, location)}, found ${describeValue(error.data)}`,
-    hint: (error.keyword === 'enum' && suggestChoice(error.data, error.schema)) || (error.keyword === 'const' && suggestChoice(error.data, [error.schema])) || suggestValue(location),
+    hint:
+      (error.keyword === 'enum' && suggestChoice(error.data, error.schema)) ||
+      (error.keyword === 'const' && suggestChoice(error.data, [error.schema])) ||
+      suggestValue(location),
   };
 }
 
@@ -94,17 +104,35 @@ function translateUnknownKey(error, path) {
   const location = classifyPath(path);
   const allowed = Object.keys(error.parentSchema.properties ?? {});
   const explain = {
-    root: () => explainUnknown(key, 'top-level key', allowed, `allowed: ${allowed.map((name) => `\`${name}\``).join(', ')}`,
-      'settings go inside each experiment: `experiments: {NAME: {repetitions: 5, matrix: ...}}`'),
-    experiment: () => explainUnknown(key, 'key', allowed, `allowed: ${allowed.join(', ')}`,
-      AXIS_NAMES.includes(key) ? `axes go under \`matrix:\`, e.g. \`matrix: {${key}: [...]}\`` : 'remove it'),
+    root: () =>
+      explainUnknown(
+        key,
+        'top-level key',
+        allowed,
+        `allowed: ${allowed.map((name) => `\`${name}\``).join(', ')}`,
+        'settings go inside each experiment: `experiments: {NAME: {repetitions: 5, matrix: ...}}`',
+      ),
+    experiment: () =>
+      explainUnknown(
+        key,
+        'key',
+        allowed,
+        `allowed: ${allowed.join(', ')}`,
+        AXIS_NAMES.includes(key) ? `axes go under \`matrix:\`, e.g. \`matrix: {${key}: [...]}\`` : 'remove it',
+      ),
     matrix: () => explainUnknownAxis(key),
     entry: () => explainUnknownAxis(key),
     env: () => explainEnvName(key),
-    params: () => explainUnknown(key, 'workload', allowed, `params are for: ${allowed.join(', ')}`,
-      'remove it; only known workloads take parameters'),
-    'workload-params': () => explainUnknown(key, `${location.workload} parameter`, allowed,
-      `allowed: ${allowed.join(', ')}`, 'remove it'),
+    params: () =>
+      explainUnknown(
+        key,
+        'workload',
+        allowed,
+        `params are for: ${allowed.join(', ')}`,
+        'remove it; only known workloads take parameters',
+      ),
+    'workload-params': () =>
+      explainUnknown(key, `${location.workload} parameter`, allowed, `allowed: ${allowed.join(', ')}`, 'remove it'),
   }[location.kind];
   const explanation = explain?.() ?? explainUnknown(key, 'key', allowed, `allowed: ${allowed.join(', ')}`, 'remove it');
   return { path: [...path, key], at: 'key', ...explanation };
@@ -151,9 +179,10 @@ function explainEnvName(key) {
 function translateMissingKey(error, path) {
   const missing = error.params.missingProperty;
   const location = classifyPath(path);
-  const message = location.kind === 'root'
-    ? 'no `experiments:` key; expected a mapping with an `experiments:` key at the top level'
-    : `experiment \`${location.name}\` has no \`${missing}\`; expected ${describeExpected({}, { kind: missing })}`;
+  const message =
+    location.kind === 'root'
+      ? 'no `experiments:` key; expected a mapping with an `experiments:` key at the top level'
+      : `experiment \`${location.name}\` has no \`${missing}\`; expected ${describeExpected({}, { kind: missing })}`;
   const hint = location.kind === 'root' ? MINIMAL_EXAMPLE : suggestValue({ kind: missing });
   return { path: [...path, missing], anchor: path, at: 'key', missing: true, message, hint };
 }
@@ -173,7 +202,12 @@ function translateEmptyMapping(error, path) {
 
 function translateEmptyList(error, path) {
   const { axis } = classifyPath(path);
-  if (!axis) return { path, message: `\`${path.join('.')}\` is empty; expected at least ${error.schema} value`, hint: 'remove the key, or name at least one' };
+  if (!axis)
+    return {
+      path,
+      message: `\`${path.join('.')}\` is empty; expected at least ${error.schema} value`,
+      hint: 'remove the key, or name at least one',
+    };
   return {
     path,
     message: `\`${axis}\` has no values; expected at least one value`,

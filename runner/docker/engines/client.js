@@ -73,9 +73,14 @@ export async function pingEngine(docker, timeoutMs = PING_TIMEOUT_MS) {
     timer = setTimeout(() => resolve(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
-    return await Promise.race([docker.ping().then(() => undefined, (error) => error), timeout]);
+    return await Promise.race([
+      docker.ping().then(
+        () => undefined,
+        (error) => error,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
 }
-

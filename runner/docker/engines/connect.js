@@ -24,7 +24,14 @@ export async function connectEngine({ host = process.env.DOCKER_HOST, setup = fa
 
 async function askVersion(docker, timeoutMs) {
   let version;
-  const failure = await pingEngine({ ping: async () => { version = await docker.version(); } }, timeoutMs);
+  const failure = await pingEngine(
+    {
+      ping: async () => {
+        version = await docker.version();
+      },
+    },
+    timeoutMs,
+  );
   return failure ? { failure } : { version };
 }
 
@@ -49,7 +56,9 @@ function describeFix({ host, failure, setup }) {
     'install Docker (`apt-get install -y docker.io` on Debian),',
     `start it (\`dockerd > ${DOCKERD_LOG} 2>&1 &\`, or \`systemctl start docker\`),`,
     'or point DOCKER_HOST at a running engine (e.g. DOCKER_HOST=tcp://host:2375).',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 function isLocalEngine(host) {

@@ -26,7 +26,8 @@ const URL_PATTERN = /^(unix|tcp|ssh|https?):\/\//;
 export function resolveEngine(nameOrUrl, { env = process.env } = {}) {
   if (URL_PATTERN.test(nameOrUrl)) return { name: nameOrUrl, host: nameOrUrl, source: 'url' };
   // The CLI's `default` context is DOCKER_HOST or the local socket: today's behaviour, kept.
-  if (nameOrUrl === DEFAULT_ENGINE) return { name: DEFAULT_ENGINE, host: env.DOCKER_HOST || 'unix:///var/run/docker.sock', source: 'default' };
+  if (nameOrUrl === DEFAULT_ENGINE)
+    return { name: DEFAULT_ENGINE, host: env.DOCKER_HOST || 'unix:///var/run/docker.sock', source: 'default' };
   return readContext(nameOrUrl, { env });
 }
 
@@ -45,10 +46,14 @@ function readContext(name, { env }) {
   try {
     meta = JSON.parse(readFileSync(join(store, 'meta', id, 'meta.json'), 'utf8'));
   } catch (cause) {
-    throw new LabError('ERR_USAGE', `--engine ${name}: no Docker context of that name in ${store}, and it is not a URL`, {
-      hint: `known contexts: ${listContextNames(store).join(', ') || '(none)'}; create one with \`docker context create ${name} --docker host=ssh://user@host\`, or pass a URL (unix:///path, tcp://host:2376, ssh://user@host)`,
-      cause,
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `--engine ${name}: no Docker context of that name in ${store}, and it is not a URL`,
+      {
+        hint: `known contexts: ${listContextNames(store).join(', ') || '(none)'}; create one with \`docker context create ${name} --docker host=ssh://user@host\`, or pass a URL (unix:///path, tcp://host:2376, ssh://user@host)`,
+        cause,
+      },
+    );
   }
   const endpoint = meta.Endpoints?.docker;
   if (!endpoint?.Host) {
@@ -56,7 +61,13 @@ function readContext(name, { env }) {
       hint: `see \`docker context inspect ${name}\`; set one with \`docker context update ${name} --docker host=...\``,
     });
   }
-  return { name, host: endpoint.Host, tls: readTls(join(store, 'tls', id, 'docker')), skipTLSVerify: Boolean(endpoint.SkipTLSVerify), source: 'context' };
+  return {
+    name,
+    host: endpoint.Host,
+    tls: readTls(join(store, 'tls', id, 'docker')),
+    skipTLSVerify: Boolean(endpoint.SkipTLSVerify),
+    source: 'context',
+  };
 }
 
 function readTls(dir) {
@@ -74,13 +85,15 @@ function readTls(dir) {
 /** Names in the store, for the hint of a misspelt one. */
 export function listContextNames(store = contextStoreDir()) {
   try {
-    return readdirSync(join(store, 'meta')).flatMap((id) => {
-      try {
-        return [JSON.parse(readFileSync(join(store, 'meta', id, 'meta.json'), 'utf8')).Name];
-      } catch {
-        return [];
-      }
-    }).sort();
+    return readdirSync(join(store, 'meta'))
+      .flatMap((id) => {
+        try {
+          return [JSON.parse(readFileSync(join(store, 'meta', id, 'meta.json'), 'utf8')).Name];
+        } catch {
+          return [];
+        }
+      })
+      .sort();
   } catch {
     return [];
   }

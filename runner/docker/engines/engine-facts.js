@@ -59,9 +59,11 @@ export async function readEngineFacts(docker) {
 /** The problems that make an engine unfit for this runner, as sentences; [] when fit. */
 export function checkEngineFacts(facts) {
   const problems = [];
-  if (compareVersions(facts.api_version, MIN_API_VERSION) < 0) problems.push(`its API version ${facts.api_version} is older than ${MIN_API_VERSION}`);
+  if (compareVersions(facts.api_version, MIN_API_VERSION) < 0)
+    problems.push(`its API version ${facts.api_version} is older than ${MIN_API_VERSION}`);
   // Rootless Docker on cgroup v1 runs without a cgroup driver: every limit would be silently ignored.
-  if (facts.cgroup_driver === 'none') problems.push('it has no cgroup driver (rootless on cgroup v1?), so CPU and memory limits would be ignored');
+  if (facts.cgroup_driver === 'none')
+    problems.push('it has no cgroup driver (rootless on cgroup v1?), so CPU and memory limits would be ignored');
   if (!facts.cpu_cfs_quota) problems.push('it has no CFS quota support, so `cpus` cannot be applied');
   if (!facts.cpuset_supported) problems.push('it has no cpuset support, so `cpuset` cannot be applied');
   return problems;
@@ -81,10 +83,14 @@ export async function probeEngineCpus(docker, image) {
   try {
     seen = JSON.parse(raw.stdout);
   } catch (cause) {
-    throw new LabError('ERR_PREFLIGHT', `the CPU probe container on the engine failed (exit ${raw.exitCode}): ${raw.stderr.trim().split('\n').at(-1) ?? ''}`, {
-      hint: 'check that the engine can start containers (`docker run --rm IMAGE node -e 0`)',
-      cause,
-    });
+    throw new LabError(
+      'ERR_PREFLIGHT',
+      `the CPU probe container on the engine failed (exit ${raw.exitCode}): ${raw.stderr.trim().split('\n').at(-1) ?? ''}`,
+      {
+        hint: 'check that the engine can start containers (`docker run --rm IMAGE node -e 0`)',
+        cause,
+      },
+    );
   }
   return { cpu_ids: parseCpuList(seen.cpuset), cpu_model: seen.model };
 }

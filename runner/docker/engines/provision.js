@@ -24,7 +24,10 @@ let aptUpdated = false;
 export async function ensureHostTools({ onProgress = () => {} } = {}) {
   const missing = () => HOST_TOOLS.filter((tool) => !findExecutable(tool.command));
   if (missing().length > 0 && canUseApt()) {
-    await installPackages(missing().map((tool) => tool.aptPackage), { code: 'ERR_IMAGE_BUILD', onProgress });
+    await installPackages(
+      missing().map((tool) => tool.aptPackage),
+      { code: 'ERR_IMAGE_BUILD', onProgress },
+    );
   }
   return missing().map((tool) => tool.command);
 }
@@ -87,11 +90,16 @@ async function waitForEngine(docker, timeoutMs) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     failure = await pingEngine(docker);
   }
-  return failure && new Error(`dockerd did not answer within ${timeoutMs / 1000} s (see ${DOCKERD_LOG}): ${failure.message}`);
+  return (
+    failure && new Error(`dockerd did not answer within ${timeoutMs / 1000} s (see ${DOCKERD_LOG}): ${failure.message}`)
+  );
 }
 
 async function installPackages(packages, { code, onProgress }) {
-  const env = { DEBIAN_FRONTEND: 'noninteractive', PATH: [process.env.PATH, ...SBIN_DIRS].filter(Boolean).join(path.delimiter) };
+  const env = {
+    DEBIAN_FRONTEND: 'noninteractive',
+    PATH: [process.env.PATH, ...SBIN_DIRS].filter(Boolean).join(path.delimiter),
+  };
   try {
     if (!aptUpdated) {
       onProgress('apt: apt-get update');

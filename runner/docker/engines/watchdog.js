@@ -18,7 +18,16 @@ const REFUSED = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'EHOST
  * @param {(reason: Error) => void} [options.onLost]
  * @returns {{ signal: AbortSignal, stop(): void }}  signal.reason is the Error that says why
  */
-export function watchEngine(docker, { onLost = () => {}, everyMs = PING_EVERY_MS, timeoutMs = PING_TIMEOUT_MS, lostAfterMs = LOST_AFTER_MS, now = Date.now } = {}) {
+export function watchEngine(
+  docker,
+  {
+    onLost = () => {},
+    everyMs = PING_EVERY_MS,
+    timeoutMs = PING_TIMEOUT_MS,
+    lostAfterMs = LOST_AFTER_MS,
+    now = Date.now,
+  } = {},
+) {
   const controller = new AbortController();
   let lastAnswer = now();
   let refusals = 0;
@@ -42,7 +51,8 @@ export function watchEngine(docker, { onLost = () => {}, everyMs = PING_EVERY_MS
     }
     refusals = REFUSED.has(failure.code) ? refusals + 1 : 0;
     if (refusals >= 2) lose(`it refused the connection (${failure.code})`, failure);
-    else if (now() - lastAnswer >= lostAfterMs) lose(`no answer for ${Math.round((now() - lastAnswer) / 1000)} s (${failure.message})`, failure);
+    else if (now() - lastAnswer >= lostAfterMs)
+      lose(`no answer for ${Math.round((now() - lastAnswer) / 1000)} s (${failure.message})`, failure);
   };
   const timer = setInterval(check, everyMs);
   // The watchdog must never be what keeps the process alive.

@@ -24,24 +24,37 @@ export function formatOfficialImage(major, template = process.env.LAB_OFFICIAL_I
 export async function resolveBaseImage(engine, { major, choice, template }) {
   if (choice === 'local') {
     if (!(await engine.hasLocal()) && !(await engine.canBuildLocal())) {
-      throw new LabError('ERR_IMAGE_UNAVAILABLE', `No offline base image with Node ${major} on the engine (\`image: local\`), and building it needs root`, {
-        hint: `run once: ${engine.fixCommand(major)}`,
-      });
+      throw new LabError(
+        'ERR_IMAGE_UNAVAILABLE',
+        `No offline base image with Node ${major} on the engine (\`image: local\`), and building it needs root`,
+        {
+          hint: `run once: ${engine.fixCommand(major)}`,
+        },
+      );
     }
     return { source: 'local', ...(await engine.buildLocal()) };
   }
   if (choice !== 'auto' && choice !== 'official') {
     const found = await findOrPull(engine, choice);
     if (found.id) return { source: 'named', tag: choice, id: found.id };
-    throw new LabError('ERR_IMAGE_UNAVAILABLE', `The image ${choice} named by \`image:\` is not on the engine and cannot be pulled: ${found.reason}`, {
-      hint: `pull or build it on the engine first (\`docker pull ${choice}\`), or write \`image: auto\``,
-    });
+    throw new LabError(
+      'ERR_IMAGE_UNAVAILABLE',
+      `The image ${choice} named by \`image:\` is not on the engine and cannot be pulled: ${found.reason}`,
+      {
+        hint: `pull or build it on the engine first (\`docker pull ${choice}\`), or write \`image: auto\``,
+      },
+    );
   }
   const official = formatOfficialImage(major, template);
   if (choice === 'auto') {
     const id = await engine.inspect(official);
     if (id) return { source: 'official', tag: official, id };
-    if (await engine.hasLocal()) return { source: 'local', note: `${official} is not on the engine (\`docker pull ${official}\` to use it)`, ...(await engine.buildLocal()) };
+    if (await engine.hasLocal())
+      return {
+        source: 'local',
+        note: `${official} is not on the engine (\`docker pull ${official}\` to use it)`,
+        ...(await engine.buildLocal()),
+      };
   }
   const found = await findOrPull(engine, official);
   if (found.id) return { source: 'official', tag: official, id: found.id };
@@ -53,9 +66,13 @@ export async function resolveBaseImage(engine, { major, choice, template }) {
   if (await engine.canBuildLocal()) {
     return { source: 'local', note: `${official} unavailable (${found.reason})`, ...(await engine.buildLocal()) };
   }
-  throw new LabError('ERR_IMAGE_UNAVAILABLE', `No image with Node ${major}: the engine has no ${official} and cannot pull it (${found.reason}), and building the offline base image needs root`, {
-    hint: `run once: ${engine.fixCommand(major)}`,
-  });
+  throw new LabError(
+    'ERR_IMAGE_UNAVAILABLE',
+    `No image with Node ${major}: the engine has no ${official} and cannot pull it (${found.reason}), and building the offline base image needs root`,
+    {
+      hint: `run once: ${engine.fixCommand(major)}`,
+    },
+  );
 }
 
 async function findOrPull(engine, reference) {
@@ -71,5 +88,8 @@ async function findOrPull(engine, reference) {
 }
 
 function firstLine(text = '') {
-  return text.replace(/^\(HTTP code \d+\) [^-]*- /, '').split('\n')[0].trim();
+  return text
+    .replace(/^\(HTTP code \d+\) [^-]*- /, '')
+    .split('\n')[0]
+    .trim();
 }

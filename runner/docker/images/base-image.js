@@ -46,19 +46,32 @@ export function createBaseSource(docker, { major, root, cacheDir, onProgress }) 
  */
 export async function probeNodeVersion(docker, base, major) {
   const result = await runContainer(docker, {
-    image: base.id, env: {}, limits: {}, timeoutMs: PROBE_TIMEOUT_MS, labels: {},
-    entrypoint: ['node'], cmd: ['-p', 'process.versions.node'],
+    image: base.id,
+    env: {},
+    limits: {},
+    timeoutMs: PROBE_TIMEOUT_MS,
+    labels: {},
+    entrypoint: ['node'],
+    cmd: ['-p', 'process.versions.node'],
   }).catch((error) => ({ exitCode: null, stdout: '', stderr: error.message }));
   const version = result.exitCode === 0 ? result.stdout.trim() : '';
   if (!/^\d+\.\d+\.\d+/.test(version)) {
-    throw new LabError('ERR_IMAGE_UNAVAILABLE', `The image ${base.tag} has no working \`node\`: ${(result.stderr || result.stdout).trim().split('\n').at(-1) || `exit code ${result.exitCode}`}`, {
-      hint: 'name an image with Node.js on its PATH (e.g. one built FROM node:24-bookworm-slim), or write `image: auto`',
-    });
+    throw new LabError(
+      'ERR_IMAGE_UNAVAILABLE',
+      `The image ${base.tag} has no working \`node\`: ${(result.stderr || result.stdout).trim().split('\n').at(-1) || `exit code ${result.exitCode}`}`,
+      {
+        hint: 'name an image with Node.js on its PATH (e.g. one built FROM node:24-bookworm-slim), or write `image: auto`',
+      },
+    );
   }
   if (Number(version.split('.')[0]) !== Number(major)) {
-    throw new LabError('ERR_IMAGE_UNAVAILABLE', `The image ${base.tag} has Node ${version}, but the cells ask for Node ${major}`, {
-      hint: `set \`node: ${version.split('.')[0]}\` in the matrix for this image, or name an image with Node ${major}`,
-    });
+    throw new LabError(
+      'ERR_IMAGE_UNAVAILABLE',
+      `The image ${base.tag} has Node ${version}, but the cells ask for Node ${major}`,
+      {
+        hint: `set \`node: ${version.split('.')[0]}\` in the matrix for this image, or name an image with Node ${major}`,
+      },
+    );
   }
   return version;
 }
@@ -76,13 +89,19 @@ async function ensureBaseImage(docker, { nodeVersion, cacheDir, onProgress }) {
   try {
     // Loaded only here: building a base image is rare, and its modules are not on the way to a run.
     const { withBaseRootfs } = await import('./rootfs/build-rootfs.js');
-    await withBaseRootfs({ nodeVersion, cacheDir, onProgress }, (tarStream) => importRootfs(docker, tarStream, { tag, nodeVersion, onProgress }));
+    await withBaseRootfs({ nodeVersion, cacheDir, onProgress }, (tarStream) =>
+      importRootfs(docker, tarStream, { tag, nodeVersion, onProgress }),
+    );
   } catch (cause) {
     if (cause instanceof LabError) throw cause;
-    throw new LabError('ERR_IMAGE_BUILD', `Could not make the root filesystem for ${tag}: ${cause.shortMessage ?? cause.message}`, {
-      hint: 'Check free disk space in the cache directory (XDG_CACHE_HOME or ~/.cache), then run `node-threads-lab images` again.',
-      cause,
-    });
+    throw new LabError(
+      'ERR_IMAGE_BUILD',
+      `Could not make the root filesystem for ${tag}: ${cause.shortMessage ?? cause.message}`,
+      {
+        hint: 'Check free disk space in the cache directory (XDG_CACHE_HOME or ~/.cache), then run `node-threads-lab images` again.',
+        cause,
+      },
+    );
   }
   const id = await inspectImageId(docker, tag);
   if (!id) {
@@ -114,4 +133,3 @@ async function importRootfs(docker, tarStream, { tag, nodeVersion, onProgress })
     });
   }
 }
-

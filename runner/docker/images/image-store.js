@@ -17,12 +17,15 @@ export async function inspectImage(docker, reference) {
 // The engine reports failures inside a 200 response, as a JSON line with `error`.
 export function followProgress(docker, stream, onEvent) {
   return new Promise((resolve, reject) => {
-    docker.modem.followProgress(stream, (error, output) => {
-      const failed = output?.find((event) => event.error || event.errorDetail);
-      if (error) reject(error);
-      else if (failed) reject(new Error(failed.errorDetail?.message ?? failed.error));
-      else resolve(output);
-    }, onEvent);
+    docker.modem.followProgress(
+      stream,
+      (error, output) => {
+        const failed = output?.find((event) => event.error || event.errorDetail);
+        if (error) reject(error);
+        else if (failed) reject(new Error(failed.errorDetail?.message ?? failed.error));
+        else resolve(output);
+      },
+      onEvent,
+    );
   });
 }
-

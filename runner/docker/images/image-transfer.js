@@ -22,16 +22,24 @@ export async function copyImages(source, target, images, { onProgress = () => {}
       const tarStream = await source.docker.getImage(tag).get();
       await followProgress(target.docker, await target.docker.loadImage(tarStream), () => {});
     } catch (cause) {
-      throw new LabError('ERR_IMAGE_BUILD', `could not send ${tag} from engine ${source.name} to engine ${target.name}: ${cause.message}`, {
-        hint: `check free disk space on ${target.name}; by hand: docker --context ${source.name} save ${tag} | docker --context ${target.name} load`,
-        cause,
-      });
+      throw new LabError(
+        'ERR_IMAGE_BUILD',
+        `could not send ${tag} from engine ${source.name} to engine ${target.name}: ${cause.message}`,
+        {
+          hint: `check free disk space on ${target.name}; by hand: docker --context ${source.name} save ${tag} | docker --context ${target.name} load`,
+          cause,
+        },
+      );
     }
     const loaded = await inspectImageId(target.docker, tag);
     if (loaded !== id) {
-      throw new LabError('ERR_IMAGE_BUILD', `engine ${target.name} holds ${tag} as ${loaded ?? 'nothing'} after loading it, expected ${id}`, {
-        hint: `remove the image there (docker --context ${target.name} rmi ${tag}) and start again`,
-      });
+      throw new LabError(
+        'ERR_IMAGE_BUILD',
+        `engine ${target.name} holds ${tag} as ${loaded ?? 'nothing'} after loading it, expected ${id}`,
+        {
+          hint: `remove the image there (docker --context ${target.name} rmi ${tag}) and start again`,
+        },
+      );
     }
     onProgress(`${target.name}: ${tag} loaded in ${((Date.now() - began) / 1000).toFixed(1)} s, id checked`);
   }

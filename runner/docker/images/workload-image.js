@@ -29,23 +29,44 @@ const SOURCE_LABEL = 'node-threads-lab.base-source';
  * @param {{ nodeMajors?: number[], requests?: { major: number, choice: string }[] }} options  requests: majors with an image choice
  * @returns {Promise<Map<number|string, { tag: string, id: string, nodeVersion: string, source: string, base: string }>>}  keyed by imageKey()
  */
-export async function ensureImages(docker, { nodeMajors = [DEFAULT_NODE_MAJOR], requests, onProgress = () => {}, root = PROJECT_ROOT, cacheDir, officialTemplate } = {}) {
+export async function ensureImages(
+  docker,
+  {
+    nodeMajors = [DEFAULT_NODE_MAJOR],
+    requests,
+    onProgress = () => {},
+    root = PROJECT_ROOT,
+    cacheDir,
+    officialTemplate,
+  } = {},
+) {
   await assertWorkloadPresent(root);
   const filesRead = readContextFiles(root);
   filesRead.catch(() => {});
   await ensureWorkloadDependencies({ root, onProgress: (event) => onProgress(formatProgress(event)) });
   const images = new Map();
-  const wanted = requests ?? nodeMajors.map((major) => ({ major: Number(major), choice: pickImageChoice(undefined, major) }));
+  const wanted =
+    requests ?? nodeMajors.map((major) => ({ major: Number(major), choice: pickImageChoice(undefined, major) }));
   for (const { major, choice } of wanted) {
     const key = imageKey(major, choice);
     if (images.has(key)) continue;
     const report = (event) => onProgress(formatProgress({ major, ...event }));
-    const base = await resolveBaseImage(createBaseSource(docker, { major, root, cacheDir, onProgress: report }), { major, choice, template: officialTemplate });
+    const base = await resolveBaseImage(createBaseSource(docker, { major, root, cacheDir, onProgress: report }), {
+      major,
+      choice,
+      template: officialTemplate,
+    });
     const hash = hashWorkloadContext({ files: await filesRead, baseImageId: base.id });
     const tag = formatWorkloadTag(major, hash);
     const existing = await inspectImage(docker, tag);
-    const nodeVersion = base.nodeVersion ?? existing?.Config?.Labels?.[NODE_VERSION_LABEL] ?? await probeNodeVersion(docker, base, major);
-    report({ phase: 'base', message: `${base.tag} (${base.source}, Node ${nodeVersion})${base.note ? `: ${base.note}` : ''}` });
+    const nodeVersion =
+      base.nodeVersion ??
+      existing?.Config?.Labels?.[NODE_VERSION_LABEL] ??
+      (await probeNodeVersion(docker, base, major));
+    report({
+      phase: 'base',
+      message: `${base.tag} (${base.source}, Node ${nodeVersion})${base.note ? `: ${base.note}` : ''}`,
+    });
     let id = existing?.Id;
     if (id) {
       report({ phase: 'cached', message: `${tag} is up to date` });
@@ -86,14 +107,16 @@ export async function readContextFiles(root = PROJECT_ROOT) {
   // Read all at once, not one after another: this check runs before every matrix (hashing sorts them).
   const walk = async (relative) => {
     const entries = await readdir(path.join(root, relative), { withFileTypes: true });
-    const found = await Promise.all(entries.map(async (entry) => {
-      const entryPath = path.posix.join(relative, entry.name);
-      const absolute = path.join(root, entryPath);
-      if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(entryPath);
-      if (entry.isSymbolicLink()) return [{ path: entryPath, content: `symlink\0${await readlink(absolute)}` }];
-      if (entry.isFile()) return [{ path: entryPath, content: await readFile(absolute) }];
-      return [];
-    }));
+    const found = await Promise.all(
+      entries.map(async (entry) => {
+        const entryPath = path.posix.join(relative, entry.name);
+        const absolute = path.join(root, entryPath);
+        if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : walk(entryPath);
+        if (entry.isSymbolicLink()) return [{ path: entryPath, content: `symlink\0${await readlink(absolute)}` }];
+        if (entry.isFile()) return [{ path: entryPath, content: await readFile(absolute) }];
+        return [];
+      }),
+    );
     return found.flat();
   };
   const [dockerfile, workload] = await Promise.all([readFile(path.join(root, 'Dockerfile')), walk(WORKLOAD_DIR)]);
@@ -102,7 +125,10 @@ export async function readContextFiles(root = PROJECT_ROOT) {
 
 async function assertWorkloadPresent(root) {
   for (const file of ['Dockerfile', `${WORKLOAD_DIR}/run.js`]) {
-    const present = await stat(path.join(root, file)).then((info) => info.isFile(), () => false);
+    const present = await stat(path.join(root, file)).then(
+      (info) => info.isFile(),
+      () => false,
+    );
     if (!present) {
       throw new LabError('ERR_IMAGE_BUILD', 'This file is missing, so the workload image cannot be built', {
         file: path.join(root, file),
@@ -116,7 +142,10 @@ async function assertWorkloadPresent(root) {
 // holds the hash of the lock file they were installed from, so a changed lock reinstalls them.
 export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgress = () => {} } = {}) {
   const dir = path.join(root, WORKLOAD_DIR);
-  const hasManifest = await stat(path.join(dir, 'package.json')).then(() => true, () => false);
+  const hasManifest = await stat(path.join(dir, 'package.json')).then(
+    () => true,
+    () => false,
+  );
   if (!hasManifest) return;
   const lock = await readFile(path.join(dir, 'package-lock.json')).catch(() => undefined);
   if (!lock) {
@@ -130,7 +159,12 @@ export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgre
   if ((await readFile(stamp, 'utf8').catch(() => '')) === lockHash) return;
   onProgress({ phase: 'npm-ci', message: `npm ci --omit=dev in ${WORKLOAD_DIR}` });
   try {
-    await execa('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, all: true, env: withoutGlobalInstall(process.env), extendEnv: false });
+    await execa('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], {
+      cwd: dir,
+      all: true,
+      env: withoutGlobalInstall(process.env),
+      extendEnv: false,
+    });
   } catch (cause) {
     throw new LabError('ERR_IMAGE_BUILD', `npm ci failed in ${WORKLOAD_DIR}: ${lastLines(cause.all)}`, {
       hint: `Run \`npm ci --omit=dev\` in ${WORKLOAD_DIR} to see the full output; the registry must be reachable from this machine.`,
@@ -144,20 +178,31 @@ export async function ensureWorkloadDependencies({ root = PROJECT_ROOT, onProgre
 // Run by postinstall during `npm install -g`, npm ci would inherit the global install's settings and refuse
 // (ECIGLOBAL) or install into the global prefix: this folder's dependencies are a local install, always.
 function withoutGlobalInstall(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_config_(global|location|prefix)$/i.test(name)));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !/^npm_config_(global|location|prefix)$/i.test(name)),
+  );
 }
 
 async function buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, onProgress }) {
   onProgress({ phase: 'build', message: `building ${tag} from ${base.tag}` });
   try {
-    const response = await docker.buildImage({ context: root, src: ['Dockerfile', WORKLOAD_DIR] }, {
-      t: tag,
-      // By id: a tag such as node:24-bookworm-slim may move later; the hash already names this id.
-      buildargs: { BASE: base.id },
-      labels: { [PROJECT_LABEL]: PROJECT, [NODE_VERSION_LABEL]: nodeVersion, [BASE_LABEL]: base.tag, [SOURCE_LABEL]: base.source, 'node-threads-lab.content-hash': hash },
-      rm: true,
-      forcerm: true,
-    });
+    const response = await docker.buildImage(
+      { context: root, src: ['Dockerfile', WORKLOAD_DIR] },
+      {
+        t: tag,
+        // By id: a tag such as node:24-bookworm-slim may move later; the hash already names this id.
+        buildargs: { BASE: base.id },
+        labels: {
+          [PROJECT_LABEL]: PROJECT,
+          [NODE_VERSION_LABEL]: nodeVersion,
+          [BASE_LABEL]: base.tag,
+          [SOURCE_LABEL]: base.source,
+          'node-threads-lab.content-hash': hash,
+        },
+        rm: true,
+        forcerm: true,
+      },
+    );
     // Only the step headers: the rest is layer ids, and an error arrives in the stream's last line.
     await followProgress(docker, response, (event) => {
       if (event.stream?.startsWith('Step ')) onProgress({ phase: 'build', message: event.stream.trim() });
@@ -170,7 +215,10 @@ async function buildWorkloadImage(docker, { root, tag, base, hash, nodeVersion, 
     });
   }
   const id = (await inspectImage(docker, tag))?.Id;
-  if (!id) throw new LabError('ERR_IMAGE_BUILD', `docker build reported success but ${tag} does not exist`, { hint: 'Run `node-threads-lab images` again.' });
+  if (!id)
+    throw new LabError('ERR_IMAGE_BUILD', `docker build reported success but ${tag} does not exist`, {
+      hint: 'Run `node-threads-lab images` again.',
+    });
   return id;
 }
 

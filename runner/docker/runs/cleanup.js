@@ -32,9 +32,16 @@ export function isOrphan(owner, isAlive = isOwnerAlive) {
 }
 
 async function removeAll(docker, containers) {
-  await Promise.all(containers.map((info) => docker.getContainer(info.Id).remove({ force: true, v: true }).catch((error) => {
-    if (error?.statusCode !== 404 && error?.statusCode !== 409) throw error;
-  })));
+  await Promise.all(
+    containers.map((info) =>
+      docker
+        .getContainer(info.Id)
+        .remove({ force: true, v: true })
+        .catch((error) => {
+          if (error?.statusCode !== 404 && error?.statusCode !== 409) throw error;
+        }),
+    ),
+  );
 }
 
 function describe(info) {

@@ -42,20 +42,35 @@ export async function runCommandTasks(docker, spec, { signal } = {}) {
   };
 }
 
-async function runCommandOnce(docker, { image, watcherImage, argv, env, limits, mounts, workingDir, labels }, { timeoutMs, signal }) {
+async function runCommandOnce(
+  docker,
+  { image, watcherImage, argv, env, limits, mounts, workingDir, labels },
+  { timeoutMs, signal },
+) {
   const { create, removeAll } = trackContainers(docker);
   try {
-    const target = await create(toCreateOptions({
-      image, env, limits, mounts, workingDir, entrypoint: [argv[0]], cmd: argv.slice(1), labels: { ...labels, [ROLE_LABEL]: 'command' },
-    }));
-    const watcher = await create(toCreateOptions({
-      image: watcherImage,
-      env: { LAB_WATCH: JSON.stringify({ id: target.container.id }) },
-      limits: { memoryBytes: WATCHER_MEMORY },
-      mounts: [{ source: '/sys/fs/cgroup', target: '/host/cgroup' }],
-      entrypoint: WATCHER_ENTRYPOINT,
-      labels: { ...labels, [ROLE_LABEL]: 'watcher' },
-    }));
+    const target = await create(
+      toCreateOptions({
+        image,
+        env,
+        limits,
+        mounts,
+        workingDir,
+        entrypoint: [argv[0]],
+        cmd: argv.slice(1),
+        labels: { ...labels, [ROLE_LABEL]: 'command' },
+      }),
+    );
+    const watcher = await create(
+      toCreateOptions({
+        image: watcherImage,
+        env: { LAB_WATCH: JSON.stringify({ id: target.container.id }) },
+        limits: { memoryBytes: WATCHER_MEMORY },
+        mounts: [{ source: '/sys/fs/cgroup', target: '/host/cgroup' }],
+        entrypoint: WATCHER_ENTRYPOINT,
+        labels: { ...labels, [ROLE_LABEL]: 'watcher' },
+      }),
+    );
     await watcher.container.start();
     // Node's start-up in the watcher takes longer than a short command lives: wait until it polls.
     await waitForLine(watcher.output, '"ready"', WATCHER_READY_TIMEOUT_MS);

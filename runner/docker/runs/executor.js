@@ -34,14 +34,24 @@ export function createDockerExecutor(docker, images) {
       // one (command) runs in the user's image, watched from outside.
       const workload = getWorkload(run.workload);
       const running = workload.serves
-        ? executeHttp(docker, run, spec, { signal, withinSlot: Boolean(slotCpuIds), readHostCpuIds: async () => slotCpuIds ?? (hostCpuIds ??= await readEngineCpuIds(docker)) })
-        : workload.external ? executeCommand(docker, run, spec, { signal }) : runContainer(docker, spec, { signal });
+        ? executeHttp(docker, run, spec, {
+            signal,
+            withinSlot: Boolean(slotCpuIds),
+            readHostCpuIds: async () => slotCpuIds ?? (hostCpuIds ??= await readEngineCpuIds(docker)),
+          })
+        : workload.external
+          ? executeCommand(docker, run, spec, { signal })
+          : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {
-          throw new LabError('ERR_DOCKER_LOST', `the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
-            hint: 'rows of the finished runs are in runs.csv; start dockerd again, then run the matrix again',
-            cause: error,
-          });
+          throw new LabError(
+            'ERR_DOCKER_LOST',
+            `the Docker engine stopped answering during run ${run.runKey} (${error.code})`,
+            {
+              hint: 'rows of the finished runs are in runs.csv; start dockerd again, then run the matrix again',
+              cause: error,
+            },
+          );
         }
         // The engine refused the container (a cpuset it lacks, say): a failed run with the reason, not a crash.
         return refused(error);
@@ -53,16 +63,25 @@ export function createDockerExecutor(docker, images) {
 
 /** http: a server container and a load-generator container; their outcomes become one row in collect/. */
 async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuIds }) {
-  const loaderLimits = planLoaderLimits({ server: run.limits, loader: run.params.loader, hostCpuIds: await readHostCpuIds(), withinSlot });
+  const loaderLimits = planLoaderLimits({
+    server: run.limits,
+    loader: run.params.loader,
+    hostCpuIds: await readHostCpuIds(),
+    withinSlot,
+  });
   try {
-    const pair = await runHttpPair(docker, {
-      image: spec.image,
-      labels: spec.labels,
-      timeoutMs: spec.timeoutMs,
-      server: { env: spec.env, limits: spec.limits, mounts: spec.mounts },
-      // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
-      loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
-    }, { signal });
+    const pair = await runHttpPair(
+      docker,
+      {
+        image: spec.image,
+        labels: spec.labels,
+        timeoutMs: spec.timeoutMs,
+        server: { env: spec.env, limits: spec.limits, mounts: spec.mounts },
+        // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
+        loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
+      },
+      { signal },
+    );
     // Both containers' outcomes, for collect/ to combine into one row (collect/http-result.js).
     return { pair, loaderLimits, aborted: pair.aborted, containerMs: pair.containerMs, containerId: pair.containerId };
   } catch (error) {
@@ -74,22 +93,37 @@ async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuI
 /** command: the user's image and argv, measured from outside (command-run.js); our image only watches. */
 export async function executeCommand(docker, run, spec, { signal }) {
   const { LAB_SPEC, ...env } = spec.env;
-  const command = await runCommandTasks(docker, {
-    ...spec,
-    env,
-    image: run.params.image ?? spec.image,
-    watcherImage: spec.image,
-    argv: run.params.argv,
-    tasks: run.params.tasks,
-    workingDir: run.workingDir,
-  }, { signal });
+  const command = await runCommandTasks(
+    docker,
+    {
+      ...spec,
+      env,
+      image: run.params.image ?? spec.image,
+      watcherImage: spec.image,
+      argv: run.params.argv,
+      tasks: run.params.tasks,
+      workingDir: run.workingDir,
+    },
+    { signal },
+  );
   // Every task's outcome, for collect/ to turn into one row (collect/command-result.js).
-  return { commandRun: command, aborted: command.aborted, containerMs: command.containerMs, containerId: command.containerId };
+  return {
+    commandRun: command,
+    aborted: command.aborted,
+    containerMs: command.containerMs,
+    containerId: command.containerId,
+  };
 }
 
 function refused(error, what = 'the container') {
   return {
-    exitCode: null, stdout: '', oomKilled: false, timedOut: false, aborted: false, containerMs: 0, containerId: '',
+    exitCode: null,
+    stdout: '',
+    oomKilled: false,
+    timedOut: false,
+    aborted: false,
+    containerMs: 0,
+    containerId: '',
     stderr: `[runner] Docker refused ${what}: ${error.message}\n`,
   };
 }

@@ -24,22 +24,27 @@ export async function runHttpPair(docker, { image, labels, timeoutMs, server, lo
   const remaining = () => Math.max(0, timeoutMs - (performance.now() - began));
   const { create, removeAll } = trackContainers(docker);
   try {
-    const serverSide = await create(toCreateOptions({ image, ...server, labels: { ...labels, [ROLE_LABEL]: 'server' } }));
+    const serverSide = await create(
+      toCreateOptions({ image, ...server, labels: { ...labels, [ROLE_LABEL]: 'server' } }),
+    );
     await serverSide.container.start();
-    const loaderSide = await create(toCreateOptions({
-      image,
-      ...loader,
-      entrypoint: LOADER_ENTRYPOINT,
-      networkMode: `container:${serverSide.container.id}`,
-      labels: { ...labels, [ROLE_LABEL]: 'loader' },
-    }));
+    const loaderSide = await create(
+      toCreateOptions({
+        image,
+        ...loader,
+        entrypoint: LOADER_ENTRYPOINT,
+        networkMode: `container:${serverSide.container.id}`,
+        labels: { ...labels, [ROLE_LABEL]: 'loader' },
+      }),
+    );
     await loaderSide.container.start();
 
     const loaderPhase = await awaitLoader(serverSide.container, loaderSide.container, remaining(), signal);
     const loaderState = (await loaderSide.container.inspect()).State;
     const loaderDone = loaderPhase.ending === 'exited' && loaderState.ExitCode === 0;
     let serverEnding = loaderPhase.serverEndedFirst ? 'exited' : 'stopped';
-    if (loaderDone) serverEnding = await waitForEnd(serverSide.container, Math.min(remaining(), SERVER_EXIT_GRACE_MS), signal);
+    if (loaderDone)
+      serverEnding = await waitForEnd(serverSide.container, Math.min(remaining(), SERVER_EXIT_GRACE_MS), signal);
     if (serverEnding !== 'exited') await serverSide.container.kill().catch(ignoreGone);
     const serverState = (await serverSide.container.inspect()).State;
     await drainOutput(Promise.all([serverSide.output.done, loaderSide.output.done]));
@@ -71,11 +76,14 @@ export async function awaitLoader(serverContainer, loaderContainer, timeoutMs, s
   if (signal?.aborted) cut.abort();
   let waiting = true;
   let serverEndedFirst = false;
-  serverContainer.wait().then((result) => {
-    if (!waiting) return;
-    serverEndedFirst = true;
-    if (result?.StatusCode !== 0) cut.abort();
-  }, () => {});
+  serverContainer.wait().then(
+    (result) => {
+      if (!waiting) return;
+      serverEndedFirst = true;
+      if (result?.StatusCode !== 0) cut.abort();
+    },
+    () => {},
+  );
   try {
     const ending = await waitForEnd(loaderContainer, timeoutMs, cut.signal);
     waiting = false;
@@ -87,5 +95,10 @@ export async function awaitLoader(serverContainer, loaderContainer, timeoutMs, s
 }
 
 function describe(output, state) {
-  return { exitCode: state.ExitCode ?? null, stdout: output.stdout(), stderr: output.stderr(), oomKilled: Boolean(state.OOMKilled) };
+  return {
+    exitCode: state.ExitCode ?? null,
+    stdout: output.stdout(),
+    stderr: output.stderr(),
+    oomKilled: Boolean(state.OOMKilled),
+  };
 }

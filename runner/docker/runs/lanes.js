@@ -23,7 +23,10 @@ async function executeOnLane(engine, slot, run, { signal } = {}) {
   if (lostSignal.aborted) throw engineLost(engine, run, lostSignal.reason);
   const placed = { ...run, limits: placeLimits(run.limits, slot, engine.slots.length) };
   const both = AbortSignal.any([lostSignal, ...(signal ? [signal] : [])]);
-  const running = engine.executor.execute(placed, { signal: both, slotCpuIds: engine.slots.length > 1 ? slot.cpuIds : undefined });
+  const running = engine.executor.execute(placed, {
+    signal: both,
+    slotCpuIds: engine.slots.length > 1 ? slot.cpuIds : undefined,
+  });
   let onLost;
   const lost = new Promise((resolve) => {
     onLost = () => resolve('lost');
@@ -46,9 +49,13 @@ async function executeOnLane(engine, slot, run, { signal } = {}) {
 }
 
 function engineLost(engine, run, reason) {
-  return new LabError('ERR_DOCKER_LOST', `engine ${engine.name} stopped answering during run ${run.runKey}: ${reason?.message ?? reason}`, {
-    engine: engine.name,
-    hint: 'rows of the finished runs are kept; start the engine again, then resume',
-    cause: reason,
-  });
+  return new LabError(
+    'ERR_DOCKER_LOST',
+    `engine ${engine.name} stopped answering during run ${run.runKey}: ${reason?.message ?? reason}`,
+    {
+      engine: engine.name,
+      hint: 'rows of the finished runs are kept; start the engine again, then resume',
+      cause: reason,
+    },
+  );
 }

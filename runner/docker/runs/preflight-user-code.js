@@ -29,8 +29,16 @@ export async function preflightUserCode(docker, { plans, images, config, onProgr
       const check = describeCheck(plan, cell);
       if (!check || checked.has(check.key)) continue;
       checked.add(check.key);
-      const context = { docker, plan, cell, image: images.get(imageKey(cell.nodeMajor, cell.imageChoice)).tag, config, onProgress };
-      const found = check.kind === 'command' ? await preflightCommand(context, check) : await preflightModule(context, check);
+      const context = {
+        docker,
+        plan,
+        cell,
+        image: images.get(imageKey(cell.nodeMajor, cell.imageChoice)).tag,
+        config,
+        onProgress,
+      };
+      const found =
+        check.kind === 'command' ? await preflightCommand(context, check) : await preflightModule(context, check);
       for (const key of found) keys.add(key);
     }
     plan.userColumns ??= [...keys].map((key) => `user_${key}`);
@@ -40,15 +48,24 @@ export async function preflightUserCode(docker, { plans, images, config, onProgr
 function describeCheck(plan, cell) {
   const at = ['experiments', plan.experiment.name, 'params', cell.workload];
   const { params } = cell.container;
-  if (getWorkload(cell.workload).external) return { kind: 'command', key: JSON.stringify([params.image, params.argv, params.root]), at };
+  if (getWorkload(cell.workload).external)
+    return { kind: 'command', key: JSON.stringify([params.image, params.argv, params.root]), at };
   const userCode = getWorkload(cell.workload).userCode;
   const target = userCode && userCode.at.reduce((object, key) => object?.[key], params);
   if (!target?.file) return null;
-  return { kind: userCode.kind, key: JSON.stringify([userCode.kind, target.file, target.export, cell.nodeMajor]), target, at: [...at, ...userCode.at] };
+  return {
+    kind: userCode.kind,
+    key: JSON.stringify([userCode.kind, target.file, target.export, cell.nodeMajor]),
+    target,
+    at: [...at, ...userCode.at],
+  };
 }
 
 async function preflightModule({ docker, plan, cell, image, config, onProgress }, { kind, target, at }) {
-  const shown = path.relative(process.cwd(), path.join(cell.container.mounts[0].source, target.file.replace(/^\/lab\/user\//, '')));
+  const shown = path.relative(
+    process.cwd(),
+    path.join(cell.container.mounts[0].source, target.file.replace(/^\/lab\/user\//, '')),
+  );
   onProgress(`${shown} export \`${target.export}\``);
   const raw = await runContainer(docker, {
     image,
@@ -63,12 +80,22 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
   if (!report) {
     const reason = describePreflightFailure(raw, { timeoutS: plan.experiment.timeout });
     const exportIssue = /has no export|is a \w+, not a function/.test(reason);
-    throw locatedError(config, [...at, exportIssue ? 'export' : 'file'], `preflight of ${shown}: ${reason}`,
-      exportIssue ? `write the name of an exported function in \`export:\`` : 'fix the module so that it loads, then run the matrix again');
+    throw locatedError(
+      config,
+      [...at, exportIssue ? 'export' : 'file'],
+      `preflight of ${shown}: ${reason}`,
+      exportIssue
+        ? `write the name of an exported function in \`export:\``
+        : 'fix the module so that it loads, then run the matrix again',
+    );
   }
   if (report.stdout?.unfinished) {
-    throw locatedError(config, [...at, 'file'], `preflight of ${shown}: ${describeUnfinishedStdout(report.stdout)}`,
-      'print with a final newline (console.log does), or to stderr (console.error): stdout is where each run writes its result line');
+    throw locatedError(
+      config,
+      [...at, 'file'],
+      `preflight of ${shown}: ${describeUnfinishedStdout(report.stdout)}`,
+      'print with a final newline (console.log does), or to stderr (console.error): stdout is where each run writes its result line',
+    );
   }
   if (report.callError) onProgress(`the first call of ${shown} threw (${report.callError}); every run will record it`);
   return report.columns;
@@ -77,22 +104,41 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
 async function preflightCommand({ docker, plan, cell, image: labImage, config, onProgress }, { at }) {
   const { params, mounts, workingDir } = cell.container;
   const image = params.image ?? labImage;
-  const info = await docker.getImage(image).inspect().catch((error) => {
-    if (error?.statusCode !== 404) throw error;
-    throw locatedError(config, [...at, 'image'], `image ${image} is not on the engine (nothing is pulled)`,
-      `build or load it first (\`docker build -t ${image} .\`, \`docker load -i image.tar\`), or leave \`image\` out for the lab's own image`);
-  });
+  const info = await docker
+    .getImage(image)
+    .inspect()
+    .catch((error) => {
+      if (error?.statusCode !== 404) throw error;
+      throw locatedError(
+        config,
+        [...at, 'image'],
+        `image ${image} is not on the engine (nothing is pulled)`,
+        `build or load it first (\`docker build -t ${image} .\`, \`docker load -i image.tar\`), or leave \`image\` out for the lab's own image`,
+      );
+    });
   onProgress(`${image} ${params.argv.join(' ')} (one unmeasured run for its result keys)`);
   // The engine resolves argv[0] when it starts the container, and refuses to start it when the
   // program is missing: the primer run is also the check that argv[0] exists.
   const outcome = await runCommandTasks(docker, {
-    image, watcherImage: labImage, argv: params.argv, tasks: 1, env: cell.env, limits: cell.limits, mounts, workingDir,
-    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' }, timeoutMs: plan.experiment.timeout * 1000,
+    image,
+    watcherImage: labImage,
+    argv: params.argv,
+    tasks: 1,
+    env: cell.env,
+    limits: cell.limits,
+    mounts,
+    workingDir,
+    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
+    timeoutMs: plan.experiment.timeout * 1000,
   }).catch((error) => {
     if (!NOT_FOUND.test(error?.message ?? '')) throw error;
     const where = params.argv[0].includes('/') ? `at ${params.argv[0]}` : `in its PATH (${readPath(info)})`;
-    throw locatedError(config, [...at, 'argv', 0], `\`${params.argv[0]}\` is not in image ${image} ${where}`,
-      'write a program the image has (`docker run --rm --entrypoint ls IMAGE /usr/bin` lists some), or an absolute path');
+    throw locatedError(
+      config,
+      [...at, 'argv', 0],
+      `\`${params.argv[0]}\` is not in image ${image} ${where}`,
+      'write a program the image has (`docker run --rm --entrypoint ls IMAGE /usr/bin` lists some), or an absolute path',
+    );
   });
   const [task] = outcome.tasks;
   if (task.exitCode !== 0) onProgress(`the command exited with code ${task.exitCode}; every run will record it`);
@@ -109,5 +155,8 @@ function locatedError(config, at, message, hint) {
 }
 
 function formatAt(at) {
-  return at.reduce((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part), '');
+  return at.reduce(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    '',
+  );
 }

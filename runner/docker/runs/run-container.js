@@ -45,7 +45,17 @@ export async function runContainer(docker, spec, { signal } = {}) {
   }
 }
 
-export function toCreateOptions({ image, env, limits, labels, cmd, entrypoint, networkMode = 'none', mounts = [], workingDir }) {
+export function toCreateOptions({
+  image,
+  env,
+  limits,
+  labels,
+  cmd,
+  entrypoint,
+  networkMode = 'none',
+  mounts = [],
+  workingDir,
+}) {
   return {
     Image: image,
     Entrypoint: entrypoint,
@@ -123,7 +133,12 @@ function collect(stream) {
 export async function drainOutput(done, boundMs = OUTPUT_DRAIN_MS) {
   let timer;
   try {
-    await Promise.race([done, new Promise((resolve) => { timer = setTimeout(resolve, boundMs); })]);
+    await Promise.race([
+      done,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, boundMs);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -11,13 +11,19 @@ const FIXTURE = join(ROOT, 'test/fixtures/results/pool-vs-cores');
 
 // Measured in that folder: argon2 at pool 4 takes −49% [−53%, −46%] from cpus 1 to 2; pbkdf2 at cpus 2 from
 // pool 4 to 8: −3.1% [−21%, +19%], far too wide to say "the same within 5%".
-const HOLDS = '{says: "2 CPUs cut argon2 time by more than 30%", compare: {cpus: [1, 2]}, where: {workload: argon2, uv_threadpool_size: 4}, expect: {below: 0.7}}';
-const REFUTED = '{says: "2 CPUs barely help argon2", compare: {cpus: [1, 2]}, where: {workload: argon2, uv_threadpool_size: 4}, expect: {above: 0.9}}';
-const UNDECIDED = '{says: "pool 8 is no faster than 4", compare: {uv_threadpool_size: [4, 8]}, where: {workload: pbkdf2, cpus: 2}, expect: {same: 0.05}}';
+const HOLDS =
+  '{says: "2 CPUs cut argon2 time by more than 30%", compare: {cpus: [1, 2]}, where: {workload: argon2, uv_threadpool_size: 4}, expect: {below: 0.7}}';
+const REFUTED =
+  '{says: "2 CPUs barely help argon2", compare: {cpus: [1, 2]}, where: {workload: argon2, uv_threadpool_size: 4}, expect: {above: 0.9}}';
+const UNDECIDED =
+  '{says: "pool 8 is no faster than 4", compare: {uv_threadpool_size: [4, 8]}, where: {workload: pbkdf2, cpus: 2}, expect: {same: 0.05}}';
 
 function writeConfig(dir, claims) {
   const file = join(dir, `claims-${claims.length}-${Math.random().toString(36).slice(2)}.yml`);
-  writeFileSync(file, `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8]}\n    claims:\n${claims.map((claim) => `      - ${claim}\n`).join('')}`);
+  writeFileSync(
+    file,
+    `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8]}\n    claims:\n${claims.map((claim) => `      - ${claim}\n`).join('')}`,
+  );
   return file;
 }
 
@@ -32,7 +38,12 @@ describe('npm run claims -- DIR', () => {
   test.each([
     ['every claim holds', 0, [HOLDS], /^HOLDS: claimed: "2 CPUs cut argon2 time by more than 30%"/m],
     ['one is refuted', 1, [HOLDS, REFUTED, UNDECIDED], /^REFUTED: claimed: "2 CPUs barely help argon2"/m],
-    ['some are inconclusive, none refuted', 3, [HOLDS, UNDECIDED], /^INCONCLUSIVE: claimed: "pool 8 is no faster than 4".*about \d+ runs per cell would probably settle it/m],
+    [
+      'some are inconclusive, none refuted',
+      3,
+      [HOLDS, UNDECIDED],
+      /^INCONCLUSIVE: claimed: "pool 8 is no faster than 4".*about \d+ runs per cell would probably settle it/m,
+    ],
   ])('%s → exit %s', async (name, code, claims, line) => {
     const { stdout, exitCode } = await runClaims([dir, '--config', writeConfig(dir, claims)]);
     expect(stdout).toMatch(line);
@@ -43,7 +54,9 @@ describe('npm run claims -- DIR', () => {
   test('a folder whose run.json has no claims: every automatic step with --steps, exit 0', async () => {
     const { stdout, exitCode } = await runClaims([dir, '--steps']);
     expect(stdout).toContain('No claims: run.json has no `claims:`.');
-    expect(stdout).toContain('  uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (medians 1903 → 1538 ms, n 3/3), faster');
+    expect(stdout).toContain(
+      '  uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (medians 1903 → 1538 ms, n 3/3), faster',
+    );
     expect(exitCode).toBe(0);
   });
 
@@ -58,9 +71,14 @@ describe('npm run claims -- DIR', () => {
 
   test('a claim on a value the config has but the folder never ran: exit 2 with the values the folder has', async () => {
     const file = join(dir, 'wider.yml');
-    writeFileSync(file, `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8, 16]}\n    claims:\n      - {says: "16 threads beat 4", compare: {uv_threadpool_size: [4, 16]}, where: {workload: pbkdf2, cpus: 2}, expect: {below: 0.9}}\n`);
+    writeFileSync(
+      file,
+      `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8, 16]}\n    claims:\n      - {says: "16 threads beat 4", compare: {uv_threadpool_size: [4, 16]}, where: {workload: pbkdf2, cpus: 2}, expect: {below: 0.9}}\n`,
+    );
     const { stdout, stderr, exitCode } = await runClaims([dir, '--config', file]);
-    expect(stderr).toContain('claim 1 ("16 threads beat 4"): the folder has no cell with uv_threadpool_size=16 at workload=pbkdf2 cpus=2; there it has 1, 2, 4, 8');
+    expect(stderr).toContain(
+      'claim 1 ("16 threads beat 4"): the folder has no cell with uv_threadpool_size=16 at workload=pbkdf2 cpus=2; there it has 1, 2, 4, 8',
+    );
     expect(stdout).not.toContain('INCONCLUSIVE');
     expect(exitCode).toBe(2);
   });

@@ -12,7 +12,9 @@ describe('parseCommandLine', () => {
     ['--plna', 'did you mean --plan?'],
     ['--failfast', 'did you mean --fail-fast?'],
   ])('%s gets a "did you mean"', (typed, suggestion) => {
-    expect(() => parseCommandLine([typed], { options: OPTIONS, usage: 'u' })).toThrow(expect.objectContaining({ code: 'ERR_USAGE', message: expect.stringContaining(suggestion) }));
+    expect(() => parseCommandLine([typed], { options: OPTIONS, usage: 'u' })).toThrow(
+      expect.objectContaining({ code: 'ERR_USAGE', message: expect.stringContaining(suggestion) }),
+    );
   });
 
   test('an option far from every known one gets none', () => {

@@ -14,13 +14,17 @@ const FIXTURE = join(ROOT, 'test/fixtures/results/pool-vs-cores');
 const FIXTURE_B = join(ROOT, 'test/fixtures/results/pool-vs-cores-b');
 // Children of `npm test` inherit npm's variables; a person's shell has none.
 const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name)));
-const cli = (args, options = {}) => execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
+const cli = (args, options = {}) =>
+  execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
 
 describe('help', () => {
   test('--help lists every subcommand and the exit statuses, exit 0', async () => {
     const { stdout, exitCode } = await cli(['--help']);
     expect(exitCode).toBe(0);
-    for (const { name, summary } of SUBCOMMANDS) expect(stdout).toMatch(new RegExp(`^  ${name} +${summary.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+    for (const { name, summary } of SUBCOMMANDS)
+      expect(stdout).toMatch(
+        new RegExp(`^  ${name} +${summary.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
+      );
     for (const [status] of EXIT_STATUSES) expect(stdout).toMatch(new RegExp(`^  ${status} `, 'm'));
   });
 
@@ -53,10 +57,15 @@ describe('--json: one document on stdout, nothing else there', () => {
     expect(JSON.parse(stdout)).toMatchObject({ count: 64, seed: 3, experiments: [{ name: 'pool-vs-cores' }] });
     const dir = mkdtempSync(join(tmpdir(), 'cli-json-'));
     // A quota above its cpuset's CPUs is valid but surely unmeant: a warning.
-    writeFileSync(join(dir, 'warned.yml'), 'experiments:\n  w:\n    matrix: {workload: [pbkdf2], cpus: [2], cpuset: ["0"]}\n');
+    writeFileSync(
+      join(dir, 'warned.yml'),
+      'experiments:\n  w:\n    matrix: {workload: [pbkdf2], cpus: [2], cpuset: ["0"]}\n',
+    );
     const warned = await cli(['plan', '--json', '--config', join(dir, 'warned.yml')]);
     expect(warned.stderr).toMatch(/warning:/);
-    expect(JSON.parse(warned.stdout).warnings).toEqual([expect.objectContaining({ path: expect.any(String), message: expect.any(String) })]);
+    expect(JSON.parse(warned.stdout).warnings).toEqual([
+      expect.objectContaining({ path: expect.any(String), message: expect.any(String) }),
+    ]);
   });
 
   test('claims --json: the exit status of the verdicts', async () => {
@@ -65,9 +74,18 @@ describe('--json: one document on stdout, nothing else there', () => {
     expect(JSON.parse(stdout)).toMatchObject({ dir: FIXTURE, exit_code: 0, claims_verdict: null, claims: [] });
   });
 
-  test('compare --json with a failing gate: exit 1, the CSV\'s path on stderr', async () => {
+  test("compare --json with a failing gate: exit 1, the CSV's path on stderr", async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'cli-json-')), 'c.csv');
-    const { stdout, stderr, exitCode } = await cli(['compare', FIXTURE_B, FIXTURE, '--threshold', '5%', '--out', out, '--json']);
+    const { stdout, stderr, exitCode } = await cli([
+      'compare',
+      FIXTURE_B,
+      FIXTURE,
+      '--threshold',
+      '5%',
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(exitCode).toBe(1);
     expect(stderr).toBe(`wrote ${out}`);
     const compared = JSON.parse(stdout);
@@ -79,7 +97,11 @@ describe('--json: one document on stdout, nothing else there', () => {
 
 describe('npm run aliases', () => {
   test('a path typed in a subfolder is relative to that subfolder (INIT_CWD), not the package folder', async () => {
-    const { stdout, exitCode } = await execa('npm', ['run', '--silent', 'claims', '--', '../test/fixtures/results/pool-vs-cores', '--json'], { cwd: join(ROOT, 'docs'), reject: false, env: CLEAN_ENV, extendEnv: false });
+    const { stdout, exitCode } = await execa(
+      'npm',
+      ['run', '--silent', 'claims', '--', '../test/fixtures/results/pool-vs-cores', '--json'],
+      { cwd: join(ROOT, 'docs'), reject: false, env: CLEAN_ENV, extendEnv: false },
+    );
     expect(exitCode).toBe(0);
     expect(JSON.parse(stdout).dir).toBe(FIXTURE);
   });
@@ -90,15 +112,25 @@ describe('readCallerPaths', () => {
   const npm = { npm_lifecycle_event: 'claims', npm_package_name: 'node-threads-lab', INIT_CWD: '/home/me/somewhere' };
 
   test('a bin: typed paths and defaults both from the current folder', () => {
-    expect(readCallerPaths({ env: {}, cwd: '/home/me/service', packageDir })).toEqual({ typed: '/home/me/service', defaults: '/home/me/service', npmScript: false });
+    expect(readCallerPaths({ env: {}, cwd: '/home/me/service', packageDir })).toEqual({
+      typed: '/home/me/service',
+      defaults: '/home/me/service',
+      npmScript: false,
+    });
   });
 
-  test('this package\'s npm script: typed paths from INIT_CWD, defaults from the package folder', () => {
-    expect(readCallerPaths({ env: npm, cwd: packageDir, packageDir })).toEqual({ typed: '/home/me/somewhere', defaults: packageDir, npmScript: true });
+  test("this package's npm script: typed paths from INIT_CWD, defaults from the package folder", () => {
+    expect(readCallerPaths({ env: npm, cwd: packageDir, packageDir })).toEqual({
+      typed: '/home/me/somewhere',
+      defaults: packageDir,
+      npmScript: true,
+    });
   });
 
-  test('another package\'s npm script, or ours started elsewhere: the bin\'s rule', () => {
-    expect(readCallerPaths({ env: { ...npm, npm_package_name: 'my-service' }, cwd: packageDir, packageDir }).npmScript).toBe(false);
+  test("another package's npm script, or ours started elsewhere: the bin's rule", () => {
+    expect(
+      readCallerPaths({ env: { ...npm, npm_package_name: 'my-service' }, cwd: packageDir, packageDir }).npmScript,
+    ).toBe(false);
     expect(readCallerPaths({ env: npm, cwd: realpathSync(tmpdir()), packageDir }).npmScript).toBe(false);
   });
 });

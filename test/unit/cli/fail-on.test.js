@@ -19,7 +19,9 @@ const FIXTURE = join(ROOT, 'test/fixtures/results/pool-vs-cores');
 test('the gate: refuted fails on a refuted claim only, inconclusive on both; a typo is a usage error', () => {
   expect([0, 1, 3].map((status) => gateClaims(status, 'refuted'))).toEqual([0, 1, 0]);
   expect([0, 1, 3].map((status) => gateClaims(status, 'inconclusive'))).toEqual([0, 1, 3]);
-  expect(() => parseFailOn('refute', 'usage')).toThrow(/--fail-on takes refuted or inconclusive, found "refute" \(did you mean refuted\?\)/);
+  expect(() => parseFailOn('refute', 'usage')).toThrow(
+    /--fail-on takes refuted or inconclusive, found "refute" \(did you mean refuted\?\)/,
+  );
 });
 
 describe('claims DIR --fail-on', () => {
@@ -28,20 +30,28 @@ describe('claims DIR --fail-on', () => {
   // Measured in that folder: argon2 at pool 4 is −49% from cpus 1 to 2 (holds below 0.7); pbkdf2 at cpus 2 from pool 4
   // to 8 is −3.1% [−21%, +19%] (inconclusive against ±5%).
   const config = join(dir, 'undecided.yml');
-  writeFileSync(config, `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8]}\n    claims:
+  writeFileSync(
+    config,
+    `experiments:\n  pool-vs-cores:\n    matrix: {workload: [pbkdf2, argon2], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8]}\n    claims:
       - {says: "2 CPUs cut argon2 time", compare: {cpus: [1, 2]}, where: {workload: argon2, uv_threadpool_size: 4}, expect: {below: 0.7}}
-      - {says: "pool 8 is no faster than 4", compare: {uv_threadpool_size: [4, 8]}, where: {workload: pbkdf2, cpus: 2}, expect: {same: 0.05}}\n`);
-  const claims = (args) => execa('node', ['runner/cli.js', 'claims', dir, '--config', config, ...args], { cwd: ROOT, reject: false });
+      - {says: "pool 8 is no faster than 4", compare: {uv_threadpool_size: [4, 8]}, where: {workload: pbkdf2, cpus: 2}, expect: {same: 0.05}}\n`,
+  );
+  const claims = (args) =>
+    execa('node', ['runner/cli.js', 'claims', dir, '--config', config, ...args], { cwd: ROOT, reject: false });
 
   test('inconclusive, none refuted: exit 3 by default and with --fail-on inconclusive, 0 with --fail-on refuted', async () => {
     expect((await claims([])).exitCode).toBe(3);
     expect((await claims(['--fail-on', 'inconclusive'])).exitCode).toBe(3);
     const passed = await claims(['--fail-on', 'refuted', '--json']);
-    expect([passed.exitCode, JSON.parse(passed.stdout).exit_code, JSON.parse(passed.stdout).claims_verdict]).toEqual([0, 0, 'inconclusive']);
+    expect([passed.exitCode, JSON.parse(passed.stdout).exit_code, JSON.parse(passed.stdout).claims_verdict]).toEqual([
+      0,
+      0,
+      'inconclusive',
+    ]);
   });
 });
 
-describe('run --fail-on: the gate over a matrix\'s folders', () => {
+describe("run --fail-on: the gate over a matrix's folders", () => {
   // pool 4 takes half the time of pool 1, within a few per cent from run to run.
   const wall = (run) => (run.values.uv_threadpool_size === 1 ? 200 : 100) * [1, 1.02, 0.99, 1.01][run.repetition];
   const CLAIMS = {
@@ -57,7 +67,12 @@ describe('run --fail-on: the gate over a matrix\'s folders', () => {
     const events = new EventEmitter();
     const statuses = collectClaimsStatuses(events);
     const executor = createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: wall(run) }) }));
-    const outcome = await runExperiments({ jobs: prepareJobs({ plans, out, resultsRoot: out }), executor, events, context: { config: { file: 'gate.yml' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 3 } });
+    const outcome = await runExperiments({
+      jobs: prepareJobs({ plans, out, resultsRoot: out }),
+      executor,
+      events,
+      context: { config: { file: 'gate.yml' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 3 },
+    });
     return { outcome, statuses };
   }
 
@@ -74,6 +89,9 @@ describe('run --fail-on: the gate over a matrix\'s folders', () => {
 
   test('a folder whose reports failed was not judged: the gate does not pass it', async () => {
     const { outcome } = await runWith(CLAIMS.holds);
-    expect(gateRun(outcome.experiments, new Map(), 'refuted')).toMatchObject({ status: 1, unjudged: [{ outDir: outcome.experiments[0].outDir }] });
+    expect(gateRun(outcome.experiments, new Map(), 'refuted')).toMatchObject({
+      status: 1,
+      unjudged: [{ outDir: outcome.experiments[0].outDir }],
+    });
   });
 });

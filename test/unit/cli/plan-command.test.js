@@ -16,31 +16,52 @@ import { createFakeExecutor } from '../../support/fake-executor.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'runner/cli.js');
 const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name)));
-const cli = (args, options = {}) => execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
+const cli = (args, options = {}) =>
+  execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
 
-test('the default file: a cell table, the claims\' metrics, the advice\'s, an estimate and the total, exit 0', async () => {
+test("the default file: a cell table, the claims' metrics, the advice's, an estimate and the total, exit 0", async () => {
   const { stdout, exitCode } = await cli(['plan', '--seed', '5', '--config', 'experiments.yml']);
   expect(exitCode).toBe(0);
   const lines = stdout.split('\n');
-  expect(lines[0]).toBe('pool-vs-cores: 16 cells × 4 runs = 64 runs; adaptive rounds may add up to 28 (4 more for each of 7 cells: the cells of a claim, until it is decided)');
+  expect(lines[0]).toBe(
+    'pool-vs-cores: 16 cells × 4 runs = 64 runs; adaptive rounds may add up to 28 (4 more for each of 7 cells: the cells of a claim, until it is decided)',
+  );
   expect(lines[1]).toMatch(/^ {2}workload +cpus +uv_threadpool_size +runs +up to +each run$/);
   expect(lines.filter((line) => /^ {2}(pbkdf2|argon2) /.test(line))).toHaveLength(16);
-  expect(stdout).toMatch(/^ {2}claim 3: uv_threadpool_size 4 \/ 1, ratio above 0\.9, on wall_ms \(lower is better\); 2 pairs of cells$/m);
-  expect(stdout).toMatch(/^ {2}advice: .* within 5% of the best on wall_ms \(lower is better\), per cpus and workload$/m);
-  expect(stdout).toMatch(/^ {2}time: at least \d+ (s|min): each run: the runner's overhead, \d+ ms a run \(npm run bench, \d{4}-\d\d-\d\d\) \+ the workload's own time/m);
-  expect(lines.at(-1)).toMatch(/^64 runs \(up to 92 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/);
+  expect(stdout).toMatch(
+    /^ {2}claim 3: uv_threadpool_size 4 \/ 1, ratio above 0\.9, on wall_ms \(lower is better\); 2 pairs of cells$/m,
+  );
+  expect(stdout).toMatch(
+    /^ {2}advice: .* within 5% of the best on wall_ms \(lower is better\), per cpus and workload$/m,
+  );
+  expect(stdout).toMatch(
+    /^ {2}time: at least \d+ (s|min): each run: the runner's overhead, \d+ ms a run \(npm run bench, \d{4}-\d\d-\d\d\) \+ the workload's own time/m,
+  );
+  expect(lines.at(-1)).toMatch(
+    /^64 runs \(up to 92 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
+  );
 });
 
 test('warnings come after the table', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'plan-warn-'));
-  writeFileSync(join(dir, 'warned.yml'), 'experiments:\n  q:\n    matrix: {workload: [pbkdf2], cpus: [2], cpuset: ["0"]}\n    params:\n      argon2: {tasks: 2}\n');
+  writeFileSync(
+    join(dir, 'warned.yml'),
+    'experiments:\n  q:\n    matrix: {workload: [pbkdf2], cpus: [2], cpuset: ["0"]}\n    params:\n      argon2: {tasks: 2}\n',
+  );
   // One stream, so the order is the order they were written in.
-  const { stdout, exitCode } = await execa('sh', ['-c', `node ${CLI} plan --config warned.yml 2>&1`], { cwd: dir, reject: false, env: CLEAN_ENV, extendEnv: false });
+  const { stdout, exitCode } = await execa('sh', ['-c', `node ${CLI} plan --config warned.yml 2>&1`], {
+    cwd: dir,
+    reject: false,
+    env: CLEAN_ENV,
+    extendEnv: false,
+  });
   expect(exitCode).toBe(0);
   const total = stdout.indexOf('\n4 runs');
   expect(total).toBeGreaterThan(0);
   expect(stdout.indexOf('warning: cells with cpus 2 and cpuset "0"')).toBeGreaterThan(total);
-  expect(stdout.indexOf('warning: `params.argon2` is ignored: no cell runs the argon2 workload')).toBeGreaterThan(total);
+  expect(stdout.indexOf('warning: `params.argon2` is ignored: no cell runs the argon2 workload')).toBeGreaterThan(
+    total,
+  );
 });
 
 test('--verbose lists every run, in the same order for the same seed', async () => {
@@ -55,10 +76,19 @@ test('--verbose lists every run, in the same order for the same seed', async () 
 test('a closed pipe (`plan | head -1`) ends quietly, exit 0', async () => {
   // 1,600 runs, one line each: more than a pipe holds, so the writer is still writing when the reader leaves.
   const dir = mkdtempSync(join(tmpdir(), 'plan-pipe-'));
-  writeFileSync(join(dir, 'many.yml'), `experiments:\n  many:\n    repetitions: 40\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [${Array.from({ length: 40 }, (_, i) => i + 1).join(', ')}]}\n`);
-  const child = spawn('node', [CLI, 'plan', '--verbose', '--seed', '1', '--config', join(dir, 'many.yml')], { cwd: ROOT, env: CLEAN_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  writeFileSync(
+    join(dir, 'many.yml'),
+    `experiments:\n  many:\n    repetitions: 40\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [${Array.from({ length: 40 }, (_, i) => i + 1).join(', ')}]}\n`,
+  );
+  const child = spawn('node', [CLI, 'plan', '--verbose', '--seed', '1', '--config', join(dir, 'many.yml')], {
+    cwd: ROOT,
+    env: CLEAN_ENV,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   // Read one chunk, then close our end as `head -1` does.
   await new Promise((resolve) => child.stdout.once('data', resolve));
   child.stdout.destroy();
@@ -69,23 +99,48 @@ test('a closed pipe (`plan | head -1`) ends quietly, exit 0', async () => {
 
 test('with an earlier folder of the experiment under results/, its run times; --json carries the same', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'plan-previous-'));
-  const text = 'experiments:\n  small:\n    repetitions: 2\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [1, 4]}\n';
+  const text =
+    'experiments:\n  small:\n    repetitions: 2\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [1, 4]}\n';
   writeFileSync(join(dir, 'experiments.yml'), text);
   const { raw, locate } = parseYaml(text, join(dir, 'experiments.yml'));
-  const plans = planExperiments(validateConfig(raw, { file: join(dir, 'experiments.yml'), locate }), { defaultNodeMajor: 24, seed: 1 });
+  const plans = planExperiments(validateConfig(raw, { file: join(dir, 'experiments.yml'), locate }), {
+    defaultNodeMajor: 24,
+    seed: 1,
+  });
   // The fake executor's runs take 1 s each, start to finish.
-  await runExperiments({ jobs: prepareJobs({ plans, resultsRoot: join(dir, 'results'), startedAt: new Date('2026-11-20T10:00:00Z') }), executor: createFakeExecutor(), context: { config: { file: 'x' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 1 } });
+  await runExperiments({
+    jobs: prepareJobs({ plans, resultsRoot: join(dir, 'results'), startedAt: new Date('2026-11-20T10:00:00Z') }),
+    executor: createFakeExecutor(),
+    context: { config: { file: 'x' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 1 },
+  });
   const { stdout } = await cli(['plan', '--seed', '1'], { cwd: dir });
   expect(stdout).toMatch(/^ {2}uv_threadpool_size +runs +up to +each run\n {2} +1 +2 +1\.0 s\n {2} +4 +2 +1\.0 s$/m);
-  expect(stdout).toMatch(/^ {2}time: about \d+ s: every cell as measured in .*results\/small-20261120T100000Z \(the median time of a run there\)$/m);
+  expect(stdout).toMatch(
+    /^ {2}time: about \d+ s: every cell as measured in .*results\/small-20261120T100000Z \(the median time of a run there\)$/m,
+  );
   const json = JSON.parse((await cli(['plan', '--seed', '1', '--json'], { cwd: dir })).stdout);
   // 4 runs of 1 s, and the command's start-up once (the benchmark's figure).
-  expect(json.experiments[0].estimate).toMatchObject({ planned_ms: Math.round(4000 + readBenchFigures().startup_ms), measured_cells: 2, lower_bound: false, from_folder: join(dir, 'results/small-20261120T100000Z') });
-  expect(json.experiments[0].table.map((row) => [row.values.uv_threadpool_size, row.runs, row.run_ms, row.run_ms_from])).toEqual([[1, 2, 1000, 'measured'], [4, 2, 1000, 'measured']]);
+  expect(json.experiments[0].estimate).toMatchObject({
+    planned_ms: Math.round(4000 + readBenchFigures().startup_ms),
+    measured_cells: 2,
+    lower_bound: false,
+    from_folder: join(dir, 'results/small-20261120T100000Z'),
+  });
+  expect(
+    json.experiments[0].table.map((row) => [row.values.uv_threadpool_size, row.runs, row.run_ms, row.run_ms_from]),
+  ).toEqual([
+    [1, 2, 1000, 'measured'],
+    [4, 2, 1000, 'measured'],
+  ]);
 });
 
 test('a misspelled export: exit 2 at file:line:column, before any engine', async () => {
-  const { stderr, exitCode } = await cli(['plan', '--config', 'test/fixtures/own-code/failures.yml', '--only', 'missing-export'], { env: { ...CLEAN_ENV, DOCKER_HOST: 'unix:///nonexistent.sock' } });
+  const { stderr, exitCode } = await cli(
+    ['plan', '--config', 'test/fixtures/own-code/failures.yml', '--only', 'missing-export'],
+    { env: { ...CLEAN_ENV, DOCKER_HOST: 'unix:///nonexistent.sock' } },
+  );
   expect(exitCode).toBe(2);
-  expect(stderr).toMatch(/failures\.yml:7:50: experiments\.missing-export\.params\.script\.export: bench\/functions\.js has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/);
+  expect(stderr).toMatch(
+    /failures\.yml:7:50: experiments\.missing-export\.params\.script\.export: bench\/functions\.js has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/,
+  );
 });

@@ -4,24 +4,76 @@ import { toRows } from '../../../runner/collect/to-rows.js';
 import { workloadColumns } from '../../../runner/domain/workloads.js';
 
 const serverLine = {
-  workload: 'http', wall_ms: 2000, setup_ms: 150, tasks: [],
-  seen: { available_parallelism: 1, cpus_length: 2, cpu_quota: 1, cpuset: '0', uv_threadpool_size: 4, node_version: 'v24.9.0', cgroup_version: 1 },
-  peak_threads: 12, pool_threads: 4, throttled_periods: 3, nr_periods: 20, throttled_ms: 40, cpu_user_ms: 1800, cpu_system_ms: 100,
-  peak_rss_mb: 70, cgroup_memory_peak_mb: 80, metrics: { event_loop_delay_mean_ms: 1.5, event_loop_delay_p99_ms: 9, warmup_drain_ms: 120, requests_served: 700 },
+  workload: 'http',
+  wall_ms: 2000,
+  setup_ms: 150,
+  tasks: [],
+  seen: {
+    available_parallelism: 1,
+    cpus_length: 2,
+    cpu_quota: 1,
+    cpuset: '0',
+    uv_threadpool_size: 4,
+    node_version: 'v24.9.0',
+    cgroup_version: 1,
+  },
+  peak_threads: 12,
+  pool_threads: 4,
+  throttled_periods: 3,
+  nr_periods: 20,
+  throttled_ms: 40,
+  cpu_user_ms: 1800,
+  cpu_system_ms: 100,
+  peak_rss_mb: 70,
+  cgroup_memory_peak_mb: 80,
+  metrics: { event_loop_delay_mean_ms: 1.5, event_loop_delay_p99_ms: 9, warmup_drain_ms: 120, requests_served: 700 },
 };
 const loaderMetrics = {
-  requests_per_sec: 350, latency_p50_ms: 20, latency_p90_ms: 35, latency_p99_ms: 60, latency_max_ms: 70,
-  throughput_bytes_per_sec: 100000, errors: 0, timeouts: 0, non2xx: 0, fast_route_p50_ms: 2.1, fast_route_p99_ms: 9.5, burst_p50_ms: null, burst_max_ms: null,
-  burst_first_p50_ms: null, burst_fast_p50_ms: null, loader_saturated: false,
+  requests_per_sec: 350,
+  latency_p50_ms: 20,
+  latency_p90_ms: 35,
+  latency_p99_ms: 60,
+  latency_max_ms: 70,
+  throughput_bytes_per_sec: 100000,
+  errors: 0,
+  timeouts: 0,
+  non2xx: 0,
+  fast_route_p50_ms: 2.1,
+  fast_route_p99_ms: 9.5,
+  burst_p50_ms: null,
+  burst_max_ms: null,
+  burst_first_p50_ms: null,
+  burst_fast_p50_ms: null,
+  loader_saturated: false,
 };
-const loaderLine = { workload: 'http', role: 'loader', wall_ms: 2001, tasks: [], metrics: loaderMetrics, loader: { cpu_ms: 500 } };
+const loaderLine = {
+  workload: 'http',
+  role: 'loader',
+  wall_ms: 2001,
+  tasks: [],
+  metrics: loaderMetrics,
+  loader: { cpu_ms: 500 },
+};
 const ok = (line) => ({ exitCode: 0, stdout: `${JSON.stringify(line)}\n`, stderr: '', oomKilled: false });
 const pair = (overrides = {}) => ({
-  server: ok(serverLine), loader: ok(loaderLine), timedOut: false, aborted: false, serverEndedFirst: false, containerMs: 4000, containerId: 'abc',
+  server: ok(serverLine),
+  loader: ok(loaderLine),
+  timedOut: false,
+  aborted: false,
+  serverEndedFirst: false,
+  containerMs: 4000,
+  containerId: 'abc',
   ...overrides,
 });
 const limits = { cpus: 1, cpuset: '1' };
-const run = { experiment: 'http', cell: 'c1', repetition: 1, values: { workload: 'http', cpus: 1, cpuset: '0' }, timeoutMs: 60000, limits: { memoryBytes: 2 ** 29 } };
+const run = {
+  experiment: 'http',
+  cell: 'c1',
+  repetition: 1,
+  values: { workload: 'http', cpus: 1, cpuset: '0' },
+  timeoutMs: 60000,
+  limits: { memoryBytes: 2 ** 29 },
+};
 const judge = (raw) => toRows(run, { ...raw, startedAt: new Date(0), finishedAt: new Date(1000) });
 
 describe('combineHttpRaw', () => {
@@ -29,21 +81,48 @@ describe('combineHttpRaw', () => {
     const { row, tasks, status } = judge(combineHttpRaw(pair(), limits));
     expect(status).toBe('ok');
     expect(tasks).toEqual([]);
-    expect(row).toMatchObject({ wall_ms: 2000, throttled_periods: 3, cpu_user_ms: 1800, peak_rss_mb: 70, seen_cpuset: '0', ...loaderMetrics });
-    expect(row).toMatchObject({ event_loop_delay_mean_ms: 1.5, event_loop_delay_p99_ms: 9, loader_cpus: 1, loader_cpuset: '1' });
+    expect(row).toMatchObject({
+      wall_ms: 2000,
+      throttled_periods: 3,
+      cpu_user_ms: 1800,
+      peak_rss_mb: 70,
+      seen_cpuset: '0',
+      ...loaderMetrics,
+    });
+    expect(row).toMatchObject({
+      event_loop_delay_mean_ms: 1.5,
+      event_loop_delay_p99_ms: 9,
+      loader_cpus: 1,
+      loader_cpuset: '1',
+    });
     for (const column of workloadColumns(['http'])) expect(row).toHaveProperty(column);
-    expect(runColumns([], ['http'])).toEqual(expect.arrayContaining(Object.keys(row).filter((key) => key !== 'values')));
+    expect(runColumns([], ['http'])).toEqual(
+      expect.arrayContaining(Object.keys(row).filter((key) => key !== 'values')),
+    );
   });
 
   test('a loader that found a wrong answer fails the run with its message, labelled', () => {
-    const loader = { exitCode: 1, stdout: '', stderr: 'warm-up: 1 s\nloader failed: the server answered GET /work with a wrong body: expected 2 bytes "ok", got 5 bytes "nope!"\n', oomKilled: false };
-    const { row, status } = judge(combineHttpRaw(pair({ loader, server: { exitCode: 137, stdout: '', stderr: '', oomKilled: false } }), limits));
+    const loader = {
+      exitCode: 1,
+      stdout: '',
+      stderr:
+        'warm-up: 1 s\nloader failed: the server answered GET /work with a wrong body: expected 2 bytes "ok", got 5 bytes "nope!"\n',
+      oomKilled: false,
+    };
+    const { row, status } = judge(
+      combineHttpRaw(pair({ loader, server: { exitCode: 137, stdout: '', stderr: '', oomKilled: false } }), limits),
+    );
     expect(status).toBe('failed');
     expect(row.error).toMatch(/\[loader\] loader failed: the server answered GET \/work with a wrong body/);
   });
 
   test('a server that crashed first is the cause, even though the loader failed after it', () => {
-    const server = { exitCode: 1, stdout: '', stderr: 'workload failed: cluster process 1 exited (signal SIGKILL) while serving\n', oomKilled: false };
+    const server = {
+      exitCode: 1,
+      stdout: '',
+      stderr: 'workload failed: cluster process 1 exited (signal SIGKILL) while serving\n',
+      oomKilled: false,
+    };
     const loader = { exitCode: 137, stdout: '', stderr: '', oomKilled: false };
     const { row, status } = judge(combineHttpRaw(pair({ server, loader, serverEndedFirst: true }), limits));
     expect(status).toBe('failed');
@@ -51,14 +130,19 @@ describe('combineHttpRaw', () => {
   });
 
   test('a server that printed nothing after the measured period fails the run', () => {
-    const { row, status } = judge(combineHttpRaw(pair({ server: { exitCode: 137, stdout: '', stderr: '', oomKilled: false } }), limits));
+    const { row, status } = judge(
+      combineHttpRaw(pair({ server: { exitCode: 137, stdout: '', stderr: '', oomKilled: false } }), limits),
+    );
     expect(status).toBe('failed');
     expect(row.error).toMatch(/\[server\] printed no result line/);
   });
 
   test('timeout, server OOM and abort keep their own meaning', () => {
     expect(judge(combineHttpRaw(pair({ timedOut: true }), limits)).status).toBe('timeout');
-    expect(judge(combineHttpRaw(pair({ server: { exitCode: 137, stdout: '', stderr: '', oomKilled: true } }), limits)).status).toBe('oom');
+    expect(
+      judge(combineHttpRaw(pair({ server: { exitCode: 137, stdout: '', stderr: '', oomKilled: true } }), limits))
+        .status,
+    ).toBe('oom');
     expect(combineHttpRaw(pair({ aborted: true }), limits).aborted).toBe(true);
   });
 });

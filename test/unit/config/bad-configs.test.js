@@ -11,7 +11,9 @@ const FIXTURES = fileURLToPath(new URL('../../fixtures/bad-configs/', import.met
 const HOST = { cpus: 2, cpuIds: [0, 1] };
 const EXPECT_LINE = /^# expect: (\d+):(\d+) (?:(\S+): )?(.+)$/;
 
-const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.yml')).sort();
+const fixtures = readdirSync(FIXTURES)
+  .filter((name) => name.endsWith('.yml'))
+  .sort();
 
 function readExpectations(file) {
   return readFileSync(file, 'utf8')
@@ -47,8 +49,9 @@ test.each(fixtures)('%s reports what its # expect lines say', async (name) => {
   expect(error).toBeInstanceOf(LabError);
   expect(error.code).toBe('ERR_CONFIG_INVALID');
   const errors = error.errors ?? [error];
-  expect(errors.map((each) => ({ at: `${each.line}:${each.column}`, path: each.path ?? '', message: each.message })))
-    .toEqual(expectations.map(({ at, path, message }) => ({ at, path, message: expect.stringContaining(message) })));
+  expect(
+    errors.map((each) => ({ at: `${each.line}:${each.column}`, path: each.path ?? '', message: each.message })),
+  ).toEqual(expectations.map(({ at, path, message }) => ({ at, path, message: expect.stringContaining(message) })));
   for (const each of errors) {
     expect(each.code).toBe('ERR_CONFIG_INVALID');
     expect(each.file).toBe(file);

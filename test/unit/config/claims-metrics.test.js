@@ -2,7 +2,9 @@ import { COLUMN_TYPES, MEASURE_COLUMNS, RUN_METRICS } from '../../../runner/doma
 import { claimableMetrics } from '../../../runner/config/check-claims.js';
 
 test("RUN_METRICS (what a claim may name on any workload) are exactly runs.csv's numeric common columns", () => {
-  expect(RUN_METRICS).toEqual(MEASURE_COLUMNS.filter((column) => !COLUMN_TYPES.text.has(column) && !COLUMN_TYPES.boolean.has(column)));
+  expect(RUN_METRICS).toEqual(
+    MEASURE_COLUMNS.filter((column) => !COLUMN_TYPES.text.has(column) && !COLUMN_TYPES.boolean.has(column)),
+  );
 });
 
 test("a workload's numeric columns are claimable on it alone", () => {

@@ -16,7 +16,10 @@ test('suggestName finds typos and truncations, and nothing for unrelated words',
 });
 
 test('cpusets parse, list and format', () => {
-  expect(parseCpuset('0-1,3')).toEqual([{ text: '0-1', from: 0, to: 1 }, { text: '3', from: 3, to: 3 }]);
+  expect(parseCpuset('0-1,3')).toEqual([
+    { text: '0-1', from: 0, to: 1 },
+    { text: '3', from: 3, to: 3 },
+  ]);
   expect(parseCpuset(2)).toEqual([{ text: '2', from: 2, to: 2 }]);
   expect(parseCpuset('0-1\n')).toHaveLength(1);
   expect(parseCpuset('0..1')).toBeUndefined();
@@ -40,7 +43,9 @@ test('parseMemoryBytes reads Docker notation only', () => {
 });
 
 test('formatPath quotes names that would be ambiguous', () => {
-  expect(formatPath(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 2])).toBe('experiments.pool-vs-cores.matrix.cpus[2]');
+  expect(formatPath(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 2])).toBe(
+    'experiments.pool-vs-cores.matrix.cpus[2]',
+  );
   expect(formatPath(['experiments', 'a/b'])).toBe('experiments["a/b"]');
   expect(formatPath(['experiments', 'v1.2', 'env', 'NODE_OPTIONS'])).toBe('experiments["v1.2"].env.NODE_OPTIONS');
 });

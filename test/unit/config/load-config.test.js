@@ -13,9 +13,22 @@ const HOST = { cpus: 2, cpuIds: [0, 1] };
 const PBKDF2_DEFAULTS = { tasks: 16, iterations: 100000, keylen: 512, digest: 'sha512', sync: false };
 const ARGON2_DEFAULTS = { tasks: 8, memoryCost: 65536, timeCost: 3, parallelism: 4 };
 const HTTP_DEFAULTS = {
-  work: 'pbkdf2', pbkdf2: { iterations: 10000, keylen: 64, digest: 'sha512', sync: false },
-  argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 }, spin: { ms: 5 }, template: { rows: 100, page: 'catalogue' },
-  server: 'node', duration: 10, warmup: 3, connections: 10, pipelining: 1, rate: undefined, fastProbe: false, load: 'loop', burst: { requests: 6, rounds: 20, fast: false }, loader: { cpus: 1, cpuset: 'auto' }, fault: 'none',
+  work: 'pbkdf2',
+  pbkdf2: { iterations: 10000, keylen: 64, digest: 'sha512', sync: false },
+  argon2: { memoryCost: 19456, timeCost: 2, parallelism: 1 },
+  spin: { ms: 5 },
+  template: { rows: 100, page: 'catalogue' },
+  server: 'node',
+  duration: 10,
+  warmup: 3,
+  connections: 10,
+  pipelining: 1,
+  rate: undefined,
+  fastProbe: false,
+  load: 'loop',
+  burst: { requests: 6, rounds: 20, fast: false },
+  loader: { cpus: 1, cpuset: 'auto' },
+  fault: 'none',
 };
 const IDLE_DEFAULTS = { tasks: 1, settleMs: 500 };
 const SUM_DEFAULTS = { tasks: 1, n: 10_000_000, loop: 'blocks' };
@@ -62,11 +75,27 @@ describe('the default experiments.yml', () => {
       matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8] },
       include: [],
       exclude: [],
-      params: { pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
+      params: {
+        pbkdf2: PBKDF2_DEFAULTS,
+        argon2: ARGON2_DEFAULTS,
+        http: HTTP_DEFAULTS,
+        idle: IDLE_DEFAULTS,
+        sum: SUM_DEFAULTS,
+        ...USER_DEFAULTS,
+      },
       claims: [
-        expect.objectContaining({ metric: null, compare: { uv_threadpool_size: [1, 4] }, where: { workload: 'pbkdf2', cpus: 2 }, expect: { ratio: 0.5, within: 0.2 } }),
+        expect.objectContaining({
+          metric: null,
+          compare: { uv_threadpool_size: [1, 4] },
+          where: { workload: 'pbkdf2', cpus: 2 },
+          expect: { ratio: 0.5, within: 0.2 },
+        }),
         expect.objectContaining({ compare: { uv_threadpool_size: [4, 8] }, expect: { same: 0.1 } }),
-        expect.objectContaining({ compare: { uv_threadpool_size: [1, 4] }, where: { cpus: 1 }, expect: { above: 0.9 } }),
+        expect.objectContaining({
+          compare: { uv_threadpool_size: [1, 4] },
+          where: { cpus: 1 },
+          expect: { above: 0.9 },
+        }),
       ],
       recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null },
     });
@@ -109,8 +138,14 @@ describe('good configs', () => {
         node: [20, 22, 24, 26],
         MALLOC_ARENA_MAX: ['1', '2', 'false'],
       },
-      exclude: [{ cpus: 0.5, uv_threadpool_size: 1024 }, { workload: 'argon2', MALLOC_ARENA_MAX: 'false' }],
-      include: [{ cpus: 1, cpuset: '0', uv_threadpool_size: 8, workload: 'pbkdf2' }, { workload: 'pbkdf2', EXTRA_FLAG: '1' }],
+      exclude: [
+        { cpus: 0.5, uv_threadpool_size: 1024 },
+        { workload: 'argon2', MALLOC_ARENA_MAX: 'false' },
+      ],
+      include: [
+        { cpus: 1, cpuset: '0', uv_threadpool_size: 8, workload: 'pbkdf2' },
+        { workload: 'pbkdf2', EXTRA_FLAG: '1' },
+      ],
       params: {
         pbkdf2: { tasks: 4, iterations: 1000, keylen: 64, digest: 'sha256', sync: true },
         argon2: { tasks: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 },
@@ -121,28 +156,44 @@ describe('good configs', () => {
       },
     });
     expect(second.matrix).toEqual({ workload: ['argon2'] });
-    expect(second.params).toEqual({ pbkdf2: PBKDF2_DEFAULTS, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS });
+    expect(second.params).toEqual({
+      pbkdf2: PBKDF2_DEFAULTS,
+      argon2: ARGON2_DEFAULTS,
+      http: HTTP_DEFAULTS,
+      idle: IDLE_DEFAULTS,
+      sum: SUM_DEFAULTS,
+      ...USER_DEFAULTS,
+    });
   });
 
   test('shorthand: scalar axes become lists, cpuset and env axes become strings, defaults fill the rest', async () => {
     const config = await loadConfig(path.join(GOOD, 'scalars.yml'), { host: HOST });
-    expect(config.experiments).toEqual([{
-      name: 'shorthand',
-      description: '',
-      repetitions: 4,
-      warmup: 0,
-      adaptive: null,
-      timeout: 300,
-      memory: '1g',
-      memory_bytes: 1073741824,
-      disturbed_above: 25,
-      max_reruns: 2,
-      env: {},
-      matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
-      include: [],
-      exclude: [],
-      params: { pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 }, argon2: ARGON2_DEFAULTS, http: HTTP_DEFAULTS, idle: IDLE_DEFAULTS, sum: SUM_DEFAULTS, ...USER_DEFAULTS },
-    }]);
+    expect(config.experiments).toEqual([
+      {
+        name: 'shorthand',
+        description: '',
+        repetitions: 4,
+        warmup: 0,
+        adaptive: null,
+        timeout: 300,
+        memory: '1g',
+        memory_bytes: 1073741824,
+        disturbed_above: 25,
+        max_reruns: 2,
+        env: {},
+        matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
+        include: [],
+        exclude: [],
+        params: {
+          pbkdf2: { ...PBKDF2_DEFAULTS, iterations: 10 },
+          argon2: ARGON2_DEFAULTS,
+          http: HTTP_DEFAULTS,
+          idle: IDLE_DEFAULTS,
+          sum: SUM_DEFAULTS,
+          ...USER_DEFAULTS,
+        },
+      },
+    ]);
   });
 
   test('keeps matrix keys and experiments in file order', () => {
@@ -155,8 +206,8 @@ describe('good configs', () => {
   });
 
   test('memory in bytes for every unit', () => {
-    const bytesOf = (memory) => validate({ experiments: { a: { memory, matrix: { cpus: 1 } } } })
-      .experiments[0].memory_bytes;
+    const bytesOf = (memory) =>
+      validate({ experiments: { a: { memory, matrix: { cpus: 1 } } } }).experiments[0].memory_bytes;
     expect(bytesOf('16m')).toBe(16 * 1024 ** 2);
     expect(bytesOf('512M')).toBe(512 * 1024 ** 2);
     expect(bytesOf('20000k')).toBe(20000 * 1024);
@@ -167,8 +218,10 @@ describe('good configs', () => {
 
   test('host limits come from the host option', () => {
     const raw = { experiments: { a: { matrix: { cpus: [4], cpuset: '0-3,7' } } } };
-    expect(validateConfig(raw, { host: { cpus: 8, cpuIds: [0, 1, 2, 3, 7] } }).experiments[0].matrix)
-      .toEqual({ cpus: [4], cpuset: ['0-3,7'] });
+    expect(validateConfig(raw, { host: { cpus: 8, cpuIds: [0, 1, 2, 3, 7] } }).experiments[0].matrix).toEqual({
+      cpus: [4],
+      cpuset: ['0-3,7'],
+    });
     expect(catchError(() => validate(raw))).toBeInstanceOf(LabErrors);
   });
 });
@@ -199,10 +252,12 @@ describe('errors', () => {
     const error = await loadConfig(file, { host: HOST }).catch((thrown) => thrown);
     expect(error).toBeInstanceOf(LabError);
     expect(error).not.toBeInstanceOf(LabErrors);
-    expect(error.format()).toBe([
-      `${file}:5:31: experiments.pool.matrix.uv_threadpool_size[1]: expected an integer from 1 to 1024, found 2000`,
-      '  write e.g. `uv_threadpool_size: [1, 2, 4]`',
-    ].join('\n'));
+    expect(error.format()).toBe(
+      [
+        `${file}:5:31: experiments.pool.matrix.uv_threadpool_size[1]: expected an integer from 1 to 1024, found 2000`,
+        '  write e.g. `uv_threadpool_size: [1, 2, 4]`',
+      ].join('\n'),
+    );
   });
 
   test('a missing file is ERR_CONFIG_UNREADABLE naming the path and the reason', async () => {
@@ -232,10 +287,12 @@ describe('errors', () => {
   test('validateConfig works on in-memory objects, without positions', () => {
     const error = catchError(() => validate({ experiments: { a: { matrix: { uv_threadpool_size: [2000] } } } }));
     expect(error).toBeInstanceOf(LabError);
-    expect(error.format()).toBe([
-      'memory.yml: experiments.a.matrix.uv_threadpool_size[0]: expected an integer from 1 to 1024, found 2000',
-      '  write e.g. `uv_threadpool_size: [1, 2, 4]`',
-    ].join('\n'));
+    expect(error.format()).toBe(
+      [
+        'memory.yml: experiments.a.matrix.uv_threadpool_size[0]: expected an integer from 1 to 1024, found 2000',
+        '  write e.g. `uv_threadpool_size: [1, 2, 4]`',
+      ].join('\n'),
+    );
   });
 
   test('parseYaml returns the object and a locator, and throws on syntax errors', () => {
@@ -249,30 +306,53 @@ describe('errors', () => {
   });
 
   test('unknown keys anywhere name the key, list what is allowed and suggest a close name', () => {
-    const error = catchError(() => validate({
-      experiments: {
-        a: {
-          timout: 5,
-          matrix: { Workload: 'pbkdf2', node_options: 'x', cpu: 1 },
-          params: { pbkdf: {}, argon2: { memorycost: 2048 } },
+    const error = catchError(() =>
+      validate({
+        experiments: {
+          a: {
+            timout: 5,
+            matrix: { Workload: 'pbkdf2', node_options: 'x', cpu: 1 },
+            params: { pbkdf: {}, argon2: { memorycost: 2048 } },
+          },
         },
-      },
-    }));
+      }),
+    );
     expect(error.errors.map((each) => [each.path, each.message, each.hint])).toEqual([
-      ['experiments.a.timout', expect.stringContaining('unknown key `timout` (did you mean `timeout`?); allowed: description'), 'rename it to `timeout`'],
-      ['experiments.a.matrix.Workload', expect.stringContaining('(did you mean `workload`?)'), 'rename it to `workload`'],
-      ['experiments.a.matrix.node_options', expect.stringContaining('or an environment variable in UPPER_SNAKE_CASE'),
-        'for an environment variable, write it in UPPER_SNAKE_CASE: `NODE_OPTIONS`'],
+      [
+        'experiments.a.timout',
+        expect.stringContaining('unknown key `timout` (did you mean `timeout`?); allowed: description'),
+        'rename it to `timeout`',
+      ],
+      [
+        'experiments.a.matrix.Workload',
+        expect.stringContaining('(did you mean `workload`?)'),
+        'rename it to `workload`',
+      ],
+      [
+        'experiments.a.matrix.node_options',
+        expect.stringContaining('or an environment variable in UPPER_SNAKE_CASE'),
+        'for an environment variable, write it in UPPER_SNAKE_CASE: `NODE_OPTIONS`',
+      ],
       ['experiments.a.matrix.cpu', expect.stringContaining('(did you mean `cpus`?)'), 'rename it to `cpus`'],
-      ['experiments.a.params.pbkdf', 'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum, script, command', 'rename it to `pbkdf2`'],
-      ['experiments.a.params.argon2.memorycost', expect.stringContaining('(did you mean `memoryCost`?)'), 'rename it to `memoryCost`'],
+      [
+        'experiments.a.params.pbkdf',
+        'unknown workload `pbkdf` (did you mean `pbkdf2`?); params are for: pbkdf2, argon2, http, idle, sum, script, command',
+        'rename it to `pbkdf2`',
+      ],
+      [
+        'experiments.a.params.argon2.memorycost',
+        expect.stringContaining('(did you mean `memoryCost`?)'),
+        'rename it to `memoryCost`',
+      ],
     ]);
   });
 
   test('env names: invalid, reserved, and values that are not scalars', () => {
-    const error = catchError(() => validate({
-      experiments: { a: { env: { 'my-var': 1, LAB_RUN: 1, OK: [1] }, matrix: { cpus: 1 } } },
-    }));
+    const error = catchError(() =>
+      validate({
+        experiments: { a: { env: { 'my-var': 1, LAB_RUN: 1, OK: [1] }, matrix: { cpus: 1 } } },
+      }),
+    );
     expect(error.errors.map((each) => [each.path, each.message])).toEqual([
       ['experiments.a.env.my-var', expect.stringContaining('`my-var` is not an environment variable name')],
       ['experiments.a.env.LAB_RUN', expect.stringContaining('reserved')],

@@ -18,9 +18,26 @@ describe(path.basename(FILE), () => {
   test('loads on a 2-CPU host with one experiment (or a pair) per published claim', async () => {
     const config = await loadConfig(FILE, { host: HOST });
     expect(config.experiments.map((experiment) => experiment.name)).toEqual([
-      'pbkdf2-waves', 'argon2-pool-4', 'argon2-pool-32', 'argon2-pool-100', 'http-cores-threads', 'http-taskset', 'idle-memory',
-      'template-offload-80', 'template-offload-5', 'template-idle', 'sum-1e9-post', 'sum-1e7-post', 'sum-1e7', 'sum-1e9', 'sum-1e9-closure', 'sum-1e9-local', 'cluster-size',
-      'ab-one-request', 'ab-two-requests', 'ab-fast-route',
+      'pbkdf2-waves',
+      'argon2-pool-4',
+      'argon2-pool-32',
+      'argon2-pool-100',
+      'http-cores-threads',
+      'http-taskset',
+      'idle-memory',
+      'template-offload-80',
+      'template-offload-5',
+      'template-idle',
+      'sum-1e9-post',
+      'sum-1e7-post',
+      'sum-1e7',
+      'sum-1e9',
+      'sum-1e9-closure',
+      'sum-1e9-local',
+      'cluster-size',
+      'ab-one-request',
+      'ab-two-requests',
+      'ab-fast-route',
     ]);
   });
 
@@ -32,48 +49,101 @@ describe(path.basename(FILE), () => {
     expect(cellsOf(config, 'http-taskset').cells.map((cell) => cell.cpuset)).toEqual(['0', '0-1']);
     expect(cellsOf(config, 'idle-memory').cells).toHaveLength(12);
     const sum = cellsOf(config, 'sum-1e9');
-    expect(sum.cells.map(({ workers, cluster }) => [workers, cluster])).toEqual([[0, 0], [0, 2], [1, 0]]);
+    expect(sum.cells.map(({ workers, cluster }) => [workers, cluster])).toEqual([
+      [0, 0],
+      [0, 2],
+      [1, 0],
+    ]);
     expect(sum.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop: 'blocks' });
     // The post's own pair of programs: closure shape on the main thread, local in the worker and the forks.
-    for (const [name, n] of [['sum-1e9-post', 1_000_000_000], ['sum-1e7-post', 10_000_000]]) {
+    for (const [name, n] of [
+      ['sum-1e9-post', 1_000_000_000],
+      ['sum-1e7-post', 10_000_000],
+    ]) {
       const post = cellsOf(config, name);
-      expect(post.cells.map(({ node, workers, cluster }) => [node, workers, cluster])).toEqual([[20, 0, 0], [20, 0, 2], [20, 1, 0], [24, 0, 0], [24, 0, 2], [24, 1, 0]]);
+      expect(post.cells.map(({ node, workers, cluster }) => [node, workers, cluster])).toEqual([
+        [20, 0, 0],
+        [20, 0, 2],
+        [20, 1, 0],
+        [24, 0, 0],
+        [24, 0, 2],
+        [24, 1, 0],
+      ]);
       expect(post.experiment.params.sum).toEqual({ n, tasks: 2, loop: 'closure-main' });
     }
     // The loop shapes run the same cells.
-    for (const [name, loop] of [['sum-1e9-closure', 'closure'], ['sum-1e9-local', 'local']]) {
+    for (const [name, loop] of [
+      ['sum-1e9-closure', 'closure'],
+      ['sum-1e9-local', 'local'],
+    ]) {
       const shaped = cellsOf(config, name);
-      expect(shaped.cells.map(({ node, workers }) => [node, workers])).toEqual([[20, 0], [20, 1], [24, 0], [24, 1]]);
+      expect(shaped.cells.map(({ node, workers }) => [node, workers])).toEqual([
+        [20, 0],
+        [20, 1],
+        [24, 0],
+        [24, 1],
+      ]);
       expect(shaped.experiment.params.sum).toEqual({ n: 1_000_000_000, tasks: 2, loop });
     }
     // The ab post's first tests: one request, two at once on 1 and 2 processes, and /fast beside a blocking one.
-    expect(cellsOf(config, 'ab-two-requests').experiment.params.http).toMatchObject({ load: 'burst', burst: { requests: 2 }, pbkdf2: { iterations: 100000, keylen: 512, sync: false } });
-    expect(cellsOf(config, 'ab-fast-route').experiment.params.http).toMatchObject({ burst: { requests: 1, fast: true }, pbkdf2: { sync: true } });
-    expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([[1, 1], [1, 2], [1, 4], [1, 6]]);
+    expect(cellsOf(config, 'ab-two-requests').experiment.params.http).toMatchObject({
+      load: 'burst',
+      burst: { requests: 2 },
+      pbkdf2: { iterations: 100000, keylen: 512, sync: false },
+    });
+    expect(cellsOf(config, 'ab-fast-route').experiment.params.http).toMatchObject({
+      burst: { requests: 1, fast: true },
+      pbkdf2: { sync: true },
+    });
+    expect(cellsOf(config, 'cluster-size').cells.map((cell) => [cell.uv_threadpool_size, cell.cluster])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 4],
+      [1, 6],
+    ]);
   });
 
   test('every claim names its post and compares one axis; controls are marked, the 32-hash and same-shape ones among them', async () => {
     const config = await loadConfig(FILE, { host: HOST });
-    const claims = config.experiments.flatMap((experiment) => (experiment.claims ?? []).map((claim) => ({ experiment: experiment.name, ...claim })));
+    const claims = config.experiments.flatMap((experiment) =>
+      (experiment.claims ?? []).map((claim) => ({ experiment: experiment.name, ...claim })),
+    );
     expect(claims.length).toBeGreaterThanOrEqual(20);
     for (const claim of claims) {
       expect(Object.keys(claim.compare)).toHaveLength(1);
       expect(claim.post).toMatch(/^00[0-4]$/);
     }
-    const controls = (name) => claims.filter((claim) => claim.experiment === name).map((claim) => claim.control === true);
+    const controls = (name) =>
+      claims.filter((claim) => claim.experiment === name).map((claim) => claim.control === true);
     expect(controls('argon2-pool-32')).toEqual([true, true, true]);
-    for (const name of ['sum-1e9', 'sum-1e9-closure', 'sum-1e9-local']) expect(controls(name).every(Boolean)).toBe(true);
+    for (const name of ['sum-1e9', 'sum-1e9-closure', 'sum-1e9-local'])
+      expect(controls(name).every(Boolean)).toBe(true);
     expect(controls('sum-1e9-post')).toEqual([false, false]);
     // The sum post timed spawn and sum together; the ab post's point is the first answer of a burst.
-    for (const name of ['sum-1e9-post', 'sum-1e7-post']) for (const claim of claims.filter((each) => each.experiment === name)) expect(claim.metric).toBe('spawn_and_sum_ms');
-    expect(claims.filter((claim) => claim.experiment === 'cluster-size').map(({ metric, control }) => [metric, control === true])).toEqual([['burst_first_p50_ms', false], ['burst_p50_ms', true]]);
-    expect(config.experiments.find((experiment) => experiment.name === 'cluster-size').params.http).toMatchObject({ load: 'burst', burst: { requests: 6 } });
+    for (const name of ['sum-1e9-post', 'sum-1e7-post'])
+      for (const claim of claims.filter((each) => each.experiment === name))
+        expect(claim.metric).toBe('spawn_and_sum_ms');
+    expect(
+      claims
+        .filter((claim) => claim.experiment === 'cluster-size')
+        .map(({ metric, control }) => [metric, control === true]),
+    ).toEqual([
+      ['burst_first_p50_ms', false],
+      ['burst_p50_ms', true],
+    ]);
+    expect(config.experiments.find((experiment) => experiment.name === 'cluster-size').params.http).toMatchObject({
+      load: 'burst',
+      burst: { requests: 6 },
+    });
   });
 
   test('every experiment repeats its cells at least 3 times', async () => {
     const config = await loadConfig(FILE, { host: HOST });
     for (const experiment of config.experiments) expect(experiment.repetitions).toBeGreaterThanOrEqual(3);
-    const runs = config.experiments.reduce((total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions, 0);
+    const runs = config.experiments.reduce(
+      (total, experiment) => total + expandMatrix(experiment.matrix, experiment).length * experiment.repetitions,
+      0,
+    );
     expect(runs).toBe(410);
   });
 });

@@ -11,7 +11,9 @@ import { AJV_OPTIONS, loadSchemaValidator } from '../../../runner/config/schema-
 
 const MODULE = fileURLToPath(new URL('../../../runner/config/schema-validator.js', import.meta.url));
 // Inside node_modules, as the real cache: the generated code requires ajv's runtime from there.
-const CACHE = fileURLToPath(new URL(`../../../node_modules/.cache/node-threads-lab-test-${process.pid}/`, import.meta.url));
+const CACHE = fileURLToPath(
+  new URL(`../../../node_modules/.cache/node-threads-lab-test-${process.pid}/`, import.meta.url),
+);
 afterAll(() => rmSync(CACHE, { recursive: true, force: true }));
 
 const SAMPLES = [
@@ -21,7 +23,11 @@ const SAMPLES = [
   [],
 ];
 
-const judge = (validate) => SAMPLES.map((raw) => [validate(raw), (validate.errors ?? []).map(({ instancePath, keyword, params, data }) => ({ instancePath, keyword, params, data }))]);
+const judge = (validate) =>
+  SAMPLES.map((raw) => [
+    validate(raw),
+    (validate.errors ?? []).map(({ instancePath, keyword, params, data }) => ({ instancePath, keyword, params, data })),
+  ]);
 
 function judgeInChild(cacheDir) {
   const script = `import { loadSchemaValidator } from ${JSON.stringify(MODULE)};

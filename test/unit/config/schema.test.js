@@ -23,8 +23,10 @@ test('every property and definition has a title and a description, so editors ca
   };
   for (const [name, schema] of Object.entries(published.definitions)) {
     visit(schema, `definitions.${name}`);
-    for (const [key, property] of Object.entries(schema.properties ?? {})) visit(property, `definitions.${name}.properties.${key}`);
-    for (const [key, property] of Object.entries(schema.patternProperties ?? {})) visit(property, `definitions.${name}.patternProperties.${key}`);
+    for (const [key, property] of Object.entries(schema.properties ?? {}))
+      visit(property, `definitions.${name}.properties.${key}`);
+    for (const [key, property] of Object.entries(schema.patternProperties ?? {}))
+      visit(property, `definitions.${name}.patternProperties.${key}`);
   }
   visit(published.properties.experiments, 'properties.experiments');
   expect(missing).toEqual([]);
@@ -32,7 +34,11 @@ test('every property and definition has a title and a description, so editors ca
 
 test('settings and parameters publish their defaults', () => {
   const experiment = published.definitions.experiment.properties;
-  expect([experiment.repetitions.default, experiment.timeout.default, experiment.memory.default]).toEqual([4, 300, '1g']);
+  expect([experiment.repetitions.default, experiment.timeout.default, experiment.memory.default]).toEqual([
+    4,
+    300,
+    '1g',
+  ]);
   expect(published.definitions['params.pbkdf2'].properties.digest.default).toBe('sha512');
   expect(published.definitions.workload.enum).toEqual(['pbkdf2', 'argon2', 'http', 'idle', 'sum', 'script', 'command']);
 });

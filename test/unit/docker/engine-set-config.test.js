@@ -18,15 +18,21 @@ describe('which CPUs the config is checked against', () => {
     expect(() => load(BIG)).toThrow(/expected at most 2 \(this host's CPU count\), found 32/);
   });
 
-  test('with engines named in the file, or host null (--engine, --slots), the engines\' own facts, later', () => {
+  test("with engines named in the file, or host null (--engine, --slots), the engines' own facts, later", () => {
     expect(load(`engines: [server]\n${BIG}`).engines).toEqual(['server']);
-    expect(() => load('experiments:\n  e:\n    matrix: {workload: [pbkdf2], engine: [server], cpus: [32]}\n')).not.toThrow();
+    expect(() =>
+      load('experiments:\n  e:\n    matrix: {workload: [pbkdf2], engine: [server], cpus: [32]}\n'),
+    ).not.toThrow();
     expect(() => load(BIG, null)).not.toThrow();
   });
 
   test('`engines:` is a non-empty list of names without repeats', () => {
-    expect(() => load(`engines: []\n${BIG}`, null)).toThrow(expect.objectContaining({ path: 'engines', message: '`engines` is empty; expected at least 1 value' }));
-    expect(() => load(`engines: [a, a]\n${BIG}`, null)).toThrow(expect.objectContaining({ path: 'engines[1]', line: 1, message: expect.stringMatching(/duplicate value a/) }));
+    expect(() => load(`engines: []\n${BIG}`, null)).toThrow(
+      expect.objectContaining({ path: 'engines', message: '`engines` is empty; expected at least 1 value' }),
+    );
+    expect(() => load(`engines: [a, a]\n${BIG}`, null)).toThrow(
+      expect.objectContaining({ path: 'engines[1]', line: 1, message: expect.stringMatching(/duplicate value a/) }),
+    );
   });
 });
 
@@ -50,7 +56,12 @@ describe('chooseEngineNames', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toMatchObject({ code: 'ERR_CONFIG_INVALID', exitCode: 2, line: 3, path: 'experiments.e.matrix.engine[1]' });
+    expect(error).toMatchObject({
+      code: 'ERR_CONFIG_INVALID',
+      exitCode: 2,
+      line: 3,
+      path: 'experiments.e.matrix.engine[1]',
+    });
     expect(error.message).toBe('engine `server` is not one of the engines of this matrix (laptop)');
   });
 });

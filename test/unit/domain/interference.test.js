@@ -2,10 +2,15 @@
 import { isDisturbed, isMeasured, measureInterference, MIN_ALLOWED_MS } from '../../../runner/domain/interference.js';
 
 // A run on a 2-CPU host, measured for 1 s, that used 1.5 s of CPU while the host's CPUs were busy for 1.8 s.
-const run = (overrides = {}) => ({ cpu_total_ms: 1500, seen: { cpu_quota: 2, cpuset: '0-1' }, host: { cpu_ms: 1800, window_ms: 1000, cpus: 2 }, ...overrides });
+const run = (overrides = {}) => ({
+  cpu_total_ms: 1500,
+  seen: { cpu_quota: 2, cpuset: '0-1' },
+  host: { cpu_ms: 1800, window_ms: 1000, cpus: 2 },
+  ...overrides,
+});
 
 describe('host_other_cpu_ms and interference_pct', () => {
-  test('the host\'s CPU time less the run\'s own, as a share of window × the CPUs the run was allowed', () => {
+  test("the host's CPU time less the run's own, as a share of window × the CPUs the run was allowed", () => {
     // 300 ms of others over 1000 ms × 2 CPUs.
     expect(measureInterference(run())).toEqual({ hostOtherCpuMs: 300, interferencePct: 15 });
   });
@@ -16,16 +21,27 @@ describe('host_other_cpu_ms and interference_pct', () => {
     expect(measureInterference(run({ seen: { cpu_quota: null, cpuset: '1' } })).interferencePct).toBe(0);
     expect(measureInterference(run({ seen: { cpu_quota: null, cpuset: null } })).interferencePct).toBe(15);
     // 1.5 CPUs of others beside a 0.5-CPU run: exactly the spare CPUs, so no contention; 1.8 CPUs: 300 ms of 500.
-    expect(measureInterference(run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2000, window_ms: 1000, cpus: 2 } })).interferencePct).toBe(0);
-    expect(measureInterference(run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2300, window_ms: 1000, cpus: 2 } })).interferencePct).toBe(60);
+    expect(
+      measureInterference(
+        run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2000, window_ms: 1000, cpus: 2 } }),
+      ).interferencePct,
+    ).toBe(0);
+    expect(
+      measureInterference(
+        run({ cpu_total_ms: 500, seen: { cpu_quota: 0.5 }, host: { cpu_ms: 2300, window_ms: 1000, cpus: 2 } }),
+      ).interferencePct,
+    ).toBe(60);
   });
 
-  test('http: the load generator runs in a second container, and is the run\'s own too', () => {
+  test("http: the load generator runs in a second container, and is the run's own too", () => {
     expect(measureInterference(run({ loader: { cpu_ms: 200 } }))).toEqual({ hostOtherCpuMs: 100, interferencePct: 5 });
   });
 
-  test('a quiet host can read a tick or two below the run\'s exact cgroup time: kept as measured', () => {
-    expect(measureInterference(run({ host: { cpu_ms: 1490, window_ms: 1000, cpus: 2 } }))).toEqual({ hostOtherCpuMs: -10, interferencePct: 0 });
+  test("a quiet host can read a tick or two below the run's exact cgroup time: kept as measured", () => {
+    expect(measureInterference(run({ host: { cpu_ms: 1490, window_ms: 1000, cpus: 2 } }))).toEqual({
+      hostOtherCpuMs: -10,
+      interferencePct: 0,
+    });
   });
 
   test('no host reading (no /proc, a folder from before) or no CPU time: unknown, not zero', () => {
@@ -35,11 +51,16 @@ describe('host_other_cpu_ms and interference_pct', () => {
     expect(measureInterference(run({ host: { cpu_ms: 1800, window_ms: 0, cpus: 2 } })).interferencePct).toBeNull();
   });
 
-  test('a window too short for 10 ms ticks has others\' time but no share: a tick would be 4% of it or more', () => {
+  test("a window too short for 10 ms ticks has others' time but no share: a tick would be 4% of it or more", () => {
     // 240 ms × 2 CPUs = 480 ms allowed, under MIN_ALLOWED_MS; 250 ms × 2 is enough.
-    expect(measureInterference(run({ cpu_total_ms: 400, host: { cpu_ms: 420, window_ms: 240, cpus: 2 } }))).toEqual({ hostOtherCpuMs: 20, interferencePct: null });
+    expect(measureInterference(run({ cpu_total_ms: 400, host: { cpu_ms: 420, window_ms: 240, cpus: 2 } }))).toEqual({
+      hostOtherCpuMs: 20,
+      interferencePct: null,
+    });
     expect(MIN_ALLOWED_MS).toBe(500);
-    expect(measureInterference(run({ cpu_total_ms: 400, host: { cpu_ms: 420, window_ms: 250, cpus: 2 } })).interferencePct).toBe(4);
+    expect(
+      measureInterference(run({ cpu_total_ms: 400, host: { cpu_ms: 420, window_ms: 250, cpus: 2 } })).interferencePct,
+    ).toBe(4);
   });
 });
 

@@ -11,8 +11,23 @@ const [UV_MAJOR, UV_MINOR] = process.versions.uv.split('.').map(Number);
 const POOL_NAMED = UV_MAJOR > 1 || UV_MINOR >= 50;
 const SMALL_PBKDF2 = { tasks: 8, iterations: 1000, keylen: 64 };
 const RESULT_KEYS = [
-  'workload', 'wall_ms', 'setup_ms', 'tasks', 'seen', 'peak_threads', 'pool_threads', 'throttled_periods',
-  'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms', 'peak_rss_mb', 'cgroup_memory_peak_mb', 'host', 'metrics',
+  'workload',
+  'wall_ms',
+  'setup_ms',
+  'tasks',
+  'seen',
+  'peak_threads',
+  'pool_threads',
+  'throttled_periods',
+  'nr_periods',
+  'throttled_ms',
+  'cpu_user_ms',
+  'cpu_system_ms',
+  'cpu_total_ms',
+  'peak_rss_mb',
+  'cgroup_memory_peak_mb',
+  'host',
+  'metrics',
 ];
 
 function runWorkload(spec, env = {}) {
@@ -53,7 +68,11 @@ const places = (result) => result.tasks.map(({ process, thread }) => [process, t
 function expectSerialPerThread(result) {
   const byThread = Map.groupBy
     ? Map.groupBy(result.tasks, (task) => `${task.process}/${task.thread}`)
-    : result.tasks.reduce((groups, task) => groups.set(`${task.process}/${task.thread}`, [...(groups.get(`${task.process}/${task.thread}`) ?? []), task]), new Map());
+    : result.tasks.reduce(
+        (groups, task) =>
+          groups.set(`${task.process}/${task.thread}`, [...(groups.get(`${task.process}/${task.thread}`) ?? []), task]),
+        new Map(),
+      );
   for (const tasks of byThread.values()) {
     for (let i = 1; i < tasks.length; i += 1) expect(tasks[i].start_ms).toBeGreaterThanOrEqual(tasks[i - 1].end_ms);
   }
@@ -78,13 +97,31 @@ describe('workload run.js on the host', () => {
 
   test('workers 2: tasks dealt round-robin over worker threads 1 and 2, which share the one pool', async () => {
     const result = await runOk({ workload: 'pbkdf2', params: SMALL_PBKDF2, workers: 2 });
-    expect(places(result)).toEqual([[0, 1], [0, 2], [0, 1], [0, 2], [0, 1], [0, 2], [0, 1], [0, 2]]);
+    expect(places(result)).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 1],
+      [0, 2],
+      [0, 1],
+      [0, 2],
+      [0, 1],
+      [0, 2],
+    ]);
     expect(result.pool_threads).toBe(POOL_NAMED ? 4 : null);
   });
 
   test('cluster 2: tasks dealt round-robin over processes 1 and 2, each with its own pool', async () => {
     const result = await runOk({ workload: 'pbkdf2', params: SMALL_PBKDF2, cluster: 2 });
-    expect(places(result)).toEqual([[1, 0], [2, 0], [1, 0], [2, 0], [1, 0], [2, 0], [1, 0], [2, 0]]);
+    expect(places(result)).toEqual([
+      [1, 0],
+      [2, 0],
+      [1, 0],
+      [2, 0],
+      [1, 0],
+      [2, 0],
+      [1, 0],
+      [2, 0],
+    ]);
     expect(result.pool_threads).toBe(POOL_NAMED ? 8 : null);
     // The primary plus two children, each with its own main, V8 and pool threads.
     expect(result.peak_threads).toBeGreaterThanOrEqual(15);
@@ -93,7 +130,16 @@ describe('workload run.js on the host', () => {
   test('cluster 2 × workers 2: each process deals its hand over its own worker threads', async () => {
     const result = await runOk({ workload: 'pbkdf2', params: SMALL_PBKDF2, cluster: 2, workers: 2 });
     // Process 1 gets tasks 0 2 4 6 and deals them 0→1, 2→2, 4→1, 6→2; process 2 the same with 1 3 5 7.
-    expect(places(result)).toEqual([[1, 1], [2, 1], [1, 2], [2, 2], [1, 1], [2, 1], [1, 2], [2, 2]]);
+    expect(places(result)).toEqual([
+      [1, 1],
+      [2, 1],
+      [1, 2],
+      [2, 2],
+      [1, 1],
+      [2, 1],
+      [1, 2],
+      [2, 2],
+    ]);
   });
 
   test('sync pbkdf2 runs one task after another on each thread and never starts the pool', async () => {
@@ -102,7 +148,12 @@ describe('workload run.js on the host', () => {
     expectSerialPerThread(plain);
     expect(plain.pool_threads).toBe(POOL_NAMED ? 0 : null);
     const workers = await runOk({ workload: 'pbkdf2', params, workers: 2 });
-    expect(places(workers)).toEqual([[0, 1], [0, 2], [0, 1], [0, 2]]);
+    expect(places(workers)).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 1],
+      [0, 2],
+    ]);
     expectSerialPerThread(workers);
   });
 
@@ -124,7 +175,12 @@ describe('workload run.js on the host', () => {
     const plain = await runOk({ workload: 'argon2', params });
     expect(places(plain)).toEqual(Array(4).fill([0, 0]));
     const spread = await runOk({ workload: 'argon2', params, cluster: 2, workers: 2 });
-    expect(places(spread)).toEqual([[1, 1], [2, 1], [1, 2], [2, 2]]);
+    expect(places(spread)).toEqual([
+      [1, 1],
+      [2, 1],
+      [1, 2],
+      [2, 2],
+    ]);
     // argon2 starts threads of its own named like their pool thread; they must not count as pool.
     expect(spread.pool_threads).toBe(POOL_NAMED ? 8 : null);
   });
@@ -158,21 +214,31 @@ describe('workload run.js on the host', () => {
   });
 
   test('a cluster process that dies fails the run, and the primary takes the other one down with it', async () => {
-    const run = runWorkload({ workload: 'pbkdf2', params: { tasks: 4, iterations: 5_000_000, keylen: 64 }, cluster: 2 });
+    const run = runWorkload({
+      workload: 'pbkdf2',
+      params: { tasks: 4, iterations: 5_000_000, keylen: 64 },
+      cluster: 2,
+    });
     const children = await waitForChildren(run.pid, 2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     process.kill(children[0], 'SIGKILL');
     const finished = await run;
     expect(finished.exitCode).toBe(1);
     expect(finished.stdout).toBe('');
-    expect(finished.stderr).toMatch(new RegExp(`cluster process \\d \\(pid ${children[0]}\\) exited \\(signal SIGKILL\\) before finishing its tasks`));
+    expect(finished.stderr).toMatch(
+      new RegExp(`cluster process \\d \\(pid ${children[0]}\\) exited \\(signal SIGKILL\\) before finishing its tasks`),
+    );
     expect(isAlive(children[1])).toBe(false);
   });
 });
 
 async function waitForChildren(pid, count) {
   for (let attempt = 0; attempt < 200; attempt += 1) {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     if (children.length >= count) return children;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

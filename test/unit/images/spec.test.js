@@ -22,7 +22,10 @@ describe('workload LAB_SPEC parsing', () => {
     [undefined, /LAB_SPEC is not set/],
     ['{"workload":', /not valid JSON/],
     ['[1]', /expected a JSON object/],
-    ['{"workload":"scrypt"}', /LAB_SPEC\.workload: expected one of pbkdf2, argon2, http, idle, sum, script, command, got "scrypt"/],
+    [
+      '{"workload":"scrypt"}',
+      /LAB_SPEC\.workload: expected one of pbkdf2, argon2, http, idle, sum, script, command, got "scrypt"/,
+    ],
     ['{"workload":"pbkdf2","worker":2}', /LAB_SPEC\.worker: not a known key/],
     ['{"workload":"pbkdf2","workers":-1}', /LAB_SPEC\.workers: expected a whole number/],
     ['{"workload":"pbkdf2","cluster":1.5}', /LAB_SPEC\.cluster: expected a whole number/],
@@ -32,7 +35,10 @@ describe('workload LAB_SPEC parsing', () => {
     ['{"workload":"pbkdf2","params":{"iterations":"1000"}}', /params\.iterations: expected a whole number ≥ 1/],
     ['{"workload":"pbkdf2","params":{"sync":"yes"}}', /params\.sync: expected a boolean/],
     ['{"workload":"pbkdf2","params":{"digest":"sha513"}}', /params\.digest: expected a digest/],
-    ['{"workload":"argon2","params":{"memoryCost":1024,"parallelism":200}}', /memoryCost: expected at least 8 KiB per lane/],
+    [
+      '{"workload":"argon2","params":{"memoryCost":1024,"parallelism":200}}',
+      /memoryCost: expected at least 8 KiB per lane/,
+    ],
   ])('%s is refused with a message naming the key', (text, message) => {
     expect(() => parseSpec(text)).toThrow(message);
     expect(() => parseSpec(text)).toThrow(expect.objectContaining({ code: 'ERR_SPEC_INVALID', exitCode: 2 }));

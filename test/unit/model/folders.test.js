@@ -35,7 +35,7 @@ describe('what the host allows a claim', () => {
   const cells = summaryOf(findings('pbkdf2-waves')).cells;
   const pool = (size) => cells.find((cell) => cell.values.uv_threadpool_size === size);
 
-  test('pbkdf2 pool 1 → 4 at 2 CPUs: the model ratio is 0.50 (the post\'s 0.25 needs 4 CPUs); 4 → 8: 1.00', () => {
+  test("pbkdf2 pool 1 → 4 at 2 CPUs: the model ratio is 0.50 (the post's 0.25 needs 4 CPUs); 4 → 8: 1.00", () => {
     expect(modelRatio(pool(1), pool(4), 'wall_ms')).toBeCloseTo(0.5, 12);
     expect(modelRatio(pool(4), pool(8), 'wall_ms')).toBeCloseTo(1, 12);
     expect(modelRatio(pool(1), pool(4), 'requests_per_sec')).toBeNull();
@@ -69,7 +69,9 @@ describe('calibration rules', () => {
 
   test('a different node is another group: the closure loop costs Node 20 about 3× what it costs Node 24', () => {
     const cells = summaryOf(findings('sum-1e9-closure')).cells;
-    const [twenty, twentyFour] = [20, 24].map((node) => cells.find((cell) => cell.values.node === node).calibration.value);
+    const [twenty, twentyFour] = [20, 24].map(
+      (node) => cells.find((cell) => cell.values.node === node).calibration.value,
+    );
     expect(twenty / twentyFour).toBeGreaterThan(2);
     expect(new Set(cells.map((cell) => formatCalibrationKey({ ...cell, params: {} }))).size).toBe(2);
   });
@@ -81,26 +83,64 @@ describe('calibration rules', () => {
   });
 
   test('least squares through the origin: an exact system comes back exact; terms that move together give none', () => {
-    expect(solveLeastSquares([54, 63, 108, 135], [[1, 0], [1, 1], [2, 0], [2, 3]]).map((value) => Number(value.toFixed(9)))).toEqual([54, 9]);
+    expect(
+      solveLeastSquares(
+        [54, 63, 108, 135],
+        [
+          [1, 0],
+          [1, 1],
+          [2, 0],
+          [2, 3],
+        ],
+      ).map((value) => Number(value.toFixed(9))),
+    ).toEqual([54, 9]);
     expect(solveLeastSquares([2, 4], [[1], [2]])).toEqual([2]);
-    expect(solveLeastSquares([1, 2], [[1, 2], [2, 4]])).toBeNull();
+    expect(
+      solveLeastSquares(
+        [1, 2],
+        [
+          [1, 2],
+          [2, 4],
+        ],
+      ),
+    ).toBeNull();
   });
 
-  test('lowest: the least parallel cell\'s medians, capped by its CPUs', () => {
+  test("lowest: the least parallel cell's medians, capped by its CPUs", () => {
     const run = (wall) => ({ status: 'ok', wall_ms: wall });
     const group = [
-      { cell: 'wide', workload: 'script', values: { workload: 'script', workers: 4 }, params: { file: 'f.js', tasks: 4 }, runs: [run(100)] },
-      { cell: 'one', workload: 'script', values: { workload: 'script', workers: 1 }, params: { file: 'f.js', tasks: 4 }, runs: [run(400), run(420)] },
+      {
+        cell: 'wide',
+        workload: 'script',
+        values: { workload: 'script', workers: 4 },
+        params: { file: 'f.js', tasks: 4 },
+        runs: [run(100)],
+      },
+      {
+        cell: 'one',
+        workload: 'script',
+        values: { workload: 'script', workers: 1 },
+        params: { file: 'f.js', tasks: 4 },
+        runs: [run(400), run(420)],
+      },
     ];
     const predicted = predictCells(group, { hostCpus: 2 });
-    expect(predicted.get('one').calibration).toMatchObject({ kind: 'lowest', baseCell: 'one', medians: { wall_ms: 410 } });
+    expect(predicted.get('one').calibration).toMatchObject({
+      kind: 'lowest',
+      baseCell: 'one',
+      medians: { wall_ms: 410 },
+    });
     expect(predicted.get('wide').model).toEqual({ wall_ms: 205 });
   });
 
   test('no run.json parameters or a load without work: no model, and no error', () => {
     const group = [{ cell: 'x', workload: 'pbkdf2', values: { workload: 'pbkdf2' }, runs: [] }];
     expect(predictCells(group, { hostCpus: 2 }).get('x')).toEqual({ calibration: null, model: {}, modelRange: {} });
-    expect(calibrateGroup([{ cell: 'y', workload: 'http', values: {}, params: { load: 'idle' }, modelCell: null, runs: [] }])).toBeNull();
+    expect(
+      calibrateGroup([
+        { cell: 'y', workload: 'http', values: {}, params: { load: 'idle' }, modelCell: null, runs: [] },
+      ]),
+    ).toBeNull();
     expect(summaryOf(findings('template-idle')).rows.every((row) => row.model_requests_per_sec === null)).toBe(true);
   });
 });
@@ -109,12 +149,19 @@ describe('model vs measured', () => {
   const flagsOf = (dir) => {
     const results = readResults(dir);
     const summary = summarizeCells(results);
-    return buildModelTables({ summary, axes: results.axes, workloads: [...new Set(summary.cells.map((cell) => cell.workload))] })[0].rows;
+    return buildModelTables({
+      summary,
+      axes: results.axes,
+      workloads: [...new Set(summary.cells.map((cell) => cell.workload))],
+    })[0].rows;
   };
 
   test('argon2 with one pool thread at 2 CPUs is short of the model (its lanes wait for each other); pbkdf2 waves are not', () => {
     const argon2 = flagsOf(findings('argon2-pool-32'));
-    expect(argon2.find((row) => row.values.cpus === 2 && row.values.uv_threadpool_size === 1)).toMatchObject({ metric: 'wall_ms', flag: 'short of the model' });
+    expect(argon2.find((row) => row.values.cpus === 2 && row.values.uv_threadpool_size === 1)).toMatchObject({
+      metric: 'wall_ms',
+      flag: 'short of the model',
+    });
     // Pools 4 and 8 are the calibration's cells (2 calls or more at once on 2 CPUs). Pool 1, one call at a time,
     // may beat the model by a hair: its interval is so narrow that 1% counts.
     const waves = flagsOf(findings('pbkdf2-waves'));

@@ -18,24 +18,51 @@ function writeConfig(name, experiment) {
   return file;
 }
 
-const script = (name, params, matrix = '{workload: [script]}') => writeConfig(name, `    matrix: ${matrix}\n    params:\n      script: ${params}\n`);
-const failure = (promise) => promise.then(() => { throw new Error('expected plan() to refuse'); }, (error) => error);
+const script = (name, params, matrix = '{workload: [script]}') =>
+  writeConfig(name, `    matrix: ${matrix}\n    params:\n      script: ${params}\n`);
+const failure = (promise) =>
+  promise.then(
+    () => {
+      throw new Error('expected plan() to refuse');
+    },
+    (error) => error,
+  );
 
-test('a misspelled export: exit 2 at `export:`, with a did-you-mean from the module\'s exports', async () => {
+test("a misspelled export: exit 2 at `export:`, with a did-you-mean from the module's exports", async () => {
   const error = await failure(plan(script('typo', '{file: exports/esm.mjs, export: hashPasword}'), { seed: 1 }));
   expect(error.exitCode).toBe(2);
-  expect(error.format()).toBe(`${join(dir, 'typo.yml')}:6:47: experiments.typo.params.script.export: exports/esm.mjs has no export \`hashPasword\`; its exports: Encoder, LIMIT, default, hashPassword, renamed, resize\n  did you mean \`hashPassword\`?`);
+  expect(error.format()).toBe(
+    `${join(dir, 'typo.yml')}:6:47: experiments.typo.params.script.export: exports/esm.mjs has no export \`hashPasword\`; its exports: Encoder, LIMIT, default, hashPassword, renamed, resize\n  did you mean \`hashPassword\`?`,
+  );
 });
 
 test('CommonJS names and re-exported names are found; the plan lists the module and what only the engine checks', async () => {
-  const planned = await plan(writeConfig('found', `    matrix: {workload: [script, http]}
+  const planned = await plan(
+    writeConfig(
+      'found',
+      `    matrix: {workload: [script, http]}
     params:
       script: {file: exports/reexport.mjs, export: hashPassword}
       http: {app: {file: exports/commonjs.cjs, export: handler}}
-`), { seed: 1 });
+`,
+    ),
+    { seed: 1 },
+  );
   expect(planned.user_code).toEqual([
-    expect.objectContaining({ file: 'exports/reexport.mjs', export: 'hashPassword', format: 'ES module', kind: 'function', engine: ['that it loads in the container', 'what a call returns (the user_<key> columns)'] }),
-    expect.objectContaining({ file: 'exports/commonjs.cjs', export: 'handler', format: 'CommonJS', kind: 'function', engine: ['that it loads in the container'] }),
+    expect.objectContaining({
+      file: 'exports/reexport.mjs',
+      export: 'hashPassword',
+      format: 'ES module',
+      kind: 'function',
+      engine: ['that it loads in the container', 'what a call returns (the user_<key> columns)'],
+    }),
+    expect.objectContaining({
+      file: 'exports/commonjs.cjs',
+      export: 'handler',
+      format: 'CommonJS',
+      kind: 'function',
+      engine: ['that it loads in the container'],
+    }),
   ]);
 });
 
@@ -43,30 +70,64 @@ test('an export that is no function: exit 2', async () => {
   const error = await failure(plan(script('number', '{file: exports/esm.mjs, export: LIMIT}')));
   expect(error.message).toMatch(/export `LIMIT` is a number, not a function$/);
   const object = await failure(plan(script('object', '{file: exports/commonjs.cjs}')));
-  expect(object.format()).toMatch(/object\.yml:6:22: experiments\.object\.params\.script: exports\/commonjs\.cjs: export `default` is an object, not a function/);
+  expect(object.format()).toMatch(
+    /object\.yml:6:22: experiments\.object\.params\.script: exports\/commonjs\.cjs: export `default` is an object, not a function/,
+  );
 });
 
-test('a module that does not parse: exit 2 at the module\'s own line and column, pointing back to the experiments file', async () => {
+test("a module that does not parse: exit 2 at the module's own line and column, pointing back to the experiments file", async () => {
   const error = await failure(plan(script('broken', '{file: exports/broken.js, export: broken}')));
-  expect(error.format()).toMatch(new RegExp(`^${dir}/exports/broken\\.js:2:29: Unexpected token \\(read as an ES module, as the container's Node\\.js would load it\\)\\n  fix the module; it is \`file:\` of experiments\\.broken\\.params\\.script \\(.*broken\\.yml:6:\\d+\\)$`));
+  expect(error.format()).toMatch(
+    new RegExp(
+      `^${dir}/exports/broken\\.js:2:29: Unexpected token \\(read as an ES module, as the container's Node\\.js would load it\\)\\n  fix the module; it is \`file:\` of experiments\\.broken\\.params\\.script \\(.*broken\\.yml:6:\\d+\\)$`,
+    ),
+  );
 });
 
 test('exports made at run time: not refused, a warning, and the engine is said to check', async () => {
   const planned = await plan(script('dynamic', '{file: exports/dynamic.cjs, export: comptue}'));
-  expect(planned.warnings).toEqual([expect.objectContaining({ path: 'experiments.dynamic.params.script.export', message: expect.stringMatching(/shows no export `comptue` in its source .* it may be made when the module runs: `module\.exports = makeApi\(…\)`/) })]);
-  expect(planned.user_code[0].engine).toContain('what it makes at run time: `module.exports = makeApi(…)` (line 5): its keys are known when it runs');
+  expect(planned.warnings).toEqual([
+    expect.objectContaining({
+      path: 'experiments.dynamic.params.script.export',
+      message: expect.stringMatching(
+        /shows no export `comptue` in its source .* it may be made when the module runs: `module\.exports = makeApi\(…\)`/,
+      ),
+    }),
+  ]);
+  expect(planned.user_code[0].engine).toContain(
+    'what it makes at run time: `module.exports = makeApi(…)` (line 5): its keys are known when it runs',
+  );
 });
 
 test('TypeScript: refused on Node.js 20 (no type stripping), passed on 24 with what only the engine can check', async () => {
-  const on20 = await failure(plan(script('ts20', '{file: exports/typed.ts, export: typed}', '{workload: [script], node: [20, 24]}')));
-  expect(on20.format()).toMatch(/:6:\d+: experiments\.ts20\.params\.script\.file: .*typed\.ts is TypeScript, and the cell's Node\.js 20 cannot run it: Node\.js strips types by default from 23\.6 and 22\.18/);
-  const on22 = await plan(script('ts22', '{file: exports/typed.ts, export: typed}', '{workload: [script], node: [22]}'));
-  expect(on22.user_code[0].engine).toEqual(expect.arrayContaining([expect.stringMatching(/Node\.js 22 is 22\.18\.0 or later/), expect.stringMatching(/no enum, namespace or parameter properties/)]));
+  const on20 = await failure(
+    plan(script('ts20', '{file: exports/typed.ts, export: typed}', '{workload: [script], node: [20, 24]}')),
+  );
+  expect(on20.format()).toMatch(
+    /:6:\d+: experiments\.ts20\.params\.script\.file: .*typed\.ts is TypeScript, and the cell's Node\.js 20 cannot run it: Node\.js strips types by default from 23\.6 and 22\.18/,
+  );
+  const on22 = await plan(
+    script('ts22', '{file: exports/typed.ts, export: typed}', '{workload: [script], node: [22]}'),
+  );
+  expect(on22.user_code[0].engine).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/Node\.js 22 is 22\.18\.0 or later/),
+      expect.stringMatching(/no enum, namespace or parameter properties/),
+    ]),
+  );
 });
 
 test('a package that is in no node_modules under the mounted folder, and a native addon, are said', async () => {
   const missing = await plan(script('pkg', '{file: exports/uses-packages.mjs}'));
-  expect(missing.warnings).toEqual([expect.objectContaining({ message: expect.stringMatching(/imports `left-pad-not-installed`, which is in no node_modules inside the mounted folder/) })]);
+  expect(missing.warnings).toEqual([
+    expect.objectContaining({
+      message: expect.stringMatching(
+        /imports `left-pad-not-installed`, which is in no node_modules inside the mounted folder/,
+      ),
+    }),
+  ]);
   const addon = await plan(script('addon', '{file: addon/uses-addon.js}'));
-  expect(addon.user_code[0].engine).toContain('that the native addon `fake-addon` loads on Linux with Node.js 24 (a binary built on macOS or Windows does not)');
+  expect(addon.user_code[0].engine).toContain(
+    'that the native addon `fake-addon` loads on Linux with Node.js 24 (a binary built on macOS or Windows does not)',
+  );
 });

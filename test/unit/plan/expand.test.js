@@ -19,7 +19,10 @@ describe('expandMatrix', () => {
   });
 
   test('exclude drops every combination that matches all keys of an entry', () => {
-    const cells = expandMatrix({ cpus: [1, 2], uv_threadpool_size: [1, 8] }, { exclude: [{ cpus: 1, uv_threadpool_size: 8 }] });
+    const cells = expandMatrix(
+      { cpus: [1, 2], uv_threadpool_size: [1, 8] },
+      { exclude: [{ cpus: 1, uv_threadpool_size: 8 }] },
+    );
     expect(cells).toEqual([
       { cpus: 1, uv_threadpool_size: 1 },
       { cpus: 2, uv_threadpool_size: 1 },
@@ -29,7 +32,10 @@ describe('expandMatrix', () => {
 
   test('a partial exclude entry drops all combinations it matches', () => {
     const cells = expandMatrix({ cpus: [1, 2], workers: [0, 2] }, { exclude: [{ cpus: 1 }] });
-    expect(cells).toEqual([{ cpus: 2, workers: 0 }, { cpus: 2, workers: 2 }]);
+    expect(cells).toEqual([
+      { cpus: 2, workers: 0 },
+      { cpus: 2, workers: 2 },
+    ]);
   });
 
   // The example from GitHub's documentation of strategy.matrix include semantics.
@@ -76,8 +82,9 @@ describe('expandMatrix', () => {
 
 describe('computeCellId', () => {
   test('same values give the same id regardless of key order', () => {
-    expect(computeCellId({ values: { cpus: 1, workload: 'pbkdf2' }, params: { a: 1, b: 2 } }))
-      .toBe(computeCellId({ params: { b: 2, a: 1 }, values: { workload: 'pbkdf2', cpus: 1 } }));
+    expect(computeCellId({ values: { cpus: 1, workload: 'pbkdf2' }, params: { a: 1, b: 2 } })).toBe(
+      computeCellId({ params: { b: 2, a: 1 }, values: { workload: 'pbkdf2', cpus: 1 } }),
+    );
   });
 
   test('different values give different ids, and 1 differs from "1"', () => {

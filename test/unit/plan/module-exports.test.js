@@ -13,19 +13,40 @@ const named = (found) => Object.fromEntries(found.names);
 test('ESM: export function, const, class, { a as b } and default, each with its kind', () => {
   const found = read('exports/esm.mjs');
   expect(found.format).toBe('module');
-  expect(named(found)).toEqual({ hashPassword: 'function', resize: 'function', LIMIT: 'number', Encoder: 'class', renamed: 'function', default: 'function' });
+  expect(named(found)).toEqual({
+    hashPassword: 'function',
+    resize: 'function',
+    LIMIT: 'number',
+    Encoder: 'class',
+    renamed: 'function',
+    default: 'function',
+  });
   expect([found.dynamic, found.viaDefault]).toEqual([[], false]);
 });
 
 test('ESM: export * from a sibling adds its names but its default; export { default as x } from names x', () => {
   const found = read('exports/reexport.mjs');
-  expect([...found.names.keys()].sort()).toEqual(['Encoder', 'LIMIT', 'hashPassword', 'mainAgain', 'renamed', 'resize']);
+  expect([...found.names.keys()].sort()).toEqual([
+    'Encoder',
+    'LIMIT',
+    'hashPassword',
+    'mainAgain',
+    'renamed',
+    'resize',
+  ]);
 });
 
 test('CommonJS: module.exports = { ... } and module.exports.x = …; the default is the object', () => {
   const found = read('exports/commonjs.cjs');
   expect(found.format).toBe('commonjs');
-  expect(named(found)).toEqual({ handler: 'function', options: 'object', version: 'string', serve: 'function', extra: 'function', default: 'object' });
+  expect(named(found)).toEqual({
+    handler: 'function',
+    options: 'object',
+    version: 'string',
+    serve: 'function',
+    extra: 'function',
+    default: 'object',
+  });
 });
 
 test('a .js file with no package.json up to the mounted folder and no ESM syntax is CommonJS: exports.x, module.exports.y, exports["z"]', () => {
@@ -47,7 +68,7 @@ test('a .js file with ESM syntax is an ES module (Node\'s detection); a package.
   expect(readModuleExports(join(inner, 'plain.js'), { root: inner }).format).toBe('commonjs');
 });
 
-test('exports made at run time are said, and a name may then be on the default\'s value', () => {
+test("exports made at run time are said, and a name may then be on the default's value", () => {
   const found = read('exports/dynamic.cjs');
   expect(named(found)).toEqual({ default: 'unknown' });
   expect(found.viaDefault).toBe(true);

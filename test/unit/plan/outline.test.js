@@ -15,7 +15,8 @@ function planOf(text) {
   return { plan, config };
 }
 
-const outline = (plan, context = {}) => outlinePlan(plan, { pending: plan.runs, bench: BENCH, previous: null, lanes: 1, ...context });
+const outline = (plan, context = {}) =>
+  outlinePlan(plan, { pending: plan.runs, bench: BENCH, previous: null, lanes: 1, ...context });
 
 const POOL = `experiments:
   pool:
@@ -27,7 +28,14 @@ test('a table of cells, the varying axes as columns, the shared ones once; runs 
   const { plan } = planOf(POOL);
   const { axes, shared, table, planned } = outline(plan);
   expect([axes, shared, planned]).toEqual([['cpus', 'uv_threadpool_size'], { workload: 'pbkdf2' }, 18]);
-  expect(table.map((row) => [row.values.cpus, row.values.uv_threadpool_size, row.runs])).toEqual([[1, 1, 3], [1, 4, 3], [1, 8, 3], [2, 1, 3], [2, 4, 3], [2, 8, 3]]);
+  expect(table.map((row) => [row.values.cpus, row.values.uv_threadpool_size, row.runs])).toEqual([
+    [1, 1, 3],
+    [1, 4, 3],
+    [1, 8, 3],
+    [2, 1, 3],
+    [2, 4, 3],
+    [2, 8, 3],
+  ]);
 });
 
 test('adaptive with claims: max_repetitions − repetitions for each cell a claim compares, none for the others', () => {
@@ -36,15 +44,22 @@ test('adaptive with claims: max_repetitions − repetitions for each cell a clai
     adaptive: {max_repetitions: 10, claims: true}
 `);
   const { table, up_to_more: more, up_to_more_why: why } = outline(plan);
-  expect(table.filter((row) => row.up_to_more > 0).map((row) => row.values)).toEqual([{ cpus: 2, uv_threadpool_size: 1 }, { cpus: 2, uv_threadpool_size: 4 }]);
+  expect(table.filter((row) => row.up_to_more > 0).map((row) => row.values)).toEqual([
+    { cpus: 2, uv_threadpool_size: 1 },
+    { cpus: 2, uv_threadpool_size: 4 },
+  ]);
   expect([more, why]).toEqual([14, '7 more for each of 2 cells: the cells of a claim, until it is decided']);
 });
 
 test('adaptive with target_ci_pct: every cell; a race: every cell of a budget with a knob; neither: nothing', () => {
   expect(outline(planOf(`${POOL}    adaptive: {max_repetitions: 5, target_ci_pct: 5}\n`).plan).up_to_more).toBe(12);
-  expect(outline(planOf(`${POOL}    adaptive: {max_repetitions: 6}\n    search: race\n    recommend: {}\n`).plan).up_to_more).toBe(18);
+  expect(
+    outline(planOf(`${POOL}    adaptive: {max_repetitions: 6}\n    search: race\n    recommend: {}\n`).plan).up_to_more,
+  ).toBe(18);
   // cpus is the budget and nothing else varies: no setting to choose, no race.
-  const noKnob = planOf(`experiments:\n  q:\n    matrix: {workload: [pbkdf2], cpus: [1, 2]}\n    adaptive: {max_repetitions: 6}\n    search: race\n    recommend: {}\n`).plan;
+  const noKnob = planOf(
+    `experiments:\n  q:\n    matrix: {workload: [pbkdf2], cpus: [1, 2]}\n    adaptive: {max_repetitions: 6}\n    search: race\n    recommend: {}\n`,
+  ).plan;
   expect(outline(noKnob).up_to_more).toBe(0);
   expect(outline(planOf(POOL).plan).up_to_more).toBe(0);
 });
@@ -52,20 +67,49 @@ test('adaptive with target_ci_pct: every cell; a race: every cell of a budget wi
 test('the estimate: measured cells from an earlier folder, the benchmarked overhead for the rest (a lower bound), said which', () => {
   const { plan } = planOf(POOL);
   const [first, second] = plan.cells;
-  const previous = { dir: 'results/pool-20261123T000000Z', perCell: new Map([[first.cell, { ms: 4000, n: 3 }], [second.cell, { ms: 2000, n: 3 }]]) };
+  const previous = {
+    dir: 'results/pool-20261123T000000Z',
+    perCell: new Map([
+      [first.cell, { ms: 4000, n: 3 }],
+      [second.cell, { ms: 2000, n: 3 }],
+    ]),
+  };
   const { estimate, table } = outline(plan, { previous });
   // 3 runs × 4 s + 3 × 2 s measured, 12 runs × 200 ms overhead, 500 ms start-up.
-  expect(estimate).toMatchObject({ planned_ms: 12000 + 6000 + 12 * 200 + 500, lower_bound: true, measured_cells: 2, cells: 6, from_folder: previous.dir });
-  expect(table.find((row) => row.cell === first.cell)).toMatchObject({ run_ms: 4000, run_ms_from: 'measured', run_ms_lower_bound: false });
-  expect(table.find((row) => row.cell === plan.cells[2].cell)).toMatchObject({ run_ms: 200, run_ms_from: 'benchmark', run_ms_lower_bound: true });
+  expect(estimate).toMatchObject({
+    planned_ms: 12000 + 6000 + 12 * 200 + 500,
+    lower_bound: true,
+    measured_cells: 2,
+    cells: 6,
+    from_folder: previous.dir,
+  });
+  expect(table.find((row) => row.cell === first.cell)).toMatchObject({
+    run_ms: 4000,
+    run_ms_from: 'measured',
+    run_ms_lower_bound: false,
+  });
+  expect(table.find((row) => row.cell === plan.cells[2].cell)).toMatchObject({
+    run_ms: 200,
+    run_ms_from: 'benchmark',
+    run_ms_lower_bound: true,
+  });
   // Every cell measured: an estimate, not a bound; two slots halve it.
   const all = { dir: 'x', perCell: new Map(plan.cells.map(({ cell }) => [cell, { ms: 1000, n: 3 }])) };
-  expect(outline(plan, { previous: all, lanes: 2 }).estimate).toMatchObject({ planned_ms: 9000 + 500, lower_bound: false });
+  expect(outline(plan, { previous: all, lanes: 2 }).estimate).toMatchObject({
+    planned_ms: 9000 + 500,
+    lower_bound: false,
+  });
 });
 
 test('http runs are known to take their warm-up and measured seconds; no figures at all: not estimated', () => {
-  const { plan } = planOf(`experiments:\n  web:\n    repetitions: 2\n    matrix: {workload: [http], workers: [0, 2]}\n    params:\n      http: {duration: 5, warmup: 1}\n`);
-  expect(outline(plan).estimate).toMatchObject({ planned_ms: 4 * 6200 + 500, lower_bound: false, known_workloads: ['http'] });
+  const { plan } = planOf(
+    `experiments:\n  web:\n    repetitions: 2\n    matrix: {workload: [http], workers: [0, 2]}\n    params:\n      http: {duration: 5, warmup: 1}\n`,
+  );
+  expect(outline(plan).estimate).toMatchObject({
+    planned_ms: 4 * 6200 + 500,
+    lower_bound: false,
+    known_workloads: ['http'],
+  });
   expect(outline(plan, { bench: null }).estimate.planned_ms).toBeNull();
 });
 
@@ -80,14 +124,23 @@ test('each claim with its resolved metric and direction; below on a rate with no
 `);
   const { claims } = outline(plan);
   expect(claims.map((claim) => claim.metrics.map(({ metric, better, meaning }) => [metric, better, meaning]))).toEqual([
-    [['requests_per_sec', 'higher', 'worse']], [['requests_per_sec', 'higher', 'worse']], [['latency_p99_ms', 'lower', 'better']],
+    [['requests_per_sec', 'higher', 'worse']],
+    [['requests_per_sec', 'higher', 'worse']],
+    [['latency_p99_ms', 'lower', 'better']],
   ]);
   expect(findPlanWarnings(plan, config).map(formatWarning)).toEqual([
-    expect.stringMatching(/^experiments\.yml:5:66: experiments\.web\.claims\[0\]\.expect: warning: below 0\.9 means worse here: with no `metric:` the claim is judged on requests_per_sec \(http's first primary metric\), where higher is better, so B \/ A below 0\.9 says workers=2 is worse than workers=0\n {2}write `metric: requests_per_sec` in the claim to say you mean it, `metric: latency_p99_ms` to judge p99 latency \(lower is better\), or, if you meant workers=2 is better, `above: 1\.11`$/),
+    expect.stringMatching(
+      /^experiments\.yml:5:66: experiments\.web\.claims\[0\]\.expect: warning: below 0\.9 means worse here: with no `metric:` the claim is judged on requests_per_sec \(http's first primary metric\), where higher is better, so B \/ A below 0\.9 says workers=2 is worse than workers=0\n {2}write `metric: requests_per_sec` in the claim to say you mean it, `metric: latency_p99_ms` to judge p99 latency \(lower is better\), or, if you meant workers=2 is better, `above: 1\.11`$/,
+    ),
   ]);
 });
 
-test('the advice\'s metric, its direction and what it is given per', () => {
+test("the advice's metric, its direction and what it is given per", () => {
   const { plan } = planOf(`${POOL}    recommend: {within: 10%}\n`);
-  expect(outline(plan).advice).toEqual({ within: 0.1, per: ['cpus'], prefer: 'fewest', metrics: [{ workload: 'pbkdf2', metric: 'wall_ms', better: 'lower' }] });
+  expect(outline(plan).advice).toEqual({
+    within: 0.1,
+    per: ['cpus'],
+    prefer: 'fewest',
+    metrics: [{ workload: 'pbkdf2', metric: 'wall_ms', better: 'lower' }],
+  });
 });

@@ -17,7 +17,10 @@ function configOf(experiment, extra = {}) {
         env: {},
         include: [],
         exclude: [],
-        params: { pbkdf2: { tasks: 4, iterations: 1000, keylen: 64, digest: 'sha512', sync: false }, argon2: { tasks: 2 } },
+        params: {
+          pbkdf2: { tasks: 4, iterations: 1000, keylen: 64, digest: 'sha512', sync: false },
+          argon2: { tasks: 2 },
+        },
         ...experiment,
       },
       ...(extra.more ?? []),
@@ -27,24 +30,41 @@ function configOf(experiment, extra = {}) {
 
 describe('planExperiments', () => {
   test('one run per cell and repetition, interleaved: every round holds every cell once', () => {
-    const [plan] = planExperiments(configOf({ repetitions: 3, matrix: { workload: ['pbkdf2'], cpus: [0.5, 1, 1.5, 2] } }), { defaultNodeMajor: 24, seed: 7 });
+    const [plan] = planExperiments(
+      configOf({ repetitions: 3, matrix: { workload: ['pbkdf2'], cpus: [0.5, 1, 1.5, 2] } }),
+      { defaultNodeMajor: 24, seed: 7 },
+    );
     expect(plan.runs).toHaveLength(12);
     expect(plan.runs.map((run) => run.repetition)).toEqual([1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
     for (const round of [0, 4, 8]) {
-      expect(plan.runs.slice(round, round + 4).map((run) => run.values.cpus).sort()).toEqual([0.5, 1, 1.5, 2]);
+      expect(
+        plan.runs
+          .slice(round, round + 4)
+          .map((run) => run.values.cpus)
+          .sort(),
+      ).toEqual([0.5, 1, 1.5, 2]);
     }
     expect(new Set(plan.runs.map((run) => run.runKey)).size).toBe(12);
   });
 
   test('the shuffled order is a function of the seed', () => {
-    const config = configOf({ repetitions: 3, matrix: { workload: ['pbkdf2'], uv_threadpool_size: [1, 2, 3, 4, 5, 6, 7, 8] } });
-    const order = (seed) => planExperiments(config, { defaultNodeMajor: 24, seed })[0].runs.map((run) => run.runKey).join();
+    const config = configOf({
+      repetitions: 3,
+      matrix: { workload: ['pbkdf2'], uv_threadpool_size: [1, 2, 3, 4, 5, 6, 7, 8] },
+    });
+    const order = (seed) =>
+      planExperiments(config, { defaultNodeMajor: 24, seed })[0]
+        .runs.map((run) => run.runKey)
+        .join();
     expect(order(42)).toBe(order(42));
     expect(order(42)).not.toBe(order(43));
   });
 
   test('warm-up runs come first, flagged, with keys of their own', () => {
-    const [plan] = planExperiments(configOf({ warmup: 1, repetitions: 2, matrix: { workload: ['pbkdf2'], cpus: [1, 2] } }), { defaultNodeMajor: 24 });
+    const [plan] = planExperiments(
+      configOf({ warmup: 1, repetitions: 2, matrix: { workload: ['pbkdf2'], cpus: [1, 2] } }),
+      { defaultNodeMajor: 24 },
+    );
     expect(plan.runs.map((run) => run.warmup)).toEqual([true, true, false, false, false, false]);
     expect(plan.runs[0].runKey).toMatch(/^[0-9a-f]{10}\.w1$/);
     expect(formatRun(plan.runs[0])).toMatch(/warm-up 1/);
@@ -52,13 +72,28 @@ describe('planExperiments', () => {
 
   test('limits, env and the workload spec that goes into the container', () => {
     const [plan] = planExperiments(
-      configOf({ env: { FIXED: 'yes' }, matrix: { workload: ['pbkdf2'], cpus: [1.5], cpuset: ['0'], uv_threadpool_size: [8], workers: [2], MY_FLAG: ['a'] } }),
+      configOf({
+        env: { FIXED: 'yes' },
+        matrix: {
+          workload: ['pbkdf2'],
+          cpus: [1.5],
+          cpuset: ['0'],
+          uv_threadpool_size: [8],
+          workers: [2],
+          MY_FLAG: ['a'],
+        },
+      }),
       { defaultNodeMajor: 24 },
     );
     const [run] = plan.runs;
     expect(run.limits).toEqual({ nanoCpus: 1_500_000_000, cpusetCpus: '0', memoryBytes: 512 * 2 ** 20 });
     expect(run.env).toMatchObject({ UV_THREADPOOL_SIZE: '8', FIXED: 'yes', MY_FLAG: 'a' });
-    expect(JSON.parse(run.env.LAB_SPEC)).toEqual({ workload: 'pbkdf2', params: expect.objectContaining({ tasks: 4 }), workers: 2, cluster: 0 });
+    expect(JSON.parse(run.env.LAB_SPEC)).toEqual({
+      workload: 'pbkdf2',
+      params: expect.objectContaining({ tasks: 4 }),
+      workers: 2,
+      cluster: 0,
+    });
     expect(run.nodeMajor).toBe(24);
     expect(run.timeoutMs).toBe(60_000);
     expect(plan.envAxes).toEqual(['MY_FLAG']);
@@ -79,7 +114,14 @@ describe('planExperiments', () => {
   });
 
   test('a duplicate combination from include is one cell', () => {
-    const [plan] = planExperiments(configOf({ repetitions: 1, matrix: { workload: ['pbkdf2'] }, include: [{ workload: 'argon2' }, { workload: 'argon2' }] }), { defaultNodeMajor: 24 });
+    const [plan] = planExperiments(
+      configOf({
+        repetitions: 1,
+        matrix: { workload: ['pbkdf2'] },
+        include: [{ workload: 'argon2' }, { workload: 'argon2' }],
+      }),
+      { defaultNodeMajor: 24 },
+    );
     expect(plan.cells.map((cell) => cell.workload)).toEqual(['pbkdf2', 'argon2']);
   });
 
@@ -101,9 +143,16 @@ describe('planExperiments', () => {
   });
 
   test('--only narrows to named experiments and rejects unknown names', () => {
-    const config = configOf({ matrix: { workload: ['pbkdf2'] } }, { more: [{ ...configOf({ matrix: { workload: ['argon2'] } }).experiments[0], name: 'other' }] });
-    expect(planExperiments(config, { only: ['other'], defaultNodeMajor: 24 }).map((plan) => plan.experiment.name)).toEqual(['other']);
-    expect(() => planExperiments(config, { only: ['nope'], defaultNodeMajor: 24 })).toThrow(/--only names no experiment/);
+    const config = configOf(
+      { matrix: { workload: ['pbkdf2'] } },
+      { more: [{ ...configOf({ matrix: { workload: ['argon2'] } }).experiments[0], name: 'other' }] },
+    );
+    expect(
+      planExperiments(config, { only: ['other'], defaultNodeMajor: 24 }).map((plan) => plan.experiment.name),
+    ).toEqual(['other']);
+    expect(() => planExperiments(config, { only: ['nope'], defaultNodeMajor: 24 })).toThrow(
+      /--only names no experiment/,
+    );
   });
 
   test('formatRun prints one line per run', () => {
@@ -114,7 +163,11 @@ describe('planExperiments', () => {
 
 describe('cpu limits', () => {
   test('--cpus becomes NanoCpus, cpuset stays a string', () => {
-    expect(toHostLimits({ cpus: 0.5, cpuset: '0-1' }, 1)).toEqual({ nanoCpus: 500_000_000, cpusetCpus: '0-1', memoryBytes: 1 });
+    expect(toHostLimits({ cpus: 0.5, cpuset: '0-1' }, 1)).toEqual({
+      nanoCpus: 500_000_000,
+      cpusetCpus: '0-1',
+      memoryBytes: 1,
+    });
   });
 
   test('parseCpuList reads the kernel list format', () => {

@@ -11,15 +11,21 @@ const HOST = { cpus: 2, cpuIds: [0, 1] };
 function warningsOf(text) {
   const { raw, locate } = parseYaml(text, 'experiments.yml');
   const config = validateConfig(raw, { file: 'experiments.yml', locate, host: HOST });
-  return planExperiments(config, { defaultNodeMajor: 24 }).flatMap((plan) => findPlanWarnings(plan, config)).map(formatWarning);
+  return planExperiments(config, { defaultNodeMajor: 24 })
+    .flatMap((plan) => findPlanWarnings(plan, config))
+    .map(formatWarning);
 }
 
-test('a quota above the cpuset\'s CPU count is warned once per pair, at the experiment', () => {
+test("a quota above the cpuset's CPU count is warned once per pair, at the experiment", () => {
   const warnings = warningsOf(`experiments:
   q:
     matrix: {workload: pbkdf2, cpus: [0.5, 2], cpuset: ["0", "0-1"], workers: [0, 1]}
 `);
-  expect(warnings).toEqual([expect.stringMatching(/^experiments\.yml:3:5: experiments\.q: warning: cells with cpus 2 and cpuset "0" get at most 1 CPU/)]);
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^experiments\.yml:3:5: experiments\.q: warning: cells with cpus 2 and cpuset "0" get at most 1 CPU/,
+    ),
+  ]);
 });
 
 test('an include entry that extends every cell is warned at the entry', () => {
@@ -30,7 +36,11 @@ test('an include entry that extends every cell is warned at the entry', () => {
       - {cpus: 1}
       - {workload: argon2, node: 26}
 `);
-  expect(warnings).toEqual([expect.stringMatching(/^experiments\.yml:5:9: experiments\.q\.include\[0\]: warning: this include entry extends every one of the matrix's 2 cells/)]);
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^experiments\.yml:5:9: experiments\.q\.include\[0\]: warning: this include entry extends every one of the matrix's 2 cells/,
+    ),
+  ]);
 });
 
 test('include entries that together give every cell the same new value are warned', () => {
@@ -41,11 +51,16 @@ test('include entries that together give every cell the same new value are warne
       - {workload: pbkdf2, cpus: 1, cluster: 2}
       - {workload: pbkdf2, cpus: 2, cluster: 2}
 `);
-  expect(warnings).toEqual([expect.stringMatching(/^experiments\.yml:5:9: experiments\.offload\.include\[0\]: warning: every cell gets cluster: 2 from include entries \[0\], \[1\]/)]);
+  expect(warnings).toEqual([
+    expect.stringMatching(
+      /^experiments\.yml:5:9: experiments\.offload\.include\[0\]: warning: every cell gets cluster: 2 from include entries \[0\], \[1\]/,
+    ),
+  ]);
 });
 
 test('the usual uses of include are not warned', () => {
-  expect(warningsOf(`experiments:
+  expect(
+    warningsOf(`experiments:
   q:
     matrix: {workload: pbkdf2, cpus: [1, 2], uv_threadpool_size: [1, 4]}
     include:
@@ -56,13 +71,15 @@ test('the usual uses of include are not warned', () => {
     matrix: {workload: pbkdf2}
     include:
       - {cpus: 1}
-`)).toEqual([]);
+`),
+  ).toEqual([]);
 });
 
-test('parameters nothing reads are warned at their key: a workload no cell runs, http\'s work beside app, another work\'s group', () => {
+test("parameters nothing reads are warned at their key: a workload no cell runs, http's work beside app, another work's group", () => {
   const dir = mkdtempSync(join(tmpdir(), 'ignored-'));
   writeFileSync(join(dir, 'app.mjs'), 'export default function handler(req, res) { res.end(); }\n');
-  const { raw, locate } = parseYaml(`experiments:
+  const { raw, locate } = parseYaml(
+    `experiments:
   web:
     matrix: {workload: [http]}
     params:
@@ -72,12 +89,16 @@ test('parameters nothing reads are warned at their key: a workload no cell runs,
     matrix: {workload: [http]}
     params:
       http: {work: spin, pbkdf2: {iterations: 10}, burst: {requests: 3}}
-`, join(dir, 'experiments.yml'));
+`,
+    join(dir, 'experiments.yml'),
+  );
   const config = validateConfig(raw, { file: 'experiments.yml', locate, host: HOST, configDir: dir });
-  const warnings = planExperiments(config, { defaultNodeMajor: 24 }).flatMap((plan) => findPlanWarnings(plan, config)).map(formatWarning);
+  const warnings = planExperiments(config, { defaultNodeMajor: 24 })
+    .flatMap((plan) => findPlanWarnings(plan, config))
+    .map(formatWarning);
   expect(warnings).toEqual([
-    'experiments.yml:5:36: experiments.web.params.http.work: warning: `work` is ignored beside `app:`: your app answers the requests, the lab\'s work never runs\n  remove `work:`',
-    'experiments.yml:5:48: experiments.web.params.http.spin: warning: `spin` is ignored beside `app:`: your app answers the requests, the lab\'s work never runs\n  remove `spin:`',
+    "experiments.yml:5:36: experiments.web.params.http.work: warning: `work` is ignored beside `app:`: your app answers the requests, the lab's work never runs\n  remove `work:`",
+    "experiments.yml:5:48: experiments.web.params.http.spin: warning: `spin` is ignored beside `app:`: your app answers the requests, the lab's work never runs\n  remove `spin:`",
     'experiments.yml:6:7: experiments.web.params.argon2: warning: `params.argon2` is ignored: no cell runs the argon2 workload\n  add argon2 to `workload:` in the matrix, or remove `params.argon2`',
     'experiments.yml:10:26: experiments.lab.params.http.pbkdf2: warning: `pbkdf2:` is ignored: `work` is spin\n  remove `pbkdf2:`, or set `work: pbkdf2`',
     'experiments.yml:10:52: experiments.lab.params.http.burst: warning: `burst:` is ignored: `load` is loop\n  remove `burst:`, or set `load: burst`',

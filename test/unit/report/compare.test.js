@@ -11,20 +11,61 @@ const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`
 
 function results(cells, axes = ['workload', 'cpus']) {
   const runs = cells.flatMap(({ cell, workload = 'pbkdf2', cpus, node, values, metric = 'wall_ms' }) =>
-    values.map((value, i) => ({ experiment: 'x', cell, repetition: i + 1, workload, cpus, node, status: 'ok', [metric]: value })));
+    values.map((value, i) => ({
+      experiment: 'x',
+      cell,
+      repetition: i + 1,
+      workload,
+      cpus,
+      node,
+      status: 'ok',
+      [metric]: value,
+    })),
+  );
   return { runs, tasks: [], info: null, axes };
 }
 
 describe('compareResults', () => {
-  const a = results([{ cell: 'same', cpus: 1, values: [100, 101, 99] }, { cell: 'faster', cpus: 2, values: [100, 102, 98] }, { cell: 'gone', cpus: 4, values: [1, 2] }]);
-  const b = results([{ cell: 'same', cpus: 1, values: [100, 99, 101] }, { cell: 'faster', cpus: 2, values: [80, 81, 79] }, { cell: 'new', cpus: 8, values: [1, 2] }]);
+  const a = results([
+    { cell: 'same', cpus: 1, values: [100, 101, 99] },
+    { cell: 'faster', cpus: 2, values: [100, 102, 98] },
+    { cell: 'gone', cpus: 4, values: [1, 2] },
+  ]);
+  const b = results([
+    { cell: 'same', cpus: 1, values: [100, 99, 101] },
+    { cell: 'faster', cpus: 2, values: [80, 81, 79] },
+    { cell: 'new', cpus: 8, values: [1, 2] },
+  ]);
   const comparison = compareResults(a, b);
 
   test('matches cells by id and compares each primary metric', () => {
-    expect(comparison.rows.map((row) => [row.cell, row.metric, row.median_a, row.median_b])).toEqual([['same', 'wall_ms', 100, 100], ['faster', 'wall_ms', 100, 80]]);
+    expect(comparison.rows.map((row) => [row.cell, row.metric, row.median_a, row.median_b])).toEqual([
+      ['same', 'wall_ms', 100, 100],
+      ['faster', 'wall_ms', 100, 80],
+    ]);
     expect(comparison.onlyA.map((cell) => cell.cell)).toEqual(['gone']);
     expect(comparison.onlyB.map((cell) => cell.cell)).toEqual(['new']);
-    expect(comparison.columns).toEqual(['cell', 'cell_b', 'workload', 'cpus', 'metric', 'n_a', 'n_b', 'median_a', 'median_b', 'mean_a', 'mean_b', 'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'p_value', 'significance', 'verdict', 'p_regression_holm', 'regression']);
+    expect(comparison.columns).toEqual([
+      'cell',
+      'cell_b',
+      'workload',
+      'cpus',
+      'metric',
+      'n_a',
+      'n_b',
+      'median_a',
+      'median_b',
+      'mean_a',
+      'mean_b',
+      'ratio',
+      'ratio_ci95_low',
+      'ratio_ci95_high',
+      'p_value',
+      'significance',
+      'verdict',
+      'p_regression_holm',
+      'regression',
+    ]);
     expect(comparison.rows.map((row) => row.label)).toEqual(['cpus=1', 'cpus=2']);
   });
 
@@ -49,16 +90,33 @@ describe('compareResults', () => {
   test('regression: worse by more than the threshold with the whole interval beyond it', () => {
     const slower = compareResults(b, a, { threshold: 0.05 }).rows.find((row) => row.cell === 'faster');
     expect(slower).toMatchObject({ verdict: 'worse', regression: true });
-    expect(compareResults(b, a, { threshold: 0.3 }).rows.find((row) => row.cell === 'faster')).toMatchObject({ verdict: 'worse', regression: false });
+    expect(compareResults(b, a, { threshold: 0.3 }).rows.find((row) => row.cell === 'faster')).toMatchObject({
+      verdict: 'worse',
+      regression: false,
+    });
   });
 
   test('--match-on pairs cells that differ only in that axis', () => {
     const axes = ['workload', 'cpus', 'node'];
-    const node22 = results([{ cell: 'a1', cpus: 1, node: 22, values: [100, 101, 99] }, { cell: 'a2', cpus: 2, node: 22, values: [50, 51, 49] }], axes);
-    const node24 = results([{ cell: 'b1', cpus: 1, node: 24, values: [90, 91, 89] }, { cell: 'b3', cpus: 4, node: 24, values: [30, 31] }], axes);
+    const node22 = results(
+      [
+        { cell: 'a1', cpus: 1, node: 22, values: [100, 101, 99] },
+        { cell: 'a2', cpus: 2, node: 22, values: [50, 51, 49] },
+      ],
+      axes,
+    );
+    const node24 = results(
+      [
+        { cell: 'b1', cpus: 1, node: 24, values: [90, 91, 89] },
+        { cell: 'b3', cpus: 4, node: 24, values: [30, 31] },
+      ],
+      axes,
+    );
     expect(compareResults(node22, node24).rows).toEqual([]);
     const matched = compareResults(node22, node24, { matchOn: 'node' });
-    expect(matched.rows.map((row) => [row.cell, row.cell_b, row.node, row.verdict, row.label])).toEqual([['a1', 'b1', '22→24', 'better', 'pbkdf2 cpus=1 node=22→24']]);
+    expect(matched.rows.map((row) => [row.cell, row.cell_b, row.node, row.verdict, row.label])).toEqual([
+      ['a1', 'b1', '22→24', 'better', 'pbkdf2 cpus=1 node=22→24'],
+    ]);
     expect(matched.onlyA.map((cell) => cell.cell)).toEqual(['a2']);
     expect(matched.onlyB.map((cell) => cell.cell)).toEqual(['b3']);
   });
@@ -67,7 +125,10 @@ describe('compareResults', () => {
     const httpA = results([{ cell: 'h', workload: 'http', values: [1000, 1010, 990], metric: 'requests_per_sec' }]);
     const httpB = results([{ cell: 'h', workload: 'http', values: [800, 810, 790], metric: 'requests_per_sec' }]);
     const rows = compareResults(httpA, httpB).rows;
-    expect(rows.map((row) => [row.metric, row.verdict])).toEqual([['requests_per_sec', 'worse'], ['latency_p99_ms', 'inconclusive']]);
+    expect(rows.map((row) => [row.metric, row.verdict])).toEqual([
+      ['requests_per_sec', 'worse'],
+      ['latency_p99_ms', 'inconclusive'],
+    ]);
   });
 
   test('prints the cell by its axis values, n per side, both medians, the ratio with its interval, stars and the false-positive warning', () => {
@@ -83,33 +144,56 @@ describe('compareResults', () => {
 
 describe('the gate', () => {
   test('a threshold is a percentage: "5" and "5%" are 5%; a bare number below 1 is refused as ambiguous', () => {
-    expect([parseThreshold('5'), parseThreshold('5%'), parseThreshold(' 2.5 % '), parseThreshold('0.5%')]).toEqual([0.05, 0.05, 0.025, 0.005]);
+    expect([parseThreshold('5'), parseThreshold('5%'), parseThreshold(' 2.5 % '), parseThreshold('0.5%')]).toEqual([
+      0.05, 0.05, 0.025, 0.005,
+    ]);
     expect(() => parseThreshold('0.05')).toThrow(/--threshold 0\.05 is ambiguous: 0\.05% or 5%\?/);
     expect(() => parseThreshold('100')).toThrow(/between 0 and 100/);
     expect(() => parseThreshold('lots')).toThrow(/between 0 and 100/);
   });
 
-  test("Holm across the gate: a regression p that alone would fail passes when it is one of several", () => {
+  test('Holm across the gate: a regression p that alone would fail passes when it is one of several', () => {
     expect(judgeGate([0.03]).map((row) => row.regression)).toEqual([true]);
     expect(judgeGate([0.03, 0.03, 0.03]).map((row) => row.regression)).toEqual([false, false, false]);
-    expect(judgeGate([0.001, 0.03, 1]).map((row) => [row.p_holm, row.regression])).toEqual([[0.003, true], [0.06, false], [1, false]]);
+    expect(judgeGate([0.001, 0.03, 1]).map((row) => [row.p_holm, row.regression])).toEqual([
+      [0.003, true],
+      [0.06, false],
+      [1, false],
+    ]);
   });
 
-  test('a regression is judged in the metric\'s direction, beyond the threshold', () => {
+  test("a regression is judged in the metric's direction, beyond the threshold", () => {
     const slowerA = results([{ cell: 's', cpus: 1, values: [100, 101, 99] }]);
     const slowerB = results([{ cell: 's', cpus: 1, values: [130, 131, 129] }]);
-    expect(compareResults(slowerA, slowerB, { threshold: 0.05 }).rows[0]).toMatchObject({ verdict: 'worse', regression: true });
-    expect(compareResults(slowerB, slowerA, { threshold: 0.05 }).rows[0]).toMatchObject({ verdict: 'better', regression: false });
-    expect(compareResults(slowerA, slowerB, { threshold: 0.5 }).rows[0]).toMatchObject({ verdict: 'worse', regression: false });
+    expect(compareResults(slowerA, slowerB, { threshold: 0.05 }).rows[0]).toMatchObject({
+      verdict: 'worse',
+      regression: true,
+    });
+    expect(compareResults(slowerB, slowerA, { threshold: 0.05 }).rows[0]).toMatchObject({
+      verdict: 'better',
+      regression: false,
+    });
+    expect(compareResults(slowerA, slowerB, { threshold: 0.5 }).rows[0]).toMatchObject({
+      verdict: 'worse',
+      regression: false,
+    });
   });
 
   test('compareFolders: the text names failing cells by axis values, with n and the Holm p; no CSV unless asked', () => {
     const cwd = process.cwd();
-    const { text, exitCode, files } = compareFolders({ dirA: fixture('pool-vs-cores-b'), dirB: fixture('pool-vs-cores'), threshold: '5' });
+    const { text, exitCode, files } = compareFolders({
+      dirA: fixture('pool-vs-cores-b'),
+      dirB: fixture('pool-vs-cores'),
+      threshold: '5',
+    });
     expect(exitCode).toBe(1);
     expect(files).toEqual([]);
-    expect(text).toMatch(/^gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it \(Holm-corrected across the 16 comparisons\):$/m);
-    expect(text).toMatch(/^ {2}pbkdf2 cpus=1 uv_threadpool_size=4 wall_ms ×1\.25 \[1\.2\d, 1\.2\d\] \(n 3\/3, p [\d.]+\)$/m);
+    expect(text).toMatch(
+      /^gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it \(Holm-corrected across the 16 comparisons\):$/m,
+    );
+    expect(text).toMatch(
+      /^ {2}pbkdf2 cpus=1 uv_threadpool_size=4 wall_ms ×1\.25 \[1\.2\d, 1\.2\d\] \(n 3\/3, p [\d.]+\)$/m,
+    );
     expect(text).not.toMatch(/\b[0-9a-f]{10}\b/);
     expect(process.cwd()).toBe(cwd);
   });
@@ -117,16 +201,27 @@ describe('the gate', () => {
 
 test('npm run compare -- DIR_A DIR_B --out FILE prints the table and writes the CSV there', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'compare-')), 'compare.csv');
-  const { stdout, exitCode } = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--out', out], { cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  const { stdout, exitCode } = await execa(
+    'node',
+    ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--out', out],
+    { cwd: fileURLToPath(new URL('../../..', import.meta.url)) },
+  );
   expect(exitCode).toBe(0);
   // pool-vs-cores-b: every uv_threadpool_size=4 cell × 0.8, argon2 cpus=1 pool 8 × 1.25
-  expect(stdout).toMatch(/argon2 cpus=1 uv_threadpool_size=4\s+wall_ms\s+3\/3\s+3121 ms\s+2497 ms\s+0\.8 \[[\d.]+, [\d.]+\]\s+\*\*\*/);
+  expect(stdout).toMatch(
+    /argon2 cpus=1 uv_threadpool_size=4\s+wall_ms\s+3\/3\s+3121 ms\s+2497 ms\s+0\.8 \[[\d.]+, [\d.]+\]\s+\*\*\*/,
+  );
   expect(stdout).toContain(`wrote ${out}`);
   const csv = readFileSync(out, 'utf8').split('\r\n');
-  expect(csv[0]).toBe('cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,p_regression_holm,regression');
+  expect(csv[0]).toBe(
+    'cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,p_regression_holm,regression',
+  );
   // The four 20% gains are called better, the 25% loss worse. The unchanged cells are copies, but 3 runs cannot show
   // them "the same within 5%" except argon2 cpus=2 pool 1 (cv 1%): inconclusive, never "same" by default.
-  const verdicts = csv.slice(1).filter(Boolean).map((line) => line.split(',').at(-3));
+  const verdicts = csv
+    .slice(1)
+    .filter(Boolean)
+    .map((line) => line.split(',').at(-3));
   expect(verdicts.filter((verdict) => verdict === 'better')).toHaveLength(4);
   expect(verdicts.filter((verdict) => verdict === 'worse')).toHaveLength(1);
   expect(verdicts.filter((verdict) => verdict === 'same')).toHaveLength(1);
@@ -136,7 +231,10 @@ test('npm run compare -- DIR_A DIR_B --out FILE prints the table and writes the 
 });
 
 test('compare with a wrong argument count exits 2 with the usage', async () => {
-  const { stderr, exitCode } = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores')], { reject: false, cwd: fileURLToPath(new URL('../../..', import.meta.url)) });
+  const { stderr, exitCode } = await execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores')], {
+    reject: false,
+    cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+  });
   expect(exitCode).toBe(2);
   expect(stderr).toContain('expected two results folders, found 1');
 });
@@ -145,22 +243,41 @@ test('compare --threshold is a gate: exit 1 on a regression beyond it, 0 otherwi
   const cwd = mkdtempSync(join(tmpdir(), 'compare-cwd-'));
   const CLI = fileURLToPath(new URL('../../../runner/cli.js', import.meta.url));
   // B → A: the uv_threadpool_size=4 cells get 1.25 × slower, most with the whole interval beyond +5%.
-  const failed = await execa('node', [CLI, 'compare', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5'], { cwd, reject: false });
-  expect(failed.stdout).toMatch(/gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it \(Holm-corrected across the 16 comparisons\):\n {2}pbkdf2 cpus=1 uv_threadpool_size=4 wall_ms /);
+  const failed = await execa(
+    'node',
+    [CLI, 'compare', fixture('pool-vs-cores-b'), fixture('pool-vs-cores'), '--threshold', '5'],
+    { cwd, reject: false },
+  );
+  expect(failed.stdout).toMatch(
+    /gate: FAILED, \d+ worse by more than 5% with the whole 95% CI beyond it \(Holm-corrected across the 16 comparisons\):\n {2}pbkdf2 cpus=1 uv_threadpool_size=4 wall_ms /,
+  );
   expect(failed.exitCode).toBe(1);
   // A → B: the one loss (argon2 cpus=1 pool 8, ×1.25 [1.02, 1.53]) is not beyond +5% with its whole interval.
-  const passed = await execa('node', [CLI, 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%'], { cwd, reject: false });
+  const passed = await execa(
+    'node',
+    [CLI, 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', '5%'],
+    { cwd, reject: false },
+  );
   expect(passed.stdout).toContain('gate: passed');
   expect(passed.exitCode).toBe(0);
   expect(readdirSync(cwd)).toEqual([]);
-  const bad = await execa('node', [CLI, 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'], { cwd, reject: false });
+  const bad = await execa(
+    'node',
+    [CLI, 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--threshold', 'lots'],
+    { cwd, reject: false },
+  );
   expect(bad.stderr).toContain('--threshold takes a percentage');
   expect(bad.exitCode).toBe(2);
 });
 
 test('compare --match-on with an axis neither folder has, or one that leaves cells ambiguous, exits 2', async () => {
   const cwd = fileURLToPath(new URL('../../..', import.meta.url));
-  const run = (axis) => execa('node', ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--match-on', axis], { cwd, reject: false });
+  const run = (axis) =>
+    execa(
+      'node',
+      ['runner/cli.js', 'compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--match-on', axis],
+      { cwd, reject: false },
+    );
   const typo = await run('nod');
   expect(typo.stderr).toContain('--match-on nod: neither folder has an axis of that name');
   expect(typo.exitCode).toBe(2);

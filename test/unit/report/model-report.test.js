@@ -25,7 +25,10 @@ describe('reports of the real default run (pool-vs-cores)', () => {
   const read = (file) => readFileSync(join(dir, file), 'utf8');
 
   test('summary.csv: model_wall_ms in every row', () => {
-    const [header, ...rows] = read('summary.csv').trim().split('\n').map((line) => line.split(','));
+    const [header, ...rows] = read('summary.csv')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
     const column = header.indexOf('model_wall_ms');
     expect(column).toBeGreaterThan(0);
     expect(rows.every((row) => Number(row[column]) > 0)).toBe(true);
@@ -39,10 +42,12 @@ describe('reports of the real default run (pool-vs-cores)', () => {
     expect(section).toMatch(/^\| 2 \| 1 \| wall_ms \(ms\) \| 3 \| 1903 \| .* \| short of the model \|$/m);
   });
 
-  test('report.html: the same table, and a dashed model series beside each line chart\'s series', () => {
+  test("report.html: the same table, and a dashed model series beside each line chart's series", () => {
     const html = read('report.html');
     expect(html).toContain('<section id="model"><h2>Model vs measured</h2>');
-    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)[1].replace(/\\u003c/g, '<'));
+    const data = JSON.parse(
+      /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)[1].replace(/\\u003c/g, '<'),
+    );
     const series = data.lines[0].series;
     expect(series.map((line) => line.model.length)).toEqual(series.map((line) => line.values.length));
     expect(series.every((line) => line.model.every((value) => value > 0))).toBe(true);
@@ -56,10 +61,20 @@ test('a folder without run.json parameters (synthetic http-mixed) reports as bef
 });
 
 describe('the SVG charts of findings.md', () => {
-  const points = [[1, 10, 'a'], [2, 6, 'a'], [1, 20, 'b'], [2, 12, 'b']].map(([x, y, series]) => ({ x, y, series }));
+  const points = [
+    [1, 10, 'a'],
+    [2, 6, 'a'],
+    [1, 20, 'b'],
+    [2, 12, 'b'],
+  ].map(([x, y, series]) => ({ x, y, series }));
 
   test('a model draws a dashed line per series in its colour, and the key says so; without one, nothing changes', () => {
-    const model = [[1, 9, 'a'], [2, 5, 'a'], [1, 18, 'b'], [2, 30, 'b']].map(([x, y, series]) => ({ x, y, series }));
+    const model = [
+      [1, 9, 'a'],
+      [2, 5, 'a'],
+      [1, 18, 'b'],
+      [2, 30, 'b'],
+    ].map(([x, y, series]) => ({ x, y, series }));
     const svg = renderSvgChart({ title: 't', xLabel: 'x', yLabel: 'y', seriesLabel: 's', points, model });
     const dashed = svg.match(/<polyline [^>]*stroke-dasharray="6 4"\/>/g);
     expect(dashed).toHaveLength(2);
@@ -74,7 +89,9 @@ describe('the SVG charts of findings.md', () => {
 
   test('findings:chart of pbkdf2-waves carries the model line', async () => {
     const { charts, text } = await generateFindings({
-      resultsDir: at('docs/findings'), configFile: at('published-experiments.yml'), linkBase: at('docs'),
+      resultsDir: at('docs/findings'),
+      configFile: at('published-experiments.yml'),
+      linkBase: at('docs'),
       source: '<!-- findings:chart pbkdf2-waves metric=wall_ms x=uv_threadpool_size -->',
     });
     const [svg] = [...charts.values()];

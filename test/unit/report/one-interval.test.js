@@ -13,9 +13,11 @@ import { centreInterval } from '../../../runner/stats/ratio.js';
 import { sampleOf } from '../../../runner/domain/cells.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const FOLDERS = ['docs/findings', 'test/fixtures/results'].flatMap((parent) => readdirSync(join(ROOT, parent), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, parent, entry.name, 'runs.csv')))
-  .map((entry) => `${parent}/${entry.name}`));
+const FOLDERS = ['docs/findings', 'test/fixtures/results'].flatMap((parent) =>
+  readdirSync(join(ROOT, parent), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(ROOT, parent, entry.name, 'runs.csv')))
+    .map((entry) => `${parent}/${entry.name}`),
+);
 
 // A range as the pages print one, "low–high", whose low end is negative: "-104.5–3892".
 const NEGATIVE_RANGE = /(?<![\w.])[-−]\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*–/;
@@ -29,7 +31,7 @@ describe.each(FOLDERS)('%s', (folder) => {
   const results = readResults(join(ROOT, folder));
   const report = buildReport(results);
 
-  test('each cell\'s interval is the centre interval of its positive sample, above 0, in summary.csv too', () => {
+  test("each cell's interval is the centre interval of its positive sample, above 0, in summary.csv too", () => {
     for (const cell of report.summary.cells) {
       for (const [metric, stats] of Object.entries(cell.stats)) {
         const sample = sampleOf(cell, metric);
@@ -56,12 +58,14 @@ describe.each(FOLDERS)('%s', (folder) => {
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(html)[1]);
     const cells = new Map(report.summary.cells.map((cell) => [cell.cell, cell]));
     report.linePivots.forEach((pivot, index) => {
-      pivot.cellIds.forEach((line, i) => line.forEach((id, j) => {
-        const stats = cells.get(id)?.stats[pivot.metric];
-        const whisker = data.lines[index].series[j].intervals[i];
-        expect(whisker).toEqual(stats && stats.ci95_low !== null ? [stats.ci95_low, stats.ci95_high] : null);
-        if (whisker) expect(whisker[0]).toBeGreaterThanOrEqual(0);
-      }));
+      pivot.cellIds.forEach((line, i) =>
+        line.forEach((id, j) => {
+          const stats = cells.get(id)?.stats[pivot.metric];
+          const whisker = data.lines[index].series[j].intervals[i];
+          expect(whisker).toEqual(stats && stats.ci95_low !== null ? [stats.ci95_low, stats.ci95_high] : null);
+          if (whisker) expect(whisker[0]).toBeGreaterThanOrEqual(0);
+        }),
+      );
     });
     for (const table of buildModelTables(report)) {
       for (const row of table.rows) {

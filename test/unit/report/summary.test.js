@@ -6,15 +6,48 @@ const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`
 
 describe('summary of the real default run (pool-vs-cores: 16 cells × 3 repetitions)', () => {
   const summary = summarizeCells(readResults(fixture('pool-vs-cores')));
-  const row = (workload, cpus, pool) => summary.rows.find((r) => r.workload === workload && r.cpus === cpus && r.uv_threadpool_size === pool);
+  const row = (workload, cpus, pool) =>
+    summary.rows.find((r) => r.workload === workload && r.cpus === cpus && r.uv_threadpool_size === pool);
 
   test('one row per cell in matrix order, with the axis columns, n and the wall_ms statistics', () => {
     expect(summary.rows).toHaveLength(16);
-    expect(summary.columns.slice(0, 12)).toEqual(['experiment', 'cell', 'workload', 'cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster', 'node', 'n', 'failed', 'warmups']);
-    expect(summary.columns).toEqual(expect.arrayContaining(['wall_ms_median', 'wall_ms_ci95_low', 'wall_ms_ci95_high', 'wall_ms_outliers', 'speedup', 'efficiency', 'cpu_capacity', 'throttled_ms_median']));
+    expect(summary.columns.slice(0, 12)).toEqual([
+      'experiment',
+      'cell',
+      'workload',
+      'cpus',
+      'cpuset',
+      'uv_threadpool_size',
+      'workers',
+      'cluster',
+      'node',
+      'n',
+      'failed',
+      'warmups',
+    ]);
+    expect(summary.columns).toEqual(
+      expect.arrayContaining([
+        'wall_ms_median',
+        'wall_ms_ci95_low',
+        'wall_ms_ci95_high',
+        'wall_ms_outliers',
+        'speedup',
+        'efficiency',
+        'cpu_capacity',
+        'throttled_ms_median',
+      ]),
+    );
     expect(summary.columns).not.toContain('requests_per_sec_median');
     // runs.csv: 5724.286, 5938.974, 5682.601 → mean 5781.954, median 5724.286
-    expect(row('pbkdf2', 1, 1)).toMatchObject({ cell: '89829806d1', n: 3, failed: 0, wall_ms_median: 5724.29, wall_ms_mean: 5781.95, wall_ms_min: 5682.6, wall_ms_max: 5938.97 });
+    expect(row('pbkdf2', 1, 1)).toMatchObject({
+      cell: '89829806d1',
+      n: 3,
+      failed: 0,
+      wall_ms_median: 5724.29,
+      wall_ms_mean: 5781.95,
+      wall_ms_min: 5682.6,
+      wall_ms_max: 5938.97,
+    });
   });
 
   test('the baseline is the cell with the fewest resources in each workload; speedup and efficiency follow', () => {
@@ -30,7 +63,12 @@ describe('summary of the real default run (pool-vs-cores: 16 cells × 3 repetiti
   });
 
   test('carries the medians of what the process saw', () => {
-    expect(row('pbkdf2', 1, 8)).toMatchObject({ seen_available_parallelism_median: 2, seen_cpu_quota_median: 1, pool_threads_median: 8, peak_threads_median: 15 });
+    expect(row('pbkdf2', 1, 8)).toMatchObject({
+      seen_available_parallelism_median: 2,
+      seen_cpu_quota_median: 1,
+      pool_threads_median: 8,
+      peak_threads_median: 15,
+    });
   });
 });
 
@@ -40,7 +78,12 @@ describe('summary of a folder with http cells, warm-ups, a failed run and an env
   const http = summary.rows.filter((r) => r.workload === 'http');
 
   test('warm-ups and runs that are not ok are left out of n and counted apart', () => {
-    expect(http.map((r) => [r.cpus, r.workers, r.n, r.failed, r.warmups])).toEqual([[1, 0, 5, 0, 1], [1, 2, 5, 0, 1], [2, 0, 5, 0, 1], [2, 2, 4, 1, 1]]);
+    expect(http.map((r) => [r.cpus, r.workers, r.n, r.failed, r.warmups])).toEqual([
+      [1, 0, 5, 0, 1],
+      [1, 2, 5, 0, 1],
+      [2, 0, 5, 0, 1],
+      [2, 2, 4, 1, 1],
+    ]);
   });
 
   test('http cells get requests_per_sec and latency_p99_ms statistics, CPU cells wall_ms', () => {
@@ -63,7 +106,9 @@ describe('summary of a folder with http cells, warm-ups, a failed run and an env
 
   test('outliers are flagged in cells with 5 runs', () => {
     expect(summary.outliers.map((o) => [o.metric, o.repetition])).toContainEqual(['wall_ms', 4]);
-    expect(summary.rows.find((r) => r.workload === 'pbkdf2' && r.cpus === 1 && r.workers === 0).wall_ms_outliers).toBe(1);
+    expect(summary.rows.find((r) => r.workload === 'pbkdf2' && r.cpus === 1 && r.workers === 0).wall_ms_outliers).toBe(
+      1,
+    );
   });
 
   test('a baseline that matches no cell leaves speedup empty instead of guessing', () => {

@@ -33,26 +33,44 @@ describe('writeReports on the real default run', () => {
     expect(readFileSync(join(dir, 'summary.csv'), 'utf8').split('\r\n')).toHaveLength(16 + 2);
   });
 
-  test('results.json holds summary.csv\'s cells with their statistics, grouped, and verdicts.csv\'s rows', () => {
+  test("results.json holds summary.csv's cells with their statistics, grouped, and verdicts.csv's rows", () => {
     const document = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     const summary = parse(readFileSync(join(dir, 'summary.csv'), 'utf8'), { columns: true });
     const verdicts = parse(readFileSync(join(dir, 'verdicts.csv'), 'utf8'), { columns: true });
-    expect(document).toMatchObject({ format: 1, experiment: 'pool-vs-cores', runs: { total: 48, measured: 48, failed: 0 } });
+    expect(document).toMatchObject({
+      format: 1,
+      experiment: 'pool-vs-cores',
+      runs: { total: 48, measured: 48, failed: 0 },
+    });
     expect(document.cells.map((cell) => cell.cell)).toEqual(summary.map((row) => row.cell));
     document.cells.forEach((cell, index) => {
       const row = summary[index];
-      expect(cell.values).toEqual({ workload: row.workload, cpus: Number(row.cpus), uv_threadpool_size: Number(row.uv_threadpool_size) });
+      expect(cell.values).toEqual({
+        workload: row.workload,
+        cpus: Number(row.cpus),
+        uv_threadpool_size: Number(row.uv_threadpool_size),
+      });
       expect(cell.n).toBe(Number(row.n));
-      expect(cell.metrics.wall_ms).toMatchObject({ unit: 'ms', better: 'lower', median: Number(row.wall_ms_median), ci95_low: Number(row.wall_ms_ci95_low), ci95_high: Number(row.wall_ms_ci95_high) });
+      expect(cell.metrics.wall_ms).toMatchObject({
+        unit: 'ms',
+        better: 'lower',
+        median: Number(row.wall_ms_median),
+        ci95_low: Number(row.wall_ms_ci95_low),
+        ci95_high: Number(row.wall_ms_ci95_high),
+      });
       expect(cell.speedup).toBe(Number(row.speedup));
     });
     const rows = [...document.verdicts.claims, ...document.verdicts.steps];
-    expect(rows.map((row) => [row.kind, row.verdict, row.words])).toEqual(verdicts.map((row) => [row.kind, row.verdict, row.words]));
+    expect(rows.map((row) => [row.kind, row.verdict, row.words])).toEqual(
+      verdicts.map((row) => [row.kind, row.verdict, row.words]),
+    );
   });
 
   test('the Markdown report has the pivot table ready to paste', () => {
     const markdown = readFileSync(join(dir, 'report.md'), 'utf8');
-    expect(markdown).toContain('| uv_threadpool_size ↓ / cpus → | 1 | 2 |\n| --- | --- | --- |\n| 1 | 5724 | 5858 |\n| 2 | 5887 | 3037 |');
+    expect(markdown).toContain(
+      '| uv_threadpool_size ↓ / cpus → | 1 | 2 |\n| --- | --- | --- |\n| 1 | 5724 | 5858 |\n| 2 | 5887 | 3037 |',
+    );
     expect(markdown).toContain('  - pbkdf2: 89829806d1 (pbkdf2 cpus=1 uv_threadpool_size=1), CPU capacity 1');
   });
 
@@ -98,7 +116,9 @@ describe('writeReports with http cells, failures and text that must stay text (s
   test('the HTML has a latency chart and the waves data without warm-up tasks', () => {
     expect(html).toContain('id="latency-0"');
     const data = JSON.parse(html.match(/<script type="application\/json" id="report-data">(.*?)<\/script>/s)[1]);
-    expect(data.waves.runs.map((run) => run.label)[0]).toMatch(/^pbkdf2 cpus=1 workers=0 .* · repetition 1 · wall \d+ ms$/);
+    expect(data.waves.runs.map((run) => run.label)[0]).toMatch(
+      /^pbkdf2 cpus=1 workers=0 .* · repetition 1 · wall \d+ ms$/,
+    );
     expect(data.latency.labels).toEqual(['p50', 'p90', 'p99', 'max']);
     expect(data.latency.panels).toHaveLength(1);
   });
@@ -107,14 +127,23 @@ describe('writeReports with http cells, failures and text that must stay text (s
 describe('node-threads-lab report DIR', () => {
   test('rebuilds the reports from the folder alone and says what it wrote', async () => {
     const dir = copyFixture('pool-vs-cores');
-    const { stdout, exitCode } = await execa('node', ['runner/cli.js', 'report', dir, '--baseline', 'cpus=2,uv_threadpool_size=1'], { cwd: ROOT });
+    const { stdout, exitCode } = await execa(
+      'node',
+      ['runner/cli.js', 'report', dir, '--baseline', 'cpus=2,uv_threadpool_size=1'],
+      { cwd: ROOT },
+    );
     expect(exitCode).toBe(0);
     expect(stdout).toContain(`wrote ${join(dir, 'report.html')}`);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('  - pbkdf2: 7d0acb1a1b (pbkdf2 cpus=2 uv_threadpool_size=1), CPU capacity 2');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
+      '  - pbkdf2: 7d0acb1a1b (pbkdf2 cpus=2 uv_threadpool_size=1), CPU capacity 2',
+    );
   });
 
   test('a folder without runs.csv is a usage error', async () => {
-    const { stderr, exitCode } = await execa('node', ['runner/cli.js', 'report', tmpdir()], { cwd: ROOT, reject: false });
+    const { stderr, exitCode } = await execa('node', ['runner/cli.js', 'report', tmpdir()], {
+      cwd: ROOT,
+      reject: false,
+    });
     expect(exitCode).toBe(2);
     expect(stderr).toContain('has no runs.csv');
   });

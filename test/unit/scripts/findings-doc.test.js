@@ -40,12 +40,21 @@ describe('scripts/findings.js', () => {
   });
 
   test('claims get their verdicts and interval from the runs; a folder not run yet says so', async () => {
-    const source = ['<!-- findings:claims http-taskset -->', '<!-- findings:claims template-idle -->', '<!-- findings:table http-taskset metric=requests_per_sec rows=cpuset -->'].join('\n');
+    const source = [
+      '<!-- findings:claims http-taskset -->',
+      '<!-- findings:claims template-idle -->',
+      '<!-- findings:table http-taskset metric=requests_per_sec rows=cpuset -->',
+    ].join('\n');
     const { text } = await generate(source);
-    expect(text).toMatch(/\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| (—|[\d.]+) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|contradicted|not reachable here|inconclusive)\*\* \((holds|refuted|inconclusive)/);
+    expect(text).toMatch(
+      /\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| (—|[\d.]+) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|contradicted|not reachable here|inconclusive)\*\* \((holds|refuted|inconclusive)/,
+    );
     expect(text).toContain('(no claims)');
     expect(text).toMatch(/^\| 0 \| [\d.]+ \[[\d.]+, [\d.]+\]( \d+%)? \(n \d+\) \|$/m);
-    const empty = await generate('<!-- findings:runs -->\n<!-- findings:claims http-taskset -->\n<!-- findings:chart http-taskset metric=requests_per_sec x=cpuset -->', { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-')) });
+    const empty = await generate(
+      '<!-- findings:runs -->\n<!-- findings:claims http-taskset -->\n<!-- findings:chart http-taskset metric=requests_per_sec x=cpuset -->',
+      { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-')) },
+    );
     expect(empty.text).toContain('| http-taskset | — | not run yet |');
     expect(empty.text).toContain('- **not run yet**: "THREADS=2, pinned to one core');
     expect(empty.text).toContain('(chart: not run yet)');
@@ -54,30 +63,56 @@ describe('scripts/findings.js', () => {
 
   test('a control is marked where it is shown and counted apart from the published claims; published claims no folder answers are counted too', async () => {
     const { text, headlines } = await generate('<!-- findings:claims cluster-size -->');
-    expect(text).toMatch(/^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m);
+    expect(text).toMatch(
+      /^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m,
+    );
     expect(text).toMatch(/^\| \(control\) The last of 6 requests .* \| burst_p50_ms: cluster 2 → 6 \|/m);
-    const [published, controls] = /(\d+) published claims checked in \d+ comparisons: .*; (\d+) controls \(checks of the design, not the posts' claims\) in \d+: \d+ hold, \d+ contradicted, \d+ not reachable here, \d+ inconclusive/.exec(headlines[0]).slice(1).map(Number);
+    const [published, controls] =
+      /(\d+) published claims checked in \d+ comparisons: .*; (\d+) controls \(checks of the design, not the posts' claims\) in \d+: \d+ hold, \d+ contradicted, \d+ not reachable here, \d+ inconclusive/
+        .exec(headlines[0])
+        .slice(1)
+        .map(Number);
     expect(published).toBeGreaterThan(controls);
     expect(headlines.filter((line) => line.includes(' — cluster-size: (control) The last of 6'))).toHaveLength(1);
     // A claim is counted once however many combinations it is checked in.
     const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
     cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });
     const one = await generate('', noFolders);
-    expect(one.headlines[0]).toMatch(/, 1 published claims checked in 1 comparisons: \*\*1 hold, 0 contradicted, 0 not reachable here, 0 inconclusive\*\*; 1 controls .* in 1: \d hold, \d contradicted, \d not reachable here, \d inconclusive; \d+ published claims not run yet \(pbkdf2-waves, /);
+    expect(one.headlines[0]).toMatch(
+      /, 1 published claims checked in 1 comparisons: \*\*1 hold, 0 contradicted, 0 not reachable here, 0 inconclusive\*\*; 1 controls .* in 1: \d hold, \d contradicted, \d not reachable here, \d inconclusive; \d+ published claims not run yet \(pbkdf2-waves, /,
+    );
     // The one control is counted once, in whichever class this folder gives it.
-    const controlClasses = /1 controls .* in 1: (\d) hold, (\d) contradicted, (\d) not reachable here, (\d) inconclusive;/.exec(one.headlines[0]).slice(1).map(Number);
+    const controlClasses =
+      /1 controls .* in 1: (\d) hold, (\d) contradicted, (\d) not reachable here, (\d) inconclusive;/
+        .exec(one.headlines[0])
+        .slice(1)
+        .map(Number);
     expect(controlClasses.reduce((total, count) => total + count, 0)).toBe(1);
   });
 
   test('an increment directive gives what one more of an axis adds, from the two medians', async () => {
-    const { text } = await generate('<!-- findings:increment idle-memory metric=rss_mb axis=workers a=0 b=16 where=cluster:0 -->');
-    const [, high, low, per] = /^- rss_mb, workers 0 → 16 at cluster 0: \(([\d.]+) − ([\d.]+)\) ÷ 16 = \*\*([\d.]+) MiB for each one more in `workers`\*\* \(medians of n 5 and 5\)$/.exec(text);
+    const { text } = await generate(
+      '<!-- findings:increment idle-memory metric=rss_mb axis=workers a=0 b=16 where=cluster:0 -->',
+    );
+    const [, high, low, per] =
+      /^- rss_mb, workers 0 → 16 at cluster 0: \(([\d.]+) − ([\d.]+)\) ÷ 16 = \*\*([\d.]+) MiB for each one more in `workers`\*\* \(medians of n 5 and 5\)$/.exec(
+        text,
+      );
     expect(Number(per)).toBeCloseTo((Number(high) - Number(low)) / 16, 1);
-    expect((await generate('<!-- findings:increment nowhere metric=rss_mb axis=workers a=0 b=16 -->', { configFile: SOURCES.configFile })).text).toBe('(increment: not run yet)');
+    expect(
+      (
+        await generate('<!-- findings:increment nowhere metric=rss_mb axis=workers a=0 b=16 -->', {
+          configFile: SOURCES.configFile,
+        })
+      ).text,
+    ).toBe('(increment: not run yet)');
   });
 
   test('a folder outside the config (a recheck a table names) counts neither in the span of the run nor in the headline', async () => {
-    const { text, headlines } = await generate('<!-- findings:runs -->\n<!-- findings:table recheck-http-quota metric=requests_per_sec rows=workers columns=cpus -->', { resultsDir: findingsWithRecheck() });
+    const { text, headlines } = await generate(
+      '<!-- findings:runs -->\n<!-- findings:table recheck-http-quota metric=requests_per_sec rows=workers columns=cpus -->',
+      { resultsDir: findingsWithRecheck() },
+    );
     expect(text).toMatch(/^\| 1 \| [\d.]+ /m);
     const [, span] = /^\d+ experiments, (.*)\.$/m.exec(text);
     expect(headlines[0]).toContain(`; ${span})`);
@@ -94,21 +129,25 @@ describe('scripts/findings.js', () => {
     expect(svg).toContain('wall_ms (ms)');
   });
 
-  test('an order directive gives each cell\'s waves and completion times from tasks.csv', async () => {
+  test("an order directive gives each cell's waves and completion times from tasks.csv", async () => {
     const { text } = await generate('<!-- findings:order pbkdf2-waves rows=uv_threadpool_size -->');
     // Pool 1 finishes the 16 calls one by one in every run.
     expect(text).toMatch(/^\| 1 \| 1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1\+1 ×\d+ \| (\d+, ){15}\d+ \|$/m);
     expect(text).toMatch(/^\| 4 \| .*×\d+ \| /m);
   });
 
-  test('a ratio directive compares two experiments\' cells (B / A with its interval); a side not run says so', async () => {
-    const { text } = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0,cluster=0 b=sum-1e9:workers=0,cluster=2 -->');
-    expect(text).toMatch(/^- wall_ms, sum-1e9 \(workers 0, cluster 2\) ÷ sum-1e9 \(workers 0, cluster 0\): [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\)$/);
+  test("a ratio directive compares two experiments' cells (B / A with its interval); a side not run says so", async () => {
+    const { text } = await generate(
+      '<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0,cluster=0 b=sum-1e9:workers=0,cluster=2 -->',
+    );
+    expect(text).toMatch(
+      /^- wall_ms, sum-1e9 \(workers 0, cluster 2\) ÷ sum-1e9 \(workers 0, cluster 0\): [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\)$/,
+    );
     const missing = await generate('<!-- findings:ratio metric=wall_ms a=sum-1e9:workers=0 b=nowhere:workers=0 -->');
     expect(missing.text).toBe('(ratio: not run yet)');
   });
 
-  test('CPU per response: over the server\'s own count of the window (requests_served) where the folder has it, else the loader\'s rate over that window', async () => {
+  test("CPU per response: over the server's own count of the window (requests_served) where the folder has it, else the loader's rate over that window", async () => {
     const directive = '<!-- findings:table recheck-http-quota metric=cpu_ms_per_response rows=workers columns=cpus -->';
     const estimated = (await generate(directive, { resultsDir: findingsWithRecheck() })).text;
     expect(estimated).toMatch(/^\| 1 \| [\d.]+ \[/m);
@@ -116,14 +155,17 @@ describe('scripts/findings.js', () => {
     cpSync(RECHECK, join(root, 'recheck-http-quota'), { recursive: true });
     const file = join(root, 'recheck-http-quota', 'runs.csv');
     // 40 ms of CPU time per request served, in every run: the table must show exactly that.
-    const runs = parse(readFileSync(file, 'utf8'), { columns: true }).map((run) => ({ ...run, requests_served: String(Number(run.cpu_total_ms) / 40) }));
+    const runs = parse(readFileSync(file, 'utf8'), { columns: true }).map((run) => ({
+      ...run,
+      requests_served: String(Number(run.cpu_total_ms) / 40),
+    }));
     writeFileSync(file, stringify(runs, { header: true }));
     const { text } = await generate(directive, { resultsDir: root });
     expect(text).not.toBe(estimated);
     expect(text).toMatch(/^\| 1 \| 40\.0 \[40\.0, 40\.0\] 50% \(n 2\) \| 40\.0 \[40\.0, 40\.0\] 50% \(n 2\) \|$/m);
   });
 
-  test('a results root: DIR/<experiment>, else its newest <experiment>-<UTC time> folder (never another experiment\'s)', () => {
+  test("a results root: DIR/<experiment>, else its newest <experiment>-<UTC time> folder (never another experiment's)", () => {
     const root = mkdtempSync(join(tmpdir(), 'lab-findings-root-'));
     for (const name of ['sum-1e9-20260101T000000Z', 'sum-1e9-20261124T120000Z', 'sum-1e9-closure-20271231T000000Z']) {
       cpSync(at('docs/findings/sum-1e9'), join(root, name), { recursive: true });
@@ -137,11 +179,15 @@ describe('scripts/findings.js', () => {
 
   test('the README block is replaced between its markers; a README without them is an error', () => {
     const readme = 'intro\n<!-- findings:headlines:start -->\nold\n<!-- findings:headlines:end -->\nrest\n';
-    expect(replaceHeadlines(readme, ['new 1', 'new 2'])).toBe('intro\n<!-- findings:headlines:start -->\nnew 1\nnew 2\n<!-- findings:headlines:end -->\nrest\n');
+    expect(replaceHeadlines(readme, ['new 1', 'new 2'])).toBe(
+      'intro\n<!-- findings:headlines:start -->\nnew 1\nnew 2\n<!-- findings:headlines:end -->\nrest\n',
+    );
     expect(() => replaceHeadlines('no markers', ['x'])).toThrow(/findings:headlines:start/);
   });
 
   test('an unknown directive is an error naming the known ones', async () => {
-    await expect(generate('<!-- findings:plot x -->')).rejects.toThrow(/unknown directive findings:plot.*|expected one of runs, claims, table, chart, order/);
+    await expect(generate('<!-- findings:plot x -->')).rejects.toThrow(
+      /unknown directive findings:plot.*|expected one of runs, claims, table, chart, order/,
+    );
   });
 });

@@ -3,10 +3,12 @@
 import { renderSvgChart } from '../../../runner/report/svg-chart.js';
 import { splitWaves, summarizeWaves, describeTaskOrder } from '../../../runner/report/task-order.js';
 
-const xOf = (svg, label) => Number(new RegExp(`<text x="([\\d.]+)" y="[\\d.]+" text-anchor="middle">${label}</text>`).exec(svg)[1]);
+const xOf = (svg, label) =>
+  Number(new RegExp(`<text x="([\\d.]+)" y="[\\d.]+" text-anchor="middle">${label}</text>`).exec(svg)[1]);
 
 describe('renderSvgChart', () => {
-  const chart = (xs, extra = {}) => renderSvgChart({ title: 't', xLabel: 'x', yLabel: 'y', points: xs.map((x, i) => ({ x, y: 10 + i })), ...extra });
+  const chart = (xs, extra = {}) =>
+    renderSvgChart({ title: 't', xLabel: 'x', yLabel: 'y', points: xs.map((x, i) => ({ x, y: 10 + i })), ...extra });
 
   test('a numeric axis is spaced by value: 0.5, 1, 1.5, 2 evenly, 1 → 2 two thirds of 0.5 → 2', () => {
     const svg = chart([0.5, 1, 1.5, 2]);
@@ -24,14 +26,22 @@ describe('renderSvgChart', () => {
   });
 
   test('text values are categories; every point is a dot; each series has a legend entry and a median bar per x', () => {
-    const points = [['0', 1, 'a'], ['0', 3, 'a'], ['0-1', 2, 'a'], ['0', 5, 'b'], ['0-1', 6, 'b']].map(([x, y, series]) => ({ x, y, series }));
+    const points = [
+      ['0', 1, 'a'],
+      ['0', 3, 'a'],
+      ['0-1', 2, 'a'],
+      ['0', 5, 'b'],
+      ['0-1', 6, 'b'],
+    ].map(([x, y, series]) => ({ x, y, series }));
     const svg = renderSvgChart({ title: 'T & <U>', xLabel: 'cpuset', yLabel: 'req/s', seriesLabel: 'workers', points });
     expect(svg.match(/<circle /g)).toHaveLength(5);
     expect(svg).toContain('>workers a</text>');
     expect(svg).toContain('>workers b</text>');
     expect(svg.match(/stroke-width="3"/g)).toHaveLength(2 + 4);
     expect(svg).toContain('T &amp; &lt;U&gt;');
-    expect(renderSvgChart({ title: 'T & <U>', xLabel: 'cpuset', yLabel: 'req/s', seriesLabel: 'workers', points })).toBe(svg);
+    expect(
+      renderSvgChart({ title: 'T & <U>', xLabel: 'cpuset', yLabel: 'req/s', seriesLabel: 'workers', points }),
+    ).toBe(svg);
   });
 });
 

@@ -5,9 +5,10 @@ import { readResults } from '../../../runner/results/read-results.js';
 import { readBusy, spearman, summarizeEvidence } from '../../../scripts/interference-evidence.js';
 
 const folder = (name) => fileURLToPath(new URL(`../../../docs/interference/${name}`, import.meta.url));
-const evidenceOf = (name) => summarizeEvidence(readResults(folder(name), { keepDisturbed: true }), readBusy(folder(name)));
+const evidenceOf = (name) =>
+  summarizeEvidence(readResults(folder(name), { keepDisturbed: true }), readBusy(folder(name)));
 
-test('Spearman\'s rho equals scipy.stats.spearmanr', () => {
+test("Spearman's rho equals scipy.stats.spearmanr", () => {
   expect(spearman([1, 2, 3, 4, 5], [5, 6, 7, 8, 7])).toBeCloseTo(0.8207826816681233, 12);
   expect(spearman([3.1, 1.2, 5.5, 2.2, 2.2, 9.0], [10, 4, 8, 3, 6, 7])).toBeCloseTo(0.6667366910003157, 12);
 });

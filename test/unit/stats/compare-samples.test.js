@@ -7,10 +7,22 @@ import { expectRegions } from '../../../runner/verdicts/regions.js';
 // The reference numbers below are on the log scale (log B/A) and were printed by
 // `python3 test/fixtures/stats/methods-reference.py` (SciPy 1.17.1); each block names the call it comes from.
 const CASES = {
-  spiky5: [[2585, 2650, 2700, 2785, 3812], [2600, 2640, 2720, 3861, 2705]],
-  half6x7: [[100, 104, 98, 101, 130, 99], [51, 50.2, 52.5, 49.9, 70.1, 50.6, 51.8]],
-  three: [[10, 11, 12], [13, 12.6, 14]],
-  rounds8: [[1010, 1024, 998, 1500, 1003, 1012, 990, 1019], [1105, 1111, 1090, 1660, 1401, 1100, 1085, 1121]],
+  spiky5: [
+    [2585, 2650, 2700, 2785, 3812],
+    [2600, 2640, 2720, 3861, 2705],
+  ],
+  half6x7: [
+    [100, 104, 98, 101, 130, 99],
+    [51, 50.2, 52.5, 49.9, 70.1, 50.6, 51.8],
+  ],
+  three: [
+    [10, 11, 12],
+    [13, 12.6, 14],
+  ],
+  rounds8: [
+    [1010, 1024, 998, 1500, 1003, 1012, 990, 1019],
+    [1105, 1111, 1090, 1660, 1401, 1100, 1085, 1121],
+  ],
 };
 
 /** (lo, hi) of the p-values below: "same within ±25%" on the log scale. */
@@ -27,10 +39,30 @@ const WELCH = {
 // r = scipy.stats.ttest_ind(log b, log a, equal_var=False, trim=0.2): r.confidence_interval(0.95), r.df;
 // estimate = scipy.stats.trim_mean(log b, 0.2) − scipy.stats.trim_mean(log a, 0.2)
 const YUEN = {
-  spiky5: { estimate: -0.008515525541028524, low: -0.08072231791442443, high: 0.06369126683236738, df: 3.3408320981491797 },
-  half6x7: { estimate: -0.6789512521106387, low: -0.7239164960555201, high: -0.6339860081657572, df: 5.819948252483766 },
-  three: { estimate: 0.18410549515126995, low: -0.002427718000035023, high: 0.37063870830257495, df: 3.253115324759818 },
-  rounds8: { estimate: 0.12876507403866988, low: -0.009184067037232513, high: 0.2667142151145723, df: 5.091121494675681 },
+  spiky5: {
+    estimate: -0.008515525541028524,
+    low: -0.08072231791442443,
+    high: 0.06369126683236738,
+    df: 3.3408320981491797,
+  },
+  half6x7: {
+    estimate: -0.6789512521106387,
+    low: -0.7239164960555201,
+    high: -0.6339860081657572,
+    df: 5.819948252483766,
+  },
+  three: {
+    estimate: 0.18410549515126995,
+    low: -0.002427718000035023,
+    high: 0.37063870830257495,
+    df: 3.253115324759818,
+  },
+  rounds8: {
+    estimate: 0.12876507403866988,
+    low: -0.009184067037232513,
+    high: 0.2667142151145723,
+    df: 5.091121494675681,
+  },
 };
 
 // estimate = numpy.median(numpy.subtract.outer(log b, log a)); interval: R's wilcox.test(conf.int=TRUE) algorithm
@@ -38,10 +70,22 @@ const YUEN = {
 // 1 − 2·pwilcox(qu − 1)); p_inside = min(1, 2·max(scipy.stats.mannwhitneyu(log b − lo, log a, alternative='greater',
 // method='exact').pvalue, scipy.stats.mannwhitneyu(log b − hi, log a, alternative='less', method='exact').pvalue))
 const HODGES_LEHMANN = {
-  spiky5: { estimate: 0.0018501392881615786, interval: { low: -0.34305207349351186, high: 0.35767444427181605, confidence: 0.9682539682539683 }, p_inside: 0.09523809523809523 },
-  half6x7: { estimate: -0.6770256496750029, interval: { low: -0.7343698963838996, high: -0.6241543090729942, confidence: 0.965034965034965 }, p_inside: 1 },
+  spiky5: {
+    estimate: 0.0018501392881615786,
+    interval: { low: -0.34305207349351186, high: 0.35767444427181605, confidence: 0.9682539682539683 },
+    p_inside: 0.09523809523809523,
+  },
+  half6x7: {
+    estimate: -0.6770256496750029,
+    interval: { low: -0.7343698963838996, high: -0.6241543090729942, confidence: 0.965034965034965 },
+    p_inside: 1,
+  },
   three: { estimate: 0.16705408466316607, interval: null, p_inside: 1 },
-  rounds8: { estimate: 0.09282330530837246, interval: { low: 0.07162965613925554, high: 0.3134697407375535, confidence: 0.9501165501165502 }, p_inside: 0.06495726495726495 },
+  rounds8: {
+    estimate: 0.09282330530837246,
+    interval: { low: 0.07162965613925554, high: 0.3134697407375535, confidence: 0.9501165501165502 },
+    p_inside: 0.06495726495726495,
+  },
 };
 
 // ci = scipy.stats.ttest_rel(log b, log a).confidence_interval(0.95); df = its .df
@@ -65,25 +109,37 @@ const PAIRED_YUEN = {
 const PAIRED_HODGES_LEHMANN = {
   spiky5: { estimate: 0.0017996922288583406, interval: null, p_inside: 0.125 },
   three: { estimate: 0.17661679132026709, interval: null, p_inside: 0.5 },
-  rounds8: { estimate: 0.0917099336132523, interval: { low: 0.08486184147595122, high: 0.21291054061049763, confidence: 0.9609375 }, p_inside: 0.015625 },
+  rounds8: {
+    estimate: 0.0917099336132523,
+    interval: { low: 0.08486184147595122, high: 0.21291054061049763, confidence: 0.9609375 },
+    p_inside: 0.015625,
+  },
 };
 
 // numpy.exp(numpy.median(log b) − numpy.median(log a)): the bootstrap's estimate, the ratio of medians (of an even
 // count, the geometric mean of the middle two). Its resamples are seeded here, not comparable to SciPy's.
-const MEDIAN_RATIO = { spiky5: 1.001851851851852, half6x7: 0.5074689670070941, three: 1.1818181818181817, rounds8: 1.0959411282189109 };
+const MEDIAN_RATIO = {
+  spiky5: 1.001851851851852,
+  half6x7: 0.5074689670070941,
+  three: 1.1818181818181817,
+  rounds8: 1.0959411282189109,
+};
 
 describe('compareSamples: each method against SciPy', () => {
-  test.each(Object.entries(WELCH))('welch, %s: scipy.stats.ttest_ind(equal_var=False), and the same as compareRatio', (name, ref) => {
-    const [a, b] = CASES[name];
-    const result = compareSamples(a, b, { method: 'welch' });
-    expect(result.log.low).toBeCloseTo(ref.low, 8);
-    expect(result.log.high).toBeCloseTo(ref.high, 8);
-    expect(result.confidence).toBe(0.95);
-    const today = compareRatio(a, b);
-    expect(result.ratio).toBeCloseTo(today.ratio, 12);
-    expect(result.ci_low).toBeCloseTo(today.ci95_low, 12);
-    expect(result.ci_high).toBeCloseTo(today.ci95_high, 12);
-  });
+  test.each(Object.entries(WELCH))(
+    'welch, %s: scipy.stats.ttest_ind(equal_var=False), and the same as compareRatio',
+    (name, ref) => {
+      const [a, b] = CASES[name];
+      const result = compareSamples(a, b, { method: 'welch' });
+      expect(result.log.low).toBeCloseTo(ref.low, 8);
+      expect(result.log.high).toBeCloseTo(ref.high, 8);
+      expect(result.confidence).toBe(0.95);
+      const today = compareRatio(a, b);
+      expect(result.ratio).toBeCloseTo(today.ratio, 12);
+      expect(result.ci_low).toBeCloseTo(today.ci95_low, 12);
+      expect(result.ci_high).toBeCloseTo(today.ci95_high, 12);
+    },
+  );
 
   test.each(Object.entries(YUEN))('yuen, %s: scipy.stats.ttest_ind(equal_var=False, trim=0.2)', (name, ref) => {
     const [a, b] = CASES[name];
@@ -93,19 +149,27 @@ describe('compareSamples: each method against SciPy', () => {
     expect(result.log.high).toBeCloseTo(ref.high, 8);
   });
 
-  test.each(Object.entries(HODGES_LEHMANN))('hodges-lehmann, %s: Moses interval as R, p as the exact Mann–Whitney tests', (name, ref) => {
-    const [a, b] = CASES[name];
-    const result = compareSamples(a, b, { method: 'hodges-lehmann' });
-    expect(result.log.estimate).toBeCloseTo(ref.estimate, 12);
-    if (ref.interval) {
-      expect(result.log.low).toBeCloseTo(ref.interval.low, 12);
-      expect(result.log.high).toBeCloseTo(ref.interval.high, 12);
-      expect(result.confidence).toBeCloseTo(ref.interval.confidence, 12);
-    } else {
-      expect(result).toMatchObject({ ci_low: null, ci_high: null, confidence: null, reason: expect.stringMatching(/covers 90%, short of 95%: 4 runs a side reach it/) });
-    }
-    expect(result.pInside(...REGION)).toBeCloseTo(ref.p_inside, 12);
-  });
+  test.each(Object.entries(HODGES_LEHMANN))(
+    'hodges-lehmann, %s: Moses interval as R, p as the exact Mann–Whitney tests',
+    (name, ref) => {
+      const [a, b] = CASES[name];
+      const result = compareSamples(a, b, { method: 'hodges-lehmann' });
+      expect(result.log.estimate).toBeCloseTo(ref.estimate, 12);
+      if (ref.interval) {
+        expect(result.log.low).toBeCloseTo(ref.interval.low, 12);
+        expect(result.log.high).toBeCloseTo(ref.interval.high, 12);
+        expect(result.confidence).toBeCloseTo(ref.interval.confidence, 12);
+      } else {
+        expect(result).toMatchObject({
+          ci_low: null,
+          ci_high: null,
+          confidence: null,
+          reason: expect.stringMatching(/covers 90%, short of 95%: 4 runs a side reach it/),
+        });
+      }
+      expect(result.pInside(...REGION)).toBeCloseTo(ref.p_inside, 12);
+    },
+  );
 
   test.each(Object.entries(PAIRED_T))('welch paired, %s: scipy.stats.ttest_rel', (name, ref) => {
     const [a, b] = CASES[name];
@@ -115,49 +179,70 @@ describe('compareSamples: each method against SciPy', () => {
     expect(result.n_pairs).toBe(a.length);
   });
 
-  test.each(Object.entries(PAIRED_YUEN))('yuen paired, %s: the trimmed mean of the differences with its winsorized se', (name, ref) => {
-    const [a, b] = CASES[name];
-    const result = compareSamples(a, b, { method: 'yuen', paired: true });
-    expect(result.log.estimate).toBeCloseTo(ref.estimate, 10);
-    expect(result.log.low).toBeCloseTo(ref.low, 8);
-    expect(result.log.high).toBeCloseTo(ref.high, 8);
-  });
+  test.each(Object.entries(PAIRED_YUEN))(
+    'yuen paired, %s: the trimmed mean of the differences with its winsorized se',
+    (name, ref) => {
+      const [a, b] = CASES[name];
+      const result = compareSamples(a, b, { method: 'yuen', paired: true });
+      expect(result.log.estimate).toBeCloseTo(ref.estimate, 10);
+      expect(result.log.low).toBeCloseTo(ref.low, 8);
+      expect(result.log.high).toBeCloseTo(ref.high, 8);
+    },
+  );
 
-  test.each(Object.entries(PAIRED_HODGES_LEHMANN))('hodges-lehmann paired, %s: signed-rank interval as R, p as the exact Wilcoxon tests', (name, ref) => {
-    const [a, b] = CASES[name];
-    const result = compareSamples(a, b, { method: 'hodges-lehmann', paired: true });
-    expect(result.log.estimate).toBeCloseTo(ref.estimate, 12);
-    if (ref.interval) {
-      expect(result.log.low).toBeCloseTo(ref.interval.low, 12);
-      expect(result.log.high).toBeCloseTo(ref.interval.high, 12);
-      expect(result.confidence).toBeCloseTo(ref.interval.confidence, 12);
-    } else {
-      expect(result.ci_low).toBeNull();
-      expect(result.reason).toMatch(/short of 95%: 6 rounds with a run on both sides reach it/);
-    }
-    expect(result.pInside(...REGION)).toBeCloseTo(ref.p_inside, 12);
-  });
+  test.each(Object.entries(PAIRED_HODGES_LEHMANN))(
+    'hodges-lehmann paired, %s: signed-rank interval as R, p as the exact Wilcoxon tests',
+    (name, ref) => {
+      const [a, b] = CASES[name];
+      const result = compareSamples(a, b, { method: 'hodges-lehmann', paired: true });
+      expect(result.log.estimate).toBeCloseTo(ref.estimate, 12);
+      if (ref.interval) {
+        expect(result.log.low).toBeCloseTo(ref.interval.low, 12);
+        expect(result.log.high).toBeCloseTo(ref.interval.high, 12);
+        expect(result.confidence).toBeCloseTo(ref.interval.confidence, 12);
+      } else {
+        expect(result.ci_low).toBeNull();
+        expect(result.reason).toMatch(/short of 95%: 6 rounds with a run on both sides reach it/);
+      }
+      expect(result.pInside(...REGION)).toBeCloseTo(ref.p_inside, 12);
+    },
+  );
 
-  test.each(Object.entries(MEDIAN_RATIO))('bootstrap-median, %s: the ratio of medians, the same interval every time', (name, ratio) => {
-    const [a, b] = CASES[name];
-    for (const paired of a.length === b.length ? [false, true] : [false]) {
-      const result = compareSamples(a, b, { method: 'bootstrap-median', paired });
-      expect(result.ratio).toBeCloseTo(ratio, 12);
-      expect(result.ci_low).toBeLessThanOrEqual(result.ratio);
-      expect(result.ci_high).toBeGreaterThanOrEqual(result.ratio);
-      expect(compareSamples(a, b, { method: 'bootstrap-median', paired })).toMatchObject({ ci_low: result.ci_low, ci_high: result.ci_high });
-    }
-  });
+  test.each(Object.entries(MEDIAN_RATIO))(
+    'bootstrap-median, %s: the ratio of medians, the same interval every time',
+    (name, ratio) => {
+      const [a, b] = CASES[name];
+      for (const paired of a.length === b.length ? [false, true] : [false]) {
+        const result = compareSamples(a, b, { method: 'bootstrap-median', paired });
+        expect(result.ratio).toBeCloseTo(ratio, 12);
+        expect(result.ci_low).toBeLessThanOrEqual(result.ratio);
+        expect(result.ci_high).toBeGreaterThanOrEqual(result.ratio);
+        expect(compareSamples(a, b, { method: 'bootstrap-median', paired })).toMatchObject({
+          ci_low: result.ci_low,
+          ci_high: result.ci_high,
+        });
+      }
+    },
+  );
 });
 
 describe('compareSamples: what every method shares', () => {
   const [a, b] = CASES.rounds8;
 
-  test.each(METHOD_NAMES.flatMap((method) => [[method, false], [method, true]]))('%s (paired %s): p < 0.05 exactly when the 95% interval lies inside', (method, paired) => {
+  test.each(
+    METHOD_NAMES.flatMap((method) => [
+      [method, false],
+      [method, true],
+    ]),
+  )('%s (paired %s): p < 0.05 exactly when the 95% interval lies inside', (method, paired) => {
     const result = compareSamples(a, b, { method, paired });
     // Regions just inside and just outside each end of the interval.
     const { low, high } = result.log;
-    for (const [lo, hi] of [[low - 1e-9, high + 1e-9], [low + 1e-9, high + 1], [low - 1, high - 1e-9]]) {
+    for (const [lo, hi] of [
+      [low - 1e-9, high + 1e-9],
+      [low + 1e-9, high + 1],
+      [low - 1, high - 1e-9],
+    ]) {
       const inside = lo < low && high < hi;
       expect(result.pInside(lo, hi) < 0.05).toBe(inside);
     }
@@ -179,17 +264,29 @@ describe('compareSamples: what every method shares', () => {
     const reversed = compareSamples(a, [...b].reverse(), { method: 'welch', paired: true, rounds });
     const inOrder = compareSamples(a, b, { method: 'welch', paired: true });
     expect(reversed.log.low).toBeCloseTo(inOrder.log.low, 12);
-    const gap = compareSamples(a, b.slice(0, 7), { method: 'welch', paired: true, rounds: { a: rounds.a, b: rounds.a.slice(0, 7) } });
+    const gap = compareSamples(a, b.slice(0, 7), {
+      method: 'welch',
+      paired: true,
+      rounds: { a: rounds.a, b: rounds.a.slice(0, 7) },
+    });
     expect(gap).toMatchObject({ n_a: 8, n_b: 7, n_pairs: 7 });
   });
 
   test('too few runs, or a value ≤ 0: no interval, a reason, and never inside', () => {
-    expect(compareSamples([100], [50, 52], { method: 'yuen' })).toMatchObject({ ci_low: null, log: null, reason: expect.stringMatching(/fewer than 2 runs/) });
-    expect(compareSamples([100, 101], [50], { method: 'welch', paired: true })).toMatchObject({ reason: expect.stringMatching(/fewer than 2 rounds/) });
+    expect(compareSamples([100], [50, 52], { method: 'yuen' })).toMatchObject({
+      ci_low: null,
+      log: null,
+      reason: expect.stringMatching(/fewer than 2 runs/),
+    });
+    expect(compareSamples([100, 101], [50], { method: 'welch', paired: true })).toMatchObject({
+      reason: expect.stringMatching(/fewer than 2 rounds/),
+    });
     const zero = compareSamples([0, 1], [1, 2], { method: 'hodges-lehmann' });
     expect(zero).toMatchObject({ ratio: null, reason: expect.stringMatching(/≤ 0/) });
     expect(zero.pInside(-Infinity, Infinity)).toBe(1);
-    expect(() => compareSamples([1, 2], [1, 2], { method: 'median-of-means' })).toThrow(/unknown comparison method "median-of-means"/);
+    expect(() => compareSamples([1, 2], [1, 2], { method: 'median-of-means' })).toThrow(
+      /unknown comparison method "median-of-means"/,
+    );
   });
 
   test('runs needed: a rank method first needs the runs that reach 95% (4 a side, 6 paired rounds)', () => {

@@ -1,5 +1,10 @@
-import { summarizeSample, findOutliers, modifiedZScores, tQuantile, OUTLIER_MIN_N } from '../../../runner/stats/statistics.js';
-
+import {
+  summarizeSample,
+  findOutliers,
+  modifiedZScores,
+  tQuantile,
+  OUTLIER_MIN_N,
+} from '../../../runner/stats/statistics.js';
 
 describe('summarizeSample', () => {
   test('matches hand-computed values for [2, 4, 4, 4, 5, 5, 7, 9]', () => {
@@ -26,8 +31,18 @@ describe('summarizeSample', () => {
 
   test('n = 1 has a median, mean, min and max but no spread or interval', () => {
     expect(summarizeSample([5724.3])).toEqual({
-      n: 1, median: 5724.3, mean: 5724.3, stdev: null, min: 5724.3, max: 5724.3, cv: null,
-      ci95_low: null, ci95_high: null, ci95_halfwidth: null, ci95_relative: null, outliers: [],
+      n: 1,
+      median: 5724.3,
+      mean: 5724.3,
+      stdev: null,
+      min: 5724.3,
+      max: 5724.3,
+      cv: null,
+      ci95_low: null,
+      ci95_high: null,
+      ci95_halfwidth: null,
+      ci95_relative: null,
+      outliers: [],
     });
   });
 
@@ -42,7 +57,14 @@ describe('summarizeSample', () => {
 });
 
 describe('Student t quantiles against a printed table (two-sided 95%)', () => {
-  test.each([[1, 12.706], [2, 4.303], [4, 2.776], [9, 2.262], [29, 2.045], [120, 1.980]])('df = %i → %f', (df, expected) => {
+  test.each([
+    [1, 12.706],
+    [2, 4.303],
+    [4, 2.776],
+    [9, 2.262],
+    [29, 2.045],
+    [120, 1.98],
+  ])('df = %i → %f', (df, expected) => {
     expect(tQuantile(0.975, df)).toBeCloseTo(expected, 3);
   });
 });
@@ -68,4 +90,3 @@ describe('outliers by modified Z-score', () => {
     expect(summarizeSample([5858, 5849, 8076]).outliers).toEqual([]);
   });
 });
-

@@ -5,9 +5,18 @@ import { cdfMannWhitney, cdfSignedRank } from '../../../runner/stats/exact-ranks
 // scipy.stats.mannwhitneyu(y, x, alternative='less', method='exact').pvalue (SciPy 1.17.1).
 const MANN_WHITNEY = {
   '3,3': [0.05, 0.1, 0.2, 0.35, 0.5, 0.65],
-  '5,5': [0.003968253968253968, 0.007936507936507936, 0.015873015873015872, 0.027777777777777776, 0.047619047619047616, 0.07539682539682539],
-  '6,7': [0.0005827505827505828, 0.0011655011655011655, 0.002331002331002331, 0.004079254079254079, 0.006993006993006993, 0.011072261072261072],
-  '8,8': [7.77000777000777e-05, 0.0001554001554001554, 0.0003108003108003108, 0.0005439005439005439, 0.0009324009324009324, 0.0014763014763014763],
+  '5,5': [
+    0.003968253968253968, 0.007936507936507936, 0.015873015873015872, 0.027777777777777776, 0.047619047619047616,
+    0.07539682539682539,
+  ],
+  '6,7': [
+    0.0005827505827505828, 0.0011655011655011655, 0.002331002331002331, 0.004079254079254079, 0.006993006993006993,
+    0.011072261072261072,
+  ],
+  '8,8': [
+    7.77000777000777e-5, 0.0001554001554001554, 0.0003108003108003108, 0.0005439005439005439, 0.0009324009324009324,
+    0.0014763014763014763,
+  ],
 };
 
 // P(T+ ≤ t), t = 0..5, enumerated over every sign pattern (itertools.product), as R's psignrank.
@@ -18,10 +27,13 @@ const SIGNED_RANK = {
 };
 
 describe('exact rank distributions', () => {
-  test.each(Object.entries(MANN_WHITNEY))('Mann–Whitney U with %s values matches the enumeration', (sizes, expected) => {
-    const [m, n] = sizes.split(',').map(Number);
-    expected.forEach((p, u) => expect(cdfMannWhitney(u, m, n)).toBeCloseTo(p, 14));
-  });
+  test.each(Object.entries(MANN_WHITNEY))(
+    'Mann–Whitney U with %s values matches the enumeration',
+    (sizes, expected) => {
+      const [m, n] = sizes.split(',').map(Number);
+      expected.forEach((p, u) => expect(cdfMannWhitney(u, m, n)).toBeCloseTo(p, 14));
+    },
+  );
 
   test.each(Object.entries(SIGNED_RANK))('signed rank T+ of %s differences matches the enumeration', (n, expected) => {
     expected.forEach((p, t) => expect(cdfSignedRank(t, Number(n))).toBeCloseTo(p, 14));

@@ -7,21 +7,27 @@ import { expectRegions, stepRegions } from '../../../runner/verdicts/regions.js'
 const REFERENCE = JSON.parse(readFileSync(new URL('../../fixtures/stats/reference.json', import.meta.url), 'utf8'));
 
 describe('compareRatio: Welch t on the logarithms (ratio of geometric means)', () => {
-  test.each(Object.entries(REFERENCE.cases))('%s matches scipy.stats.ttest_ind(log b, log a, equal_var=False)', (name, reference) => {
-    const result = compareRatio(reference.a, reference.b);
-    expect(result.ratio).toBeCloseTo(reference.ratio, 10);
-    expect(result.ci95_low).toBeCloseTo(reference.ci95_low, 8);
-    expect(result.ci95_high).toBeCloseTo(reference.ci95_high, 8);
-    expect(result.log.df).toBeCloseTo(reference.df, 8);
-    expect(result.n_a).toBe(reference.a.length);
-    expect(result.n_b).toBe(reference.b.length);
-  });
+  test.each(Object.entries(REFERENCE.cases))(
+    '%s matches scipy.stats.ttest_ind(log b, log a, equal_var=False)',
+    (name, reference) => {
+      const result = compareRatio(reference.a, reference.b);
+      expect(result.ratio).toBeCloseTo(reference.ratio, 10);
+      expect(result.ci95_low).toBeCloseTo(reference.ci95_low, 8);
+      expect(result.ci95_high).toBeCloseTo(reference.ci95_high, 8);
+      expect(result.log.df).toBeCloseTo(reference.df, 8);
+      expect(result.n_a).toBe(reference.a.length);
+      expect(result.n_b).toBe(reference.b.length);
+    },
+  );
 
-  test.each(Object.entries(REFERENCE.cases))('%s: p of "the interval lies inside the region" matches two one-sided tests', (name, reference) => {
-    const { log } = compareRatio(reference.a, reference.b);
-    const [low, high] = reference.region;
-    expect(pInside(log, Math.log(low), Math.log(high))).toBeCloseTo(reference.p_inside, 8);
-  });
+  test.each(Object.entries(REFERENCE.cases))(
+    '%s: p of "the interval lies inside the region" matches two one-sided tests',
+    (name, reference) => {
+      const { log } = compareRatio(reference.a, reference.b);
+      const [low, high] = reference.region;
+      expect(pInside(log, Math.log(low), Math.log(high))).toBeCloseTo(reference.p_inside, 8);
+    },
+  );
 
   test('p of "the interval excludes 1" is the two-sided Welch p', () => {
     for (const reference of Object.values(REFERENCE.cases)) {
@@ -41,8 +47,17 @@ describe('compareRatio: Welch t on the logarithms (ratio of geometric means)', (
   });
 
   test('fewer than 2 runs on a side or a value ≤ 0: no interval, and a reason', () => {
-    expect(compareRatio([100], [50, 52])).toMatchObject({ ratio: expect.any(Number), ci95_low: null, log: null, reason: expect.stringMatching(/fewer than 2/) });
-    expect(compareRatio([0, 1], [1, 2])).toMatchObject({ ratio: null, log: null, reason: expect.stringMatching(/≤ 0/) });
+    expect(compareRatio([100], [50, 52])).toMatchObject({
+      ratio: expect.any(Number),
+      ci95_low: null,
+      log: null,
+      reason: expect.stringMatching(/fewer than 2/),
+    });
+    expect(compareRatio([0, 1], [1, 2])).toMatchObject({
+      ratio: null,
+      log: null,
+      reason: expect.stringMatching(/≤ 0/),
+    });
     expect(compareRatio([null, undefined, 10, 11], [20, 22])).toMatchObject({ n_a: 2, n_b: 2 });
   });
 
@@ -68,9 +83,12 @@ describe('adjustHolm', () => {
 });
 
 describe('estimateRunsNeeded', () => {
-  test.each(REFERENCE.runs_needed)('sd $sd_a / $sd_b, ±$halfwidth at α $alpha → $n runs', ({ sd_a: sdA, sd_b: sdB, halfwidth, alpha, n }) => {
-    expect(estimateRunsNeeded({ sd_a: sdA, sd_b: sdB }, halfwidth, { alpha })).toBe(n);
-  });
+  test.each(REFERENCE.runs_needed)(
+    'sd $sd_a / $sd_b, ±$halfwidth at α $alpha → $n runs',
+    ({ sd_a: sdA, sd_b: sdB, halfwidth, alpha, n }) => {
+      expect(estimateRunsNeeded({ sd_a: sdA, sd_b: sdB }, halfwidth, { alpha })).toBe(n);
+    },
+  );
 
   test('no room or no spread known: null; never fewer than asked', () => {
     expect(estimateRunsNeeded({ sd_a: 0.1, sd_b: 0.1 }, 0)).toBeNull();
@@ -105,13 +123,15 @@ describe('judgeFamily', () => {
   test('steps: a change only when the interval excludes 1; no-change only inside the band', () => {
     const regions = stepRegions('ms');
     expect(judgeFamily([halving], regions)[0].verdict).toBe('faster');
-    expect(judgeFamily([compareRatio(REFERENCE.cases.halving.b, REFERENCE.cases.halving.a)], regions)[0].verdict).toBe('slower');
+    expect(judgeFamily([compareRatio(REFERENCE.cases.halving.b, REFERENCE.cases.halving.a)], regions)[0].verdict).toBe(
+      'slower',
+    );
     expect(judgeFamily([equivalent], regions)[0].verdict).toBe('no-change');
     expect(judgeFamily([wide], regions)[0].verdict).toBe('inconclusive');
     expect(judgeFamily([halving], stepRegions(''))[0].verdict).toBe('lower');
   });
 
-  test("Holm: an interval that alone would decide may not once the family is counted", () => {
+  test('Holm: an interval that alone would decide may not once the family is counted', () => {
     // p of "inside [0.9, 1.1]" is about 0.03 for this pair: alone it holds; one of four it does not.
     const edge = compareRatio([100, 101, 99, 100.5], [104, 106, 105, 103]);
     const alone = judgeFamily([edge], expectRegions({ ratio: 1, within: 0.07 }))[0];

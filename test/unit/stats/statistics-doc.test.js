@@ -17,6 +17,12 @@ test('docs/statistics.md says how it was made and is not typed by hand', () => {
 
 test('the defaults of repetitions and of the adaptive cap are those docs/statistics.md recommends', async () => {
   const { EXPERIMENT_DEFAULTS } = await import('../../../runner/config/defaults.js');
-  const [, repetitions, cap] = /Recommended defaults \(profile \w+\): \*\*`repetitions: (\d+)`\*\*, adaptive cap \*\*`max_repetitions: (\d+)`\*\*/.exec(page);
-  expect([EXPERIMENT_DEFAULTS.repetitions, EXPERIMENT_DEFAULTS.adaptive_max_repetitions]).toEqual([Number(repetitions), Number(cap)]);
+  const [, repetitions, cap] =
+    /Recommended defaults \(profile \w+\): \*\*`repetitions: (\d+)`\*\*, adaptive cap \*\*`max_repetitions: (\d+)`\*\*/.exec(
+      page,
+    );
+  expect([EXPERIMENT_DEFAULTS.repetitions, EXPERIMENT_DEFAULTS.adaptive_max_repetitions]).toEqual([
+    Number(repetitions),
+    Number(cap),
+  ]);
 });

@@ -9,13 +9,24 @@ const AXES = ['workload', 'cpus', 'uv_threadpool_size'];
 
 // A cell of pbkdf2 at `cpus` with pool `pool`, whose wall_ms runs are `values`.
 function cell(cpus, pool, values, extra = {}) {
-  return { cell: `c${cpus}-${pool}`, workload: 'pbkdf2', values: { workload: 'pbkdf2', cpus, uv_threadpool_size: pool }, runs: values.map((wall_ms, i) => ({ wall_ms, repetition: i + 1, ...extra })) };
+  return {
+    cell: `c${cpus}-${pool}`,
+    workload: 'pbkdf2',
+    values: { workload: 'pbkdf2', cpus, uv_threadpool_size: pool },
+    runs: values.map((wall_ms, i) => ({ wall_ms, repetition: i + 1, ...extra })),
+  };
 }
 
 // Known truth: at 2 CPUs pool 1 takes twice as long; pools 2, 4, 8 are within 2% of each other.
 const TRUTH = { 1: 2.0, 2: 1.0, 4: 0.99, 8: 1.01 };
 function folder(noise, random, n = 6) {
-  return Object.entries(TRUTH).map(([pool, factor]) => cell(2, Number(pool), Array.from({ length: n }, () => 1000 * factor * (1 + noise(random)))));
+  return Object.entries(TRUTH).map(([pool, factor]) =>
+    cell(
+      2,
+      Number(pool),
+      Array.from({ length: n }, () => 1000 * factor * (1 + noise(random))),
+    ),
+  );
 }
 const tight = (random) => (random() - 0.5) * 0.01;
 const wild = (random) => (random() - 0.5) * 0.9;
@@ -25,7 +36,11 @@ test('known truth, tight runs: the smallest of the as-good pools is recommended,
   expect(answer.budget).toBe('cpus=2');
   expect(answer.status).toBe('settled');
   expect(answer.recommended.label).toBe('uv_threadpool_size=2');
-  expect(answer.as_good.map((setting) => setting.label).sort()).toEqual(['uv_threadpool_size=2', 'uv_threadpool_size=4', 'uv_threadpool_size=8']);
+  expect(answer.as_good.map((setting) => setting.label).sort()).toEqual([
+    'uv_threadpool_size=2',
+    'uv_threadpool_size=4',
+    'uv_threadpool_size=8',
+  ]);
   expect(answer.eliminated.map((setting) => setting.label)).toEqual(['uv_threadpool_size=1']);
   expect(answer.eliminated[0].why).toMatch(/^2\.\d+× slower \[[\d.]+, [\d.]+\] than the best$/);
   // Node's default (pool 4) against the recommendation: the same within the noise.
@@ -37,24 +52,49 @@ test('the same truth with ±45% scatter: open in every trial, never a wrong sett
   const random = createRandom(7);
   for (let trial = 0; trial < 50; trial++) {
     const [answer] = adviseCells(folder(wild, random, 3), AXES, normalizeRecommend({}));
-    if (answer.status === 'settled') expect(['uv_threadpool_size=2', 'uv_threadpool_size=4', 'uv_threadpool_size=8']).toContain(answer.recommended.label);
-    expect(answer.status === 'open' || answer.eliminated.every((setting) => setting.label === 'uv_threadpool_size=1')).toBe(true);
+    if (answer.status === 'settled')
+      expect(['uv_threadpool_size=2', 'uv_threadpool_size=4', 'uv_threadpool_size=8']).toContain(
+        answer.recommended.label,
+      );
+    expect(
+      answer.status === 'open' || answer.eliminated.every((setting) => setting.label === 'uv_threadpool_size=1'),
+    ).toBe(true);
   }
 });
 
 test('a constraint a setting confidently breaks eliminates it; one it may break keeps the answer open', () => {
-  const cells = [cell(2, 2, [1000, 1001, 999, 1000], { peak_rss_mb: 90 }), cell(2, 4, [1000, 1002, 998, 1001], { peak_rss_mb: 60 })];
+  const cells = [
+    cell(2, 2, [1000, 1001, 999, 1000], { peak_rss_mb: 90 }),
+    cell(2, 4, [1000, 1002, 998, 1001], { peak_rss_mb: 60 }),
+  ];
   const breaks = adviseCells(cells, AXES, normalizeRecommend({ require: { peak_rss_mb: { below: 80 } } }))[0];
   expect(breaks.recommended.label).toBe('uv_threadpool_size=4');
   expect(breaks.eliminated[0].why).toMatch(/peak_rss_mb \[90, 90\] is not below 80/);
   expect(breaks.status).toBe('settled');
-  const noisy = [cell(2, 2, [1000, 1001, 999], { peak_rss_mb: 90 }), { ...cell(2, 4, [1000, 1002, 998]), runs: [60, 95, 75].map((peak_rss_mb, i) => ({ wall_ms: 1000 + i, repetition: i + 1, peak_rss_mb })) }];
-  expect(adviseCells(noisy, AXES, normalizeRecommend({ require: { peak_rss_mb: { below: 80 } } }))[0].status).toBe('open');
+  const noisy = [
+    cell(2, 2, [1000, 1001, 999], { peak_rss_mb: 90 }),
+    {
+      ...cell(2, 4, [1000, 1002, 998]),
+      runs: [60, 95, 75].map((peak_rss_mb, i) => ({ wall_ms: 1000 + i, repetition: i + 1, peak_rss_mb })),
+    },
+  ];
+  expect(adviseCells(noisy, AXES, normalizeRecommend({ require: { peak_rss_mb: { below: 80 } } }))[0].status).toBe(
+    'open',
+  );
 });
 
 test('a rate metric: higher is better, and the default is "× lower"', () => {
-  const http = (workers, values) => ({ cell: `w${workers}`, workload: 'http', values: { workload: 'http', cpus: 2, workers }, runs: values.map((requests_per_sec) => ({ requests_per_sec })) });
-  const [answer] = adviseCells([http(0, [50, 51, 49, 50]), http(2, [100, 101, 99, 100]), http(4, [101, 100, 102, 100])], ['workload', 'cpus', 'workers'], normalizeRecommend({ within: '5%' }));
+  const http = (workers, values) => ({
+    cell: `w${workers}`,
+    workload: 'http',
+    values: { workload: 'http', cpus: 2, workers },
+    runs: values.map((requests_per_sec) => ({ requests_per_sec })),
+  });
+  const [answer] = adviseCells(
+    [http(0, [50, 51, 49, 50]), http(2, [100, 101, 99, 100]), http(4, [101, 100, 102, 100])],
+    ['workload', 'cpus', 'workers'],
+    normalizeRecommend({ within: '5%' }),
+  );
   expect(answer.better).toBe('higher');
   expect(answer.recommended.label).toBe('workers=2');
   expect(formatAnswer(answer)).toMatch(/the default \(workers=0, median 50\) is 2(\.0\d*)?× lower/);

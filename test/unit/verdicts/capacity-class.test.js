@@ -6,7 +6,13 @@ import { judgeResults } from '../../../runner/report/verdicts.js';
 import { classifyOverall } from '../../../runner/verdicts/capacity-class.js';
 
 const folder = readResults(fileURLToPath(new URL('../../../docs/findings/pbkdf2-waves', import.meta.url)));
-const claim = (expect, compare = { uv_threadpool_size: [1, 4] }) => ({ says: 'test', metric: null, compare, where: {}, expect });
+const claim = (expect, compare = { uv_threadpool_size: [1, 4] }) => ({
+  says: 'test',
+  metric: null,
+  compare,
+  where: {},
+  expect,
+});
 const rowOf = (verdicts) => verdicts.claims.find((row) => row.kind === 'claim');
 
 test('a band the host cannot reach is "not reachable here", with the model value and the CPUs it needs', () => {
@@ -22,7 +28,9 @@ test('a band the host can reach, refuted, is "contradicted"; one the model puts 
   expect(reachable.verdict).toBe('refuted');
   expect(reachable.class).toBe('contradicted');
   // The model (the ideal) allows 0.5: a band between 1 and it asks for less than the host can give.
-  expect(reachable.class_note).toBe('the model allows up to 0.5 here, a bigger change than the expected band: this host could show it');
+  expect(reachable.class_note).toBe(
+    'the model allows up to 0.5 here, a bigger change than the expected band: this host could show it',
+  );
   // Pool 1 → 4 can never make 16 calls slower than pool 1 on any host: above 1.2 is out of the model's reach.
   const never = rowOf(judgeResults(folder, { claims: [claim({ above: 1.2 })] }));
   expect(never.class).toBe('contradicted');

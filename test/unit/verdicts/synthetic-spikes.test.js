@@ -16,14 +16,25 @@ function cell(pool, truth, random) {
     const spike = random() < 0.07 ? 1.4 + 0.1 * random() : 1;
     return { status: 'ok', repetition: round + 1, wall_ms: truth * Math.exp(0.015 * gauss()) * spike };
   });
-  return { cell: `pool-${pool}`, workload: 'pbkdf2', values: { workload: 'pbkdf2', cpus: 2, uv_threadpool_size: pool }, runs };
+  return {
+    cell: `pool-${pool}`,
+    workload: 'pbkdf2',
+    values: { workload: 'pbkdf2', cpus: 2, uv_threadpool_size: pool },
+    runs,
+  };
 }
 
 const claim = (expect) => ({ says: 'x', metric: null, compare: { uv_threadpool_size: [4, 8] }, where: {}, expect });
 
 // truth: B / A. `right` is the verdict the truth calls for; the other decided verdict is wrong.
 const CASES = [
-  { name: 'ratio 0.5 ±20%, truly 0.5', truth: 0.5, expect: { ratio: 0.5, within: 0.2 }, right: 'holds', wrong: 'refuted' },
+  {
+    name: 'ratio 0.5 ±20%, truly 0.5',
+    truth: 0.5,
+    expect: { ratio: 0.5, within: 0.2 },
+    right: 'holds',
+    wrong: 'refuted',
+  },
   { name: 'same ±25%, truly equal', truth: 1, expect: { same: 0.25 }, right: 'holds', wrong: 'refuted' },
   { name: 'same ±10%, truly 0.7', truth: 0.7, expect: { same: 0.1 }, right: 'refuted', wrong: 'holds' },
   { name: 'below 0.9, truly equal', truth: 1, expect: { below: 0.9 }, right: 'refuted', wrong: 'holds' },

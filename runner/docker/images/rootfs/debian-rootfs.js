@@ -31,7 +31,10 @@ export async function ensureDebianTarball({ cacheDir, mirror = DEBIAN_MIRROR, on
   // Written under a temporary name and renamed, so an interrupted run never leaves a truncated cache.
   const partial = `${tarball}.${process.pid}.partial`;
   try {
-    onProgress({ phase: 'debootstrap', message: `debootstrap --variant=minbase --include=${EXTRA_PACKAGES.join(',')} ${suite} (about half a minute)` });
+    onProgress({
+      phase: 'debootstrap',
+      message: `debootstrap --variant=minbase --include=${EXTRA_PACKAGES.join(',')} ${suite} (about half a minute)`,
+    });
     await runDebootstrap({ dir, suite, mirror });
     await trimRootfs(dir);
     await execa('tar', ['-C', dir, '--numeric-owner', '-cf', partial, '.']);
@@ -46,15 +49,22 @@ export async function ensureDebianTarball({ cacheDir, mirror = DEBIAN_MIRROR, on
 async function runDebootstrap({ dir, suite, mirror }) {
   const env = { PATH: [...SBIN_PATH, process.env.PATH].join(':'), DEBIAN_FRONTEND: 'noninteractive' };
   try {
-    await execa('debootstrap', ['--variant=minbase', `--include=${EXTRA_PACKAGES.join(',')}`, suite, dir, mirror], { env, all: true });
+    await execa('debootstrap', ['--variant=minbase', `--include=${EXTRA_PACKAGES.join(',')}`, suite, dir, mirror], {
+      env,
+      all: true,
+    });
   } catch (cause) {
     const missing = cause.code === 'ENOENT';
-    throw new LabError('ERR_IMAGE_BUILD', missing ? 'debootstrap is not installed' : `debootstrap ${suite} failed: ${lastLines(cause.all)}`, {
-      hint: missing
-        ? 'Install it with `apt-get install -y debootstrap` (or run `node scripts/setup-engine.js` as root).'
-        : `Check that ${mirror} is reachable from this machine, then run again.`,
-      cause,
-    });
+    throw new LabError(
+      'ERR_IMAGE_BUILD',
+      missing ? 'debootstrap is not installed' : `debootstrap ${suite} failed: ${lastLines(cause.all)}`,
+      {
+        hint: missing
+          ? 'Install it with `apt-get install -y debootstrap` (or run `node scripts/setup-engine.js` as root).'
+          : `Check that ${mirror} is reachable from this machine, then run again.`,
+        cause,
+      },
+    );
   }
 }
 
@@ -73,13 +83,20 @@ async function trimRootfs(dir) {
 
 export function assertRoot(what) {
   if (process.getuid?.() === 0) return;
-  throw new LabError('ERR_IMAGE_BUILD', `Building a base image needs root (${what} creates device nodes and files owned by other users)`, {
-    hint: 'Run `node-threads-lab images` as root once; later runs only need access to the Docker engine.',
-  });
+  throw new LabError(
+    'ERR_IMAGE_BUILD',
+    `Building a base image needs root (${what} creates device nodes and files owned by other users)`,
+    {
+      hint: 'Run `node-threads-lab images` as root once; later runs only need access to the Docker engine.',
+    },
+  );
 }
 
 async function isFile(file) {
-  return stat(file).then((info) => info.isFile(), () => false);
+  return stat(file).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 function lastLines(text = '', count = 5) {

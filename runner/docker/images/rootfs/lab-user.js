@@ -20,10 +20,13 @@ export function addUserEntries({ passwd, group }, user = LAB_USER) {
 /** Add the user to the root filesystem at `rootfs`, with a home directory it owns. */
 export async function addLabUser(rootfs, user = LAB_USER) {
   const files = { passwd: path.join(rootfs, 'etc/passwd'), group: path.join(rootfs, 'etc/group') };
-  const updated = addUserEntries({
-    passwd: await readFile(files.passwd, 'utf8'),
-    group: await readFile(files.group, 'utf8'),
-  }, user);
+  const updated = addUserEntries(
+    {
+      passwd: await readFile(files.passwd, 'utf8'),
+      group: await readFile(files.group, 'utf8'),
+    },
+    user,
+  );
   await writeFile(files.passwd, updated.passwd);
   await writeFile(files.group, updated.group);
   const home = path.join(rootfs, user.home);

@@ -25,7 +25,9 @@ export async function installNodeBinary({ version, rootfs, workDir }) {
 async function packNodePackage({ version, downloadDir }) {
   const spec = `${NODE_PACKAGE}@${version}`;
   try {
-    const { stdout } = await execa('npm', ['pack', spec, '--json', '--pack-destination', downloadDir], { cwd: downloadDir });
+    const { stdout } = await execa('npm', ['pack', spec, '--json', '--pack-destination', downloadDir], {
+      cwd: downloadDir,
+    });
     const [{ filename }] = JSON.parse(stdout);
     return path.join(downloadDir, filename);
   } catch (cause) {

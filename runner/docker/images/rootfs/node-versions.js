@@ -20,7 +20,10 @@ export function pickNewestVersion(versions) {
     const [x, y] = [parse(a), parse(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
   };
-  return versions.filter((version) => /^\d+\.\d+\.\d+$/.test(version)).sort(compare).at(-1);
+  return versions
+    .filter((version) => /^\d+\.\d+\.\d+$/.test(version))
+    .sort(compare)
+    .at(-1);
 }
 
 /** Every published version of the Node binary package within one major, via the npm CLI. */

@@ -7,7 +7,8 @@ function fakeEngine() {
   engine.ping = () => {
     engine.pings++;
     if (engine.mode === 'ok') return Promise.resolve('OK');
-    if (engine.mode === 'refuse') return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    if (engine.mode === 'refuse')
+      return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
     return new Promise(() => {});
   };
   return engine;

@@ -1,7 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { formatWorkloadTag, hashWorkloadContext, readContextFiles } from '../../../../runner/docker/images/workload-image.js';
+import {
+  formatWorkloadTag,
+  hashWorkloadContext,
+  readContextFiles,
+} from '../../../../runner/docker/images/workload-image.js';
 
 const files = [
   { path: 'Dockerfile', content: 'FROM ${BASE}\n' },
@@ -19,8 +23,12 @@ describe('hashWorkloadContext', () => {
 
   test('changes when a file, a path or the base image changes', () => {
     const hash = hashWorkloadContext({ files, baseImageId });
-    const edited = files.map((file) => (file.path.endsWith('run.js') ? { ...file, content: 'console.log(2)\n' } : file));
-    const moved = files.map((file) => (file.path.endsWith('run.js') ? { ...file, path: 'images/workload/main.js' } : file));
+    const edited = files.map((file) =>
+      file.path.endsWith('run.js') ? { ...file, content: 'console.log(2)\n' } : file,
+    );
+    const moved = files.map((file) =>
+      file.path.endsWith('run.js') ? { ...file, path: 'images/workload/main.js' } : file,
+    );
     const variants = [
       hashWorkloadContext({ files: edited, baseImageId }),
       hashWorkloadContext({ files: moved, baseImageId }),
@@ -31,8 +39,14 @@ describe('hashWorkloadContext', () => {
   });
 
   test('does not confuse content moved across a file boundary', () => {
-    const a = [{ path: 'x', content: 'ab' }, { path: 'y', content: 'c' }];
-    const b = [{ path: 'x', content: 'a' }, { path: 'y', content: 'bc' }];
+    const a = [
+      { path: 'x', content: 'ab' },
+      { path: 'y', content: 'c' },
+    ];
+    const b = [
+      { path: 'x', content: 'a' },
+      { path: 'y', content: 'bc' },
+    ];
     expect(hashWorkloadContext({ files: a, baseImageId })).not.toBe(hashWorkloadContext({ files: b, baseImageId }));
   });
 });

@@ -18,7 +18,9 @@ describe('runBursts', () => {
         response.end(request.url === '/missing' ? '' : 'done');
       }, 30);
     });
-    server.on('connection', () => { seen.connections += 1; });
+    server.on('connection', () => {
+      seen.connections += 1;
+    });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${server.address().port}/work`;
   });
@@ -38,7 +40,7 @@ describe('runBursts', () => {
     expect(result.errors + result.timeouts + result.non2xx).toBe(0);
   });
 
-  test('keeps each burst\'s first answer, and times a request to fastPath sent into each burst on its own connection', async () => {
+  test("keeps each burst's first answer, and times a request to fastPath sent into each burst on its own connection", async () => {
     const recorder = createLatencyRecorder();
     const before = seen.connections;
     const result = await runBursts({ url, requests: 2, rounds: 3, recorder, fastPath: '/fast', fastAfterMs: 5 });
@@ -70,8 +72,8 @@ describe('runBursts', () => {
   });
 });
 
-describe('the offload-rendering post\'s template', () => {
-  test('page loves: the post\'s line repeated rows times, escaped like any mustache view', async () => {
+describe("the offload-rendering post's template", () => {
+  test("page loves: the post's line repeated rows times, escaped like any mustache view", async () => {
     const { prepareTemplate } = await import('../../../../images/workload/http/template.js');
     const render = prepareTemplate({ rows: 80, page: 'loves' });
     const page = render();

@@ -28,10 +28,14 @@ test('an old kernel without iowait, irq, softirq and steal still parses; no cpu 
   expect(parseProcStat('intr 1 2 3\n')).toBeNull();
 });
 
-test('ticks become milliseconds at USER_HZ, and two readings give the host\'s CPU time over the window', () => {
+test("ticks become milliseconds at USER_HZ, and two readings give the host's CPU time over the window", () => {
   const clock = [1000, 1500.5];
   const texts = [PROC_STAT, PROC_STAT.replace('cpu  1000 20 300', 'cpu  1080 20 320')];
-  const read = () => readHostCpu(() => texts.shift(), () => clock.shift());
+  const read = () =>
+    readHostCpu(
+      () => texts.shift(),
+      () => clock.shift(),
+    );
   const before = read();
   const after = read();
   expect(before).toEqual({ busyMs: 1380 * (1000 / USER_HZ), idleMs: 5040 * (1000 / USER_HZ), cpus: 2, atMs: 1000 });

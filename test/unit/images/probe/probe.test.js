@@ -33,7 +33,15 @@ const readFrom = (files) => (path) => files[path] ?? null;
 
 describe('workload probe: cgroup files', () => {
   // Both fixtures hold the same counters, so both versions must give these, in CPUs and milliseconds.
-  const COUNTERS = { nrPeriods: 40, nrThrottled: 3, throttledMs: 120.5, totalMs: 810.3, userMs: 800.1, systemMs: 10.2, memoryPeakBytes: 125829120 };
+  const COUNTERS = {
+    nrPeriods: 40,
+    nrThrottled: 3,
+    throttledMs: 120.5,
+    totalMs: 810.3,
+    userMs: 800.1,
+    systemMs: 10.2,
+    memoryPeakBytes: 125829120,
+  };
 
   test('cgroup v1 files become one snapshot, in CPUs and milliseconds', () => {
     expect(readCgroupSnapshot(readFrom(V1_FILES))).toEqual({ version: 1, cpuQuota: 0.5, cpuset: '0-1', ...COUNTERS });
@@ -44,14 +52,32 @@ describe('workload probe: cgroup files', () => {
   });
 
   test('missing files are nulls, never an error; no cgroup at all has no version', () => {
-    const noCpuController = readCgroupSnapshot(readFrom({
-      '/sys/fs/cgroup/cgroup.controllers': 'memory pids\n',
-      '/sys/fs/cgroup/cpu.stat': 'usage_usec 10\nuser_usec 7\nsystem_usec 3\n',
-    }));
-    expect(noCpuController).toMatchObject({ version: 2, cpuQuota: null, cpuset: null, nrPeriods: null, throttledMs: null, userMs: 0.007, memoryPeakBytes: null });
+    const noCpuController = readCgroupSnapshot(
+      readFrom({
+        '/sys/fs/cgroup/cgroup.controllers': 'memory pids\n',
+        '/sys/fs/cgroup/cpu.stat': 'usage_usec 10\nuser_usec 7\nsystem_usec 3\n',
+      }),
+    );
+    expect(noCpuController).toMatchObject({
+      version: 2,
+      cpuQuota: null,
+      cpuset: null,
+      nrPeriods: null,
+      throttledMs: null,
+      userMs: 0.007,
+      memoryPeakBytes: null,
+    });
     expect(readCgroupSnapshot(readFrom({}))).toEqual({
-      version: null, cpuQuota: null, cpuset: null, nrPeriods: null, nrThrottled: null,
-      throttledMs: null, totalMs: null, userMs: null, systemMs: null, memoryPeakBytes: null,
+      version: null,
+      cpuQuota: null,
+      cpuset: null,
+      nrPeriods: null,
+      nrThrottled: null,
+      throttledMs: null,
+      totalMs: null,
+      userMs: null,
+      systemMs: null,
+      memoryPeakBytes: null,
     });
   });
 
@@ -74,7 +100,14 @@ describe('workload probe: cgroup files', () => {
   test('counter deltas are after minus before, null where either side is missing', () => {
     const before = { nrPeriods: 10, nrThrottled: 1, throttledMs: 5, totalMs: 110, userMs: 100, systemMs: null };
     const after = { nrPeriods: 50, nrThrottled: 4, throttledMs: 125.5, totalMs: 920.1, userMs: 900.1, systemMs: 3 };
-    expect(diffCgroupCounters(before, after)).toEqual({ nrPeriods: 40, nrThrottled: 3, throttledMs: 120.5, totalMs: 810.1, userMs: 800.1, systemMs: null });
+    expect(diffCgroupCounters(before, after)).toEqual({
+      nrPeriods: 40,
+      nrThrottled: 3,
+      throttledMs: 120.5,
+      totalMs: 810.1,
+      userMs: 800.1,
+      systemMs: null,
+    });
   });
 });
 

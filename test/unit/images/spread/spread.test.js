@@ -3,7 +3,10 @@ import { dealRoundRobin, listTaskIndexes } from '../../../../images/workload/spr
 
 describe('workload: dealing tasks', () => {
   test('task i goes to hand i mod n, and hands may be empty', () => {
-    expect(dealRoundRobin(listTaskIndexes(5), 2)).toEqual([[0, 2, 4], [1, 3]]);
+    expect(dealRoundRobin(listTaskIndexes(5), 2)).toEqual([
+      [0, 2, 4],
+      [1, 3],
+    ]);
     expect(dealRoundRobin([1, 3], 3)).toEqual([[1], [3], []]);
     expect(dealRoundRobin(listTaskIndexes(3), 1)).toEqual([[0, 1, 2]]);
   });
@@ -39,7 +42,7 @@ describe('workload: the result object', () => {
     expect(result.wall_ms).toBe(370.1);
   });
 
-  test('without cgroup CPU counters, CPU time is the sum of every process\'s own', () => {
+  test("without cgroup CPU counters, CPU time is the sum of every process's own", () => {
     const result = buildResult(run);
     expect(result).toMatchObject({
       peak_threads: 25,
@@ -56,15 +59,33 @@ describe('workload: the result object', () => {
   });
 
   test('cgroup counters win over process usage when present', () => {
-    const result = buildResult({ ...run, counters: { ...run.counters, userMs: 800.1234, systemMs: 0 }, memoryPeakBytes: null });
+    const result = buildResult({
+      ...run,
+      counters: { ...run.counters, userMs: 800.1234, systemMs: 0 },
+      memoryPeakBytes: null,
+    });
     expect(result).toMatchObject({ cpu_user_ms: 800.123, cpu_system_ms: 0, cgroup_memory_peak_mb: null });
   });
 
   test('keys come in the order of the contract', () => {
     expect(Object.keys(buildResult(run))).toEqual([
-      'workload', 'wall_ms', 'setup_ms', 'tasks', 'seen', 'peak_threads', 'pool_threads',
-      'throttled_periods', 'nr_periods', 'throttled_ms', 'cpu_user_ms', 'cpu_system_ms', 'cpu_total_ms',
-      'peak_rss_mb', 'cgroup_memory_peak_mb', 'host', 'metrics',
+      'workload',
+      'wall_ms',
+      'setup_ms',
+      'tasks',
+      'seen',
+      'peak_threads',
+      'pool_threads',
+      'throttled_periods',
+      'nr_periods',
+      'throttled_ms',
+      'cpu_user_ms',
+      'cpu_system_ms',
+      'cpu_total_ms',
+      'peak_rss_mb',
+      'cgroup_memory_peak_mb',
+      'host',
+      'metrics',
     ]);
   });
 });

@@ -7,7 +7,11 @@ import { parseProcKiB } from '../../../../images/workload/workloads/idle.js';
 const RUN_JS = fileURLToPath(new URL('../../../../images/workload/run.js', import.meta.url));
 
 async function runOk(spec) {
-  const run = await execa(process.execPath, [RUN_JS], { env: { LAB_SPEC: JSON.stringify(spec) }, reject: false, timeout: 60_000 });
+  const run = await execa(process.execPath, [RUN_JS], {
+    env: { LAB_SPEC: JSON.stringify(spec) },
+    reject: false,
+    timeout: 60_000,
+  });
   if (run.exitCode !== 0) throw new Error(`run.js exited ${run.exitCode}: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -15,7 +19,9 @@ async function runOk(spec) {
 describe('idle workload', () => {
   test('reads a size in KiB from /proc/<pid>/status and smaps_rollup', () => {
     expect(parseProcKiB('Name:\tnode\nVmHWM:\t  70000 kB\nVmRSS:\t   61234 kB\nThreads:\t7\n', 'VmRSS')).toBe(61234);
-    expect(parseProcKiB('Rss:               44696 kB\nPss:               44656 kB\nPss_Dirty:   8764 kB\n', 'Pss')).toBe(44656);
+    expect(
+      parseProcKiB('Rss:               44696 kB\nPss:               44656 kB\nPss_Dirty:   8764 kB\n', 'Pss'),
+    ).toBe(44656);
     expect(parseProcKiB('Name:\tzombie\n', 'VmRSS')).toBeNull();
     expect(parseProcKiB(null, 'VmRSS')).toBeNull();
   });

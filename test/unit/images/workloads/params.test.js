@@ -9,11 +9,22 @@ const PARAMS = {
   cpus: { type: 'string', pattern: '^[0-9]+$' },
   argv: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, default: ['true'] },
   script: { type: ['string', 'null'], default: null },
-  group: { type: 'object', properties: { on: { type: 'boolean', default: false }, k: { type: 'integer', minimum: 0, default: 1 } }, default: { on: false, k: 1 } },
+  group: {
+    type: 'object',
+    properties: { on: { type: 'boolean', default: false }, k: { type: 'integer', minimum: 0, default: 1 } },
+    default: { on: false, k: 1 },
+  },
 };
 
 test('defaults come from the table; a parameter without one is left out', () => {
-  expect(readDefaults(PARAMS)).toEqual({ n: 2, ratio: 0.5, mode: 'a', argv: ['true'], script: null, group: { on: false, k: 1 } });
+  expect(readDefaults(PARAMS)).toEqual({
+    n: 2,
+    ratio: 0.5,
+    mode: 'a',
+    argv: ['true'],
+    script: null,
+    group: { on: false, k: 1 },
+  });
 });
 
 test('an object parameter takes its defaults key by key', () => {
@@ -23,7 +34,10 @@ test('an object parameter takes its defaults key by key', () => {
 test.each([
   [{ n: 3, ratio: 1, mode: 'b', cpus: '12', argv: ['ls', '-l'], script: 'echo', group: { on: true } }, undefined],
   [{ script: null }, undefined],
-  [{ x: 1 }, { path: ['x'], message: 'not a parameter of w; expected one of n, ratio, mode, cpus, argv, script, group' }],
+  [
+    { x: 1 },
+    { path: ['x'], message: 'not a parameter of w; expected one of n, ratio, mode, cpus, argv, script, group' },
+  ],
   [{ n: 0 }, { path: ['n'], message: 'expected a whole number ≥ 1 and ≤ 10, got 0' }],
   [{ n: 1.5 }, { path: ['n'], message: 'expected a whole number ≥ 1 and ≤ 10, got 1.5' }],
   [{ ratio: 0 }, { path: ['ratio'], message: 'expected a number > 0, got 0' }],

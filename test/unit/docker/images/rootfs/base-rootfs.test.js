@@ -16,7 +16,9 @@ test('addUserEntries leaves files alone when the ids exist, and copes with a mis
   const taken = addUserEntries({ passwd: `${passwd}me:x:1000:1000::/home/me:/bin/sh\n`, group: 'me:x:1000:' });
   expect(taken.passwd).toBe(`${passwd}me:x:1000:1000::/home/me:/bin/sh\n`);
   expect(taken.group).toBe('me:x:1000:');
-  expect(addUserEntries({ passwd: 'root:x:0:0::/root:/bin/sh', group: 'root:x:0:' }).group).toBe('root:x:0:\nlab:x:1000:\n');
+  expect(addUserEntries({ passwd: 'root:x:0:0::/root:/bin/sh', group: 'root:x:0:' }).group).toBe(
+    'root:x:0:\nlab:x:1000:\n',
+  );
 });
 
 test('getCacheDir follows XDG_CACHE_HOME, else ~/.cache', () => {

@@ -39,8 +39,10 @@ describe('resolveNodeVersion', () => {
   });
 
   test('says which majors exist when npm has none', async () => {
-    await expect(resolveNodeVersion(99, { table, viewVersions: async () => [] }))
-      .rejects.toMatchObject({ code: 'ERR_IMAGE_BUILD', hint: expect.stringContaining('22, 24') });
+    await expect(resolveNodeVersion(99, { table, viewVersions: async () => [] })).rejects.toMatchObject({
+      code: 'ERR_IMAGE_BUILD',
+      hint: expect.stringContaining('22, 24'),
+    });
   });
 
   test('rejects something that is not a major', async () => {
