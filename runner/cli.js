@@ -3,7 +3,7 @@
 // parses its arguments, calls the API (index.js) and prints. Exit statuses: commands/table.js EXIT_STATUSES.
 import { readFileSync } from 'node:fs';
 import { LabError } from './errors.js';
-import { isEntryPoint, runCommand } from './command-line.js';
+import { isEntryPoint, runCommand } from './commands/command-line.js';
 import { suggestName } from '../images/workload/lib/suggest.js';
 import { readCallerPaths } from './commands/caller-paths.js';
 import { findSubcommand, formatTopHelp, SUBCOMMANDS } from './commands/table.js';

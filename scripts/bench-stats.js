@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isEntryPoint, parseCommandLine, runCommand } from '../runner/command-line.js';
+import { isEntryPoint, parseCommandLine, runCommand } from '../runner/commands/command-line.js';
 import { LabError } from '../runner/errors.js';
 import { METHOD_NAMES } from '../runner/stats/compare-samples.js';
 import { readResults } from '../runner/results/read-results.js';

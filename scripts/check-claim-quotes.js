@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isEntryPoint, parseCommandLine, runCommand } from '../runner/command-line.js';
+import { isEntryPoint, parseCommandLine, runCommand } from '../runner/commands/command-line.js';
 import { LabError } from '../runner/errors.js';
 import { parseYaml } from '../runner/config/parse-yaml.js';
 import { formatPath } from '../runner/config/diagnostics/paths.js';

@@ -30,7 +30,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, runCommand } from '../runner/command-line.js';
+import { parseCommandLine, runCommand } from '../runner/commands/command-line.js';
 import { LabError } from '../runner/errors.js';
 import { loadConfig } from '../runner/config/load-config.js';
 import { readResults } from '../runner/results/read-results.js';

@@ -2,7 +2,7 @@
 // mustache), installed on the host once, at install time. The image copies them (no registry is reachable
 // from the engine), and the unit tests that run the image's code on the host import them from there, so
 // `npm run test:unit` needs no network. A changed lock file reinstalls them; an unchanged one is a no-op.
-import { runCommand } from '../runner/command-line.js';
+import { runCommand } from '../runner/commands/command-line.js';
 import { ensureWorkloadDependencies } from '../runner/docker/images/workload-image.js';
 
 runCommand(async () => {

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { sampleCorrelation } from 'simple-statistics';
 import { LabError } from '../runner/errors.js';
-import { parseCommandLine, runCommand, isEntryPoint } from '../runner/command-line.js';
+import { parseCommandLine, runCommand, isEntryPoint } from '../runner/commands/command-line.js';
 import { readResults } from '../runner/results/read-results.js';
 import { median } from '../runner/stats/statistics.js';
 

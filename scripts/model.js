@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine, runCommand } from '../runner/command-line.js';
+import { parseCommandLine, runCommand } from '../runner/commands/command-line.js';
 import { readResults } from '../runner/results/read-results.js';
 import { summarizeCells } from '../runner/report/summary.js';
 import { buildModelTables, formatModelTable } from '../runner/report/model-table.js';

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { loadConfig, validateConfig } from '../config/load-config.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { planColumns } from '../domain/columns.js';
-import { checkUserCode } from '../plan/check-user-code.js';
+import { checkUserCode } from '../user-code/check-user-code.js';
 import { readBenchFigures } from '../plan/estimate.js';
 import { outlinePlan } from '../plan/outline.js';
 import { planExperiments } from '../plan/plan-runs.js';
 import { findPlanWarnings } from '../plan/plan-warnings.js';
 import { newSeed } from '../plan/run-order.js';
-import { countMostReruns } from '../plan/reruns.js';
+import { countMostReruns } from '../rounds/reruns.js';
 import { LabError } from '../errors.js';
 import { readPreviousRunTimes } from './previous-runs.js';
 

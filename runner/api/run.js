@@ -66,7 +66,7 @@ async function runMatrices(configOrFile, options, { tracker, signal, state }) {
   const prepared = await preparePlan(configOrFile, options);
   const { config, plans, resumed, seed, engines, slots, warnings, pending } = prepared;
   tracker.emit('plan', { plans, warnings, pending, seed });
-  const { prepareJobs, runExperiments } = await import('../run-experiments.js');
+  const { prepareJobs, runExperiments } = await import('../run/run-experiments.js');
   const jobs = prepareJobs({ plans, out: options.out, resultsRoot: resolve('results'), resumed });
   // Loaded here, not at the top: plan() and config errors must not need Docker at all.
   const { openDockerSession } = await import('../docker/session.js');

@@ -1,7 +1,7 @@
 // `node-threads-lab advise DIR`: what to set, per CPU budget, from a results folder — the recommended setting, what
 // it beats and the Node default against it, settled or open. Exit status: 0 every answer settled, 3 some still open,
 // 2 bad usage or folder.
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { advise } from '../index.js';
 import { resolveFolders } from './caller-paths.js';
 

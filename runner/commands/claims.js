@@ -1,7 +1,7 @@
 // `node-threads-lab claims DIR`: the verdicts of a results folder, judged again from its runs.csv and run.json (or
 // against the claims of an experiments file written after the run). Exit status: 0 every claim holds, 1 a claim
 // is refuted, 3 some are inconclusive and none refuted (0 with --fail-on refuted), 2 bad usage or folder.
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { judge } from '../index.js';
 import { formatAnswersText } from '../report/answers.js';
 import { resolveFolders, resolveTyped } from './caller-paths.js';

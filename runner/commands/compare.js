@@ -1,7 +1,7 @@
 // `node-threads-lab compare DIR_A DIR_B`: matches cells by id (or by every axis but one, --match-on), prints per
 // cell and primary metric both medians, the ratio B / A with its 95% CI, significance stars and a verdict; --out
 // writes the same as CSV. With --threshold it is a gate: exit 1 when a cell got worse by more than it.
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { compare } from '../index.js';
 import { resolveFolders, resolveTyped } from './caller-paths.js';
 

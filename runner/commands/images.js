@@ -2,7 +2,7 @@
 // the base image --image chooses (auto, official, local or an image name; docker/images/base-image-choice.js).
 // Run as root where the offline base must be built.
 import { LabError } from '../errors.js';
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { buildImages } from '../index.js';
 
 export const USAGE = `Usage: node-threads-lab images [--image auto|official|local|NAME] [MAJOR...]

@@ -1,5 +1,5 @@
 // `node-threads-lab init`: a first experiments.yml for the person's own code (api/init.js).
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { init } from '../index.js';
 import { resolveTyped } from './caller-paths.js';
 

@@ -1,6 +1,6 @@
 // `node-threads-lab report DIR [DIR...]`: (re)writes the reports of each results folder from its runs.csv,
 // tasks.csv and run.json alone.
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { report } from '../index.js';
 import { parseAxisValues } from '../report/axis-values.js';
 import { resolveFolders } from './caller-paths.js';

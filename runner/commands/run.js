@@ -2,10 +2,10 @@
 // turned into the exit status: 0 all runs ok, 1 finished with failed runs (their rows are in the CSV) or an engine
 // lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { LabError } from '../errors.js';
-import { parseCommandLine } from '../command-line.js';
+import { parseCommandLine } from './command-line.js';
 import { run } from '../index.js';
 import { formatWarning } from '../plan/plan-warnings.js';
-import { printRunEvents } from '../progress.js';
+import { printRunEvents } from './progress.js';
 import { formatCommand, resolveTyped } from './caller-paths.js';
 import { collectClaimsStatuses, gateRun, parseFailOn } from './fail-on.js';
 import { printPlan } from './plan.js';

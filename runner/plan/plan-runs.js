@@ -28,7 +28,7 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
  * @property {{nanoCpus?: number, cpusetCpus?: string, memoryBytes: number}} limits
  * @property {number} timeoutMs
  * @property {number} disturbedAbove  the experiment's `disturbed_above`: a run more disturbed than this is marked (domain/columns.js)
- * @property {number} [rerunOf]       set on a run made in place of a disturbed one: that run's repetition (plan/reruns.js)
+ * @property {number} [rerunOf]       set on a run made in place of a disturbed one: that run's repetition (rounds/reruns.js)
  */
 
 /**

@@ -1,7 +1,7 @@
 // Advice as people and files read it: one sentence per budget ("cpus=2: use uv_threadpool_size=2 …"), the rows of
 // advice.csv, the race's dropped settings. The decisions are runner/verdicts/advice.js's; this module only words them.
 import { adviseCells, formatTimes } from '../verdicts/advice.js';
-import { replayRace } from '../plan/race.js';
+import { replayRace } from '../rounds/race.js';
 import { formatNumber } from './format.js';
 
 export const ADVICE_COLUMNS = [

@@ -27,7 +27,7 @@ const DEFAULT_WITHIN = 0.05;
  * @param {string[]} axes   the folder's axis columns
  * @param {object|undefined} recommend  the experiment's normalized `recommend:` (config/check-recommend.js), or
  *   undefined: advice on the primary metric with the defaults
- * @param {{ dropped?: Map<string, { round: number, why: string }> }} [race]  settings a race dropped (plan/race.js): out of
+ * @param {{ dropped?: Map<string, { round: number, why: string }> }} [race]  settings a race dropped (rounds/race.js): out of
  *   the comparisons, as the race left them, and listed as eliminated with when and why
  * @returns {object[]} one answer per budget value and workload (none when the matrix has no knob)
  */

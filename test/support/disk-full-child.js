@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeSync, openSync, clo
 import { join } from 'node:path';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { readResumeState } from '../../runner/results/resume.js';
-import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
+import { prepareJobs, runExperiments } from '../../runner/run/run-experiments.js';
 import { createFakeExecutor } from './fake-executor.js';
 
 const [dir, scenario] = process.argv.slice(2);

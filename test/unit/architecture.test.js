@@ -26,7 +26,10 @@ const LAYERS = [
     'images/workload/workloads/',
   ],
   ['runner/config/', 'runner/config/diagnostics/'],
-  ['runner/plan/'],
+  // plan/ turns a config into runs; user-code/ reads the user's own modules before any run (the preflight's static
+  // half); rounds/ decides what runs next from the rows so far (re-runs, adaptive rounds, the race).
+  ['runner/plan/', 'runner/user-code/'],
+  ['runner/rounds/'],
   // The run stage in three rooms, one way: runs (one container) ← engines (reaching, making, probing an engine) ←
   // images (base and workload images, the rootfs builder) ← the door (engine-set.js, session.js).
   ['runner/docker/runs/'],
@@ -36,8 +39,9 @@ const LAYERS = [
   ['runner/collect/'],
   ['runner/results/'],
   ['runner/report/', 'runner/report/assets/'],
-  // The orchestration on top: run-matrix.js, run-experiments.js, progress.js, command-line.js; the API (index.js and
+  // The run: the loop over experiments and rounds, each run dispatched to a free lane (run/); the API (index.js and
   // api/) and the command line over it (cli.js and commands/).
+  ['runner/run/'],
   ['runner/', 'runner/api/', 'runner/commands/'],
 ];
 

@@ -2,7 +2,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isEntryPoint, parseCommandLine } from '../../../runner/command-line.js';
+import { isEntryPoint, parseCommandLine } from '../../../runner/commands/command-line.js';
 
 const OPTIONS = { only: { type: 'string' }, plan: { type: 'boolean' }, 'fail-fast': { type: 'boolean' } };
 

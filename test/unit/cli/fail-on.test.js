@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { collectClaimsStatuses, gateClaims, gateRun, parseFailOn } from '../../../runner/commands/fail-on.js';
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
-import { prepareJobs, runExperiments } from '../../../runner/run-experiments.js';
+import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

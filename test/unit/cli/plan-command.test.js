@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
 import { readBenchFigures } from '../../../runner/plan/estimate.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
-import { prepareJobs, runExperiments } from '../../../runner/run-experiments.js';
+import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { createFakeExecutor } from '../../support/fake-executor.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { readResults } from '../../../runner/results/read-results.js';
-import { prepareJobs, runExperiments } from '../../../runner/run-experiments.js';
+import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
 
 const CONTEXT = { config: { file: 'x.yml' }, engine: { host: 'fake', version: '0' }, images: new Map(), project: { git_revision: null, git_dirty: null }, argv: [], seed: 7 };

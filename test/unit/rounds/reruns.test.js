@@ -1,6 +1,6 @@
 // Which disturbed runs get a run in their place, judged on the rows alone (so a resume continues exactly).
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
-import { countMostReruns, planRerunRound } from '../../../runner/plan/reruns.js';
+import { countMostReruns, planRerunRound } from '../../../runner/rounds/reruns.js';
 
 function planOf({ maxReruns = 2, keepDisturbed = false } = {}) {
   const config = {

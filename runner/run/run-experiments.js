@@ -4,11 +4,11 @@
 // and its return value, so the CLI, a script or a test (with the fake executor) drive it alike.
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
-import { LabError } from './errors.js';
+import { LabError } from '../errors.js';
 import { runMatrix } from './run-matrix.js';
-import { buildRunInfo } from './results/run-info.js';
-import { defaultOutputDir, prepareOutputDir, writeJson } from './results/output-files.js';
-import { explainWriteFailure, isWriteFailure } from './results/write-failure.js';
+import { buildRunInfo } from '../results/run-info.js';
+import { defaultOutputDir, prepareOutputDir, writeJson } from '../results/output-files.js';
+import { explainWriteFailure, isWriteFailure } from '../results/write-failure.js';
 
 /**
  * @typedef {object} Job  one experiment to run and where its rows go
@@ -148,7 +148,7 @@ function writeInfo(outDir, info, state) {
 // Loaded when a matrix is done: the report modules are not on the way to the first container.
 async function writeReportsSafely(outDir, events) {
   try {
-    const { writeReports } = await import('./report/write-reports.js');
+    const { writeReports } = await import('../report/write-reports.js');
     const { files, report } = writeReports(outDir);
     events.emit('reports', { outDir, files, verdicts: report.verdicts, advice: report.advice });
   } catch (error) {

@@ -6,13 +6,13 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { readResumeState } from '../../runner/results/resume.js';
-import { readResults } from '../../runner/results/read-results.js';
-import { buildReport } from '../../runner/report/build-report.js';
-import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
-import { main as runCommandLine } from '../../runner/cli.js';
-import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
+import { planExperiments } from '../../../runner/plan/plan-runs.js';
+import { readResumeState } from '../../../runner/results/resume.js';
+import { readResults } from '../../../runner/results/read-results.js';
+import { buildReport } from '../../../runner/report/build-report.js';
+import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
+import { main as runCommandLine } from '../../../runner/cli.js';
+import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
 
 const CONTEXT = {
   config: { file: 'x.yml' },

@@ -2,9 +2,9 @@
 // plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { formatAssignments } from './plan/plan-runs.js';
-import { formatAdviceLines } from './report/advice.js';
-import { formatAnswersText } from './report/answers.js';
+import { formatAssignments } from '../plan/plan-runs.js';
+import { formatAdviceLines } from '../report/advice.js';
+import { formatAnswersText } from '../report/answers.js';
 
 const require = createRequire(import.meta.url);
 

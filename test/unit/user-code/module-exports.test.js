@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readModuleExports } from '../../../runner/plan/module-exports.js';
+import { readModuleExports } from '../../../runner/user-code/module-exports.js';
 
 const OWN = fileURLToPath(new URL('../../fixtures/own-code/', import.meta.url));
 const read = (file, root = join(OWN, 'exports')) => readModuleExports(join(OWN, file), { root });
@@ -83,5 +83,7 @@ test('packages imported (not node: builtins), and require() of a native addon le
   expect(read('exports/uses-packages.mjs').packages).toEqual(['left-pad-not-installed']);
   expect(read('addon/uses-addon.js', join(OWN, 'addon')).packages).toEqual(['fake-addon']);
   const addon = read('addon/node_modules/fake-addon/index.js', join(OWN, 'addon'));
-  expect(addon.dynamic).toEqual(["`module.exports = require('./build/Release/fake.node')` (line 1): a native addon"]);
+  expect(addon.dynamic).toEqual([
+    "`module.exports = require('./build/Release/fake.node')` (line 1): a native addon",
+  ]);
 });

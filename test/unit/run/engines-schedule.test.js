@@ -3,14 +3,14 @@ import { parse } from 'csv-parse/sync';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSameMachines } from '../../runner/docker/engine-set.js';
-import { LabError } from '../../runner/errors.js';
-import { createLaneAssigner } from '../../runner/plan/assign-lanes.js';
-import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { checkCellsFit, cutSlots, placeLimits } from '../../runner/plan/slots.js';
-import { runMatrix } from '../../runner/run-matrix.js';
-import { dispatchRuns } from '../../runner/dispatch-runs.js';
-import { createFakeExecutor } from '../support/fake-executor.js';
+import { checkSameMachines } from '../../../runner/docker/engine-set.js';
+import { LabError } from '../../../runner/errors.js';
+import { createLaneAssigner } from '../../../runner/run/assign-lanes.js';
+import { planExperiments } from '../../../runner/plan/plan-runs.js';
+import { checkCellsFit, cutSlots, placeLimits } from '../../../runner/plan/slots.js';
+import { runMatrix } from '../../../runner/run/run-matrix.js';
+import { dispatchRuns } from '../../../runner/run/dispatch-runs.js';
+import { createFakeExecutor } from '../../support/fake-executor.js';
 
 function planOf(matrix, { repetitions = 1, include = [], seed = 1 } = {}) {
   const config = {

@@ -1,14 +1,14 @@
 // Adaptive repetitions: after the planned rounds, cells whose primary metric is still uncertain get
 // more runs, one shuffled round at a time, until the 95% confidence interval of the mean is narrower
 // than the target (and, with `claims: true`, every claim covering the cell is decided; with `search: race`,
-// the advice of the cell's budget is settled and the cell is still in the race: plan/race.js) or the cell
+// the advice of the cell's budget is settled and the cell is still in the race: rounds/race.js) or the cell
 // reaches max_repetitions. Racing and adaptive repetitions are one mechanism: a round is every cell that
 // still has a question open.
 import { shuffle } from 'simple-statistics';
 import { isMeasured } from '../domain/interference.js';
 import { primaryMetrics } from '../domain/metrics.js';
 import { summarizeSample } from '../stats/statistics.js';
-import { toRunSpec } from './plan-runs.js';
+import { toRunSpec } from '../plan/plan-runs.js';
 import { findUndecidedClaimCells } from '../verdicts/undecided.js';
 import { replayRace } from './race.js';
 
@@ -31,7 +31,7 @@ export function planAdaptiveRound(plan, rows) {
   const racing = plan.experiment.search === 'race' ? replayRace(plan, rows).open : new Set();
   const { keepDisturbed } = plan;
   const needing = plan.cells.filter((cell) => {
-    // A disturbed run is not one of the cell's repetitions (its re-run is): plan/reruns.js bounds those apart.
+    // A disturbed run is not one of the cell's repetitions (its re-run is): rounds/reruns.js bounds those apart.
     const own = rows.filter(
       (row) => row.cell === cell.cell && row.warmup !== true && (keepDisturbed || row.disturbed !== true),
     );

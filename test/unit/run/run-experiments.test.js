@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { checkResumable, readResumeState } from '../../runner/results/resume.js';
-import { readResults } from '../../runner/results/read-results.js';
-import { prepareJobs, runExperiments } from '../../runner/run-experiments.js';
-import { createFakeExecutor } from '../support/fake-executor.js';
+import { planExperiments } from '../../../runner/plan/plan-runs.js';
+import { checkResumable, readResumeState } from '../../../runner/results/resume.js';
+import { readResults } from '../../../runner/results/read-results.js';
+import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
+import { createFakeExecutor } from '../../support/fake-executor.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CONTEXT = {
   config: { file: 'x.yml' },
   engine: { host: 'fake', version: '0' },

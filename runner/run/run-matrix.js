@@ -3,16 +3,16 @@
 // fail-fast hands out no further run; a lost engine's run in flight gets no row and goes to the others.
 // A row that cannot be written (a full disk) stops the matrix: the runs in flight are stopped (their
 // containers removed), every row written before stays, and the error says what to do.
-// After the planned runs: rounds of re-runs for disturbed runs (plan/reruns.js), then adaptive rounds, each
+// After the planned runs: rounds of re-runs for disturbed runs (rounds/reruns.js), then adaptive rounds, each
 // followed by the re-runs it calls for.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { planColumns, TASK_COLUMNS } from './domain/columns.js';
-import { toRows } from './collect/to-rows.js';
-import { createLaneAssigner } from './plan/assign-lanes.js';
-import { CsvAppender } from './results/output-files.js';
+import { planColumns, TASK_COLUMNS } from '../domain/columns.js';
+import { toRows } from '../collect/to-rows.js';
+import { createLaneAssigner } from './assign-lanes.js';
+import { CsvAppender } from '../results/output-files.js';
 import { dispatchRuns } from './dispatch-runs.js';
-import { explainWriteFailure, isWriteFailure } from './results/write-failure.js';
+import { explainWriteFailure, isWriteFailure } from '../results/write-failure.js';
 
 /**
  * @param {object} options
@@ -129,8 +129,8 @@ export async function runMatrix({
     if (!(await dispatch(queue))) return summary;
     // Loaded once the planned runs are done: their statistics modules are not on the way to the first container.
     const [{ planAdaptiveRound }, { planRerunRound }] = await Promise.all([
-      import('./plan/adaptive.js'),
-      import('./plan/reruns.js'),
+      import('../rounds/adaptive.js'),
+      import('../rounds/reruns.js'),
     ]);
     // Re-runs first: an adaptive round judges the cells on the runs that count.
     const planNextRound = () => {

@@ -5,7 +5,7 @@
 // machine only. The same seed, config and lanes give the same plan. A lane that runs out of its own
 // runs takes (steals) the next one meant for another lane, so the plan is a preference: where each
 // run really went is recorded beside it (runs.csv `engine`, `slot_cpuset`; run.json placements).
-import { randomFor } from './run-order.js';
+import { randomFor } from '../plan/run-order.js';
 
 /**
  * @typedef {{ id: string, engine: string, slot: { index: number } }} LaneRef

@@ -3,7 +3,7 @@
 // one run in its place — at most `max_reruns` a cell in all. Every re-run names the run it replaces (`rerun_of`), so
 // the rows alone say what is still owed: a --resume continues exactly and never passes the bound.
 import { shuffle } from 'simple-statistics';
-import { toRunSpec } from './plan-runs.js';
+import { toRunSpec } from '../plan/plan-runs.js';
 
 /**
  * The next round of re-runs: each cell that is owed one gets one (for its earliest disturbed run not yet replaced),

@@ -2,10 +2,10 @@ import { parse } from 'csv-parse/sync';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { compareSamples, DEFAULT_COMPARISON } from '../../runner/stats/compare-samples.js';
-import { runMatrix } from '../../runner/run-matrix.js';
-import { createFakeExecutor, fakeResult } from '../support/fake-executor.js';
+import { planExperiments } from '../../../runner/plan/plan-runs.js';
+import { compareSamples, DEFAULT_COMPARISON } from '../../../runner/stats/compare-samples.js';
+import { runMatrix } from '../../../runner/run/run-matrix.js';
+import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
 
 const REQUIRED_COLUMNS =
   'experiment, cell, repetition, workload, cpus, cpuset, uv_threadpool_size, workers, cluster, node, status, error, wall_ms, seen_available_parallelism, seen_cpu_quota, seen_cpuset, seen_uv_threadpool_size, peak_threads, throttled_periods, throttled_ms, cpu_user_ms, cpu_system_ms, peak_rss_mb, started_at'.split(
@@ -232,8 +232,8 @@ describe('search: race', () => {
     // Every setting runs the 3 planned rounds; the answer is settled then, so no setting gets more.
     expect([1, 2, 4, 8].map(count)).toEqual([3, 3, 3, 3]);
     expect(rows.length).toBeLessThan(0.6 * 4 * 10);
-    const { replayRace } = await import('../../runner/plan/race.js');
-    const { readResults } = await import('../../runner/results/read-results.js');
+    const { replayRace } = await import('../../../runner/rounds/race.js');
+    const { readResults } = await import('../../../runner/results/read-results.js');
     expect(replayRace(plan, readResults(outDir).runs)).toEqual({ dropped: [], open: new Set() });
   });
 
@@ -278,7 +278,7 @@ describe('search: race', () => {
       if (++finished === 26) controller.abort();
     });
     await runMatrix({ plan, executor, outDir, signal: controller.signal, events });
-    const { readResults } = await import('../../runner/results/read-results.js');
+    const { readResults } = await import('../../../runner/results/read-results.js');
     const before = readResults(outDir).runs;
     expect(before.length).toBe(26);
     await runMatrix({
@@ -291,7 +291,7 @@ describe('search: race', () => {
     const rows = readResults(outDir).runs;
     const count = (pool) => rows.filter((row) => row.uv_threadpool_size === pool).length;
     // Pool 1 is dropped at round 5, the first that may drop a setting; the others race on.
-    const { replayRace } = await import('../../runner/plan/race.js');
+    const { replayRace } = await import('../../../runner/rounds/race.js');
     expect(replayRace(racePlan(), rows).dropped).toEqual([
       expect.objectContaining({ label: 'cpus=2: uv_threadpool_size=1', round: 5 }),
     ]);

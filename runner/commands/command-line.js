@@ -4,8 +4,8 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LabError } from './errors.js';
-import { suggestName } from '../images/workload/lib/suggest.js';
+import { LabError } from '../errors.js';
+import { suggestName } from '../../images/workload/lib/suggest.js';
 
 /**
  * @param {string[]} argv
