@@ -2,6 +2,7 @@
 // turned into the exit status: 0 all runs ok, 1 finished with failed runs (their rows are in the CSV) or an engine
 // lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { LabError } from '../errors.js';
+import { BACKEND_LOST } from '../backend/contract.js';
 import { parseCommandLine } from './command-line.js';
 import { run } from '../index.js';
 import { formatWarning } from '../plan/plan-warnings.js';
@@ -134,7 +135,7 @@ export async function main(argv, { stdout, stderr, paths, version }) {
 function engineLostError(lostEngines, outcome, resumeCommand) {
   const names = [...lostEngines.keys()].join(', ');
   return new LabError(
-    'ERR_DOCKER_LOST',
+    BACKEND_LOST,
     `lost engine ${names} during the matrix: ${[...lostEngines.values()].map((error) => error.message).join('; ')}; ${outcome}`,
     {
       hint: resumeCommand

@@ -1,5 +1,7 @@
-// A fake executor of canned results: drives config → plan → rows → CSV with no Docker, in
-// milliseconds. `outcome(run)` decides what each run "did"; the default is a plausible success.
+// A fake executor of canned results, the backend contract's second implementation (runner/backend/contract.js):
+// drives config → plan → rows → CSV with no Docker, in milliseconds. `outcome(run)` decides what each run "did";
+// the default is a plausible success; `{ lost: true }` is an engine that went away during the run.
+import { backendLost } from '../../runner/backend/contract.js';
 
 export function fakeResult(run, overrides = {}) {
   const tasks = Array.from({ length: run.params.tasks ?? 2 }, (_, task) => ({
@@ -40,6 +42,7 @@ export function fakeResult(run, overrides = {}) {
   };
 }
 
+/** @returns {import('../../runner/backend/contract.js').Backend & { executed: object[] }} */
 export function createFakeExecutor(outcome = () => ({})) {
   const executed = [];
   return {
@@ -47,6 +50,7 @@ export function createFakeExecutor(outcome = () => ({})) {
     async execute(run) {
       executed.push(run);
       const {
+        lost = false,
         result = fakeResult(run),
         stdout,
         stderr = '',
@@ -55,6 +59,7 @@ export function createFakeExecutor(outcome = () => ({})) {
         timedOut = false,
         aborted = false,
       } = outcome(run) ?? {};
+      if (lost) throw backendLost(`the fake engine went away during run ${run.runKey}`);
       return {
         exitCode,
         stdout: stdout ?? `${JSON.stringify(result)}\n`,
@@ -69,4 +74,18 @@ export function createFakeExecutor(outcome = () => ({})) {
       };
     },
   };
+}
+
+/**
+ * Lanes over fake backends, one lane per engine: what docker/engine-set.js makes of real engines.
+ * @param {Record<string, ReturnType<typeof createFakeExecutor>>} backends  engine name → its backend
+ * @returns {import('../../runner/backend/contract.js').Lane[]}
+ */
+export function createFakeLanes(backends) {
+  return Object.entries(backends).map(([engine, backend]) => ({
+    id: `${engine}#0`,
+    engine,
+    slot: { index: 0, cpuset: '0-1' },
+    execute: async (run, options) => ({ ...(await backend.execute(run, options)), engine, slotCpuset: '0-1' }),
+  }));
 }

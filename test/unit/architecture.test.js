@@ -30,6 +30,8 @@ const LAYERS = [
   // half); rounds/ decides what runs next from the rows so far (re-runs, adaptive rounds, the race).
   ['runner/plan/', 'runner/user-code/'],
   ['runner/rounds/'],
+  // The backend contract (what the run loop asks of whatever runs a container); docker/ implements it.
+  ['runner/backend/'],
   // The run stage in three rooms, one way: runs (one container) ← engines (reaching, making, probing an engine) ←
   // images (base and workload images, the rootfs builder) ← the door (engine-set.js, session.js).
   ['runner/docker/runs/'],

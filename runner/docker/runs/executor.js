@@ -1,7 +1,7 @@
-// The executor is the seam between the pure pipeline and the engine: run-matrix.js only calls
-// execute(run), so unit tests drive the whole pipeline with a fake executor of canned results.
+// The Docker backend (backend/contract.js): run-matrix.js only calls execute(run), so unit tests drive the whole
+// pipeline with a fake executor of canned results, the contract's other implementation.
 import { getWorkload } from '../../domain/workloads.js';
-import { LabError } from '../../errors.js';
+import { backendLost } from '../../backend/contract.js';
 import { planLoaderLimits } from '../../plan/loader-limits.js';
 import { runCommandTasks } from './command-run.js';
 import { runHttpPair } from './http-pair.js';
@@ -44,14 +44,10 @@ export function createDockerExecutor(docker, images) {
           : runContainer(docker, spec, { signal });
       const raw = await running.catch((error) => {
         if (ENGINE_GONE.has(error?.code)) {
-          throw new LabError(
-            'ERR_DOCKER_LOST',
-            `the Docker engine stopped answering during run ${run.runKey} (${error.code})`,
-            {
-              hint: 'rows of the finished runs are in runs.csv; start dockerd again, then run the matrix again',
-              cause: error,
-            },
-          );
+          throw backendLost(`the Docker engine stopped answering during run ${run.runKey} (${error.code})`, {
+            hint: 'rows of the finished runs are in runs.csv; start dockerd again, then run the matrix again',
+            cause: error,
+          });
         }
         // The engine refused the container (a cpuset it lacks, say): a failed run with the reason, not a crash.
         return refused(error);

@@ -1,8 +1,8 @@
 // A lane = one slot of one engine: it places a run on its slot (cpuset made absolute), runs it with
 // the engine's executor, and stops waiting the moment the engine's watchdog gives up on it: the wait
 // on a dead engine would otherwise never end. A run cut short that way is not a measurement: it
-// throws ERR_DOCKER_LOST (no row), and the dispatcher queues it again on another engine.
-import { LabError } from '../../errors.js';
+// throws the contract's backendLost (no row), and the dispatcher queues it again on another engine.
+import { backendLost, isBackendLost } from '../../backend/contract.js';
 import { placeLimits } from '../../plan/slots.js';
 
 /**
@@ -41,7 +41,7 @@ async function executeOnLane(engine, slot, run, { signal } = {}) {
     }
     return { ...outcome, engine: engine.name, slotCpuset: slot.cpuset };
   } catch (error) {
-    if (error?.code === 'ERR_DOCKER_LOST' && !error.engine) throw engineLost(engine, run, error);
+    if (isBackendLost(error) && !error.engine) throw engineLost(engine, run, error);
     throw error;
   } finally {
     lostSignal.removeEventListener('abort', onLost);
@@ -49,13 +49,9 @@ async function executeOnLane(engine, slot, run, { signal } = {}) {
 }
 
 function engineLost(engine, run, reason) {
-  return new LabError(
-    'ERR_DOCKER_LOST',
-    `engine ${engine.name} stopped answering during run ${run.runKey}: ${reason?.message ?? reason}`,
-    {
-      engine: engine.name,
-      hint: 'rows of the finished runs are kept; start the engine again, then resume',
-      cause: reason,
-    },
-  );
+  return backendLost(`engine ${engine.name} stopped answering during run ${run.runKey}: ${reason?.message ?? reason}`, {
+    engine: engine.name,
+    hint: 'rows of the finished runs are kept; start the engine again, then resume',
+    cause: reason,
+  });
 }

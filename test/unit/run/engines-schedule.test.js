@@ -4,13 +4,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkSameMachines } from '../../../runner/docker/engine-set.js';
-import { LabError } from '../../../runner/errors.js';
+import { backendLost } from '../../../runner/backend/contract.js';
 import { createLaneAssigner } from '../../../runner/run/assign-lanes.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { checkCellsFit, cutSlots, placeLimits } from '../../../runner/plan/slots.js';
 import { runMatrix } from '../../../runner/run/run-matrix.js';
 import { dispatchRuns } from '../../../runner/run/dispatch-runs.js';
-import { createFakeExecutor } from '../../support/fake-executor.js';
+import { createFakeExecutor, createFakeLanes } from '../../support/fake-executor.js';
 
 function planOf(matrix, { repetitions = 1, include = [], seed = 1 } = {}) {
   const config = {
@@ -151,7 +151,7 @@ describe('dispatchRuns', () => {
       onEngineLost: (engine) => lostNames.push(engine),
       work: async (run, lane) => {
         await new Promise((resolve) => setTimeout(resolve, 2));
-        if (lane.engine === 'b' && ++bCalls === 2) throw new LabError('ERR_DOCKER_LOST', 'gone', { engine: 'b' });
+        if (lane.engine === 'b' && ++bCalls === 2) throw backendLost('gone', { engine: 'b' });
         finished.push({ key: run.runKey, engine: lane.engine });
         return true;
       },
@@ -173,7 +173,7 @@ describe('dispatchRuns', () => {
       lanes: lanesOf(['a', 'b']),
       preferredLane: (run) => `${run.values.engine}#0`,
       work: async (run) => {
-        if (run.runKey === 'x') throw new LabError('ERR_DOCKER_LOST', 'gone');
+        if (run.runKey === 'x') throw backendLost('gone');
         return true;
       },
     });
@@ -203,28 +203,17 @@ describe('dispatchRuns', () => {
 });
 
 describe('runMatrix over lanes', () => {
+  // Through the backend contract only: two fake backends, one of which goes away at its second run.
   test("a lost engine's run in flight gets no row and is run on the other; rows name where they ran", async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'matrix-lanes-'));
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] }, { repetitions: 2 });
-    const executor = createFakeExecutor();
     let bRuns = 0;
-    const lane = (engine) => ({
-      id: `${engine}#0`,
-      engine,
-      slot: { index: 0, cpuset: '0-1' },
-      execute: async (run, options) => {
-        await new Promise((resolve) => setTimeout(resolve, 2));
-        if (engine === 'b' && ++bRuns === 2) throw new LabError('ERR_DOCKER_LOST', 'gone', { engine });
-        return { ...(await executor.execute(run, options)), engine, slotCpuset: '0-1' };
-      },
+    const lanes = createFakeLanes({
+      a: createFakeExecutor(),
+      b: createFakeExecutor(() => ({ lost: ++bRuns === 2 })),
     });
     const lost = [];
-    const summary = await runMatrix({
-      plan,
-      lanes: [lane('a'), lane('b')],
-      outDir,
-      onEngineLost: (engine) => lost.push(engine),
-    });
+    const summary = await runMatrix({ plan, lanes, outDir, onEngineLost: (engine) => lost.push(engine) });
     expect(lost).toEqual(['b']);
     expect(summary).toMatchObject({ total: 6, done: 6, ok: 6, lost_engines: ['b'], not_run: 0 });
     const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });

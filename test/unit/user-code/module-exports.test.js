@@ -83,7 +83,5 @@ test('packages imported (not node: builtins), and require() of a native addon le
   expect(read('exports/uses-packages.mjs').packages).toEqual(['left-pad-not-installed']);
   expect(read('addon/uses-addon.js', join(OWN, 'addon')).packages).toEqual(['fake-addon']);
   const addon = read('addon/node_modules/fake-addon/index.js', join(OWN, 'addon'));
-  expect(addon.dynamic).toEqual([
-    "`module.exports = require('./build/Release/fake.node')` (line 1): a native addon",
-  ]);
+  expect(addon.dynamic).toEqual(["`module.exports = require('./build/Release/fake.node')` (line 1): a native addon"]);
 });

@@ -25,14 +25,14 @@ const engineFailing = (error) => ({
   },
 });
 
-test('an engine that stopped answering is ERR_DOCKER_LOST, not a row', async () => {
+test('an engine that stopped answering is ERR_BACKEND_LOST, not a row', async () => {
   const executor = createDockerExecutor(
     engineFailing(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
     images,
   );
   const error = await executor.execute(run).catch((e) => e);
   expect(error).toBeInstanceOf(LabError);
-  expect(error.code).toBe('ERR_DOCKER_LOST');
+  expect(error.code).toBe('ERR_BACKEND_LOST');
   expect(error.message).toMatch(/stopped answering during run abc\.1/);
 });
 
