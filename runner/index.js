@@ -31,6 +31,11 @@ export async function advise(dir, options) {
   return (await import('./api/folders.js')).advise(dir, options);
 }
 
+/** The capacity model against the measured medians of a results folder, per workload and cell. */
+export async function model(dir) {
+  return (await import('./api/folders.js')).model(dir);
+}
+
 /** Two results folders, cell by cell: ratio B / A with its 95% interval; with a threshold, a gate. */
 export async function compare(dirA, dirB, options) {
   return (await import('./api/folders.js')).compare(dirA, dirB, options);

@@ -14,6 +14,7 @@ import { buildResultsDocument, buildVerdictsDocument } from '../report/results-j
 import { compareFolders } from '../report/compare.js';
 import { buildAdvice } from '../report/advice.js';
 import { summarizeCells } from '../report/summary.js';
+import { buildModelTables, formatModelTable } from '../report/model-table.js';
 import { normalizeRecommend } from '../config/check-recommend.js';
 
 /**
@@ -137,4 +138,23 @@ export function advise(dir, { recommend, keepDisturbed } = {}) {
     answers: advice.rows,
     race: advice.race,
   };
+}
+
+/**
+ * The capacity model beside the measurements of a results folder: per workload its calibration and, per cell, the
+ * model's value against the measured median (the "Model vs measured" table of report.md).
+ * @param {string} dir
+ * @returns {{ dir: string, experiment: string, tables: { workload: string, calibrations: string[], header: string[],
+ *   rows: string[][] }[] }}  tables: none when the folder has no model (no run.json parameters, or a workload without one)
+ */
+export function model(dir) {
+  const absolute = resolve(dir);
+  const results = readResults(absolute);
+  const summary = summarizeCells(results);
+  const workloads = [...new Set(summary.cells.map((cell) => cell.workload))];
+  const tables = buildModelTables({ summary, axes: results.axes, workloads }).map((table) => {
+    const { header, body } = formatModelTable(table);
+    return { workload: table.workload, calibrations: table.calibrations, header, rows: body };
+  });
+  return { dir: absolute, experiment: results.info?.experiment ?? results.runs[0]?.experiment ?? '', tables };
 }

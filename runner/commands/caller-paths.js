@@ -66,6 +66,7 @@ const NPM_ALIASES = {
   claims: 'claims',
   advise: 'advise',
   compare: 'compare',
+  model: 'model',
   images: 'images',
 };
 const NPM_SCRIPTS = new Set(Object.values(NPM_ALIASES));

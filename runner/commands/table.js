@@ -40,6 +40,12 @@ export const SUBCOMMANDS = [
     load: () => import('./compare.js'),
   },
   {
+    name: 'model',
+    synopsis: 'model DIR [DIR...] [--json]',
+    summary: "what each workload's capacity model predicts for every cell, beside the measured median",
+    load: () => import('./model.js'),
+  },
+  {
     name: 'init',
     synopsis: 'init --script FILE [--export NAME] | --http-app FILE | --command "PROGRAM ARGS" [--image IMAGE]',
     summary: 'write an experiments.yml for your own code',

@@ -4,7 +4,7 @@
 // package at module load (a workload loads its own, e.g. argon2, in prepare()).
 //
 // Adding a workload = one module beside these + one line in WORKLOADS below; then
-// `node runner/config/write-schema.js` republishes experiments.schema.json, and
+// `node scripts/write-schema.js` republishes experiments.schema.json, and
 // test/unit/images/workloads/contract.test.js checks the module against the image and the runner.
 //
 // A workload module exports:

@@ -5,7 +5,7 @@ import { buildSchema, SCHEMA_FILE } from '../../../runner/config/schema.js';
 
 const published = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
 
-test('experiments.schema.json is what the axis and workload tables build (node runner/config/write-schema.js)', () => {
+test('experiments.schema.json is what the axis and workload tables build (node scripts/write-schema.js)', () => {
   expect(published).toEqual(buildSchema());
 });
 

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { writeReports } from '../../../runner/report/write-reports.js';
 import { renderSvgChart } from '../../../runner/report/svg-chart.js';
 import { generateFindings } from '../../../scripts/findings.js';
-import { formatFolder } from '../../../scripts/model.js';
+import { model } from '../../../runner/index.js';
+import { formatModelMarkdown } from '../../../runner/commands/model.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
 const at = (path) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
@@ -54,10 +55,10 @@ describe('reports of the real default run (pool-vs-cores)', () => {
   });
 });
 
-test('a folder without run.json parameters (synthetic http-mixed) reports as before, with empty model columns and no model section', () => {
+test('a folder without run.json parameters (synthetic http-mixed) reports as before, with empty model columns and no model section', async () => {
   const dir = writeFixtureReports('http-mixed');
   expect(readFileSync(join(dir, 'report.md'), 'utf8')).not.toContain('## Model vs measured');
-  expect(formatFolder(fixture('http-mixed')).at(-1)).toMatch(/^\(no model/);
+  expect(formatModelMarkdown(await model(fixture('http-mixed'))).at(-1)).toMatch(/^\(no model/);
 });
 
 describe('the SVG charts of findings.md', () => {
