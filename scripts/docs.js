@@ -38,7 +38,11 @@ export function listSteps(root = ROOT) {
       argv: ['runner/cli.js', 'report', ...listDocFolders(root)],
       writes: ['docs/findings/', 'docs/settling/', 'docs/statistics/', 'docs/interference/'],
     },
-    { name: 'findings', argv: ['scripts/findings.js'], writes: ['docs/findings.md', 'docs/findings/charts/', 'README.md'] },
+    {
+      name: 'findings',
+      argv: ['scripts/findings.js'],
+      writes: ['docs/findings.md', 'docs/findings/charts/', 'README.md'],
+    },
     { name: 'settling', argv: ['scripts/settling.js', '--docs'], writes: ['docs/settling.md'] },
     { name: 'statistics', argv: ['scripts/bench-stats.js'], writes: ['docs/statistics.md'] },
   ];
@@ -67,12 +71,15 @@ export async function main(argv) {
   }
   const steps = listSteps();
   if (values.list) {
-    for (const step of steps) process.stdout.write(`${step.name}: node ${step.argv.join(' ')} → ${step.writes.join(', ')}\n`);
+    for (const step of steps)
+      process.stdout.write(`${step.name}: node ${step.argv.join(' ')} → ${step.writes.join(', ')}\n`);
     return 0;
   }
   for (const step of steps) {
     const started = Date.now();
-    process.stderr.write(`docs: ${step.name} (node ${step.argv.slice(0, 2).join(' ')}${step.argv.length > 2 ? ' …' : ''})\n`);
+    process.stderr.write(
+      `docs: ${step.name} (node ${step.argv.slice(0, 2).join(' ')}${step.argv.length > 2 ? ' …' : ''})\n`,
+    );
     // Each step's own output is a diagnostic here: what `npm run docs` delivers is the pages.
     await execa(process.execPath, step.argv, { cwd: ROOT, stdout: 'inherit', stderr: 'inherit' }).catch((error) => {
       throw new Error(`step "${step.name}" failed (exit ${error.exitCode}): node ${step.argv.join(' ')}`);
