@@ -9,14 +9,13 @@ import { EXPERIMENT_DEFAULTS } from './defaults.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
 import { MEMORY_PATTERN } from '../domain/memory.js';
 import { PIVOT_METRICS } from '../domain/metrics.js';
+import { PIVOT_STATS } from '../stats/statistics.js';
 import { WORKLOADS } from '../domain/workloads.js';
 
 export const SCHEMA_FILE = fileURLToPath(new URL('./experiments.schema.json', import.meta.url));
 
 // Experiment names become results/<name>-<timestamp>/ folders.
 export const EXPERIMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
-
-const PIVOT_STATS = ['median', 'gmean', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high'];
 
 export const EXPERIMENT_PROPERTIES = {
   description: {

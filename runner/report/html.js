@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { median } from 'simple-statistics';
 import { escapeHtml, jsonForScript, scriptForInline } from './html-escape.js';
 import { renderHeatmap } from './heatmap.js';
 import { axisLabel, findMetric } from '../domain/metrics.js';
 import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
 import { varyingAxes } from '../domain/cells.js';
+import { median } from '../stats/statistics.js';
 import { buildSummaryTable } from './summary-table.js';
 import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml, renderMethodHtml } from './answers.js';
 import { formatAdviceLines } from './advice.js';
@@ -164,7 +164,7 @@ function latencyData(report) {
     colour: colourOf(cell),
     values: percentiles.map(([, column]) => {
       const sample = cell.runs.map((run) => run[column]).filter(Number.isFinite);
-      return sample.length ? median(sample) : null;
+      return median(sample);
     }),
   });
   const shown = cells.length

@@ -1,7 +1,7 @@
 // The machine-readable face of a results folder: results.json (next to the CSVs) and what `claims --json` prints.
 // The numbers are summary.csv's and verdicts.csv's, only grouped: a cell with its metrics, each metric with its
 // statistics; a verdict row as verdicts.csv has it. Built from the report, never computed again.
-import { STAT_NAMES } from './summary.js';
+import { SUMMARY_STATS } from '../stats/statistics.js';
 
 export const RESULTS_JSON_VERSION = 1;
 
@@ -31,7 +31,7 @@ export function buildResultsDocument(report) {
   const described = new Map(summary.metrics.map(({ column, unit, better }) => [column, { unit, better }]));
   const grouped = new Set([
     ...axes,
-    ...metricColumns.flatMap((column) => [...STAT_NAMES.map((stat) => `${column}_${stat}`), `model_${column}`]),
+    ...metricColumns.flatMap((column) => [...SUMMARY_STATS.map((stat) => `${column}_${stat}`), `model_${column}`]),
   ]);
   return {
     format: RESULTS_JSON_VERSION,
@@ -53,7 +53,7 @@ export function buildResultsDocument(report) {
             column,
             {
               ...described.get(column),
-              ...Object.fromEntries(STAT_NAMES.map((stat) => [stat, row[`${column}_${stat}`]])),
+              ...Object.fromEntries(SUMMARY_STATS.map((stat) => [stat, row[`${column}_${stat}`]])),
               model: row[`model_${column}`] ?? null,
             },
           ]),

@@ -1,8 +1,7 @@
 // runs → summary rows, one per cell: the cell's axis values, how many runs count, the statistics of its
 // primary metrics, speedup and efficiency against a baseline cell, and medians of what the process saw.
-import { median } from 'simple-statistics';
 import { usableCpus } from '../domain/usable-cpus.js';
-import { summarizeSample, modifiedZScores } from '../stats/statistics.js';
+import { median, modifiedZScores, summarizeSample, SUMMARY_STATS } from '../stats/statistics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
@@ -12,7 +11,6 @@ import { attachModels, listModelColumns, readModelValues } from './model-columns
 
 // ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the logarithms
 // — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
-export const STAT_NAMES = ['median', 'gmean', 'mean', 'stdev', 'min', 'max', 'cv', 'ci95_low', 'ci95_high', 'outliers'];
 
 // A run counts in statistics when it finished ok, was not a warm-up and was not disturbed (domain/interference.js).
 export { isMeasured };
@@ -48,7 +46,7 @@ export function summarizeCells(results, { baseline } = {}) {
     'failed',
     'warmups',
     'disturbed',
-    ...metrics.flatMap(({ column }) => STAT_NAMES.map((stat) => `${column}_${stat}`)),
+    ...metrics.flatMap(({ column }) => SUMMARY_STATS.map((stat) => `${column}_${stat}`)),
     ...listModelColumns(metrics),
     'baseline',
     'speedup',
@@ -101,7 +99,7 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
   const seen = Object.fromEntries(
     SEEN_COLUMNS.map((column) => {
       const sample = measured.map((run) => run[column]).filter(Number.isFinite);
-      return [column, sample.length ? median(sample) : null];
+      return [column, median(sample)];
     }),
   );
   return {
@@ -206,7 +204,7 @@ function toRow(cell, axes, metrics) {
   for (const { column } of metrics) {
     const stats = cell.stats[column];
     if (!stats) continue;
-    for (const stat of STAT_NAMES)
+    for (const stat of SUMMARY_STATS)
       row[`${column}_${stat}`] = stat === 'outliers' ? stats.outliers.length : roundTo(stats[stat]);
   }
   for (const [column, value] of Object.entries(readModelValues(cell, metrics))) row[column] = roundTo(value);

@@ -14,6 +14,25 @@ import {
 const { jStat } = jstatModule;
 
 /** |modified Z-score| above which a value is an outlier (Iglewicz & Hoaglin 1993; hyperfine uses it too). */
+/**
+ * The statistics summary.csv gives each primary metric (`<metric>_<stat>` columns, in this order; `gmean` and the
+ * interval are the cell's one centre and interval, `outliers` a count); a pivot table may show any of them but
+ * `outliers`. The one list: the schema's `pivot.stat` and summary.csv read it.
+ */
+export const SUMMARY_STATS = [
+  'median',
+  'gmean',
+  'mean',
+  'stdev',
+  'min',
+  'max',
+  'cv',
+  'ci95_low',
+  'ci95_high',
+  'outliers',
+];
+export const PIVOT_STATS = SUMMARY_STATS.filter((stat) => stat !== 'outliers');
+
 export const OUTLIER_THRESHOLD = 3.5;
 
 /**
