@@ -1,4 +1,4 @@
-// The capacity model against the committed results folders (docs/findings/, test/fixtures/results/): the data
+// The capacity model against the committed results folders (real runs of the published experiments, copied to test/fixtures/results/): the data
 // is committed, so these are deterministic. What the model must get right on this 2-CPU host is where CPU
 // is the whole story: pbkdf2 in waves over the pool, at every quota.
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { calibrateGroup, formatCalibrationKey, solveLeastSquares } from '../../.
 import { modelRatio, modelRatioRange, predictCells } from '../../../runner/model/predict.js';
 import { buildModelTables } from '../../../runner/report/model-table.js';
 
-const findings = (name) => fileURLToPath(new URL(`../../../docs/findings/${name}`, import.meta.url));
+const findings = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
 const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
 const summaryOf = (dir) => summarizeCells(readResults(dir));
 const deviation = (row, metric) => Math.abs(row[`model_${metric}`] / row[`${metric}_median`] - 1);

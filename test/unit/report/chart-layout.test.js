@@ -65,9 +65,9 @@ describe('waves', () => {
       ].label;
     };
     expect(shown('test/fixtures/results/pool-vs-cores')).toBe('pbkdf2 cpus=2 uv_threadpool_size=4');
-    expect(shown('docs/findings/pbkdf2-waves')).toBe('pbkdf2 cpus=2 uv_threadpool_size=4');
+    expect(shown('test/fixtures/results/pbkdf2-waves')).toBe('pbkdf2 cpus=2 uv_threadpool_size=4');
     // At 1 CPU or at 2, whichever run's waves came out cleanest.
-    expect(shown('docs/findings/argon2-pool-32')).toMatch(/^argon2 cpus=[12] uv_threadpool_size=8$/);
+    expect(shown('test/fixtures/results/argon2-pool-32')).toMatch(/^argon2 cpus=[12] uv_threadpool_size=8$/);
   });
 });
 
@@ -105,7 +105,7 @@ describe('small multiples past 8 series', () => {
   test('the published http matrix (16 cells) gets 4 panels in report.html', () => {
     const { latency } = JSON.parse(
       /<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(
-        renderOf('docs/findings/http-cores-threads'),
+        renderOf('test/fixtures/results/http-cores-threads'),
       )[1],
     );
     expect(latency.axis).toBe('cpus');

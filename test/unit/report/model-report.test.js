@@ -90,7 +90,7 @@ describe('the SVG charts of findings.md', () => {
 
   test('findings:chart of pbkdf2-waves carries the model line', async () => {
     const { charts, text } = await generateFindings({
-      resultsDir: at('docs/findings'),
+      resultsDir: at('test/fixtures/results'),
       configFile: at('published-experiments.yml'),
       linkBase: at('docs'),
       source: '<!-- findings:chart pbkdf2-waves metric=wall_ms x=uv_threadpool_size -->',

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readResults } from '../../../runner/results/read-results.js';
 import { readBusy, spearman, summarizeEvidence } from '../../../scripts/interference-evidence.js';
 
-const folder = (name) => fileURLToPath(new URL(`../../../docs/interference/${name}`, import.meta.url));
+const folder = (name) => fileURLToPath(new URL(`../../fixtures/results/interference-${name}`, import.meta.url));
 const evidenceOf = (name) =>
   summarizeEvidence(readResults(folder(name), { keepDisturbed: true }), readBusy(folder(name)));
 

@@ -5,7 +5,7 @@ import { readResults } from '../../../runner/results/read-results.js';
 import { judgeResults } from '../../../runner/report/verdicts.js';
 import { classifyOverall } from '../../../runner/verdicts/capacity-class.js';
 
-const folder = readResults(fileURLToPath(new URL('../../../docs/findings/pbkdf2-waves', import.meta.url)));
+const folder = readResults(fileURLToPath(new URL('../../fixtures/results/pbkdf2-waves', import.meta.url)));
 const claim = (expect, compare = { uv_threadpool_size: [1, 4] }) => ({
   says: 'test',
   metric: null,
