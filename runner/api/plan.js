@@ -144,6 +144,8 @@ export async function describePlan(
     count: pending.length,
     // Re-runs of disturbed runs come on top of the plan: at most this many (a resumed folder may have used some).
     most_reruns: plans.reduce((sum, plan) => sum + countMostReruns(plan), 0),
+    // The most waiting for a quiet host, over every experiment (each its own `busy_wait`).
+    most_busy_wait_ms: plans.reduce((sum, plan) => sum + (plan.experiment.busy_wait ?? 0) * 1000, 0),
     experiments,
     up_to_more: experiments.reduce((total, experiment) => total + experiment.up_to_more, 0),
     estimate: {

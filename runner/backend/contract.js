@@ -43,9 +43,17 @@ import { LabError } from '../errors.js';
  */
 
 /**
+ * How busy the engine's host was over a window while nothing of ours ran: its CPUs and the CPU time everything used.
+ * @typedef {{ cpus: number, cpuMs: number, windowMs: number }} HostSample
+ */
+
+/**
  * One place a run can go: an engine's slot. `engine` names the engine (a lost engine takes all its lanes with it).
+ * `sampleHost` (optional) lets the loop wait for a quiet moment when runs keep being disturbed (run/busy-gate.js); a
+ * backend without it is never waited for. It resolves null when it could not sample.
  * @typedef {{ id: string, engine: string, slot: { index: number, cpuset?: string },
- *   execute: (run: RunSpec, options: { signal?: AbortSignal }) => Promise<Outcome> }} Lane
+ *   execute: (run: RunSpec, options: { signal?: AbortSignal }) => Promise<Outcome>,
+ *   sampleHost?: (options: { windowMs?: number, signal?: AbortSignal }) => Promise<HostSample|null> }} Lane
  */
 
 /** The code of the one error a backend throws for a run it could not finish because its engine went away. */

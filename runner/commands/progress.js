@@ -57,8 +57,11 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
   });
   events.on('experiment-end', ({ plan, outDir, summary }) => {
     const disturbed = summary.disturbed ? `; ${summary.disturbed} disturbed, ${summary.reruns} re-run` : '';
+    const waited = summary.busy_waits
+      ? `; waited ${Math.round(summary.busy_wait_ms / 1000)} s for a quiet host (${summary.busy_waits} time${summary.busy_waits === 1 ? '' : 's'})`
+      : '';
     write(
-      `${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}`,
+      `${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}${waited}`,
     );
     // The answers come last: what a person reads when the matrix is done.
     const lines = answers.get(outDir) ?? [];
@@ -98,6 +101,8 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
       );
       bar = multibar.create(total, 0, { cell: '' });
     }
+    // Rounds after the planned ones raise the total: the bar follows.
+    if (bar && bar.getTotal() !== total) bar.setTotal(total);
     // The bar counts finished runs (run-end); a start only names the cell.
     const rerun = run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed)`;
     if (bar) bar.update({ cell: `${formatAssignments(run.values)}${rerun}` });
@@ -110,17 +115,53 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
     print(`${summarizeRow(row, index, total)}${where(at)}`);
     bar?.update(index + 1);
   };
+  const onRound = ({ kind, runs }) => {
+    if (kind !== 'planned')
+      print(`${label}: ${ROUND_WORDS[kind] ?? kind}: ${runs.length} more run${runs.length === 1 ? '' : 's'}`);
+  };
+  const onBusy = (event) => print(`${label}: ${formatBusyWait(event)}`);
   events.on('run-start', onStart);
   events.on('run-end', onEnd);
+  events.on('round-start', onRound);
+  events.on('busy-wait', onBusy);
 
   return {
     // One display per experiment on a shared emitter: stopping detaches it.
     stop() {
       events.off('run-start', onStart);
       events.off('run-end', onEnd);
+      events.off('round-start', onRound);
+      events.off('busy-wait', onBusy);
       multibar?.stop();
     },
   };
+}
+
+const ROUND_WORDS = {
+  rerun: 'a run again in place of each disturbed one',
+  adaptive: 'one more round for the questions still open',
+};
+
+/** A wait for a quiet host, in words: why it waits, for how long at most, what each sample saw, how it ended. */
+export function formatBusyWait(event) {
+  const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+  if (event.phase === 'start')
+    return (
+      `host busy: the last ${event.streak} runs were disturbed (the rest of the host took more than ` +
+      `${event.disturbedAbove}% of the CPU time a run was allowed); waiting up to ${seconds(event.leftMs)} for a ` +
+      `quiet moment before the next run (\`busy_wait\` sets the bound)`
+    );
+  if (event.phase === 'sample')
+    return event.contendedPct === null
+      ? 'host sample: too short to tell'
+      : `host sample: others used ${event.otherCpus.toFixed(2)} CPUs, ${Math.round(event.contendedPct)}% of the next run's allowance (${event.quiet ? 'quiet' : 'busy'})`;
+  if (event.outcome === 'quiet') return `host quiet after ${seconds(event.waitedMs)}: going on`;
+  if (event.outcome === 'no-sample') return 'could not sample the host: going on without waiting';
+  if (event.outcome === 'aborted') return 'stopped while waiting for a quiet host';
+  return (
+    `host still busy after ${seconds(event.waitedMs)} (${seconds(event.totalMs)} of the ${seconds(event.budgetMs)} ` +
+    'allowed in all): going on; runs the host disturbs are marked and left out as before'
+  );
 }
 
 export function summarizeRow(row, index, total) {

@@ -15,4 +15,7 @@ export const EXPERIMENT_DEFAULTS = {
   // under 2% (nine runs in ten), while the runs a neighbour slowed by 40–50% read 44–49% (docs/statistics.md, The noise).
   disturbed_above: 25,
   max_reruns: 2,
+  // Seconds, over a whole experiment: long enough to outlast a build or a test run beside it (minutes), short enough
+  // that a host that stays busy costs a bounded delay the plan can print.
+  busy_wait: 120,
 };

@@ -10,7 +10,7 @@ import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
 
 export function normalizeExperiment(name, experiment) {
-  const { description, repetitions, warmup, adaptive, timeout, memory, disturbed_above, max_reruns } = {
+  const { description, repetitions, warmup, adaptive, timeout, memory, disturbed_above, max_reruns, busy_wait } = {
     ...EXPERIMENT_DEFAULTS,
     ...experiment,
   };
@@ -25,6 +25,7 @@ export function normalizeExperiment(name, experiment) {
     memory_bytes: parseMemoryBytes(memory),
     disturbed_above,
     max_reruns,
+    busy_wait,
     env: mapValues(experiment.env ?? {}, String),
     matrix: mapValues(experiment.matrix, (values, axis) =>
       ensureList(values).map((value) => normalizeAxisValue(axis, value)),

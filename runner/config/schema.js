@@ -87,6 +87,18 @@ export const EXPERIMENT_PROPERTIES = {
       'statistics, and its cell gets one more run (at most `max_reruns`). Decided on the interference alone, never on ' +
       'the measured value. The share can pass 100 (others on more CPUs than the run was allowed).',
   },
+  busy_wait: {
+    type: 'number',
+    minimum: 0,
+    default: EXPERIMENT_DEFAULTS.busy_wait,
+    examples: [120, 0],
+    title: 'Most seconds to wait for a quiet host',
+    description:
+      'When 3 runs in a row come out disturbed, the runner stops starting runs and samples the host until the next ' +
+      'run would not be disturbed, then goes on; this many seconds at most over the whole experiment (it says on ' +
+      'stderr that it waits and why). Once spent, runs go on and are marked as before; the closing lines and ' +
+      'report.md say how long the host was busy. 0: never wait.',
+  },
   max_reruns: {
     type: 'integer',
     minimum: 0,

@@ -85,8 +85,10 @@ export async function openEngines({
   for (const engine of others) await guard(engine, copyImages(first, engine, images, { onProgress }));
 
   const probeImage = [...images.values()][0].tag;
-  for (const engine of engines)
+  for (const engine of engines) {
     Object.assign(engine.facts, await guard(engine, probeEngineCpus(engine.docker, probeImage)));
+    engine.sampleImage = probeImage;
+  }
   checkSameMachines(engines, { engineAxis, allowMixed, detail: 'model' });
   cutAndCheckSlots(engines, slots, plans, config);
 

@@ -30,10 +30,29 @@ export function measureInterference(result) {
     { cpus: result.seen?.cpu_quota ?? undefined, cpuset: result.seen?.cpuset ?? undefined },
     host.cpus,
   );
-  const allowedMs = allowedCpus === null ? 0 : host.window_ms * allowedCpus;
-  const spareMs = allowedCpus === null ? 0 : Math.max(0, host.cpus - allowedCpus) * host.window_ms;
-  const contendedMs = Math.max(0, hostOtherCpuMs - spareMs);
-  return { hostOtherCpuMs, interferencePct: allowedMs >= MIN_ALLOWED_MS ? (100 * contendedMs) / allowedMs : null };
+  return {
+    hostOtherCpuMs,
+    interferencePct: measureContendedPct({
+      otherCpuMs: hostOtherCpuMs,
+      windowMs: host.window_ms,
+      hostCpus: host.cpus,
+      allowedCpus,
+    }),
+  };
+}
+
+/**
+ * The share of a run's allowed CPU time that others' CPU time contended for: what they used beyond the CPUs the run
+ * could not have used anyway. The one rule of interference_pct, also what the runner asks of the host before the next
+ * run when runs keep being disturbed (run/busy-gate.js).
+ * @returns {number|null}  null for a window too short for /proc/stat's ticks (MIN_ALLOWED_MS) or unknown CPUs
+ */
+export function measureContendedPct({ otherCpuMs, windowMs, hostCpus, allowedCpus }) {
+  if (allowedCpus === null || !Number.isFinite(otherCpuMs)) return null;
+  const allowedMs = windowMs * allowedCpus;
+  const spareMs = Math.max(0, hostCpus - allowedCpus) * windowMs;
+  const contendedMs = Math.max(0, otherCpuMs - spareMs);
+  return allowedMs >= MIN_ALLOWED_MS ? (100 * contendedMs) / allowedMs : null;
 }
 
 /** A run above the experiment's `disturbed_above` (a share it does not know counts as undisturbed). */

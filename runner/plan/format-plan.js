@@ -146,7 +146,11 @@ function formatTotal(planned) {
     planned.most_reruns > 0
       ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)`
       : '';
-  return `${count} runs${extra}${time}${reruns}; seed ${seed} (--seed ${seed} gives this order again; --verbose lists every run)`;
+  const waiting =
+    planned.most_busy_wait_ms > 0
+      ? `, and up to ${formatDuration(planned.most_busy_wait_ms)} waiting for a quiet host if runs keep being disturbed (\`busy_wait\`)`
+      : '';
+  return `${count} runs${extra}${time}${reruns}${waiting}; seed ${seed} (--seed ${seed} gives this order again; --verbose lists every run)`;
 }
 
 function formatPercent(fraction) {

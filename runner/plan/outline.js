@@ -41,6 +41,8 @@ export function outlinePlan(plan, { pending, bench, previous, lanes }) {
     repetitions: plan.experiment.repetitions,
     up_to_more: most.total,
     up_to_more_why: most.why,
+    // The most time the matrix may spend waiting for a quiet host (run/busy-gate.js): a bound, like `up_to_more`.
+    most_busy_wait_ms: (plan.experiment.busy_wait ?? 0) * 1000,
     estimate: {
       planned_ms: roundOrNull(estimate.planned_ms),
       up_to_more_ms: roundOrNull(estimate.extra_ms),

@@ -31,10 +31,9 @@ export function planAdaptiveRound(plan, rows) {
   const racing = plan.experiment.search === 'race' ? replayRace(plan, rows).open : new Set();
   const { keepDisturbed } = plan;
   const needing = plan.cells.filter((cell) => {
-    // A disturbed run is not one of the cell's repetitions (its re-run is): rounds/reruns.js bounds those apart.
-    const own = rows.filter(
-      (row) => row.cell === cell.cell && row.warmup !== true && (keepDisturbed || row.disturbed !== true),
-    );
+    // Every round's run counts toward the cap, disturbed or not, so no state of the host can pass the plan's "up to";
+    // a re-run made in place of a disturbed run is bounded apart (rounds/reruns.js, max_reruns).
+    const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true && !Number.isFinite(row.rerun_of));
     // Every primary metric must be precise enough (http has two: throughput and p99 latency).
     const samples = primaryMetrics(cell.workload).map(({ column }) =>
       own.filter((row) => isMeasured(row, { keepDisturbed })).map((row) => row[column]),

@@ -3,8 +3,8 @@
 // fail-fast hands out no further run; a lost engine's run in flight gets no row and goes to the others.
 // A row that cannot be written (a full disk) stops the matrix: the runs in flight are stopped (their
 // containers removed), every row written before stays, and the error says what to do.
-// After the planned runs: rounds of re-runs for disturbed runs (rounds/reruns.js), then adaptive rounds, each
-// followed by the re-runs it calls for.
+// Which runs make the next round is rounds/schedule.js's to say (planned rounds, re-runs, adaptive rounds); when
+// runs keep being disturbed, the busy gate waits for a quiet host before the next (busy-gate.js).
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { planColumns, TASK_COLUMNS } from '../domain/columns.js';
@@ -13,6 +13,8 @@ import { createLaneAssigner } from './assign-lanes.js';
 import { CsvAppender } from '../results/output-files.js';
 import { dispatchRuns } from './dispatch-runs.js';
 import { explainWriteFailure, isWriteFailure } from '../results/write-failure.js';
+import { planNextRound } from '../rounds/schedule.js';
+import { createBusyGate } from './busy-gate.js';
 
 /**
  * @param {object} options
@@ -25,11 +27,14 @@ import { explainWriteFailure, isWriteFailure } from '../results/write-failure.js
  * @param {object[]} [options.previousRows]     their rows, for adaptive repetitions
  * @param {AbortSignal} [options.signal]
  * @param {boolean} [options.failFast]
- * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display
+ * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display, 'round-start' { kind, runs },
+ *   'busy-wait' (busy-gate.js)
  * @returns {Promise<{ total: number, done: number, ok: number, failed: number, disturbed: number, reruns: number,
- *   stoppedBy: null|'abort'|'fail-fast', lost_engines: string[], not_run: number, placements: object }>}
+ *   stoppedBy: null|'abort'|'fail-fast', lost_engines: string[], not_run: number, placements: object,
+ *   busy_wait_ms: number, busy_waits: number, busy_runs: number }>}
  *   placements: runKey → `engine#slot` it ran on; disturbed: this invocation's runs marked disturbed (warm-ups aside),
- *   reruns: the runs it made in place of disturbed ones
+ *   reruns: the runs it made in place of disturbed ones; busy_*: how long it waited for a quiet host, how often,
+ *   and how many runs in a row-counting sense came out disturbed (busy-gate.js)
  */
 export async function runMatrix({
   plan,
@@ -58,9 +63,8 @@ export async function runMatrix({
   // Stops the runs in flight on other lanes when a row cannot be written; Ctrl-C (signal) stops them too.
   const writeFailed = new AbortController();
   const stopRuns = signal ? AbortSignal.any([signal, writeFailed.signal]) : writeFailed.signal;
-  const queue = plan.runs.filter((run) => !done.has(run.runKey));
   const summary = {
-    total: queue.length,
+    total: 0,
     done: 0,
     ok: 0,
     failed: 0,
@@ -80,10 +84,18 @@ export async function runMatrix({
     },
   ];
   const preferredLane = createLaneAssigner(allLanes, { seed: plan.seed, experimentName: plan.experiment.name });
+  const busy = createBusyGate({
+    budgetMs: (plan.experiment.busy_wait ?? 0) * 1000,
+    disturbedAbove: plan.experiment.disturbed_above,
+    events,
+    signal: stopRuns,
+  });
   let started = 0;
 
   // Returns false when no further run may start.
   const execute = async (run, lane) => {
+    if (stopRuns.aborted) return stop('abort');
+    await busy.beforeRun(run, lane);
     if (stopRuns.aborted) return stop('abort');
     events.emit('run-start', { run, index: started++, total: summary.total, lane, lanes: allLanes.length });
     const raw = await lane.execute(run, { signal: stopRuns });
@@ -97,6 +109,7 @@ export async function runMatrix({
       throw error;
     }
     rows.push(row);
+    busy.afterRun(row);
     summary.placements[run.runKey] = lane.id;
     summary.done++;
     summary[status === 'ok' ? 'ok' : 'failed']++;
@@ -126,25 +139,20 @@ export async function runMatrix({
   };
 
   try {
-    if (!(await dispatch(queue))) return summary;
-    // Loaded once the planned runs are done: their statistics modules are not on the way to the first container.
-    const [{ planAdaptiveRound }, { planRerunRound }] = await Promise.all([
-      import('../rounds/adaptive.js'),
-      import('../rounds/reruns.js'),
-    ]);
-    // Re-runs first: an adaptive round judges the cells on the runs that count.
-    const planNextRound = () => {
-      const reruns = planRerunRound(plan, rows);
-      return reruns.length > 0 ? reruns : planAdaptiveRound(plan, rows);
-    };
-    for (let extra = planNextRound(); extra.length > 0; extra = planNextRound()) {
-      summary.total += extra.length;
-      if (!(await dispatch(extra))) return summary;
+    for (
+      let round = await planNextRound(plan, rows, { done });
+      round;
+      round = await planNextRound(plan, rows, { done })
+    ) {
+      summary.total += round.runs.length;
+      events.emit('round-start', { kind: round.kind, runs: round.runs, total: summary.total });
+      if (!(await dispatch(round.runs))) return summary;
     }
     return summary;
   } catch (error) {
     throw fail(error);
   } finally {
+    Object.assign(summary, busy.summarize());
     runsCsv.close();
     tasksCsv.close();
   }

@@ -4,6 +4,7 @@
 // throws the contract's backendLost (no row), and the dispatcher queues it again on another engine.
 import { backendLost, isBackendLost } from '../../backend/contract.js';
 import { placeLimits } from '../../plan/slots.js';
+import { sampleHostCpu } from './sample-host.js';
 
 /**
  * @param {{ name: string, executor: { execute(run, opts): Promise<object> }, watchdog: { signal: AbortSignal }, slots: object[] }} engine
@@ -15,6 +16,8 @@ export function createLanes(engine) {
     engine: engine.name,
     slot,
     execute: (run, options) => executeOnLane(engine, slot, run, options),
+    // Only once the engine has an image with node (engine-set.js sets sampleImage after the images are ready).
+    sampleHost: (options) => sampleHostCpu(engine.docker, engine.sampleImage, options),
   }));
 }
 

@@ -38,7 +38,7 @@ test("the default file: a cell table, the claims' metrics, the advice's, an esti
     /^ {2}time: at least \d+ (s|min): each run: the runner's overhead, \d+ ms a run \(npm run bench, \d{4}-\d\d-\d\d\) \+ the workload's own time/m,
   );
   expect(lines.at(-1)).toMatch(
-    /^64 runs \(up to 92 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
+    /^64 runs \(up to 92 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\), and up to 2 min waiting for a quiet host if runs keep being disturbed \(`busy_wait`\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
   );
 });
 

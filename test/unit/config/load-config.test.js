@@ -71,6 +71,7 @@ describe('the default experiments.yml', () => {
       memory_bytes: 1024 ** 3,
       disturbed_above: 25,
       max_reruns: 2,
+      busy_wait: 120,
       env: {},
       matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4, 8] },
       include: [],
@@ -127,6 +128,7 @@ describe('good configs', () => {
       memory_bytes: 1.5 * 1024 ** 3,
       disturbed_above: 40,
       max_reruns: 1,
+      busy_wait: 120,
       env: { NODE_OPTIONS: '--max-old-space-size=256', DEBUG_LEVEL: '3', TRACE: 'true' },
       matrix: {
         cpus: [0.5, 1, 1.5, 2],
@@ -180,6 +182,7 @@ describe('good configs', () => {
         memory_bytes: 1073741824,
         disturbed_above: 25,
         max_reruns: 2,
+        busy_wait: 120,
         env: {},
         matrix: { cpus: [1], cpuset: ['0'], workload: ['pbkdf2'], FLAG: ['1'] },
         include: [],

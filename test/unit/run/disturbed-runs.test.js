@@ -163,7 +163,7 @@ test('verdicts judge the undisturbed runs only: a claim the disturbed runs would
   expect(judged({ keepDisturbed: true })).not.toBe('holds');
 });
 
-test('adaptive rounds judge precision on the undisturbed runs, and count only those against max_repetitions', async () => {
+test('adaptive rounds judge precision on the undisturbed runs, and every run of a round counts toward max_repetitions (a re-run is bounded apart)', async () => {
   const adaptivePlan = () => {
     const plan = planOf();
     plan.experiment.adaptive = { max_repetitions: 6, target_ci_pct: 5 };
@@ -184,7 +184,7 @@ test('adaptive rounds judge precision on the undisturbed runs, and count only th
     [4, 1],
   ]);
 
-  // Quiet runs that never agree: the cell goes to 6 runs that count, beside its disturbed one.
+  // Quiet runs that never agree: the cell goes to 6 rounds (its disturbed one among them) and the re-run in its place.
   const noisy = adaptivePlan();
   let count = 0;
   const executor = createFakeExecutor((run) => {
@@ -248,4 +248,121 @@ test('a resume keeps the choice its folder was started with: --keep-disturbed on
     code: 'ERR_USAGE',
     message: expect.stringMatching(/was started without it/),
   });
+});
+
+describe('a host that stays busy', () => {
+  // Every run disturbed, claims that cannot be decided and a race whose advice stays open: before, a cell's count
+  // toward max_repetitions left its disturbed runs out, so the adaptive rounds never reached the cap.
+  test('the whole round loop ends within the "up to" the plan printed', async () => {
+    const { countMostExtraRuns } = await import('../../../runner/plan/most-runs.js');
+    const { countMostReruns } = await import('../../../runner/rounds/reruns.js');
+    const plan = planOf({
+      claims: [{ says: 'x', metric: null, compare: { uv_threadpool_size: [1, 4] }, where: {}, expect: { same: 0.01 } }],
+    });
+    Object.assign(plan.experiment, {
+      adaptive: { max_repetitions: 6, claims: true },
+      search: 'race',
+      race: { from_round: 5 },
+      recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null },
+      busy_wait: 0,
+    });
+    const bound = plan.runs.length + countMostExtraRuns(plan).total + countMostReruns(plan);
+    const { executor, outcome } = await runPlan(plan, () => true);
+    expect(outcome.experiments[0].summary.disturbed).toBe(executor.executed.length);
+    expect(executor.executed.length).toBeLessThanOrEqual(bound);
+    // And it used what it was allowed: every cell reached its cap of rounds, and its re-runs.
+    expect(executor.executed.length).toBe(plan.cells.length * (6 + MAX_RERUNS));
+  });
+});
+
+describe('waiting for a quiet host (run/busy-gate.js)', () => {
+  const busySample = { cpus: 2, cpuMs: 2000, windowMs: 2000 }; // others on 1 of 2 CPUs: 50% of a 2-CPU run
+  const quietSample = { cpus: 2, cpuMs: 40, windowMs: 2000 };
+  const lanesWith = (executor, samples) => [
+    {
+      id: 'default#0',
+      engine: 'default',
+      slot: { index: 0 },
+      execute: (run, options) => executor.execute(run, options),
+      sampleHost: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return samples.shift() ?? busySample;
+      },
+    },
+  ];
+
+  test('after 3 disturbed runs in a row it samples until the next run would not be disturbed, and says so', async () => {
+    const { runMatrix } = await import('../../../runner/run/run-matrix.js');
+    const plan = planOf();
+    plan.experiment.busy_wait = 60;
+    let n = 0;
+    const executor = createFakeExecutor(outcomeOf(() => ++n <= 3));
+    const events = new EventEmitter();
+    const waits = [];
+    events.on('busy-wait', (event) => waits.push(event));
+    const summary = await runMatrix({
+      plan,
+      lanes: lanesWith(executor, [busySample, busySample, quietSample]),
+      outDir: mkdtempSync(join(tmpdir(), 'busy-')),
+      events,
+    });
+    expect(waits.map((event) => event.phase)).toEqual(['start', 'sample', 'sample', 'sample', 'end']);
+    expect(waits[0]).toMatchObject({ streak: 3, leftMs: 60000, disturbedAbove: 25 });
+    expect(waits.slice(1, 4).map((event) => [event.contendedPct, event.quiet])).toEqual([
+      [50, false],
+      [50, false],
+      [1, true],
+    ]);
+    expect(waits[4]).toMatchObject({ outcome: 'quiet' });
+    expect(summary).toMatchObject({ busy_waits: 1, busy_runs: 3 });
+    expect(summary.busy_wait_ms).toBeGreaterThanOrEqual(10);
+  });
+
+  test('a host that stays busy is waited for at most busy_wait in all, then the runs go on, marked', async () => {
+    const { runMatrix } = await import('../../../runner/run/run-matrix.js');
+    const plan = planOf();
+    plan.experiment.busy_wait = 0.1;
+    const executor = createFakeExecutor(outcomeOf(() => true));
+    const events = new EventEmitter();
+    const ends = [];
+    events.on('busy-wait', (event) => event.phase === 'end' && ends.push(event));
+    const summary = await runMatrix({
+      plan,
+      lanes: lanesWith(executor, []),
+      outDir: mkdtempSync(join(tmpdir(), 'busy-')),
+      events,
+    });
+    expect(ends).toEqual([expect.objectContaining({ outcome: 'budget' })]);
+    expect(summary.busy_wait_ms).toBeGreaterThanOrEqual(100);
+    expect(summary.busy_wait_ms).toBeLessThan(1000);
+    expect(summary).toMatchObject({ done: 6 + 2 * MAX_RERUNS, disturbed: 6 + 2 * MAX_RERUNS, busy_waits: 1 });
+  });
+
+  test('busy_wait: 0 never waits', async () => {
+    const { runMatrix } = await import('../../../runner/run/run-matrix.js');
+    const plan = planOf();
+    plan.experiment.busy_wait = 0;
+    const executor = createFakeExecutor(outcomeOf(() => true));
+    const sampled = [];
+    const lanes = lanesWith(executor, []);
+    lanes[0].sampleHost = async () => sampled.push(1);
+    const summary = await runMatrix({ plan, lanes, outDir: mkdtempSync(join(tmpdir(), 'busy-')) });
+    expect(sampled).toEqual([]);
+    expect(summary).toMatchObject({ busy_waits: 0, busy_wait_ms: 0 });
+  });
+});
+
+test('every phase of a wait reads as a sentence: why it waits, the bound, what it saw, how it ended', async () => {
+  const { formatBusyWait } = await import('../../../runner/commands/progress.js');
+  expect(formatBusyWait({ phase: 'start', streak: 3, disturbedAbove: 25, leftMs: 120000 })).toBe(
+    'host busy: the last 3 runs were disturbed (the rest of the host took more than 25% of the CPU time a run was ' +
+      'allowed); waiting up to 120 s for a quiet moment before the next run (`busy_wait` sets the bound)',
+  );
+  expect(formatBusyWait({ phase: 'sample', contendedPct: 50, otherCpus: 1, quiet: false })).toBe(
+    "host sample: others used 1.00 CPUs, 50% of the next run's allowance (busy)",
+  );
+  expect(formatBusyWait({ phase: 'end', outcome: 'quiet', waitedMs: 14200 })).toBe('host quiet after 14 s: going on');
+  expect(
+    formatBusyWait({ phase: 'end', outcome: 'budget', waitedMs: 120000, totalMs: 120000, budgetMs: 120000 }),
+  ).toMatch(/^host still busy after 120 s \(120 s of the 120 s allowed in all\): going on/);
 });
