@@ -85,8 +85,9 @@ test.each([1, 2])(
       throttledMs: 40,
       memoryPeakBytes: 8 * 2 ** 20,
     });
-    // The host's /proc/stat, from the first reading of the cgroup to the last: at least the 30 ms the test waited.
+    // The host's /proc/stat, from the first reading of the cgroup to the last: the 30 ms the test waited, less the
+    // millisecond by which a timer may fire early (libuv's loop clock is whole milliseconds, cached per turn).
     expect(report.host).toEqual({ cpu_ms: expect.any(Number), window_ms: expect.any(Number), cpus: os.cpus().length });
-    expect(report.host.window_ms).toBeGreaterThanOrEqual(30);
+    expect(report.host.window_ms).toBeGreaterThanOrEqual(29);
   },
 );
