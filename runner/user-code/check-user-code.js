@@ -109,7 +109,7 @@ function listTargets(plan, config) {
 }
 
 // node:module's stripTypeScriptTypes (Node.js 22.13+, 23.2+): the types blanked out, positions kept.
-async function findTypeStripper() {
+export async function findTypeStripper() {
   const { stripTypeScriptTypes } = await import('node:module');
   if (typeof stripTypeScriptTypes !== 'function') return null;
   return (source) => {
