@@ -49,7 +49,8 @@ export async function checkUserCode(plans, config) {
     warnings.push(...(checked.warnings ?? []));
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new LabErrors(errors);
-  return { modules, warnings };
+  const { findIdlePoolAxes } = await import('./pool-axis-warning.js');
+  return { modules, warnings: [...warnings, ...findIdlePoolAxes(targets, config, reader)] };
 }
 
 /** One module and export: { error } or { module, warnings }. */
@@ -103,6 +104,7 @@ function listTargets(plan, config) {
         exportName: given.export ?? 'default',
         exportWritten: written?.export !== undefined,
         shown: given.file,
+        pool: cell.values.uv_threadpool_size,
       },
     ];
   });
