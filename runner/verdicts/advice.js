@@ -54,7 +54,10 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
   );
   const base = { workload: first.workload, budget, metric, better: lowerIsBetter ? 'lower' : 'higher', within, knobs };
   // Out of memory in any run: listed as failed, never compared or recommended (verdicts/failed-settings.js).
-  const failed = candidates.map((cell) => judgeFailures(cell, formatSetting(cell, knobs))).filter(Boolean);
+  const failed = candidates
+    .filter((cell) => !dropped.has(cell.cell))
+    .map((cell) => judgeFailures(cell, formatSetting(cell, knobs)))
+    .filter(Boolean);
   const measured = candidates.filter(
     (cell) =>
       sampleOf(cell, metric).length > 0 && !dropped.has(cell.cell) && !failed.some((setting) => setting.cell === cell),
