@@ -70,7 +70,7 @@ function describeCode({ kind, file, exportName, argv, image }) {
 function describeCpus({ cpus, budgets }) {
   if (!budgets) return `# CPUs: ${cpus.count}, from ${cpus.source}.`;
   const values = budgets.values.map((budget) => budget.cpus);
-  return `# CPUs: ${formatAnd(values)}, ${budgets.from}; this engine has ${cpus.count} (${cpus.source}).`;
+  return `# CPUs: ${formatAnd(values)}, ${budgets.from}. This engine has ${cpus.count}, from ${cpus.source}.`;
 }
 
 // What to vary for each kind of code: the budgets (else a ladder up to the engine's CPUs), and the knobs.
