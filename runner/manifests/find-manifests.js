@@ -1,10 +1,12 @@
 // Where `init` looks for the deployment files of a service when none is named (--from): the project of the module,
-// that is the nearest folder at or above it with a package.json (the module's own folder when there is none), and
+// that is the nearest folder at or above it with a package.json or .git, up to the folder of the experiments file
+// (findProjectRoot), and
 // every folder under it down to MAX_DEPTH, but hidden folders, node_modules, results (the lab's), and the folders of
 // tests and examples (manifests there are not the service's, and may be broken on purpose) unless the module is in
 // one. A .yaml/.yml file is taken for a manifest when a line at its left margin starts a Kubernetes object (`kind:`,
 // `apiVersion:`) or a Compose file (`services:`); other YAML (CI files, app settings, experiments.yml) is not read.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const MAX_DEPTH = 4;
@@ -22,12 +24,23 @@ const MARKER = /^(kind|apiVersion|services):/m;
 // A manifest is a few kilobytes; a bigger YAML file is data, not a deployment.
 const MOST_BYTES = 1024 * 1024;
 
-/** The nearest folder at or above `start` with a package.json, else `start`. */
-export function findProjectRoot(start) {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (dir === path.dirname(dir)) return start;
+/**
+ * The nearest folder at or above `start` with a package.json (or a .git), looking no higher than `ceiling` (the
+ * experiments file's folder, when the module is in it) and never at the home folder or the filesystem's root (a
+ * stray ~/package.json would have init read every project under it); none found: `ceiling`, else `start`.
+ */
+export function findProjectRoot(start, { ceiling, home = os.homedir() } = {}) {
+  const within = ceiling && isInside(start, ceiling) ? ceiling : null;
+  for (let dir = start; dir !== home && dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json')) || existsSync(path.join(dir, '.git'))) return dir;
+    if (dir === within) break;
   }
+  return within ?? start;
+}
+
+function isInside(dir, folder) {
+  const relative = path.relative(folder, dir);
+  return !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /**
@@ -38,10 +51,7 @@ export function findProjectRoot(start) {
  */
 export function findManifestFiles(root, { along = root } = {}) {
   const found = [];
-  const onTheWay = (dir) => {
-    const relative = path.relative(dir, along);
-    return !relative.startsWith('..') && !path.isAbsolute(relative);
-  };
+  const onTheWay = (dir) => isInside(along, dir);
   // narrow: a skipped folder entered on the way to the module; in it only the way on, until the module's folder.
   const walk = (dir, depth, narrow = false) => {
     let entries;

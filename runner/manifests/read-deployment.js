@@ -15,7 +15,7 @@ import { readManifest } from './read-manifest.js';
  */
 export function readDeployment({ from = [], start, folder }) {
   const named = from.length > 0;
-  const looked = named ? null : findProjectRoot(start);
+  const looked = named ? null : findProjectRoot(start, { ceiling: folder });
   const files = named ? from : findManifestFiles(looked, { along: start });
   const shown = (file) => toPosix(path.relative(folder, file)) || '.';
   const sources = [];

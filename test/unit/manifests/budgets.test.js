@@ -90,7 +90,7 @@ test('one budget per amount, ascending, with every source; the smallest memory o
   expect(combineBudgets([small]).memory).toBeNull();
 });
 
-test('init looks in the project of the module, under the nearest package.json, not in tests, examples or hidden folders', () => {
+test('init looks in the project of the module, under the nearest package.json or .git, not in tests, examples or hidden folders', () => {
   const project = mkdtempSync(join(tmpdir(), 'manifests-'));
   const write = (file, text) => {
     mkdirSync(join(project, file, '..'), { recursive: true });
@@ -108,6 +108,17 @@ test('init looks in the project of the module, under the nearest package.json, n
   write('examples/demo/pod.yaml', 'apiVersion: v1\nkind: Pod\n');
   write('examples/other/pod.yaml', 'apiVersion: v1\nkind: Pod\n');
   expect(findProjectRoot(join(project, 'src'))).toBe(project);
+  // Never above the experiments file's folder when the module is in it, never the home folder.
+  const plain = mkdtempSync(join(tmpdir(), 'manifests-plain-'));
+  mkdirSync(join(plain, 'service', 'src'), { recursive: true });
+  writeFileSync(join(plain, 'package.json'), '{}');
+  expect(findProjectRoot(join(plain, 'service', 'src'), { ceiling: join(plain, 'service') })).toBe(
+    join(plain, 'service'),
+  );
+  expect(findProjectRoot(join(plain, 'service', 'src'), { home: plain })).toBe(join(plain, 'service', 'src'));
+  expect(findProjectRoot(join(plain, 'service', 'src'))).toBe(plain);
+  mkdirSync(join(plain, 'service', '.git'));
+  expect(findProjectRoot(join(plain, 'service', 'src'))).toBe(join(plain, 'service'));
   const shown = (files) => files.map((file) => file.slice(project.length + 1));
   expect(shown(findManifestFiles(project, { along: join(project, 'src') }))).toEqual([
     'compose.yml',
