@@ -198,7 +198,7 @@ function indent(spaces, head, entries) {
 }
 
 /** 1, 2, 4, … up to `to`, and `to` itself. */
-export function ladder(from, to) {
+function ladder(from, to) {
   const values = [];
   for (let value = from; value < to; value *= 2) values.push(value);
   return [...values, to];

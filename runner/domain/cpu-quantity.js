@@ -14,11 +14,6 @@ export function parseCpuAmount(value) {
   return value.endsWith('m') ? roundMillis(Number(value.slice(0, -1)) / 1000) : roundMillis(Number(value));
 }
 
-/** The same amount as millicores, the way a Kubernetes manifest writes it: 1.5 → "1500m". */
-export function formatMillicores(cpus) {
-  return `${Math.round(cpus * 1000)}m`;
-}
-
 function isWholeMillis(value) {
   return Number.isFinite(value) && Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6;
 }

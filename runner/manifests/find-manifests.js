@@ -9,17 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const MAX_DEPTH = 4;
-export const SKIPPED_FOLDERS = [
-  'node_modules',
-  'results',
-  'test',
-  'tests',
-  '__tests__',
-  'fixtures',
-  'testdata',
-  'examples',
-];
+const MAX_DEPTH = 4;
+const SKIPPED_FOLDERS = ['node_modules', 'results', 'test', 'tests', '__tests__', 'fixtures', 'testdata', 'examples'];
 const MARKER = /^(kind|apiVersion|services):/m;
 // A manifest is a few kilobytes; a bigger YAML file is data, not a deployment.
 const MOST_BYTES = 1024 * 1024;

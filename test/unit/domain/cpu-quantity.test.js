@@ -1,5 +1,5 @@
 // CPU amounts as production writes them: a number, or a Kubernetes CPU quantity; the number everywhere after.
-import { CPU_QUANTITY_PATTERN, formatMillicores, parseCpuAmount } from '../../../runner/domain/cpu-quantity.js';
+import { CPU_QUANTITY_PATTERN, parseCpuAmount } from '../../../runner/domain/cpu-quantity.js';
 import { normalizeAxisValue } from '../../../runner/domain/axes.js';
 import { COLUMN_TYPES } from '../../../runner/domain/columns.js';
 
@@ -57,8 +57,4 @@ test('the cpus axis normalizes a quantity to its number, leaves what is no amoun
 test('runs.csv reads cpus back as a number, though the schema lets a file write it as text', () => {
   expect(COLUMN_TYPES.text.has('cpus')).toBe(false);
   expect(COLUMN_TYPES.text.has('cpuset')).toBe(true);
-});
-
-test('millicores, as a manifest writes them', () => {
-  expect([1.5, 0.5, 2, 0.001].map(formatMillicores)).toEqual(['1500m', '500m', '2000m', '1m']);
 });
