@@ -213,6 +213,20 @@ export default function handler(req, res) {
       'quantities.yml',
     );
     expect(quantities.stdout).toContain('CPUs 0.5, 1, from --cpus');
+    // Budgets given and a file named: the budgets are those given, the memory limit the file's.
+    const memory = await lab(
+      dir,
+      'init',
+      '--http-app',
+      'src/app.js',
+      '--cpus',
+      '1',
+      '--from',
+      'k8s/deployment.yaml',
+      '--config',
+      'memory.yml',
+    );
+    expect(memory.stdout).toContain('CPUs 1, from --cpus; memory 512m');
     const bad = await lab(dir, 'init', '--http-app', 'src/app.js', '--cpus', '1500x', '--config', 'bad.yml');
     expect([bad.exitCode, bad.stderr]).toEqual([
       2,
