@@ -7,6 +7,8 @@ const EXIT_CODES = {
   ERR_USAGE: 2,
   ERR_OUTPUT_UNWRITABLE: 2,
   ERR_FILE_EXISTS: 2,
+  // init: a Kubernetes manifest or Compose file that cannot be read as one.
+  ERR_MANIFEST_INVALID: 2,
   ERR_DOCKER_UNREACHABLE: 2,
   ERR_IMAGE_BUILD: 2,
   ERR_IMAGE_UNAVAILABLE: 2,

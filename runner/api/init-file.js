@@ -1,20 +1,31 @@
-// The experiments.yml `init` writes for a person's own code: one experiment whose knobs fit the kind of code
-// (the libuv pool and worker threads for a function, cluster processes and worker threads for an HTTP app, the CPU
-// quota for any command), CPUs up to what the engine has, and a comment on every line saying what it does. Pure:
-// the caller reads the engine and the files (api/init.js).
+// The experiments.yml `init` writes for a person's own code: one experiment whose knobs fit the kind of code and
+// what the code calls (the libuv pool when it calls APIs that run on it, worker threads for a function, cluster
+// processes and worker threads for an HTTP app, the CPU quota for any command), the CPU budgets and memory limit of
+// the service's deployment files (else CPUs up to what the engine has), and a comment on every line saying what it
+// does and where it comes from. Pure: the caller reads the engine, the deployment files and the code (api/init.js).
 
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 
 const COMMENT_COLUMN = 44;
 // The study's runs a cell (docs/statistics.md), written out so the person sees what they can change.
 const REPETITIONS = EXPERIMENT_DEFAULTS.repetitions;
+// A comment that says more than a line holds: shown under its key, so long.
+const MOST_LISTED = 8;
 
 /**
  * @param {object} input
  * @param {'script'|'http-app'|'command'} input.kind
  * @param {string} input.name          the experiment's name
  * @param {string} input.invocation    the command line that wrote the file, quoted in its first line
- * @param {{ count: number, source: string }} input.cpus
+ * @param {string} [input.schema]      the path of experiments.schema.json for the editor's modeline
+ * @param {{ count: number, source: string }} input.cpus  the engine's CPUs
+ * @param {{ values: { cpus: number, sources: string[] }[], from: string, axis: string }} [input.budgets]
+ *   the CPU budgets, each with the lines naming its sources (none: a flow list); from: where they come from, for the
+ *   header; axis: the same for the axis' comment
+ * @param {string[]} [input.notes]     header lines: what was left out or not read
+ * @param {{ docker: string, lines: string[] }} [input.memory]  the memory limit, with the comment's lines
+ * @param {{ values: number[], comment: string, calls: string[] }|{ none: string }} [input.pool]  the pool axis and
+ *   the calls it was chosen for, or why there is none
  * @param {string} [input.file]        script / http-app: the module, relative to the experiments file's folder
  * @param {string} [input.exportName]
  * @param {boolean} [input.mountHere]  the module is inside the experiments file's folder: mount that folder
@@ -23,19 +34,22 @@ const REPETITIONS = EXPERIMENT_DEFAULTS.repetitions;
  * @returns {string}
  */
 export function formatInitFile(input) {
-  const matrix = chooseMatrix(input.kind, input.cpus.count);
+  const matrix = chooseMatrix(input);
   const cells = countCells(matrix);
   const lines = [
+    ...(input.schema ? [[`# yaml-language-server: $schema=${input.schema}`]] : []),
     [`# Written by \`${input.invocation}\` for ${describeCode(input)}.`],
     ['# Check it with `node-threads-lab plan`, run it with `node-threads-lab run`; every key: docs/experiments.md.'],
-    [`# CPUs: ${input.cpus.count}, from ${input.cpus.source}.`],
+    [describeCpus(input)],
+    ...(input.notes ?? []).map((note) => [`# ${note}`]),
     ['experiments:'],
     [`  ${input.name}:`, `results/${input.name}-<UTC time>/ and the \`experiment\` column`],
     [`    description: ${formatScalar(matrix.question)}`],
     [`    repetitions: ${REPETITIONS}`, 'runs per cell, each in a fresh container, in a shuffled order'],
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
+    ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
     ['    matrix:', `every combination is one cell: ${cells} cells × ${REPETITIONS} = ${cells * REPETITIONS} runs`],
-    ...matrix.axes.map(([axis, values, comment]) => [`      ${axis}: ${formatList(values)}`, comment]),
+    ...matrix.axes.flatMap(formatAxis),
     ...(matrix.exclude
       ? [
           ['    exclude:', 'combinations left out'],
@@ -53,34 +67,49 @@ function describeCode({ kind, file, exportName, argv, image }) {
   return `${kind === 'script' ? 'the function' : 'the HTTP app'} \`${exportName}\` of ${file}`;
 }
 
-// What to vary for each kind of code, on an engine of `count` CPUs.
-function chooseMatrix(kind, count) {
+function describeCpus({ cpus, budgets }) {
+  if (!budgets) return `# CPUs: ${cpus.count}, from ${cpus.source}.`;
+  const values = budgets.values.map((budget) => budget.cpus);
+  return `# CPUs: ${formatAnd(values)}, ${budgets.from}. This engine has ${cpus.count}, from ${cpus.source}.`;
+}
+
+// What to vary for each kind of code: the budgets (else a ladder up to the engine's CPUs), and the knobs.
+function chooseMatrix({ kind, cpus, budgets, pool }) {
+  const count = cpus.count;
+  const top = budgets ? Math.max(...budgets.values.map((budget) => budget.cpus)) : count;
+  const many = Math.max(2, Math.ceil(top));
   const all = count === 1 ? 'the one CPU of this engine' : `up to all ${count} CPUs of this engine`;
+  const poolAxis = pool?.values ? [['uv_threadpool_size', pool.values, pool.comment, listCalls(pool.calls)]] : [];
+  const poolNote = pool?.none ? [['#', null, pool.none]] : [];
+  const budgetAxis = (comment, fallback) =>
+    budgets
+      ? ['cpus', budgets.values, `${comment}, ${budgets.axis}`]
+      : ['cpus', fallback.values, `${comment}, ${fallback.comment}`];
   if (kind === 'script') {
-    const threads = Math.max(2, count);
     return {
-      question: 'How does my function scale with CPUs, the libuv pool and worker threads?',
+      question: `How does my function scale with CPUs${pool?.values ? ', the libuv pool' : ''} and worker threads?`,
       axes: [
         ['workload', ['script'], 'your function: one call is one task'],
-        ['cpus', ladder(1, count), `CPU quota (docker run --cpus), ${all}`],
-        ['uv_threadpool_size', [1, 4], 'libuv pool: async calls on it (crypto, zlib, fs) run this many at once'],
-        ['workers', [0, threads], 'worker threads sharing the calls: the way sync code runs in parallel'],
+        budgetAxis('CPU quota (docker run --cpus)', { values: ladder(1, count), comment: all }),
+        ...poolAxis,
+        ['workers', [0, many], 'worker threads sharing the calls: the way sync code runs in parallel'],
+        ...poolNote,
       ],
     };
   }
   if (kind === 'http-app') {
-    const many = Math.max(2, count);
     return {
-      question: 'Does my app serve more requests per second in cluster processes or in worker threads?',
+      question: `Does my app serve more requests per second in cluster processes or in worker threads${pool?.values ? ', and with what libuv pool' : ''}?`,
       axes: [
         ['workload', ['http'], 'your app as the server, autocannon as the load in a second container'],
-        [
-          'cpus',
-          [count],
-          `CPU quota of the server: ${count === 1 ? 'the one CPU' : `all ${count} CPUs`} of this engine (the load generator runs beside it)`,
-        ],
+        budgetAxis('CPU quota of the server (the load generator runs beside it)', {
+          values: [count],
+          comment: count === 1 ? 'the one CPU of this engine' : `all ${count} CPUs of this engine`,
+        }),
         ['cluster', [0, many], 'node:cluster processes serving (0: one process)'],
         ['workers', [0, many], 'worker threads serving; the main thread deals them the connections'],
+        ...poolAxis,
+        ...poolNote,
       ],
       exclude: { cluster: many, workers: many },
     };
@@ -89,9 +118,36 @@ function chooseMatrix(kind, count) {
     question: 'How long does my command take with less and more CPU?',
     axes: [
       ['workload', ['command'], "any program, measured from outside by its container's cgroup"],
-      ['cpus', [0.5, ...ladder(1, count)], `CPU quota (docker run --cpus): half a CPU, ${all}`],
+      budgetAxis('CPU quota (docker run --cpus)', {
+        values: [0.5, ...ladder(1, count)],
+        comment: `half a CPU, ${all}`,
+      }),
     ],
   };
+}
+
+// `cpus` from deployment files: one value a line, each with its source. Any other axis: a flow list and a comment,
+// and the lines that say more under it.
+function formatAxis([axis, values, comment, more = []]) {
+  if (axis === '#') return [[`      # ${comment}`]];
+  if (values.some((budget) => budget.sources?.length > 0)) {
+    return [
+      [`      ${axis}:`, comment],
+      ...values.flatMap((budget) => commentLines(`        - ${budget.cpus}`, budget.sources)),
+    ];
+  }
+  const numbers = values.map((value) => (typeof value === 'object' ? value.cpus : value));
+  return commentLines(`      ${axis}: ${formatList(numbers)}`, [comment, ...more]);
+}
+
+/** A line with its comment, and the comment's further lines under it, lined up. */
+function commentLines(code, [first, ...rest]) {
+  return [[code, first], ...rest.map((line) => ['', `  ${line}`])];
+}
+
+function listCalls(calls = []) {
+  const shown = calls.slice(0, MOST_LISTED);
+  return calls.length > MOST_LISTED ? [...shown, `and ${calls.length - MOST_LISTED} more`] : shown;
 }
 
 function formatParams({ kind, file, exportName, mountHere, argv, image }) {
@@ -149,10 +205,12 @@ function ladder(from, to) {
 }
 
 function countCells({ axes, exclude }) {
-  const combinations = axes.reduce(
-    (partial, [axis, values]) => partial.flatMap((cell) => values.map((value) => ({ ...cell, [axis]: value }))),
-    [{}],
-  );
+  const combinations = axes
+    .filter(([axis]) => axis !== '#')
+    .reduce(
+      (partial, [axis, values]) => partial.flatMap((cell) => values.map((value) => ({ ...cell, [axis]: value }))),
+      [{}],
+    );
   const excluded = (cell) =>
     exclude !== undefined && Object.entries(exclude).every(([axis, value]) => cell[axis] === value);
   return combinations.filter((cell) => !excluded(cell)).length;
@@ -166,6 +224,10 @@ function formatMap(map) {
   return `{${Object.entries(map)
     .map(([key, value]) => `${key}: ${formatScalar(value)}`)
     .join(', ')}}`;
+}
+
+function formatAnd(values) {
+  return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} and ${values.at(-1)}`;
 }
 
 // Plain where YAML reads it back as the same string or number, double-quoted (JSON is valid YAML) otherwise.

@@ -47,7 +47,8 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'init',
-    synopsis: 'init --script FILE [--export NAME] | --http-app FILE | --command "PROGRAM ARGS" [--image IMAGE]',
+    synopsis:
+      'init --script FILE [--export NAME] | --http-app FILE | --command "PROGRAM ARGS" [--image IMAGE] [--cpus LIST] [--from FILE]',
     summary: 'write an experiments.yml for your own code',
     load: () => import('./init.js'),
   },

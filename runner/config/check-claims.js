@@ -2,6 +2,7 @@
 // must exist in this experiment's cells, the metric must be one the workloads measure, one expect form).
 
 import { findAxis, normalizeAxisValue } from '../domain/axes.js';
+import { parseCpuAmount } from '../domain/cpu-quantity.js';
 import { RUN_METRICS } from '../domain/columns.js';
 import { listWorkloadColumns, WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
@@ -184,7 +185,8 @@ function checkClaim(claim, shapes, path) {
       const pair = claim.compare[compared[0]];
       if (Array.isArray(pair) && pair.length === 2) {
         pair.forEach((value, i) => checkValue(compared[0], value, [...path, 'compare', compared[0], i]));
-        if (String(pair[0]) === String(pair[1])) {
+        const [a, b] = pair.map((value) => String(normalizeAxisValue(compared[0], value)));
+        if (a === b) {
           issues.push({
             path: [...path, 'compare', compared[0]],
             message: `A and B are both ${formatFlow(pair[0])}; expected two different values`,
@@ -204,6 +206,8 @@ function checkClaim(claim, shapes, path) {
   }
   if (isPlainObject(claim.where)) {
     for (const [axis, value] of Object.entries(claim.where)) {
+      // `where: {cpus: 150%}` is the schema's to report (not a CPU amount), not a value missing from the matrix.
+      if (axis === 'cpus' && parseCpuAmount(value) === undefined) continue;
       if (findAxis(axis) && checkAxis(axis, [...path, 'where', axis]))
         checkValue(axis, value, [...path, 'where', axis]);
     }

@@ -44,7 +44,8 @@ function checkMemory(value, path) {
 function checkAxisValue(axis, value, path, host) {
   // host null: the engines are elsewhere; their own CPUs are checked once they are reached.
   if (!host) return [];
-  return HOST_CHECKS[axis]?.(value, path, host) ?? [];
+  // `cpus: 1500m` is checked as the 1.5 CPUs it is.
+  return HOST_CHECKS[axis]?.(normalizeAxisValue(axis, value), path, host) ?? [];
 }
 
 function checkMatrix(matrix, path, host) {
@@ -67,7 +68,7 @@ function checkNormalizedRepeats(axis, values, path) {
     if (first < index && values[first] !== value && typeof value !== 'object') {
       issues.push({
         path: [...path, index],
-        message: `duplicate value ${formatFlow(value)} (same as [${first}] once written as text); expected each value once`,
+        message: `duplicate value ${formatFlow(value)} (same as [${first}] once ${axis === 'cpus' ? 'read as a number of CPUs' : 'written as text'}); expected each value once`,
         hint: 'remove the repeat: each value is one cell',
       });
     }

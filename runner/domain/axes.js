@@ -7,6 +7,7 @@
 //   env     the container environment variable the value is passed in
 
 import { CPUSET_PATTERN } from '../../images/workload/lib/cpuset.js';
+import { CPU_QUANTITY_PATTERN, parseCpuAmount } from './cpu-quantity.js';
 import { ENV_AXIS_PATTERN, isEnvAxisName } from './env-names.js';
 import { WORKLOAD_NAMES } from './workloads.js';
 
@@ -16,10 +17,21 @@ export const AXES = {
     pivot: 'column',
     title: 'CPU quota',
     description:
-      'CPUs the container may use, as `docker run --cpus` (CFS quota). Fractions work (0.5, 1.5), up to 3 decimals; ' +
-      'at most the host CPU count.',
-    value: { type: 'number', exclusiveMinimum: 0, multipleOf: 0.001, examples: [0.5, 1, 2] },
+      'CPUs the container may use, as `docker run --cpus` (CFS quota): a number (0.5, 1.5, up to 3 decimals) or a ' +
+      'Kubernetes CPU quantity as `resources.limits.cpu` writes it ("1500m", "0.5", "2"); at most the host CPU count. ' +
+      'Reports and runs.csv show the number (1500m is 1.5).',
+    // The pattern applies to strings only, the bounds to numbers only (JSON Schema): one definition for both forms.
+    value: {
+      type: ['number', 'string'],
+      exclusiveMinimum: 0,
+      multipleOf: 0.001,
+      pattern: CPU_QUANTITY_PATTERN,
+      examples: [0.5, 1, 2, '1500m'],
+    },
     example: [1, 2],
+    normalize: (value) => parseCpuAmount(value) ?? value,
+    // Written as given in the file, always a number once normalized: runs.csv reads it back as one.
+    columnType: 'number',
   },
   cpuset: {
     label: 'cpuset: CPUs pinned (ids)',

@@ -342,10 +342,11 @@ const namesOfType = (type) =>
 
 /** { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a number or nothing. */
 export const COLUMN_TYPES = {
-  // Text axes are those whose values are strings (workload, cpuset); a workload's columns say their own type.
+  // Text axes are those whose values are strings (workload, cpuset; cpus may be written "1500m" but is a number once
+  // normalized: its columnType); a workload's columns say their own type.
   text: new Set([
     ...namesOfType('text'),
-    ...AXIS_COLUMNS.filter((axis) => [AXES[axis].value.type].flat().includes('string')),
+    ...AXIS_COLUMNS.filter((axis) => [AXES[axis].columnType ?? AXES[axis].value.type].flat().includes('string')),
     ...workloadColumnsOfType('text'),
   ]),
   boolean: new Set([...namesOfType('boolean'), ...workloadColumnsOfType('boolean')]),

@@ -86,7 +86,7 @@ export function formatAnswer(answer) {
   if (answer.as_good.length > 1) parts.push(`as good: ${answer.as_good.map((setting) => setting.label).join(', ')}`);
   if (answer.eliminated.length > 0)
     parts.push(
-      `eliminated: ${answer.eliminated.map((setting) => `${setting.label} (median ${formatNumber(setting.median)}: ${setting.why})`).join(', ')}`,
+      `eliminated: ${answer.eliminated.map((setting) => `${setting.label} (${setting.state === 'failed' ? setting.why : `median ${formatNumber(setting.median)}: ${setting.why}`})`).join(', ')}`,
     );
   parts.push(describeDefault(answer.default, lower));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));

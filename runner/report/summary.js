@@ -8,6 +8,7 @@ import { SEEN_COLUMNS } from '../domain/columns.js';
 import { isMeasured } from '../domain/interference.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
+import { countStatuses } from '../verdicts/failed-settings.js';
 
 // ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the logarithms
 // — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
@@ -109,6 +110,8 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
     workload,
     n: measured.length,
     failed: cellRuns.filter((run) => run.status !== 'ok').length,
+    // What the advice needs to know of the runs that did not count: which ran out of memory.
+    statuses: countStatuses(cellRuns),
     warmups: cellRuns.filter((run) => run.warmup === true).length,
     disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
     runs: measured,

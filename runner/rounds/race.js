@@ -7,6 +7,7 @@
 import { AXIS_COLUMNS } from '../domain/axes.js';
 import { isMeasured } from '../domain/interference.js';
 import { adviseCells } from '../verdicts/advice.js';
+import { countStatuses } from '../verdicts/failed-settings.js';
 
 /**
  * @param {object} plan  one experiment's plan (cells, experiment: { recommend, race, search })
@@ -27,6 +28,8 @@ export function replayRace(plan, rows) {
         values,
         workload,
         runs: measured.filter((row) => row.cell === cell && Number(row.repetition) <= round),
+        // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
+        statuses: countStatuses(rows.filter((row) => row.cell === cell && Number(row.repetition) <= round)),
       }));
   const dropped = new Map();
   const lastRound = Math.max(0, ...rows.filter((row) => row.warmup !== true).map((row) => Number(row.repetition)));

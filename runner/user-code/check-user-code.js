@@ -49,7 +49,8 @@ export async function checkUserCode(plans, config) {
     warnings.push(...(checked.warnings ?? []));
   }
   if (errors.length > 0) throw errors.length === 1 ? errors[0] : new LabErrors(errors);
-  return { modules, warnings };
+  const { findIdlePoolAxes } = await import('./pool-axis-warning.js');
+  return { modules, warnings: [...warnings, ...findIdlePoolAxes(targets, config, reader)] };
 }
 
 /** One module and export: { error } or { module, warnings }. */
@@ -103,13 +104,14 @@ function listTargets(plan, config) {
         exportName: given.export ?? 'default',
         exportWritten: written?.export !== undefined,
         shown: given.file,
+        pool: cell.values.uv_threadpool_size,
       },
     ];
   });
 }
 
 // node:module's stripTypeScriptTypes (Node.js 22.13+, 23.2+): the types blanked out, positions kept.
-async function findTypeStripper() {
+export async function findTypeStripper() {
   const { stripTypeScriptTypes } = await import('node:module');
   if (typeof stripTypeScriptTypes !== 'function') return null;
   return (source) => {

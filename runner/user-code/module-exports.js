@@ -38,9 +38,7 @@ const MAX_DEPTH = 8;
  */
 export function readModuleExports(file, { root, strip }, depth = 0, seen = new Set()) {
   seen.add(file);
-  const text = readFileSync(file, 'utf8');
-  const source = strip && isTypeScript(file) ? strip(text) : text;
-  const parsed = parseModule(source, readFormatHint(file, root));
+  const parsed = parseUserModule(file, { root, strip });
   if (parsed.syntaxError)
     return {
       file,
@@ -63,6 +61,16 @@ export function readModuleExports(file, { root, strip }, depth = 0, seen = new S
   for (const { specifier, line, star } of read.reexports)
     mergeReexport(found, { specifier, line, star, root, strip, depth, seen });
   return found;
+}
+
+/**
+ * The file's syntax tree as the container's Node.js would read it (see readModuleExports for `root` and `strip`).
+ * @returns {{ format: 'module'|'commonjs', ast?: object, syntaxError?: { message, line, column, offset } }}
+ */
+export function parseUserModule(file, { root, strip }) {
+  const text = readFileSync(file, 'utf8');
+  const source = strip && isTypeScript(file) ? strip(text) : text;
+  return parseModule(source, readFormatHint(file, root));
 }
 
 export function isTypeScript(file) {
@@ -393,7 +401,8 @@ function listPackages(ast) {
     .filter((name, index, all) => all.indexOf(name) === index);
 }
 
-function isPackageSpecifier(specifier) {
+/** A bare specifier of a package: not relative, absolute, a URL or a builtin (node:fs, fs, fs/promises). */
+export function isPackageSpecifier(specifier) {
   if (/^(\.|\/|node:|file:|data:)/.test(specifier)) return false;
   return !builtinModules.includes(specifier.split('/')[0]) && !builtinModules.includes(specifier);
 }

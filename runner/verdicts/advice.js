@@ -11,6 +11,7 @@ import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyi
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { compareCells } from './compare-pair.js';
+import { judgeFailures } from './failed-settings.js';
 import { formatRatio } from './format-ratio.js';
 import { judgeFamily } from './judge.js';
 
@@ -52,7 +53,15 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
     groupAxes.filter((axis) => axis !== 'workload'),
   );
   const base = { workload: first.workload, budget, metric, better: lowerIsBetter ? 'lower' : 'higher', within, knobs };
-  const measured = candidates.filter((cell) => sampleOf(cell, metric).length > 0 && !dropped.has(cell.cell));
+  // Out of memory in any run: listed as failed, never compared or recommended (verdicts/failed-settings.js).
+  const failed = candidates
+    .filter((cell) => !dropped.has(cell.cell))
+    .map((cell) => judgeFailures(cell, formatSetting(cell, knobs)))
+    .filter(Boolean);
+  const measured = candidates.filter(
+    (cell) =>
+      sampleOf(cell, metric).length > 0 && !dropped.has(cell.cell) && !failed.some((setting) => setting.cell === cell),
+  );
   const droppedSettings = candidates
     .filter((cell) => dropped.has(cell.cell))
     .map((cell) => ({
@@ -73,11 +82,14 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
       recommended: null,
       best: null,
       as_good: [],
-      eliminated: [],
+      eliminated: failed,
       open: [],
       default: null,
       runs_needed: null,
-      reason: 'no setting has a measured run yet',
+      reason:
+        failed.length > 0
+          ? `every setting failed: out of memory (${failed.map((setting) => setting.label).join(', ')})`
+          : 'no setting has a measured run yet',
     };
   // The best by the same centre the comparisons use, so that no other setting's ratio to it is below 1.
   const centre = (cell) => centreInterval(sampleOf(cell, metric))?.centre ?? cellMedian(cell, metric);
@@ -149,7 +161,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, dropped }) {
     best: settings.find((setting) => setting.state === 'best'),
     recommended,
     as_good: contenders,
-    eliminated: [...settings.filter((setting) => setting.state === 'eliminated'), ...droppedSettings],
+    eliminated: [...settings.filter((setting) => setting.state === 'eliminated'), ...droppedSettings, ...failed],
     open,
     status: open.length === 0 && recommended ? 'settled' : 'open',
     runs_needed:

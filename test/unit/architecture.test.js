@@ -27,8 +27,10 @@ const LAYERS = [
   ],
   ['runner/config/', 'runner/config/diagnostics/'],
   // plan/ turns a config into runs; user-code/ reads the user's own modules before any run (the preflight's static
-  // half); rounds/ decides what runs next from the rows so far (re-runs, adaptive rounds, the race).
-  ['runner/plan/', 'runner/user-code/'],
+  // half, and what in them runs on the libuv pool); manifests/ reads the service's deployment files (Kubernetes,
+  // Compose) for init's CPU budgets and memory limit; rounds/ decides what runs next from the rows so far (re-runs,
+  // adaptive rounds, the race).
+  ['runner/plan/', 'runner/user-code/', 'runner/manifests/'],
   ['runner/rounds/'],
   // The backend contract (what the run loop asks of whatever runs a container); docker/ implements it.
   ['runner/backend/'],

@@ -2,6 +2,7 @@
 // `at: 'key'` points at the key rather than its value; `anchor` is the path to point at when it is not `path`.
 
 import { AXIS_NAMES } from '../../domain/axes.js';
+import { CPU_QUANTITY_PATTERN } from '../../domain/cpu-quantity.js';
 import { explainReservedName } from '../../domain/env-names.js';
 import { describeExpected, describeStep } from './expected.js';
 import { MINIMAL_EXAMPLE, suggestValue } from './hints.js';
@@ -29,10 +30,42 @@ export function translateAjvErrors(errors, raw) {
   const issues = dropUnchosenBranches(errors)
     .filter((error) => !SUMMARY_KEYWORDS.has(error.keyword))
     .map((error) => {
-      const translate = TRANSLATORS[error.keyword] ?? translateExpected;
+      const translate = isCpuAmount(error.parentSchema)
+        ? translateCpuAmount
+        : (TRANSLATORS[error.keyword] ?? translateExpected);
       return translate(error, parsePointer(error.instancePath, raw));
     });
-  return dropMissingTypos(issues);
+  return dropRepeats(dropMissingTypos(issues));
+}
+
+// A CPU amount breaks one of several rules (type, bound, step, pattern) but is one mistake: said once, in full.
+const isCpuAmount = (schema) => schema?.pattern === CPU_QUANTITY_PATTERN;
+
+function translateCpuAmount(error, path) {
+  const location = classifyPath(path);
+  const examples =
+    location.kind === 'axis'
+      ? 'write e.g. `cpus: [1500m]` or `cpus: [1.5]`'
+      : location.kind === 'entry-value'
+        ? `one value per axis in an ${location.list} entry, e.g. \`- {cpus: 1500m}\` or \`- {cpus: 1.5}\``
+        : 'write e.g. `cpus: 1500m` or `cpus: 1.5`';
+  return {
+    path,
+    message:
+      'expected a CPU amount greater than 0: a number of CPUs (1.5, at most 3 decimals) or a Kubernetes CPU quantity ' +
+      `(1500m, "0.5"), found ${describeValue(error.data)}`,
+    hint: `${examples}; 1500m is 1.5 CPUs`,
+  };
+}
+
+function dropRepeats(issues) {
+  const seen = new Set();
+  return issues.filter((issue) => {
+    const key = `${formatPath(issue.path)}\u0000${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 // `experiment:` is both an unknown key and a missing `experiments:`; the "did you mean" says it all.

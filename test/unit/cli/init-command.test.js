@@ -6,6 +6,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { SCHEMA_FILE } from '../../../runner/config/schema.js';
 
 const CLI = fileURLToPath(new URL('../../../runner/cli.js', import.meta.url));
 const ENV = {
@@ -58,7 +59,9 @@ describe.each(FORMS)('init %s', (_, args, params, workloads) => {
       `wrote ${join(dir, 'experiments.yml')}: CPUs ${CPUS}, from os.availableParallelism() of this machine (no engine answered`,
     );
     const text = readFileSync(join(dir, 'experiments.yml'), 'utf8');
-    expect(text).toMatch(new RegExp(`^# Written by \`node-threads-lab init ${args[0]} `));
+    // Editors complete keys from the schema the first line names (yaml-language-server), here the checkout's.
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCHEMA_FILE}`);
+    expect(text).toMatch(new RegExp(`^# Written by \`node-threads-lab init ${args[0]} `, 'm'));
     expect(text).toContain(`# CPUs: ${CPUS}, from os.availableParallelism() of this machine`);
     expect(text).toMatch(params);
     // Every key under matrix: has its comment.
@@ -100,4 +103,180 @@ test('a module that is not there, or no code named: exit 2 and nothing written',
   expect(none.exitCode).toBe(2);
   expect(none.stderr).toContain('init needs the code to measure');
   expect(existsSync(join(dir, 'experiments.yml'))).toBe(false);
+});
+
+describe('a service with its deployment files', () => {
+  const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  template:
+    spec:
+      containers:
+        - name: api
+          resources:
+            limits: {cpu: 1500m, memory: 512Mi}
+`;
+  const HANDLER = `import { pbkdf2 } from 'node:crypto';
+
+export default function handler(req, res) {
+  pbkdf2('secret', 'salt', 1000, 32, 'sha256', (error, key) => res.end(key.toString('hex')));
+}
+`;
+
+  function deployedService() {
+    const dir = mkdtempSync(join(tmpdir(), 'init-deployed-'));
+    mkdirSync(join(dir, 'src'));
+    mkdirSync(join(dir, 'k8s'));
+    writeFileSync(join(dir, 'package.json'), '{"name": "api", "type": "module"}\n');
+    writeFileSync(join(dir, 'src', 'app.js'), HANDLER);
+    writeFileSync(join(dir, 'k8s', 'deployment.yaml'), DEPLOYMENT);
+    writeFileSync(join(dir, 'compose.yaml'), 'services:\n  api:\n    build: .\n    cpus: "0.5"\n');
+    return dir;
+  }
+
+  test('init --http-app writes the budgets of the Deployment and the Compose file, each with its source, the memory limit and the pool axis', async () => {
+    const dir = deployedService();
+    const written = await lab(dir, 'init', '--http-app', 'src/app.js');
+    expect(written.exitCode).toBe(0);
+    expect(written.stdout).toContain(
+      `wrote ${join(dir, 'experiments.yml')}: CPUs 0.5, 1.5, from compose.yaml, k8s/deployment.yaml; memory 512m`,
+    );
+    const text = readFileSync(join(dir, 'experiments.yml'), 'utf8');
+    expect(text).toMatch(/^ {6}cpus: +# CPU quota of the server .*one per budget your deployment files set:$/m);
+    expect(text).toMatch(/^ {8}- 0\.5 +# compose\.yaml: service api \(cpus "0\.5"\)$/m);
+    expect(text).toMatch(
+      /^ {8}- 1\.5 +# k8s\/deployment\.yaml: Deployment\/api, container api \(limits\.cpu 1500m\)$/m,
+    );
+    expect(text).toMatch(
+      /^ {4}memory: 512m +# .*\n +# +k8s\/deployment\.yaml: Deployment\/api, container api \(limits\.memory 512Mi\)\n +# +compose\.yaml: service api: no memory limit$/m,
+    );
+    expect(text).toMatch(/^ {6}uv_threadpool_size: \[1, 2, 4\] +# libuv pool .*\n +# +src\/app\.js:4 crypto\.pbkdf2$/m);
+    const planned = await lab(dir, 'plan', '--json');
+    expect(planned.exitCode).toBe(0);
+    const [experiment] = JSON.parse(planned.stdout).experiments;
+    expect([...new Set(experiment.cells.map((cell) => cell.values.cpus))]).toEqual([0.5, 1.5]);
+    expect([...new Set(experiment.cells.map((cell) => cell.values.uv_threadpool_size))]).toEqual([1, 2, 4]);
+    expect(JSON.parse(planned.stdout).warnings).toEqual([]);
+  });
+
+  test('--from names the files instead (more than once); --cpus names the budgets', async () => {
+    const dir = deployedService();
+    const only = await lab(
+      dir,
+      'init',
+      '--http-app',
+      'src/app.js',
+      '--from',
+      'k8s/deployment.yaml',
+      '--config',
+      'from.yml',
+    );
+    expect(only.exitCode).toBe(0);
+    expect(only.stdout).toContain('CPUs 1.5, from k8s/deployment.yaml; memory 512m');
+    const both = await lab(
+      dir,
+      'init',
+      '--http-app',
+      'src/app.js',
+      '--from',
+      'compose.yaml',
+      '--from',
+      'k8s/deployment.yaml',
+      '--config',
+      'both.yml',
+    );
+    expect(both.stdout).toContain('CPUs 0.5, 1.5, from compose.yaml, k8s/deployment.yaml; memory 512m');
+    const given = await lab(dir, 'init', '--http-app', 'src/app.js', '--cpus', '1.5,2', '--config', 'given.yml');
+    if (CPUS >= 2) {
+      expect(given.exitCode).toBe(0);
+      expect(given.stdout).toContain('CPUs 1.5, 2, from --cpus');
+      expect(readFileSync(join(dir, 'given.yml'), 'utf8')).toMatch(
+        /^ {6}cpus: \[1\.5, 2\] +# .*the budgets given with --cpus$/m,
+      );
+      expect(readFileSync(join(dir, 'given.yml'), 'utf8')).not.toContain('memory:');
+    } else {
+      expect(given.exitCode).toBe(2);
+      expect(given.stderr).toContain(`--cpus: 2 is more than the ${CPUS} CPUs of this engine`);
+    }
+    const quantities = await lab(
+      dir,
+      'init',
+      '--http-app',
+      'src/app.js',
+      '--cpus',
+      '500m',
+      '--cpus',
+      '1',
+      '--config',
+      'quantities.yml',
+    );
+    expect(quantities.stdout).toContain('CPUs 0.5, 1, from --cpus');
+    // Budgets given and a file named: the budgets are those given, the memory limit the file's.
+    const memory = await lab(
+      dir,
+      'init',
+      '--http-app',
+      'src/app.js',
+      '--cpus',
+      '1',
+      '--from',
+      'k8s/deployment.yaml',
+      '--config',
+      'memory.yml',
+    );
+    expect(memory.stdout).toContain('CPUs 1, from --cpus; memory 512m');
+    const bad = await lab(dir, 'init', '--http-app', 'src/app.js', '--cpus', '1500x', '--config', 'bad.yml');
+    expect([bad.exitCode, bad.stderr]).toEqual([
+      2,
+      '--cpus: "1500x" is not a CPU amount\n  numbers of CPUs or Kubernetes CPU quantities, comma-separated: --cpus 1.5,2 or --cpus 500m,1500m',
+    ]);
+    expect(existsSync(join(dir, 'bad.yml'))).toBe(false);
+  });
+
+  test('a manifest init cannot read: exit 2 with its file and position, nothing written; a Helm template: a warning', async () => {
+    const dir = deployedService();
+    writeFileSync(
+      join(dir, 'k8s', 'worker.yaml'),
+      DEPLOYMENT.replace('name: api', 'name: worker').replace('1500m', '1500x'),
+    );
+    const broken = await lab(dir, 'init', '--http-app', 'src/app.js');
+    expect(broken.exitCode).toBe(2);
+    expect(broken.stderr).toBe(
+      `${join(dir, 'k8s', 'worker.yaml')}:11:27: spec.template.spec.containers[0].resources.limits.cpu: \`limits.cpu\` is "1500x", not a Kubernetes CPU quantity (1500m, "1.5", 2)\n  write e.g. \`cpu: 1500m\` or \`cpu: "1.5"\``,
+    );
+    writeFileSync(join(dir, 'k8s', 'worker.yaml'), 'apiVersion: v1\nkind: Pod\nspec: {containers: [\n');
+    const syntax = await lab(dir, 'init', '--http-app', 'src/app.js');
+    expect(syntax.exitCode).toBe(2);
+    expect(syntax.stderr).toMatch(new RegExp(`^${join(dir, 'k8s', 'worker.yaml')}:4:1: `));
+    expect(existsSync(join(dir, 'experiments.yml'))).toBe(false);
+    writeFileSync(join(dir, 'k8s', 'worker.yaml'), DEPLOYMENT.replace('name: api', 'name: {{ .Release.Name }}'));
+    const helm = await lab(dir, 'init', '--http-app', 'src/app.js');
+    expect(helm.exitCode).toBe(0);
+    expect(helm.stderr).toContain(`${join(dir, 'k8s', 'worker.yaml')}: warning: not read: a Helm template`);
+    expect(readFileSync(join(dir, 'experiments.yml'), 'utf8')).toContain(
+      '# k8s/worker.yaml: not read: a Helm template',
+    );
+  });
+
+  test('cpus: 1500m plans as 1.5, and runs.csv will say so', async () => {
+    const dir = deployedService();
+    writeFileSync(
+      join(dir, 'experiments.yml'),
+      'experiments:\n  budgets:\n    matrix:\n      workload: pbkdf2\n      cpus: [1500m, "0.5"]\n',
+    );
+    const planned = await lab(dir, 'plan', '--json');
+    expect(planned.exitCode).toBe(0);
+    expect(JSON.parse(planned.stdout).experiments[0].cells.map((cell) => cell.values.cpus)).toEqual([1.5, 0.5]);
+    writeFileSync(
+      join(dir, 'experiments.yml'),
+      'experiments:\n  budgets:\n    matrix:\n      workload: pbkdf2\n      cpus: [1500x]\n',
+    );
+    const bad = await lab(dir, 'plan');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain(
+      'experiments.yml:5:14: experiments.budgets.matrix.cpus[0]: expected a CPU amount greater than 0: a number of CPUs (1.5, at most 3 decimals) or a Kubernetes CPU quantity (1500m, "0.5"), found "1500x"\n  write e.g. `cpus: [1500m]` or `cpus: [1.5]`',
+    );
+  });
 });

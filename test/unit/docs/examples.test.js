@@ -8,6 +8,8 @@ const cross = (...axes) => axes.reduce((rows, [axis, values]) => rows.flatMap((r
 
 const EXPECTED = {
   'README.md#pool-vs-cores': cross(['workload', ['pbkdf2', 'argon2']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
+  // Kubernetes CPU quantities, planned as the numbers they are.
+  'docs/experiments.md#pod-budgets': cross(['workload', ['pbkdf2']], ['cpus', [0.5, 1.5]], ['uv_threadpool_size', [1, 4]]),
   'docs/experiments.md#pool-advice': cross(['workload', ['pbkdf2']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
   'docs/bench-race.md#bench-race': cross(['workload', ['pbkdf2']], ['cpus', [2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
   'docs/examples.md#pbkdf2-waves': cross(['workload', ['pbkdf2']], ['uv_threadpool_size', [1, 4, 8]], ['cpus', [2]]),

@@ -131,3 +131,35 @@ test('a package that is in no node_modules under the mounted folder, and a nativ
     'that the native addon `fake-addon` loads on Linux with Node.js 24 (a binary built on macOS or Windows does not)',
   );
 });
+
+test('a pool axis for code that never uses the pool: a warning at the axis; none where the code or its files call on it', async () => {
+  const idle = await plan(
+    script('idle-pool', '{file: pool/cpu-only.js}', '{workload: [script], uv_threadpool_size: [1, 4]}'),
+    { seed: 1 },
+  );
+  expect(idle.warnings).toEqual([
+    {
+      file: join(dir, 'idle-pool.yml'),
+      line: 4,
+      column: 34,
+      path: 'experiments.idle-pool.matrix.uv_threadpool_size',
+      message:
+        "uv_threadpool_size varies (1, 4), but no call in pool/cpu-only.js runs on libuv's pool (async crypto, zlib, fs, dns.lookup): the axis can change nothing your code does",
+      hint: 'remove uv_threadpool_size from the matrix, or keep it to show that it changes nothing',
+    },
+  ]);
+  const used = await plan(
+    writeConfig(
+      'used-pool',
+      '    matrix: {workload: [http], uv_threadpool_size: [1, 4]}\n    params:\n      http: {app: {file: pool/handler.js}}\n',
+    ),
+    { seed: 1 },
+  );
+  expect(used.warnings).toEqual([]);
+  // One pool size for every cell: nothing varies, nothing to say.
+  const fixed = await plan(
+    script('fixed-pool', '{file: pool/cpu-only.js}', '{workload: [script], uv_threadpool_size: [2]}'),
+    { seed: 1 },
+  );
+  expect(fixed.warnings).toEqual([]);
+});

@@ -1,0 +1,86 @@
+// What init writes for a service as production runs it, run as written on the real engine: a handler calling
+// crypto.pbkdf2, a Deployment with a CPU limit and a memory limit. The file gets the Deployment's budget, its memory
+// and a pool axis; shrunk to one repetition of a short load (the only edit), every run of it is ok, with the budget
+// as the container's quota and the memory limit as its limit. Only this test's containers are counted.
+import { parse } from 'csv-parse/sync';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+
+const { run: runCli, owners } = createOwnRunner();
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: login
+spec:
+  template:
+    spec:
+      containers:
+        - name: login
+          resources:
+            limits: {cpu: 1000m, memory: 256Mi}
+`;
+const HANDLER = `import { pbkdf2 } from 'node:crypto';
+
+export default function login(req, res) {
+  pbkdf2('correct horse', 'salt', 1000, 32, 'sha256', (error, key) => res.end(key.toString('hex')));
+}
+`;
+
+let docker;
+let service;
+beforeAll(async () => {
+  docker = await connectTestEngine();
+  service = mkdtempSync(join(tmpdir(), 'lab-init-run-'));
+  // mkdtemp makes it 0700: the containers' user (1000) must read the mounted folder, as a person's service folder.
+  chmodSync(service, 0o755);
+  mkdirSync(join(service, 'src'));
+  mkdirSync(join(service, 'k8s'));
+  writeFileSync(join(service, 'package.json'), '{"name": "login", "type": "module"}\n');
+  writeFileSync(join(service, 'src', 'app.js'), HANDLER);
+  writeFileSync(join(service, 'k8s', 'deployment.yaml'), DEPLOYMENT);
+});
+
+afterAll(async () => {
+  expect(await listOwnContainers(docker, owners)).toEqual([]);
+  if (service) rmSync(service, { recursive: true, force: true });
+});
+
+test('init from the Deployment, then run: every run ok, at the budget and memory limit init wrote', async () => {
+  const init = await runCli(['init', '--http-app', 'src/app.js'], { cwd: service });
+  expect(init.exitCode).toBe(0);
+  const written = readFileSync(join(service, 'experiments.yml'), 'utf8');
+  expect(written).toMatch(
+    /^ {4}memory: 256m +# the container's memory limit, k8s\/deployment\.yaml: Deployment\/login, container login \(limits\.memory 256Mi\)/m,
+  );
+  expect(written).toMatch(
+    /^ {8}- 1 +# k8s\/deployment\.yaml: Deployment\/login, container login \(limits\.cpu 1000m\)$/m,
+  );
+  expect(written).toMatch(/^ {6}uv_threadpool_size: \[1, 2, 4\] +# .*\n +# +src\/app\.js:4 crypto\.pbkdf2$/m);
+  // One repetition of a short load: the only change to what init wrote.
+  writeFileSync(
+    join(service, 'experiments.yml'),
+    written
+      .replace(/repetitions: 4 /, 'repetitions: 1 ')
+      .replace(/duration: 10 /, 'duration: 1  ')
+      .replace(/warmup: 3 /, 'warmup: 1 ')
+      .replace(/connections: 10 /, 'connections: 2  '),
+  );
+  const since = Date.now();
+  const run = await runCli(['run', '--keep-disturbed'], { cwd: service, all: true });
+  expect([run.exitCode, run.exitCode === 0 ? '' : run.all]).toEqual([0, '']);
+  const [folder] = readdirSync(join(service, 'results'));
+  const rows = parse(readFileSync(join(service, 'results', folder, 'runs.csv'), 'utf8'), { columns: true });
+  // 1 budget × (one process, 2 cluster processes, 2 worker threads) × pool 1, 2, 4.
+  expect(rows).toHaveLength(9);
+  expect(rows.map((row) => row.status)).toEqual(Array(9).fill('ok'));
+  expect([...new Set(rows.map((row) => row.cpus))]).toEqual(['1']);
+  expect([...new Set(rows.map((row) => row.seen_cpu_quota))]).toEqual(['1']);
+  expect(new Set(rows.map((row) => row.uv_threadpool_size))).toEqual(new Set(['1', '2', '4']));
+  expect(rows.every((row) => Number(row.requests_per_sec) > 0)).toBe(true);
+  const info = JSON.parse(readFileSync(join(service, 'results', folder, 'run.json'), 'utf8'));
+  expect(info.config.memory).toBe('256m');
+  expect(await countCreatedSince(docker, since, owners)).toBeGreaterThanOrEqual(9);
+});
