@@ -8,8 +8,9 @@ NumPy and SciPy; test/unit/stats/mcb-scipy.test.js compares mcb.js with them.
 The fixture is committed, so the unit tests (and CI) need no Python; run this again only when a case is added or the
 definition of a method changes. Independent of mcb.js's algebra: the two-way fit is numpy.linalg.lstsq on the full
 dummy design (one column per setting and per round, rank-deficient, min-norm solution), standard errors come from
-pinv(XᵀX), leverages from the hat matrix X·pinv(X), the blocked-Welch weights from pinv(X), t quantiles from
-scipy.stats.t.ppf. The samples are drawn once from a seeded generator and written into the fixture with the
+pinv(XᵀX), leverages and the residual maker M = I − X·pinv(X) from the hat matrix, each setting's own residual
+variance by solving E[S_l] = Σ_m (Σ M²) σ_m² with numpy.linalg.solve, the blocked-Welch weights from pinv(X), t
+quantiles from scipy.stats.t.ppf. The samples are drawn once from a seeded generator and written into the fixture with the
 expected figures.
 """
 import json
@@ -109,9 +110,29 @@ def fit_two_way(observations, k):
     coef, _, rank, _ = np.linalg.lstsq(X, y, rcond=None)
     residuals = y - X @ coef
     pinv = np.linalg.pinv(X)
-    leverage = 1.0 - np.diag(X @ pinv)
+    M = np.eye(len(observations)) - X @ pinv
+    leverage = np.diag(M).copy()
     return {'X': X, 'y': y, 'coef': coef, 'residuals': residuals, 'df': len(observations) - rank,
-            'cov': np.linalg.pinv(X.T @ X), 'pinv': pinv, 'leverage': leverage}
+            'cov': np.linalg.pinv(X.T @ X), 'pinv': pinv, 'leverage': leverage, 'M': M}
+
+
+def setting_variances(fit, owner, k):
+    """Each setting's residual variance: biased S_s / nu_s, or (three settings and up) the solution of
+    E[S_l] = sum_m A_lm sigma_m^2 with A_lm = sum over runs o of l, o' of m of M[o, o']^2, cut at 0."""
+    rss = [float(np.sum(fit['residuals'][[o for o in range(len(owner)) if owner[o] == s]] ** 2)) for s in range(k)]
+    nu = [float(np.sum(fit['leverage'][[o for o in range(len(owner)) if owner[o] == s]])) for s in range(k)]
+    biased = [rss[s] / nu[s] if nu[s] > 1e-9 else None for s in range(k)]
+    present = sorted(set(owner))
+    if len(present) < 3:
+        return biased
+    M2 = fit['M'] ** 2
+    A = np.array([[M2[np.ix_([o for o in range(len(owner)) if owner[o] == l],
+                             [o for o in range(len(owner)) if owner[o] == m])].sum() for m in present] for l in present])
+    solved = np.linalg.solve(A, np.array([rss[s] for s in present]))
+    out = list(biased)
+    for i, s in enumerate(present):
+        out[s] = max(0.0, float(solved[i]))
+    return out
 
 
 def winsorize(observations, fit):
@@ -149,7 +170,7 @@ def pair_pooled(fit, means, i, j):
             'SE': math.sqrt(s2 * float(c @ fit['cov'] @ c)), 'df': float(fit['df'])}
 
 
-def pair_blocked_welch(fit, means, i, j, owner, k):
+def pair_blocked_welch(fit, means, i, j, owner, k, variances):
     c = np.zeros(fit['X'].shape[1])
     c[i], c[j] = 1.0, -1.0
     w = c @ fit['pinv']
@@ -160,11 +181,12 @@ def pair_blocked_welch(fit, means, i, j, owner, k):
         a = float(np.sum(w[rows] ** 2))
         if a < 1e-15:
             continue
-        rss = float(np.sum(fit['residuals'][rows] ** 2))
         nu = float(np.sum(fit['leverage'][rows]))
-        part = a * rss / nu
+        part = a * variances[s]
         variance += part
         denominator += part * part / nu
+    if variance == 0:
+        return pair_paired(means, i, j)
     return {'method': 'blocked-welch', 'n': common(means, i, j), 'D': float(c @ fit['coef']),
             'SE': math.sqrt(variance), 'df': variance * variance / denominator}
 
@@ -201,11 +223,8 @@ def analyse(case, method, winsor):
             fit = fit_two_way(observations, k)
     owner = [s for s, _, _ in observations]
     means = per_round_means(observations, k)
-    sds = []
-    for s in range(k):
-        rows = [o for o in range(len(owner)) if owner[o] == s]
-        nu = float(np.sum(fit['leverage'][rows]))
-        sds.append(math.sqrt(float(np.sum(fit['residuals'][rows] ** 2)) / nu) if nu > 1e-9 else None)
+    variances = setting_variances(fit, owner, k)
+    sds = [None if v is None else math.sqrt(v) for v in variances]
     level = 1 - ALPHA / (k - 1)
     out = []
     for i, setting in enumerate(case['settings']):
@@ -218,11 +237,11 @@ def analyse(case, method, winsor):
             elif method == 'paired':
                 p = pair_paired(means, i, j)
             elif method == 'blocked-welch':
-                p = pair_blocked_welch(fit, means, i, j, owner, k)
+                p = pair_blocked_welch(fit, means, i, j, owner, k, variances)
             elif method == 'welch':
                 p = pair_welch(means, i, j)
             else:
-                agree = max(sds[i], sds[j]) <= HYBRID_SD_RATIO * min(sds[i], sds[j])
+                agree = sds[i] > 0 and sds[j] > 0 and max(sds[i], sds[j]) <= HYBRID_SD_RATIO * min(sds[i], sds[j])
                 p = pair_pooled(fit, means, i, j) if agree else pair_paired(means, i, j)
             c = float(stats.t.ppf(level, p['df']))
             pairs.append({'id': other['id'], **p, 'c': c, 'upper': p['D'] + c * p['SE'], 'lower': p['D'] - c * p['SE']})

@@ -13,8 +13,10 @@ const { jStat } = jstatModule;
  * - `pooled`: least squares y = μ_setting + β_round + e over every run made (rounds as blocks, unbalanced allowed),
  *   one residual variance for the budget, df = N − k − R + 1;
  * - `paired`: the differences of the two settings over the rounds both ran, df = n − 1;
- * - `hybrid`: `pooled` for a pair whose residual SDs (from the two-way fit) agree within HYBRID_SD_RATIO, else `paired`;
- * - `blocked-welch`: the two-way fit's estimate, each setting's own residual variance, Welch–Satterthwaite df;
+ * - `hybrid`: `pooled` for a pair whose own residual SDs (from the two-way fit, see estimateSettingVariances) agree
+ *   within HYBRID_SD_RATIO, else `paired`;
+ * - `blocked-welch`: the two-way fit's estimate, its exact weights on each setting's runs with each setting's own
+ *   residual variance, Welch–Satterthwaite df (a pair whose settings' variances read 0 falls back to `paired`);
  * - `welch`: unpaired Welch t on each setting's per-round mean logs, rounds ignored (the baseline without blocks).
  */
 export const BOUND_METHODS = ['pooled', 'paired', 'hybrid', 'blocked-welch', 'welch'];
@@ -67,7 +69,8 @@ export const WINSORIZE_AT = 2.5;
  * @returns {{ method: string, alpha: number, k: number, winsorized: number,
  *   fit: { df: number, sd: number|null, sds: (number|null)[] }, settings: SettingBound[] }}
  *   k: settings compared; winsorized: values pulled in; fit: the two-way fit's residual df, pooled residual SD and
- *   each setting's own residual SD (null where not estimable), in input order
+ *   each setting's own residual SD (unbiased under unequal spreads from three settings up; null where not
+ *   estimable), in input order
  */
 export function compareWithBest(
   settings,
@@ -89,30 +92,31 @@ export function compareWithBest(
   const perRound = meanPerRound(observations, settings.length);
   const quantile = (df) => quantileMcb(alpha, k, df);
   const results = settings.map((setting, i) => {
-    const rounds = perRound[i];
-    const base = {
+    const result = {
       id: setting.id,
-      n: rounds.size,
+      n: perRound[i].size,
       runs: setting.values.length,
       estimate: measured[i] ? estimateOf(fit, perRound, i, method) : null,
+      U: measured[i] ? 0 : Infinity,
+      bound_pct: null,
+      binding: null,
+      pairs: [],
     };
-    if (!measured[i]) return { ...base, U: Infinity, bound_pct: null, binding: null, pairs: [] };
-    const pairs = settings.flatMap((other, j) => {
-      if (j === i || !measured[j]) return [];
+    if (!measured[i]) return result;
+    for (let j = 0; j < settings.length; j++) {
+      if (j === i || !measured[j]) continue;
       const { method: used, n, D, SE, df } = estimatePair(fit, perRound, i, j, method);
       const c = quantile(df);
       const margin = SE === 0 ? 0 : c * SE;
-      return [{ id: other.id, method: used, n, D, SE, df, c, upper: D + margin, lower: D - margin }];
-    });
-    let U = 0;
-    let binding = null;
-    for (const pair of pairs) {
-      if (pair.upper > U) {
-        U = pair.upper;
-        binding = pair.id;
+      const pair = { id: settings[j].id, method: used, n, D, SE, df, c, upper: D + margin, lower: D - margin };
+      result.pairs.push(pair);
+      if (pair.upper > result.U) {
+        result.U = pair.upper;
+        result.binding = pair.id;
       }
     }
-    return { ...base, U, bound_pct: Number.isFinite(U) ? 100 * Math.expm1(U) : null, binding, pairs };
+    result.bound_pct = Number.isFinite(result.U) ? 100 * Math.expm1(result.U) : null;
+    return result;
   });
   return {
     method,
@@ -125,18 +129,52 @@ export function compareWithBest(
 }
 
 /**
+ * The two-way fit alone (y = μ_setting + β_round + e on log values, least squares over the runs given): what the noise
+ * of a folder looks like once the settings' levels and the rounds' shifts are taken out (`npm run bench:stats`).
+ * @param {{ id: string, values: { round: number|string, value: number }[] }[]} settings
+ * @returns {{ df: number, sd: number|null, rounds: { round: string, size: number, effect: number }[],
+ *   residuals: { id: string, round: string, residual: number, leverage: number }[] }}
+ *   rounds: each round's shift, centred over the rounds (log scale); residuals: each run's, with its share of the
+ *   residual variance (leverage M_oo: e / √M_oo has the variance of a run's own noise)
+ */
+export function fitTwoWay(settings) {
+  checkInput(settings, 'pooled', 0.05);
+  const observations = settings.flatMap((setting, s) =>
+    setting.values.map(({ round, value }) => ({ s, round: String(round), y: Math.log(value) })),
+  );
+  const fit = fitBlocks(observations, settings.length);
+  const centre = fit.rounds.reduce((sum, round) => sum + round.beta, 0) / Math.max(1, fit.rounds.length);
+  return {
+    df: fit.df,
+    sd: fit.df > 0 ? Math.sqrt(fit.rss / fit.df) : null,
+    rounds: fit.rounds.map((round) => ({
+      round: round.members[0].round,
+      size: round.size,
+      effect: round.beta - centre,
+    })),
+    residuals: fit.fitted.map(({ observation, residual, leverage }) => ({
+      id: settings[observation.s].id,
+      round: observation.round,
+      residual,
+      leverage,
+    })),
+  };
+}
+
+/**
  * The one-sided MCB constant: Student's t at 1 − α/(k − 1) (Bonferroni over the k − 1 comparisons with the unknown
  * best). Infinity when df is not positive. Cached: the race asks for the same few values again and again.
  */
 export function quantileMcb(alpha, k, df) {
   if (!(df > 0)) return Infinity;
   const p = 1 - alpha / Math.max(1, k - 1);
-  const key = `${p}|${df}`;
-  let value = QUANTILES.get(key);
+  let byDf = QUANTILES.get(p);
+  if (byDf === undefined) QUANTILES.set(p, (byDf = new Map()));
+  let value = byDf.get(df);
   if (value === undefined) {
-    if (QUANTILES.size > 50000) QUANTILES.clear();
+    if (byDf.size > 20000) byDf.clear();
     value = jStat.studentt.inv(p, df);
-    QUANTILES.set(key, value);
+    byDf.set(df, value);
   }
   return value;
 }
@@ -222,8 +260,59 @@ function fitBlocks(observations, settingCount) {
   const N = fitted.length;
   const df = N - rounds.length - (present.size - groups);
   const totalRss = rss.reduce((sum, value) => sum + value, 0);
-  const sds = rss.map((value, s) => (nu[s] > 1e-9 ? Math.sqrt(value / nu[s]) : null));
-  return { G, mu, rounds, group, rss: totalRss, df, perSetting: { rss, nu }, sds, fitted };
+  const variances = estimateSettingVariances(
+    rounds,
+    G,
+    rss,
+    nu,
+    [...present].sort((a, b) => a - b),
+  );
+  const sds = variances.map((variance) => (variance === null ? null : Math.sqrt(variance)));
+  return { G, mu, rounds, group, rss: totalRss, df, perSetting: { rss, nu, variances }, sds, fitted };
+}
+
+/**
+ * Each setting's own residual variance, unbiased when the settings differ in spread. Under Var(e_o) = σ²_s(o) the
+ * residual sums of squares have E[S_l] = Σ_m A_lm σ_m², A_lm = Σ_{o∈l, o'∈m} M_oo'² (M = I − H, the residual maker),
+ * so σ̂² = A⁻¹ S (a MINQUE-type estimator; with balanced rounds it is Shukla's stability variance). S_l / ν_l alone
+ * would pull the spreads together, because a setting's residuals carry part of the others' noise: with four settings
+ * and one three times as noisy as the rest it reads about two times. Needs three settings: with two only the sum of
+ * their variances is estimable, and S_l / ν_l (equal for both) serves. A negative estimate (a quiet setting beside
+ * noisy ones over few rounds) is 0. Per observation pair, M_oo' = [same run] − [same round] / n_r − L_oᵀ G L_o'
+ * (L_o = e_s − n_r / n_r); runs of one setting in one round share L, so the sums run over (round, setting) cells.
+ * @returns {(number|null)[]} per setting; null where it has no residual df
+ */
+function estimateSettingVariances(rounds, G, rss, nu, present) {
+  const biased = rss.map((value, s) => (nu[s] > 1e-9 ? value / nu[s] : null));
+  if (present.length < 3) return biased;
+  const cells = [];
+  rounds.forEach((round, r) => {
+    round.counts.forEach((count, s) => {
+      if (count > 0) cells.push({ r, s, count, size: round.size, gl: G.map((row, a) => row[s] - round.h[a]) });
+    });
+  });
+  // t[r][c] = n_rᵀ (G L_c) / n_r: the round-mean part of L_oᵀ G L_c for any run o of round r.
+  const t = rounds.map((round) =>
+    cells.map(({ gl }) => round.counts.reduce((sum, count, a) => sum + count * gl[a], 0) / round.size),
+  );
+  const index = new Map(present.map((s, i) => [s, i]));
+  const A = present.map(() => new Array(present.length).fill(0));
+  cells.forEach((c, x) => {
+    const row = A[index.get(c.s)];
+    cells.forEach((d, y) => {
+      const q = d.gl[c.s] - t[c.r][y];
+      const shared = c.r === d.r ? 1 / c.size : 0;
+      if (x === y) {
+        row[index.get(d.s)] += c.count * (1 - shared - q) ** 2 + c.count * (c.count - 1) * (shared + q) ** 2;
+      } else {
+        row[index.get(d.s)] += c.count * d.count * (shared + q) ** 2;
+      }
+    });
+  });
+  const inverse = jStat.inv(A);
+  const solved = inverse.map((row) => row.reduce((sum, value, m) => sum + value * rss[present[m]], 0));
+  if (!solved.every(Number.isFinite)) return biased;
+  return biased.map((value, s) => (index.has(s) && value !== null ? Math.max(0, solved[index.get(s)]) : value));
 }
 
 /** Connected groups of settings: two settings are connected when some round (of the fit) ran both. */
@@ -231,8 +320,12 @@ function groupSettings(rounds, settingCount) {
   const parent = Array.from({ length: settingCount }, (_, s) => s);
   const find = (s) => (parent[s] === s ? s : (parent[s] = find(parent[s])));
   for (const { counts } of rounds) {
-    const present = counts.flatMap((count, s) => (count > 0 ? [s] : []));
-    for (const s of present.slice(1)) parent[find(s)] = find(present[0]);
+    let first = -1;
+    for (let s = 0; s < settingCount; s++) {
+      if (counts[s] === 0) continue;
+      if (first < 0) first = s;
+      else parent[find(s)] = find(first);
+    }
   }
   return parent.map((_, s) => find(s));
 }
@@ -264,13 +357,15 @@ function winsorizeOnce(fit) {
 /** Per setting, its rounds → the mean of its values' logs in that round. */
 function meanPerRound(observations, settingCount) {
   const sums = Array.from({ length: settingCount }, () => new Map());
+  const counts = Array.from({ length: settingCount }, () => new Map());
   for (const { s, round, y } of observations) {
-    const entry = sums[s].get(round) ?? { sum: 0, count: 0 };
-    entry.sum += y;
-    entry.count += 1;
-    sums[s].set(round, entry);
+    sums[s].set(round, (sums[s].get(round) ?? 0) + y);
+    counts[s].set(round, (counts[s].get(round) ?? 0) + 1);
   }
-  return sums.map((rounds) => new Map([...rounds].map(([round, { sum, count }]) => [round, sum / count])));
+  sums.forEach((rounds, s) => {
+    for (const [round, sum] of rounds) rounds.set(round, sum / counts[s].get(round));
+  });
+  return sums;
 }
 
 function estimateOf(fit, perRound, i, method) {
@@ -287,9 +382,8 @@ function estimatePair(fit, perRound, i, j, method) {
   if (method === 'blocked-welch') return estimateBlockedWelch(fit, perRound, i, j);
   if (method === 'welch') return estimateWelch(perRound, i, j);
   const [si, sj] = [fit.sds[i], fit.sds[j]];
-  const agree = si !== null && sj !== null && Math.max(si, sj) <= HYBRID_SD_RATIO * Math.min(si, sj);
-  const bothZero = si === 0 && sj === 0;
-  return agree || bothZero ? estimatePooled(fit, perRound, i, j) : estimatePaired(perRound, i, j);
+  const agree = si > 0 && sj > 0 && Math.max(si, sj) <= HYBRID_SD_RATIO * Math.min(si, sj);
+  return agree ? estimatePooled(fit, perRound, i, j) : estimatePaired(perRound, i, j);
 }
 
 function countCommon(perRound, i, j) {
@@ -329,11 +423,13 @@ function estimateBlockedWelch(fit, perRound, i, j) {
   for (let s = 0; s < G.length; s++) {
     if (weight[s] < 1e-15) continue;
     if (!(perSetting.nu[s] > 1e-9)) return { method: 'blocked-welch', n, D, SE: Infinity, df: 0 };
-    const part = (weight[s] * perSetting.rss[s]) / perSetting.nu[s];
+    const part = weight[s] * perSetting.variances[s];
     variance += part;
     denominator += (part * part) / perSetting.nu[s];
   }
-  if (variance === 0) return { method: 'blocked-welch', n, D, SE: 0, df: fit.df };
+  // Every setting involved read as quieter than anything (estimates cut at 0): nothing to weigh; the pair's own
+  // differences still say how much they vary.
+  if (variance === 0) return estimatePaired(perRound, i, j);
   return { method: 'blocked-welch', n, D, SE: Math.sqrt(variance), df: (variance * variance) / denominator };
 }
 

@@ -66,7 +66,8 @@ export function chooseSetting(
   const rounds = new Set(settings.flatMap(({ values }) => values.map(({ round }) => String(round)))).size;
   const starting = rounds < rule.n0;
   const futilityOn = !starting && rounds >= (rule.futilityFrom ?? rule.n0);
-  const project = (i, extra) => projectBound(bounds, i, extra, { cap, alpha, k: comparison.k });
+  const roundsOf = new Map(bounds.map(({ id, n }) => [id, n]));
+  const project = (i, extra) => projectPairs(bounds[i], roundsOf, extra, { cap, alpha, k: comparison.k });
 
   const elimination = bounds.map((bound) => {
     if (starting) return null;
@@ -93,8 +94,10 @@ export function chooseSetting(
     else stop = alive.every((i) => bounds[i].n >= cap) ? 'cap' : 'futile';
   }
 
+  const margin = formatShare(within);
   const states = bounds.map((bound, i) => {
-    const base = {
+    const [state, reason] = describeState(i);
+    return {
       id: bound.id,
       cost: settings[i].cost,
       n: bound.n,
@@ -102,32 +105,20 @@ export function chooseSetting(
       bound_pct: bound.bound_pct,
       binding: bound.binding,
       projected_pct: Number.isFinite(projected[i]) ? 100 * Math.expm1(projected[i]) : null,
-    };
-    if (i === recommended) return { ...base, state: 'recommended', reason: null };
-    if (elimination[i] !== null) {
-      return {
-        ...base,
-        state: 'eliminated',
-        reason: `confidently more than ${formatShare(within)} worse than ${elimination[i].id}`,
-      };
-    }
-    if (settled && rank.get(i) > rank.get(recommended)) {
-      return {
-        ...base,
-        state: 'not needed',
-        reason: `${settings[recommended].id} costs less and is within ${formatShare(within)}`,
-      };
-    }
-    if (starting || hopeful[i]) return { ...base, state: 'candidate', reason: null };
-    return {
-      ...base,
-      state: 'futile',
-      reason:
-        bound.n >= cap
-          ? `ran the cap of ${cap} rounds and its bound stays above ${formatShare(within)}`
-          : `its bound, projected to ${cap} rounds, stays above ${formatShare(within)}`,
+      state,
+      reason,
     };
   });
+  function describeState(i) {
+    if (i === recommended) return ['recommended', null];
+    if (elimination[i] !== null)
+      return ['eliminated', `confidently more than ${margin} worse than ${elimination[i].id}`];
+    if (settled && rank.get(i) > rank.get(recommended))
+      return ['not needed', `${settings[recommended].id} costs less and is within ${margin}`];
+    if (starting || hopeful[i]) return ['candidate', null];
+    if (bounds[i].n >= cap) return ['futile', `ran the cap of ${cap} rounds and its bound stays above ${margin}`];
+    return ['futile', `its bound, projected to ${cap} rounds, stays above ${margin}`];
+  }
   const rec = bounds[recommended];
   return {
     status: settled ? 'settled' : 'open',
@@ -151,11 +142,14 @@ export function chooseSetting(
  * differences), g = the rounds both could still run together. Infinity where a pair has no standard error.
  */
 export function projectBound(bounds, i, extra, { cap, alpha, k }) {
-  const own = Math.max(0, Math.min(extra, cap - bounds[i].n));
+  return projectPairs(bounds[i], new Map(bounds.map(({ id, n }) => [id, n])), extra, { cap, alpha, k });
+}
+
+function projectPairs(bound, roundsOf, extra, { cap, alpha, k }) {
+  const own = Math.max(0, Math.min(extra, cap - bound.n));
   let U = 0;
-  for (const pair of bounds[i].pairs) {
-    const other = bounds.find(({ id }) => id === pair.id);
-    const gained = Math.max(0, Math.min(own, cap - other.n));
+  for (const pair of bound.pairs) {
+    const gained = Math.max(0, Math.min(own, cap - roundsOf.get(pair.id)));
     let upper;
     if (pair.SE === 0) upper = pair.D;
     else if (!Number.isFinite(pair.SE) || pair.n === 0) upper = Infinity;

@@ -54,15 +54,30 @@ test('rounds as blocks: a shift common to a round cancels, unpaired Welch counts
 });
 
 test('hybrid pools a pair whose residual spreads agree within 2×, and pairs one where they do not', () => {
+  // A cheap setting about five times as noisy as three quiet ones (10 rounds).
   const settings = [
-    series('noisy', [1000, 1150, 900, 1120, 880, 1090]),
-    series('m2', [1000, 1010, 995, 1004, 998, 1003]),
-    series('m4', [1002, 1006, 999, 1001, 1003, 997]),
-    series('m8', [1005, 1001, 1004, 998, 1002, 1007]),
+    series('noisy', [1013, 970, 979, 912, 1017, 994, 1092, 979, 970, 983]),
+    series('m2', [1008, 1005, 1006, 1011, 1007, 992, 1010, 994, 1005, 1012]),
+    series('m4', [1004, 1009, 988, 1002, 1014, 987, 1007, 1003, 997, 1036]),
+    series('m8', [1000, 995, 1004, 984, 1007, 1000, 995, 1008, 983, 993]),
   ];
   const result = compareWithBest(settings, { method: 'hybrid' });
+  const [noisy, ...quiet] = result.fit.sds;
+  for (const sd of quiet) expect(noisy / sd).toBeGreaterThan(3);
   const methods = Object.fromEntries(result.settings[1].pairs.map(({ id, method }) => [id, method]));
   expect(methods).toEqual({ noisy: 'paired', m4: 'pooled', m8: 'pooled' });
+});
+
+test("each setting's own residual SD is not pulled towards the others (unlike S / ν)", () => {
+  // Noise 6% against 1%: the residuals of the quiet settings carry part of the noisy one's (S / ν reads 2.3×).
+  const settings = [
+    series('noisy', [1088, 1076, 970, 985, 1065, 936, 973, 1026, 1065, 1006]),
+    series('m2', [1003, 997, 1004, 1002, 986, 1006, 985, 1017, 1000, 997]),
+    series('m4', [1000, 999, 1009, 1008, 1009, 1007, 987, 996, 1022, 1014]),
+    series('m8', [1018, 1005, 994, 980, 993, 997, 1017, 1014, 1007, 995]),
+  ];
+  const { sds } = compareWithBest(settings).fit;
+  expect(sds[0] / Math.max(...sds.slice(1))).toBeGreaterThan(3);
 });
 
 test('winsorising pulls a one-sided spike in, once, and leaves quiet runs alone', () => {
