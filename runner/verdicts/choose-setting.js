@@ -47,7 +47,7 @@ export const DEFAULT_BOUND_RULE = Object.freeze({ method: 'pooled', n0: 3, winso
  * @returns {{ status: 'settled'|'open', recommended: string, U: number, bound_pct: number|null,
  *   binding: string|null, roundsNeeded: number|null, nextRound: string[], stop: null|'settled'|'futile'|'cap',
  *   rounds: number, within: number, settings: SettingState[], comparison: object }}
- *   rounds: distinct rounds so far; comparison: compareWithBest's output
+ *   rounds: the rounds so far (labels that two settings ran, see countRounds); comparison: compareWithBest's output
  */
 export function chooseSetting(
   settings,
@@ -63,7 +63,7 @@ export function chooseSetting(
   });
   const bounds = comparison.settings;
   const order = settings.map((_, i) => i).sort((a, b) => settings[a].cost - settings[b].cost || a - b);
-  const rounds = new Set(settings.flatMap(({ values }) => values.map(({ round }) => String(round)))).size;
+  const rounds = countRounds(settings);
   const starting = rounds < rule.n0;
   const futilityOn = !starting && rounds >= (rule.futilityFrom ?? rule.n0);
   const roundsOf = new Map(bounds.map(({ id, n }) => [id, n]));
@@ -162,6 +162,22 @@ function projectPairs(bound, roundsOf, extra, { cap, alpha, k }) {
     if (upper > U) U = upper;
   }
   return U;
+}
+
+/**
+ * The rounds so far: the round labels that at least two settings ran (the only one, in a budget of one). A label of
+ * one setting alone (a re-run made later, on its own) compares nothing and does not count.
+ */
+function countRounds(settings) {
+  const measured = settings.filter(({ values }) => values.length > 0).length;
+  const seen = new Map();
+  for (const { values } of settings) {
+    for (const round of new Set(values.map((value) => String(value.round))))
+      seen.set(round, (seen.get(round) ?? 0) + 1);
+  }
+  let rounds = 0;
+  for (const count of seen.values()) if (count >= Math.min(2, measured)) rounds += 1;
+  return rounds;
 }
 
 function findRoundsNeeded(reaches, most) {

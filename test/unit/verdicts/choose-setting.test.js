@@ -171,3 +171,13 @@ test('DEFAULT_BOUND_RULE names a method, a start and a futility round', () => {
     futilityFrom: expect.any(Number),
   });
 });
+
+test('a round only one setting ran (a re-run made later, alone) does not count toward n0', () => {
+  const budget = makeBudget([0.5, 0, 0.002, 0.3], { sd: 0.001, seed: 4 });
+  budget.run(1, ['pool-1', 'pool-2', 'pool-4', 'pool-8'], budget);
+  budget.run(2, ['pool-1', 'pool-2', 'pool-4', 'pool-8'], budget);
+  budget.run(3, ['pool-4'], budget);
+  const decision = chooseSetting(budget.settings, { cap: 10, within: 0.05, rule: RULE });
+  expect(decision.rounds).toBe(2);
+  expect(decision.nextRound).toEqual(['pool-1', 'pool-2', 'pool-4', 'pool-8']);
+});
