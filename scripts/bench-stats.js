@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npm run bench:stats [-- DIR ...]`: which way of comparing two cells settles most on this machine's noise.
-// Fits the noise of real result folders (one profile for docs/findings/*, one for each subfolder of
-// docs/statistics/ — busy, quiet —, one for each DIR given), simulates
+// `npm run bench:stats [-- DIR ...]`: two studies on this machine's noise, one page (docs/statistics.md).
+// The comparisons: which way of comparing two cells settles most. Fits the noise of real result folders (one profile
+// for docs/findings/*, one for each subfolder of docs/statistics/ — busy, quiet —, one for each DIR given), simulates
 // pairs of cells with known ratios from it, applies every method of runner/stats/compare-samples.js, unpaired and
-// paired by round, with and without the disturbed-run rule, and writes docs/statistics.md: coverage, interval
-// width and decision rates per method and runs per cell, the method that wins and why, and the defaults for
-// `repetitions` and the adaptive cap that follow. Seeded: the same folders and options give the same page.
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+// paired by round, with and without the disturbed-run rule: coverage, interval width and decision rates per method
+// and runs per cell, the method that wins and why, and the defaults for `repetitions` and the adaptive cap.
+// The bound: which rule answers a budget with "use X: at most U% slower than the best tried (95%)" — budgets with
+// known truths raced by runner/verdicts/choose-setting.js under noise fitted to the committed folders
+// (scripts/lib/bound-study.js), the rule chosen by its bound failures and runs. `--study` runs one of them and keeps
+// the other's part of the page as it is. Seeded: the same folders and options give the same page.
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isEntryPoint, parseCommandLine, runCommand } from '../runner/commands/command-line.js';
@@ -25,16 +28,23 @@ import {
   REPETITION_CANDIDATES,
 } from './lib/stats-verdict.js';
 import { renderStatisticsDoc } from './lib/statistics-doc.js';
+import { BOUND_MARKER, renderBoundDoc } from './lib/bound-doc.js';
+import { runBoundStudy } from './lib/bound-study.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const USAGE = `Usage: npm run bench:stats -- [DIR ...] [--trials N] [--seed N] [--detect P] [--retries N] [--out FILE]
+const USAGE = `Usage: npm run bench:stats -- [DIR ...] [--study all|comparisons|bound] [--trials N] [--bound-trials N]
+       [--seed N] [--detect P] [--retries N] [--out FILE]
 
-  DIR          a result folder to fit a noise profile to, beside docs/findings/* and docs/statistics/*/
-  --trials N   simulated pairs of cells per method, runs per cell, scenario and rule (default 2000)
-  --seed N     seed of the simulation (default 21)
-  --detect P   chance that the disturbed-run rule flags a slowed run (default 0.8)
-  --retries N  re-runs a cell may get under that rule (default 2)
-  --out FILE   the page to write (default docs/statistics.md)`;
+  DIR               a result folder to fit a comparison noise profile to, beside docs/findings/* and docs/statistics/*/
+  --study S         all (default), or only the comparisons or the bound study: the other part of the page is kept
+  --trials N        simulated pairs of cells per method, runs per cell, scenario and rule (default 2000)
+  --bound-trials N  simulated budgets per rule, noise profile and truth in the bound study (default 1000)
+  --seed N          seed of the simulation (default 21)
+  --detect P        chance that the disturbed-run rule flags a slowed run (default 0.8)
+  --retries N       re-runs a cell may get under that rule (default 2)
+  --out FILE        the page to write (default docs/statistics.md)`;
+
+const STUDIES = ['all', 'comparisons', 'bound'];
 
 export const RUNS_PER_CELL = [3, 5, 6, 10];
 
@@ -43,7 +53,9 @@ export async function main(argv) {
     allowPositionals: true,
     usage: USAGE,
     options: {
+      study: { type: 'string', default: 'all' },
       trials: { type: 'string', default: '2000' },
+      'bound-trials': { type: 'string', default: '1000' },
       seed: { type: 'string', default: '21' },
       detect: { type: 'string', default: '0.8' },
       retries: { type: 'string', default: '2' },
@@ -60,13 +72,60 @@ export async function main(argv) {
     seed: readNumber(values.seed, '--seed', Number.isInteger, 'a whole number'),
     detect: readNumber(values.detect, '--detect', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
     retries: readNumber(values.retries, '--retries', (n) => Number.isInteger(n) && n >= 0, 'a whole number from 0 up'),
+    boundTrials: readNumber(
+      values['bound-trials'],
+      '--bound-trials',
+      (n) => Number.isInteger(n) && n >= 100,
+      'a whole number from 100 up',
+    ),
   };
-  await runStudy(positionals, options, values.out);
+  if (!STUDIES.includes(values.study)) {
+    throw new LabError('ERR_USAGE', `--study takes ${STUDIES.join(', ')}, found ${JSON.stringify(values.study)}`, {
+      hint: USAGE,
+    });
+  }
+  const started = Date.now();
+  const [kept, keptBound] = values.study === 'all' ? [null, null] : splitPage(values.out, values.study);
+  const comparisons = values.study === 'bound' ? kept : await runComparisons(positionals, options);
+  const bound = values.study === 'comparisons' ? keptBound : await runBound(options);
+  const page = `${comparisons.trimEnd()}\n\n${bound}`;
+  writeFileSync(values.out, page);
+  process.stdout.write(`${page}\n`);
+  process.stderr.write(`wrote ${relative(ROOT, values.out)} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   return 0;
 }
 
-async function runStudy(positionals, options, out) {
-  const started = Date.now();
+/** The page as it stands, cut at the bound study's marker: [comparisons part, bound part]; the one asked for must exist. */
+function splitPage(out, study) {
+  const page = existsSync(out) ? readFileSync(out, 'utf8') : '';
+  const at = page.indexOf(BOUND_MARKER);
+  const parts = at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at)];
+  const keep = study === 'bound' ? parts[0] : parts[1];
+  if (keep.trim() === '') {
+    throw new LabError(
+      'ERR_USAGE',
+      `${relative(process.cwd(), out)} has no ${study === 'bound' ? 'comparisons' : 'bound study'} part to keep`,
+      {
+        hint: 'run `npm run bench:stats` without --study once, to write both',
+      },
+    );
+  }
+  return parts;
+}
+
+async function runBound(options) {
+  const study = await runBoundStudy(ROOT, { trials: options.boundTrials, seed: options.seed }, progress);
+  process.stderr.write(
+    `bound rule: ${study.choice.chosen.key} (worst bound failure ${(100 * study.choice.chosen.worstFail).toFixed(1)}%)\n`,
+  );
+  return renderBoundDoc(study, { seed: options.seed });
+}
+
+function progress(done, total, task, seconds) {
+  process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);
+}
+
+async function runComparisons(positionals, options) {
   const variants = METHOD_NAMES.flatMap((method) => [false, true].map((paired) => ({ method, paired })));
   const profiles = listProfiles(positionals).map(({ name, dirs }) => {
     const folders = dirs.map((dir) => readResults(dir));
@@ -90,8 +149,6 @@ async function runStudy(positionals, options, out) {
   ];
 
   const shared = { trials: options.trials, seed: options.seed, detect: options.detect, retries: options.retries };
-  const progress = (done, total, task, seconds) =>
-    process.stderr.write(`[${done}/${total}] ${task.key}: ${seconds.toFixed(1)} s\n`);
 
   const fixedTasks = profiles.flatMap(({ name, model, scenario }) =>
     rules.flatMap((rule) =>
@@ -160,7 +217,7 @@ async function runStudy(positionals, options, out) {
     trials: adaptiveTrials,
   }));
 
-  const page = renderStatisticsDoc({
+  return renderStatisticsDoc({
     profiles,
     rules,
     variants,
@@ -170,9 +227,6 @@ async function runStudy(positionals, options, out) {
     options,
     runsPerCell: RUNS_PER_CELL,
   });
-  writeFileSync(out, page);
-  process.stdout.write(`${page}\n`);
-  process.stderr.write(`wrote ${relative(ROOT, out)} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
 /**

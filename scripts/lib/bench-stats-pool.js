@@ -4,6 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { createRandom, randomFor } from '../../runner/plan/run-order.js';
+import { simulateBounds } from './bound-simulation.js';
 import { CLAIMS, simulateAdaptive, simulateFixedRuns, TRUE_RATIOS, trueLabels } from './stats-simulation.js';
 import { summarizeVariant } from './stats-verdict.js';
 
@@ -47,11 +48,20 @@ export async function runTasks(tasks, shared, onProgress) {
 
 /**
  * fixed: every variant on `trials` pairs of n runs → a summary per variant. adaptive: one variant from `start`
- * to `cap` runs → simulateAdaptive rows for every claim and ratio.
+ * to `cap` runs → simulateAdaptive rows for every claim and ratio. bound: one profile and truth, every rule raced
+ * and every grid → simulateBounds's tallies.
  */
 export function runTask(task, { trials, seed, retries }) {
   const { model } = task;
   const random = createRandom(randomFor(seed, task.key)());
+  if (task.kind === 'bound') {
+    return simulateBounds(task.profile, task.truth, {
+      trials: task.trials,
+      random,
+      rules: task.rules,
+      gridMethods: task.gridMethods,
+    });
+  }
   if (task.kind === 'fixed') {
     return simulateFixedRuns(model, task.scenario, task.n, task.variants, {
       trials,

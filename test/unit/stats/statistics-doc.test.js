@@ -26,3 +26,18 @@ test('the defaults of repetitions and of the adaptive cap are those docs/statist
     Number(cap),
   ]);
 });
+
+test('DEFAULT_BOUND_RULE is the rule the bound study of docs/statistics.md chose', async () => {
+  const { DEFAULT_BOUND_RULE } = await import('../../../runner/verdicts/choose-setting.js');
+  const chosen = /\*\*Chosen rule: `([a-z-]+)`, n0 = (\d+), winsorising (on|off), futility from round (\d+)\*\*/.exec(
+    page,
+  );
+  expect(chosen).not.toBeNull();
+  const [, method, n0, winsorize, futilityFrom] = chosen;
+  expect(DEFAULT_BOUND_RULE).toEqual({
+    method,
+    n0: Number(n0),
+    winsorize: winsorize === 'on',
+    futilityFrom: Number(futilityFrom),
+  });
+});

@@ -1,0 +1,210 @@
+// The budget's decision, "use X: at most U% slower than the best tried (95%)", and which settings the next round
+// runs, from runner/stats/mcb.js's simultaneous bounds. A pure function of the runs of the rounds so far: the race
+// calls it after every round and `--resume` replays it from runs.csv, with the same answer at the same round.
+// docs/statistics.md ("The answer per budget") chose the rule by simulation and explains the bound in words.
+import { BOUND_METHODS, compareWithBest, quantileMcb } from '../stats/mcb.js';
+
+/**
+ * The rule the study of docs/statistics.md chose (npm run bench:stats, "The rule chosen"): the variance method, the
+ * rounds every setting runs before any is dropped (n0), one winsorising pass or none, and the first round at which
+ * futility may stop a candidate. Hybrid, because it kept its bound in every noise profile, the adversarial ones
+ * included (a pooled variance did not: a cheap setting three times as noisy as the rest), and settled the default
+ * file in the fewest runs of those that did. A unit test keeps it equal to the page.
+ */
+export const DEFAULT_BOUND_RULE = Object.freeze({ method: 'hybrid', n0: 3, winsorize: true, futilityFrom: 3 });
+
+/**
+ * @typedef {object} SettingState
+ * @property {string} id
+ * @property {number} cost  threads + processes (cheaper first; input order breaks ties)
+ * @property {number} n  rounds it ran
+ * @property {number} U  its MCB bound (log scale; Infinity when not yet estimable)
+ * @property {number|null} bound_pct  100 · (e^U − 1): "at most this many per cent slower than the best tried"
+ * @property {string|null} binding  the setting its bound is against
+ * @property {number|null} projected_pct  its bound projected to the cap (same D, SE · √(n / cap), df at the cap);
+ *   null when it cannot be projected
+ * @property {'recommended'|'eliminated'|'futile'|'candidate'|'not needed'} state
+ * @property {string|null} reason  why eliminated, futile or not needed, in words
+ */
+
+/**
+ * The decision for one budget after the rounds so far.
+ *
+ * - Before n0 rounds every setting runs (no drop, no settling); the bounds are reported as they stand.
+ * - A setting is **eliminated** when it is confidently more than `within` worse than another: D_ij − c·SE_ij > δ,
+ *   δ = ln(1 + within).
+ * - **settled**: the cheapest non-eliminated setting whose bound U ≤ δ is recommended. **open** while none is: the
+ *   setting with the smallest bound (the cheapest among ties) is recommended, with the rounds that would probably
+ *   bring its bound under δ (`roundsNeeded`, from the projection; null when the cap cannot).
+ * - A candidate is **futile** (from round `rule.futilityFrom`) when its bound projected to the cap stays above δ.
+ * - `nextRound`: the cheaper hopeful candidates (cheaper than the settled recommendation; every hopeful one while
+ *   open) and, for each, the setting that binds its bound; settings at the cap are left out. Empty when the budget
+ *   is done: `stop` says why ('settled': recommended and no cheaper hopeful candidate; 'futile': no candidate can
+ *   reach δ by the cap; 'cap': every setting still in ran the cap).
+ * @param {{ id: string, cost: number, values: { round: number|string, value: number }[] }[]} settings
+ * @param {{ within?: number, cap: number, rule?: { method: string, n0: number, winsorize: boolean,
+ *   futilityFrom?: number }, alpha?: number, lowerIsBetter?: boolean }} options
+ *   within (0.05): the margin; cap: the most rounds a setting may run; rule (DEFAULT_BOUND_RULE); alpha (0.05);
+ *   lowerIsBetter (true; false for a rate)
+ * @returns {{ status: 'settled'|'open', recommended: string, U: number, bound_pct: number|null,
+ *   binding: string|null, roundsNeeded: number|null, nextRound: string[], stop: null|'settled'|'futile'|'cap',
+ *   rounds: number, within: number, settings: SettingState[], comparison: object }}
+ *   rounds: the rounds so far (labels that two settings ran, see countRounds); comparison: compareWithBest's output
+ */
+export function chooseSetting(
+  settings,
+  { within = 0.05, cap, rule = DEFAULT_BOUND_RULE, alpha = 0.05, lowerIsBetter = true } = {},
+) {
+  checkOptions(settings, { within, cap, rule });
+  const delta = Math.log1p(within);
+  const comparison = compareWithBest(settings, {
+    method: rule.method,
+    winsorize: rule.winsorize,
+    alpha,
+    lowerIsBetter,
+  });
+  const bounds = comparison.settings;
+  const order = settings.map((_, i) => i).sort((a, b) => settings[a].cost - settings[b].cost || a - b);
+  const rounds = countRounds(settings);
+  const starting = rounds < rule.n0;
+  const futilityOn = !starting && rounds >= (rule.futilityFrom ?? rule.n0);
+  const roundsOf = new Map(bounds.map(({ id, n }) => [id, n]));
+  const project = (i, extra) => projectPairs(bounds[i], roundsOf, extra, { cap, alpha, k: comparison.k });
+
+  const elimination = bounds.map((bound) => {
+    if (starting) return null;
+    const worst = bound.pairs.reduce((top, pair) => (top === null || pair.lower > top.lower ? pair : top), null);
+    return worst !== null && worst.lower > delta ? worst : null;
+  });
+  const alive = order.filter((i) => elimination[i] === null);
+  const settledAt = starting ? undefined : alive.find((i) => bounds[i].U <= delta);
+  const settled = settledAt !== undefined;
+  const pool = alive.length ? alive : order;
+  const recommended = settled ? settledAt : pool.reduce((best, i) => (bounds[i].U < bounds[best].U ? i : best));
+  const projected = bounds.map((bound, i) => project(i, cap - bound.n));
+  const hopeful = bounds.map((bound, i) => bound.n < cap && (!futilityOn || projected[i] <= delta));
+
+  const rank = new Map(order.map((i, position) => [i, position]));
+  const targets = starting
+    ? order
+    : alive.filter((i) => hopeful[i] && bounds[i].U > delta && (!settled || rank.get(i) < rank.get(recommended)));
+  const running = new Set(starting ? order : targets.flatMap((i) => [i, indexOf(settings, bounds[i].binding)]));
+  const nextRound = order.filter((i) => running.has(i) && bounds[i].n < cap).map((i) => settings[i].id);
+  let stop = null;
+  if (nextRound.length === 0) {
+    if (settled) stop = 'settled';
+    else stop = alive.every((i) => bounds[i].n >= cap) ? 'cap' : 'futile';
+  }
+
+  const margin = formatShare(within);
+  const states = bounds.map((bound, i) => {
+    const [state, reason] = describeState(i);
+    return {
+      id: bound.id,
+      cost: settings[i].cost,
+      n: bound.n,
+      U: bound.U,
+      bound_pct: bound.bound_pct,
+      binding: bound.binding,
+      projected_pct: Number.isFinite(projected[i]) ? 100 * Math.expm1(projected[i]) : null,
+      state,
+      reason,
+    };
+  });
+  function describeState(i) {
+    if (i === recommended) return ['recommended', null];
+    if (elimination[i] !== null)
+      return ['eliminated', `confidently more than ${margin} worse than ${elimination[i].id}`];
+    if (settled && rank.get(i) > rank.get(recommended))
+      return ['not needed', `${settings[recommended].id} costs less and is within ${margin}`];
+    if (starting || hopeful[i]) return ['candidate', null];
+    if (bounds[i].n >= cap) return ['futile', `ran the cap of ${cap} rounds and its bound stays above ${margin}`];
+    return ['futile', `its bound, projected to ${cap} rounds, stays above ${margin}`];
+  }
+  const rec = bounds[recommended];
+  return {
+    status: settled ? 'settled' : 'open',
+    recommended: rec.id,
+    U: rec.U,
+    bound_pct: rec.bound_pct,
+    binding: rec.binding,
+    roundsNeeded: settled ? 0 : findRoundsNeeded((extra) => project(recommended, extra) <= delta, cap - rec.n),
+    nextRound,
+    stop,
+    rounds,
+    within,
+    settings: states,
+    comparison,
+  };
+}
+
+/**
+ * Setting i's bound if it ran `extra` more rounds, each with every other setting that has rounds left: per pair the
+ * same D, SE · √(n / (n + g)) and df grown in proportion ((df + 1)(n + g) / n − 1: n − 1 → n + g − 1 for paired
+ * differences), g = the rounds both could still run together. Infinity where a pair has no standard error.
+ */
+export function projectBound(bounds, i, extra, { cap, alpha, k }) {
+  return projectPairs(bounds[i], new Map(bounds.map(({ id, n }) => [id, n])), extra, { cap, alpha, k });
+}
+
+function projectPairs(bound, roundsOf, extra, { cap, alpha, k }) {
+  const own = Math.max(0, Math.min(extra, cap - bound.n));
+  let U = 0;
+  for (const pair of bound.pairs) {
+    const gained = Math.max(0, Math.min(own, cap - roundsOf.get(pair.id)));
+    let upper;
+    if (pair.SE === 0) upper = pair.D;
+    else if (!Number.isFinite(pair.SE) || pair.n === 0) upper = Infinity;
+    else if (gained === 0) upper = pair.upper;
+    else {
+      const grown = pair.n + gained;
+      upper =
+        pair.D + quantileMcb(alpha, k, ((pair.df + 1) * grown) / pair.n - 1) * pair.SE * Math.sqrt(pair.n / grown);
+    }
+    if (upper > U) U = upper;
+  }
+  return U;
+}
+
+/**
+ * The rounds so far: the round labels that at least two settings ran (the only one, in a budget of one). A label of
+ * one setting alone (a re-run made later, on its own) compares nothing and does not count.
+ */
+function countRounds(settings) {
+  const measured = settings.filter(({ values }) => values.length > 0).length;
+  const seen = new Map();
+  for (const { values } of settings) {
+    for (const round of new Set(values.map((value) => String(value.round))))
+      seen.set(round, (seen.get(round) ?? 0) + 1);
+  }
+  let rounds = 0;
+  for (const count of seen.values()) if (count >= Math.min(2, measured)) rounds += 1;
+  return rounds;
+}
+
+function findRoundsNeeded(reaches, most) {
+  for (let extra = 1; extra <= most; extra++) if (reaches(extra)) return extra;
+  return null;
+}
+
+function indexOf(settings, id) {
+  return id === null ? -1 : settings.findIndex((setting) => setting.id === id);
+}
+
+function checkOptions(settings, { within, cap, rule }) {
+  if (!(within > 0)) throw new RangeError(`within must be a positive share (0.05 for 5%), not ${within}`);
+  if (!BOUND_METHODS.includes(rule?.method))
+    throw new RangeError(`rule.method must be one of ${BOUND_METHODS.join(', ')}, not ${JSON.stringify(rule?.method)}`);
+  if (!(Number.isInteger(rule.n0) && rule.n0 >= 2))
+    throw new RangeError(`rule.n0 must be a whole number from 2 up, not ${rule.n0}`);
+  if (!(Number.isInteger(cap) && cap >= rule.n0))
+    throw new RangeError(`cap must be a whole number of rounds, at least rule.n0 (${rule.n0}), not ${cap}`);
+  for (const setting of settings) {
+    if (!Number.isFinite(setting.cost))
+      throw new RangeError(`setting ${JSON.stringify(setting.id)}: cost must be a number, not ${setting.cost}`);
+  }
+}
+
+function formatShare(share) {
+  return `${Number((100 * share).toFixed(2))}%`;
+}
