@@ -36,12 +36,14 @@ describe('what the host allows a claim', () => {
   const pool = (size) => cells.find((cell) => cell.values.uv_threadpool_size === size);
 
   test("pbkdf2 pool 1 → 4 at 2 CPUs: the model ratio is 0.50 (the post's 0.25 needs 4 CPUs); 4 → 8: 1.00", () => {
-    expect(modelRatio(pool(1), pool(4), 'wall_ms')).toBeCloseTo(0.5, 12);
-    expect(modelRatio(pool(4), pool(8), 'wall_ms')).toBeCloseTo(1, 12);
+    // Within half a percent: the rest of the host took 0.2–0.6% of the pool-4 runs' CPUs (interference_pct).
+    expect(modelRatio(pool(1), pool(4), 'wall_ms')).toBeCloseTo(0.5, 2);
+    expect(modelRatio(pool(4), pool(8), 'wall_ms')).toBeCloseTo(1, 2);
     expect(modelRatio(pool(1), pool(4), 'requests_per_sec')).toBeNull();
-    // The cost of a call cancels in the ratio: whatever the calibration, waves give 0.50.
+    // The cost of a call cancels in the ratio: whatever the calibration, waves give one value.
     const [low, high] = modelRatioRange(pool(1), pool(4), 'wall_ms');
-    expect([low, high].map((value) => Number(value.toFixed(12)))).toEqual([0.5, 0.5]);
+    expect(Number((high - low).toFixed(12))).toBe(0);
+    expect(low).toBeCloseTo(modelRatio(pool(1), pool(4), 'wall_ms'), 12);
   });
 
   test('http: the ratio of two quotas depends a little on the calibration (the leftovers do not scale with the CPUs)', () => {
@@ -135,7 +137,12 @@ describe('calibration rules', () => {
 
   test('no run.json parameters or a load without work: no model, and no error', () => {
     const group = [{ cell: 'x', workload: 'pbkdf2', values: { workload: 'pbkdf2' }, runs: [] }];
-    expect(predictCells(group, { hostCpus: 2 }).get('x')).toEqual({ calibration: null, model: {}, modelRange: {} });
+    expect(predictCells(group, { hostCpus: 2 }).get('x')).toEqual({
+      calibration: null,
+      model: {},
+      modelRange: {},
+      takenCpus: 0,
+    });
     expect(
       calibrateGroup([
         { cell: 'y', workload: 'http', values: {}, params: { load: 'idle' }, modelCell: null, runs: [] },
