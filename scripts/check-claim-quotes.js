@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// `npm run check:quotes`: every claim of published-experiments.yml names its post (`post:`), and every number its
-// `says` quotes is printed in that post's text (the posts folder: ../shared/seeds beside the clone, as CI lays it
-// out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`: `says` quotes.
+// `npm run check:quotes`: every claim of published-experiments.yml names its post (`post:`) and carries the post's
+// own words (`quote:`, one passage or a list, in the post's language); each passage is in that post's text as it is
+// printed (white space normalised: a changed word fails), and every number the claim's `says` quotes is in the
+// passages — for a control, whose `says` describes the design, in the post (the posts folder: ../shared/seeds beside
+// the clone, as CI lays it out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`.
 //
 //   node scripts/check-claim-quotes.js [--config FILE] [--posts DIR]
 //
-// Exit status: 0 every number found, 1 a claim names no post or quotes a number its post does not print (each
-// listed at file:line:column), 2 bad usage, an unreadable file or no posts folder.
+// Exit status: 0 every quote found, 1 a claim names no post, has no quote, quotes a passage its post does not print or
+// a number its quote lacks (each listed at file:line:column), 2 bad usage, an unreadable file or no posts folder.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,7 @@ import { isEntryPoint, parseCommandLine, runCommand } from '../runner/commands/c
 import { LabError } from '../runner/errors.js';
 import { parseYaml } from '../runner/config/parse-yaml.js';
 import { formatPath } from '../runner/config/diagnostics/paths.js';
-import { findPostFile, findUnquotedNumbers, listClaims } from './lib/claim-quotes.js';
+import { findMissingPassages, findPostFile, findUnquotedNumbers, listClaims } from './lib/claim-quotes.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 
@@ -24,8 +26,8 @@ const USAGE = `Usage: node scripts/check-claim-quotes.js [--config FILE] [--post
   --posts DIR    the posts as plain text, one <post>.txt or <post>_<hash>.txt each
                  (default: ../shared/seeds beside the project folder, where CI puts them)
 
-Exit status: 0 every quoted number is in its post, 1 a claim names no post or quotes a number its post does not
-print, 2 bad usage, an unreadable file or no posts folder.`;
+Exit status: 0 every quote is in its post and every quoted number in its quote, 1 a claim names no post, has no
+quote, or quotes what its post does not print, 2 bad usage, an unreadable file or no posts folder.`;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
@@ -60,27 +62,41 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   }
   stdout.write(
     problems.length === 0
-      ? `${claims} claims: every number they quote is in their post (${posts})\n`
-      : `${problems.length} problem(s) in ${claims} claims: a claim quotes only numbers its post prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
+      ? `${claims} claims: every quote is in its post and every number of \`says\` in its quote (${posts})\n`
+      : `${problems.length} problem(s) in ${claims} claims: \`quote\` is the post's own text (white space aside), and \`says\` quotes only numbers its quote prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
   );
   return problems.length === 0 ? 0 : 1;
 }
 
-/** [{ path, message }] for every claim that names no post, a post not in the folder, or a number the post lacks. */
-function checkQuotes(raw, postsDir) {
+/** [{ path, message }] for every claim that names no post or a post not in the folder, has no quote, quotes a
+ * passage the post lacks, or a number of `says` its quote (a control: its post) lacks. */
+export function checkQuotes(raw, postsDir) {
   const files = readdirSync(postsDir);
   const texts = new Map();
-  return listClaims(raw).flatMap(({ path, says, post }) => {
+  return listClaims(raw).flatMap(({ path, says, post, quote, control }) => {
     if (typeof post !== 'string' || post === '')
       return [{ path, message: 'names no post: add `post: "NNN"`, the post its `says` quotes' }];
     const found = findPostFile(post, files);
     if (found.error) return [{ path: [...path, 'post'], message: found.error }];
     if (!texts.has(found.file)) texts.set(found.file, readText(join(postsDir, found.file)));
-    const missing = typeof says === 'string' ? findUnquotedNumbers(says, texts.get(found.file)) : [];
-    return missing.map((number) => ({
-      path: [...path, 'says'],
-      message: `${number} is not a number ${found.file} prints`,
+    const text = texts.get(found.file);
+    if (quote === undefined || quote === null)
+      return [{ path, message: `has no \`quote:\`: add the words of ${found.file} the claim stands on, as printed there` }];
+    const passages = [quote].flat();
+    const missing = findMissingPassages(passages, text).map((passage) => ({
+      path: [...path, 'quote', ...(Array.isArray(quote) ? [quote.indexOf(passage)] : [])],
+      message: `not in ${found.file} as printed: "${passage.length > 60 ? `${passage.slice(0, 57)}…` : passage}"`,
     }));
+    // A control's `says` describes the design: its numbers need only be the post's.
+    const source = control ? text : passages.join('\n');
+    const unquoted = typeof says === 'string' ? findUnquotedNumbers(says, source) : [];
+    return [
+      ...missing,
+      ...unquoted.map((number) => ({
+        path: [...path, 'says'],
+        message: control ? `${number} is not a number ${found.file} prints` : `${number} is not a number its quote prints`,
+      })),
+    ];
   });
 }
 

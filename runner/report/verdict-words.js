@@ -104,9 +104,7 @@ export function formatOverallDetail(row) {
     row.verdict === 'inconclusive' && row.runs_needed !== null
       ? `; about ${row.runs_needed} runs per cell would probably settle it`
       : '';
-  const outside = row.outside?.length
-    ? `; not counted, outside the post's conditions: ${row.outside.map((where) => where || 'every combination').join(', ')}`
-    : '';
+  const outside = row.outside?.length ? `; outside the post's conditions: ${row.outside.join(', ')}` : '';
   return `${row.metric ? `${row.metric}, ` : ''}${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${outside}${more}`;
 }
 

@@ -5,11 +5,11 @@
 //
 // - not comparable: the claim says its metric does not measure the post's quantity; whatever the verdict.
 // - holds: the verdict holds.
-// - outside the post's conditions: a Node.js version or a size the post's result does not stand for (a version
-//   effect, not a refutation of the post).
-// - not reachable here: the cells lack the post's CPUs (`conditions.cpus`), or — where the claim names none — the
-//   model puts the expected band out of this host's reach and a host with more CPUs would reach it. A claim whose
-//   CPUs this host gives is never "not reachable" for them.
+// - outside the post's conditions: refuted at a Node.js version or a size the post's result does not stand for (a
+//   version effect, not a refutation of the post).
+// - not reachable here: refuted on cells that lack the post's CPUs (`conditions.cpus`), or — where the claim names
+//   none — the model puts the expected band out of this host's reach and a host with more CPUs would reach it. A
+//   claim whose CPUs this host gives is never "not reachable" for them.
 // - refuted — no model: refuted where the conditions are met, with no capacity model of the metric to say what the
 //   host allows.
 // - contradicted: refuted where the conditions are met and the model does not put the band out of this host's
@@ -43,7 +43,8 @@ export const NO_DIFFERENCE = 0.02;
  * @param {{ a: object, b: object, expect: object, conditions?: object, notComparable?: string }} pair  its summary
  *   cells (with model, calibration, params, hostCpus) and the claim's expect, conditions and not_comparable
  * @returns {{ model_ratio: number|null, model_ratio_low: number|null, model_ratio_high: number|null, class: string,
- *   class_note: string, within_conditions: boolean }}
+ *   class_note: string, within_conditions: boolean, conditions_unmet: string[] }}  within_conditions: the cells have
+ *   the post's version and sizes (its CPUs aside: those decide "not reachable here"); conditions_unmet: which not
  */
 export function classifyClaimRow(row, { a, b, expect, conditions, notComparable }) {
   const model = modelRatio(a, b, row.metric);
@@ -54,6 +55,7 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
     model_ratio_low: range?.[0] ?? null,
     model_ratio_high: range?.[1] ?? null,
     within_conditions: met.unmet.length === 0,
+    conditions_unmet: met.unmet,
   };
   const as = (name, note) => ({ ...found, class: name, class_note: note });
   const modelWords = model === null ? 'no capacity model of this metric for these cells' : `the model gives ${formatRatio(model)}`;
@@ -66,10 +68,11 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
     );
   }
   if (row.verdict === 'holds') return as('holds', model === null ? '' : modelWords);
-  if (met.unmet.length > 0)
-    return as("outside the post's conditions", `${met.unmet.join('; ')}${note(conditions)}: ${row.verdict} here`);
-  if (met.cpus === false)
-    return as('not reachable here', `${met.cpusText}${note(conditions)}; ${modelWords} here`);
+  // A refutation at another version or size than the post's, or on fewer (or other) CPUs, cannot count against it.
+  if (met.unmet.length > 0 && row.verdict === 'refuted')
+    return as("outside the post's conditions", `${met.unmet.join('; ')}${note(conditions)}`);
+  const lacksCpus = met.cpus === false && row.verdict === 'refuted';
+  if (lacksCpus) return as('not reachable here', `${met.cpusText}${note(conditions)}; ${modelWords} here`);
   if (model === null)
     return row.verdict === 'refuted' ? as('refuted — no model', modelWords) : as('inconclusive', modelWords);
   const [band] = expectRegions(expect);
@@ -83,6 +86,7 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
         'inconclusive — the host predicts no difference',
         `${modelWords}: both cells get the same from the CPUs, the band's edge`,
       );
+    // The post's own CPUs are never out of reach for its claim.
     const scale = reachable || met.cpus === true ? null : findScaleReaching(a, b, row.metric, band);
     return scale === null
       ? as('inconclusive', modelWords)
@@ -127,13 +131,13 @@ function describeOutOfReach(row, a, b, model, scale) {
 }
 
 /**
- * A claim's overall class from its combinations'. Combinations outside the post's conditions say nothing of the
- * post: they count only when no combination is inside them. Then: not comparable if the claim is; contradicted if
+ * A claim's overall class from its combinations'. Combinations outside the post's conditions (a version or size it
+ * does not stand for) say nothing of the post: they count only when no combination is inside them. Then: not comparable if the claim is; contradicted if
  * any is; refuted — no model if any is; holds if all do; not reachable here before the inconclusive ones, whose
  * class is "the host predicts no difference" only when every one of them says so.
  */
 export function classifyOverall(rows) {
-  const inside = rows.filter((row) => row.class !== "outside the post's conditions");
+  const inside = rows.filter((row) => row.within_conditions !== false);
   const classes = (inside.length > 0 ? inside : rows).map((row) => row.class);
   if (classes.length === 0) return 'inconclusive';
   for (const first of ['not comparable', 'contradicted', 'refuted — no model'])

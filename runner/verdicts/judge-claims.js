@@ -109,7 +109,10 @@ function overallRow(base, claim, rows, cells, axes) {
       ?.class_note ?? '',
     family: rows.length,
     combinations: rows.map((row) => row.verdict),
-    // Combinations outside the post's conditions, in words ("node=24"): not counted in the verdict above.
-    outside: rows.filter((row) => row.within_conditions === false).map((row) => row.where),
+    // Combinations outside the post's conditions, in words ("node=24: node 24 (the post's: 20)"): not counted in the
+    // verdict above unless no combination is inside them.
+    outside: rows
+      .filter((row) => row.within_conditions === false)
+      .map((row) => `${row.where ? `${row.where}: ` : ''}${row.conditions_unmet.join('; ')}`),
   };
 }
