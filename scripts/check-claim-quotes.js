@@ -5,7 +5,10 @@
 // passages — for a control, whose `says` describes the design, in the post (the posts folder: ../shared/seeds beside
 // the clone, as CI lays it out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`.
 //
-//   node scripts/check-claim-quotes.js [--config FILE] [--posts DIR]
+// The post figures docs/findings.src.md sets beside ours (`findings:figure … post=NNN quote="31,836 KB"`) are quotes
+// too: each is found in its post as printed.
+//
+//   node scripts/check-claim-quotes.js [--config FILE] [--posts DIR] [--source FILE]
 //
 // Exit status: 0 every quote found, 1 a claim names no post, has no quote, quotes a passage its post does not print or
 // a number its quote lacks (each listed at file:line:column), 2 bad usage, an unreadable file or no posts folder.
@@ -17,14 +20,18 @@ import { LabError } from '../runner/errors.js';
 import { parseYaml } from '../runner/config/parse-yaml.js';
 import { formatPath } from '../runner/config/diagnostics/paths.js';
 import { findMissingPassages, findPostFile, findUnquotedNumbers, listClaims } from './lib/claim-quotes.js';
+import { listDirectives } from './lib/findings-directives.js';
+import { listFigureQuotes } from './lib/findings-twins.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 
-const USAGE = `Usage: node scripts/check-claim-quotes.js [--config FILE] [--posts DIR]
+const USAGE = `Usage: node scripts/check-claim-quotes.js [--config FILE] [--posts DIR] [--source FILE]
 
   --config FILE  the experiments whose claims are checked (default: published-experiments.yml)
   --posts DIR    the posts as plain text, one <post>.txt or <post>_<hash>.txt each
                  (default: ../shared/seeds beside the project folder, where CI puts them)
+  --source FILE  findings prose whose findings:figure directives quote the posts (default: docs/findings.src.md;
+                 "none" to skip)
 
 Exit status: 0 every quote is in its post and every quoted number in its quote, 1 a claim names no post, has no
 quote, or quotes what its post does not print, 2 bad usage, an unreadable file or no posts folder.`;
@@ -35,6 +42,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     options: {
       config: { type: 'string', default: join(PROJECT_DIR, 'published-experiments.yml') },
       posts: { type: 'string', default: resolve(PROJECT_DIR, '../shared/seeds') },
+      source: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.src.md') },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -60,9 +68,13 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     const { line, column } = locate(path);
     stdout.write(`${relative(process.cwd(), config)}:${line}:${column}: ${formatPath(path)}: ${message}\n`);
   }
+  const source = values.source === 'none' ? null : resolve(values.source);
+  const figures = source ? checkFigures(readText(source), posts) : [];
+  for (const { line, message } of figures) stdout.write(`${relative(process.cwd(), source)}:${line}: ${message}\n`);
+  problems.push(...figures);
   stdout.write(
     problems.length === 0
-      ? `${claims} claims: every quote is in its post and every number of \`says\` in its quote (${posts})\n`
+      ? `${claims} claims: every quote is in its post and every number of \`says\` in its quote; ${figures.length === 0 && source ? 'every post figure of the findings is in its post ' : ''}(${posts})\n`
       : `${problems.length} problem(s) in ${claims} claims: \`quote\` is the post's own text (white space aside), and \`says\` quotes only numbers its quote prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
   );
   return problems.length === 0 ? 0 : 1;
@@ -98,6 +110,23 @@ export function checkQuotes(raw, postsDir) {
       })),
     ];
   });
+}
+
+/** [{ line, message }] for every findings:figure directive whose post figure its post does not print as quoted. */
+export function checkFigures(source, postsDir) {
+  const files = readdirSync(postsDir);
+  return listDirectives(source)
+    .filter(({ kind }) => kind === 'figure')
+    .flatMap(({ args, line }) => {
+      if (!args.post) return [{ line, message: 'findings:figure names no post: add post=NNN' }];
+      const found = findPostFile(args.post, files);
+      if (found.error) return [{ line, message: found.error }];
+      const text = readText(join(postsDir, found.file));
+      return findMissingPassages(listFigureQuotes(args.quote), text).map((figure) => ({
+        line,
+        message: `findings:figure quotes "${figure}", which ${found.file} does not print`,
+      }));
+    });
 }
 
 function readText(file) {

@@ -13,7 +13,8 @@
 //   <!-- findings:claims EXPERIMENT -->             the experiment's claims (from the config) with their verdicts
 //   <!-- findings:table EXPERIMENT metric=M rows=AXIS [columns=AXIS] [where=AXIS:VALUE] -->
 //                                                   median [95% interval of the median] (n) per cell; M is a
-//                                                   column or cpu_ms_per_response (cpu_total_ms per response)
+//                                                   column, cpu_ms_per_response (cpu_total_ms per response) or
+//                                                   cpu_per_sec (cpu_total_ms ÷ wall_ms: the CPU the cells got)
 //   <!-- findings:chart EXPERIMENT metric=M x=AXIS [series=AXIS] [where=AXIS:VALUE] -->
 //                                                   an SVG in findings/charts/: every run a dot, medians joined
 //   <!-- findings:order EXPERIMENT [rows=AXIS] [columns=AXIS] -->
@@ -550,6 +551,11 @@ function renderOrderDirective(args, context) {
 // requests_served has the server's own count over that window; an older one only the loader's rate, taken over
 // the server's window as an estimate.
 const DERIVED_METRICS = {
+  // The CPU-s a second the server's cgroup got over the measured period: what the host let it have.
+  cpu_per_sec: (columns) =>
+    columns.includes('cpu_total_ms') && columns.includes('wall_ms')
+      ? { columns: ['cpu_total_ms', 'wall_ms'], of: (run) => run.cpu_total_ms / run.wall_ms }
+      : { columns: ['cpu_total_ms', 'wall_ms'] },
   cpu_ms_per_response: (columns) =>
     columns.includes('requests_served')
       ? { columns: ['cpu_total_ms', 'requests_served'], of: (run) => run.cpu_total_ms / run.requests_served }

@@ -13,7 +13,8 @@ import { formatCell, formatNumber } from './findings-format.js';
 const CONVERSIONS = {
   MiB: { KB: 1 / 1024 },
   ms: { ms: 1, s: 1000, 초: 1000, μs: 0.001, µs: 0.001 },
-  '/s': { '': 1, 건: 1, 개: 1, 'req/s': 1 },
+  // The post's 건 and 개 count requests in a second (초당): req/s.
+  'req/s': { '': 1, 건: 1, 개: 1, 'req/s': 1 },
 };
 
 const FIGURE = /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*([A-Za-zμµ가-힣/]*)/u;
@@ -65,7 +66,10 @@ export function renderFigure(args, folder) {
     });
   const [first, second] = listFigureQuotes(quote);
   const steps = Number(args.b) - Number(args.a);
-  const postText = `${increment ? `(${second} − ${first}) ÷ ${steps}` : quote} = ${formatNumber(post)}${unit ? ` ${unit}` : ''}`;
+  // The figure as printed, and in the metric's unit where that is another ("31,836 KB = 31.1 MiB").
+  const same = !increment && (args.unit ?? readFigure(quote).unit) === unit;
+  const converted = `${formatNumber(post)}${unit ? ` ${unit}` : ''}`;
+  const postText = increment ? `(${second} − ${first}) ÷ ${steps} = ${converted}` : same ? quote : `${quote} = ${converted}`;
   if (!folder) return [`| ${what} | ${postText} | not run yet | |`];
   const pairs = (args.where ?? '')
     .split(',')
