@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { readResults } from '../../../runner/results/read-results.js';
 import { summarizeCells } from '../../../runner/report/summary.js';
 import { calibrateGroup, formatCalibrationKey, solveLeastSquares } from '../../../runner/model/calibrate.js';
-import { modelRatio, modelRatioRange, predictCells } from '../../../runner/model/predict.js';
+import { modelRatio, modelRatioRange, predictCell, predictCells } from '../../../runner/model/predict.js';
+import { toModelCell } from '../../../runner/model/model-cell.js';
 import { buildModelTables } from '../../../runner/report/model-table.js';
+import { median } from '../../../runner/stats/statistics.js';
 
 const findings = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
 const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
@@ -28,6 +30,35 @@ describe('pbkdf2: model_wall_ms within 10% of the median in every cell', () => {
   test('summary.csv has model_wall_ms after the wall_ms statistics', () => {
     const { columns } = summaryOf(findings('pbkdf2-waves'));
     expect(columns.indexOf('model_wall_ms')).toBe(columns.indexOf('wall_ms_outliers') + 1);
+  });
+});
+
+describe('on a busy host: the CPUs the rest of the host left each cell (docs/model-check, copied to the fixtures)', () => {
+  const check = fixture;
+  const folders = ['model-check', 'model-check-50k', 'model-check-b'];
+
+  test.each(folders)('%s: every cell within 10% of the model, every run kept', (name) => {
+    const { rows } = summarizeCells(readResults(check(name), { keepDisturbed: true }));
+    expect(rows).toHaveLength(6);
+    expect(rows.map((row) => [row.cell, deviation(row, 'wall_ms') < 0.1])).toEqual(rows.map((row) => [row.cell, true]));
+  });
+
+  test('the cause: a call costs the same CPU time in every cell, and a model of the allowed CPUs alone misses cpus: 2 by far more', () => {
+    for (const name of folders) {
+      const { cells } = summarizeCells(readResults(check(name), { keepDisturbed: true }));
+      // The calibration is not what moved: CPU time per call within 5% of the folder's median in every cell.
+      const perCall = cells.map((cell) => median(cell.runs.map((run) => run.cpu_total_ms / 16)));
+      const middle = median(perCall);
+      expect(perCall.every((value) => Math.abs(value / middle - 1) < 0.05)).toBe(true);
+      // The CPUs were: the same calibration on the CPUs each cell was allowed, as if nothing else ran.
+      const whole = (cell) =>
+        predictCell(
+          { workload: cell.workload, values: cell.values, modelCell: toModelCell(cell, cell.hostCpus) },
+          cell.calibration,
+        ).wall_ms;
+      const atTwo = cells.filter((cell) => cell.values.cpus === 2);
+      expect(Math.min(...atTwo.map((cell) => cell.stats.wall_ms.median / whole(cell)))).toBeGreaterThan(1.25);
+    }
   });
 });
 
