@@ -93,7 +93,9 @@ export function checkQuotes(raw, postsDir) {
     if (!texts.has(found.file)) texts.set(found.file, readText(join(postsDir, found.file)));
     const text = texts.get(found.file);
     if (quote === undefined || quote === null)
-      return [{ path, message: `has no \`quote:\`: add the words of ${found.file} the claim stands on, as printed there` }];
+      return [
+        { path, message: `has no \`quote:\`: add the words of ${found.file} the claim stands on, as printed there` },
+      ];
     const passages = [quote].flat();
     const missing = findMissingPassages(passages, text).map((passage) => ({
       path: [...path, 'quote', ...(Array.isArray(quote) ? [quote.indexOf(passage)] : [])],
@@ -106,7 +108,9 @@ export function checkQuotes(raw, postsDir) {
       ...missing,
       ...unquoted.map((number) => ({
         path: [...path, 'says'],
-        message: control ? `${number} is not a number ${found.file} prints` : `${number} is not a number its quote prints`,
+        message: control
+          ? `${number} is not a number ${found.file} prints`
+          : `${number} is not a number its quote prints`,
       })),
     ];
   });

@@ -63,7 +63,6 @@ const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [
   --out FILE      where to write; charts go to its folder's findings/charts/ (default: docs/findings.md)
   --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)`;
 
-
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
     usage: USAGE,

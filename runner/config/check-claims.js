@@ -109,11 +109,14 @@ export const CLAIMS_PROPERTY = {
         title: 'Conditions',
         additionalProperties: false,
         minProperties: 1,
-        examples: [{ cpus: 1, params: { argon2: { tasks: 100 } } }, { node: [20], note: 'the post names no version' }],
+        examples: [
+          { cpus: 1, params: { argon2: { tasks: 100 } } },
+          { node: [20], note: 'the post names no version' },
+        ],
         description:
           "What the post's result was measured on, named or implied by the post: the claim's class counts a " +
-          "refutation against the post only where both cells meet them (docs/report.md, the class). A cell outside a " +
-          "version or size is \"outside the post's conditions\"; one without the post's CPUs is \"not reachable here\".",
+          'refutation against the post only where both cells meet them (docs/report.md, the class). A cell outside a ' +
+          'version or size is "outside the post\'s conditions"; one without the post\'s CPUs is "not reachable here".',
         properties: {
           cpus: {
             title: "The post's CPUs",
@@ -130,7 +133,7 @@ export const CLAIMS_PROPERTY = {
           node: {
             title: "The post's Node.js majors",
             examples: [[20], 16],
-            description: 'Node.js major versions the post\'s result stands for: a number or a list.',
+            description: "Node.js major versions the post's result stands for: a number or a list.",
             anyOf: [
               { type: 'integer', minimum: 0 },
               { type: 'array', minItems: 1, items: { type: 'integer', minimum: 0 } },

@@ -20,7 +20,10 @@ import { usableCpus } from '../domain/usable-cpus.js';
 export function predictCells(cells, { hostCpus }) {
   const groups = new Map();
   for (const cell of cells) {
-    const takenCpus = measureTakenCpus(cell.values, cell.runs, { allowedCpus: usableCpus(cell.values, hostCpus), hostCpus });
+    const takenCpus = measureTakenCpus(cell.values, cell.runs, {
+      allowedCpus: usableCpus(cell.values, hostCpus),
+      hostCpus,
+    });
     const member = { ...cell, takenCpus, modelCell: toModelCell(cell, hostCpus, { takenCpus }) };
     const key = formatCalibrationKey(cell);
     if (!groups.has(key)) groups.set(key, []);
@@ -110,7 +113,9 @@ export function scaleModelRatio(a, b, metric, scale) {
     if (values.cpuset !== undefined && values.cpuset !== null && values.cpuset !== '')
       values.cpuset = `0-${Math.round(parseCpuList(String(values.cpuset)).length * scale) - 1}`;
     // The others keep what they took: a bigger host gives the cell more of what is left.
-    const modelCell = toModelCell({ values, params: cell.params }, cell.hostCpus * scale, { takenCpus: cell.takenCpus });
+    const modelCell = toModelCell({ values, params: cell.params }, cell.hostCpus * scale, {
+      takenCpus: cell.takenCpus,
+    });
     return predictCell({ workload: cell.workload, values: cell.values, modelCell }, cell.calibration)[metric];
   };
   const [from, to] = [predict(a), predict(b)];

@@ -58,7 +58,8 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
     conditions_unmet: met.unmet,
   };
   const as = (name, note) => ({ ...found, class: name, class_note: note });
-  const modelWords = model === null ? 'no capacity model of this metric for these cells' : `the model gives ${formatRatio(model)}`;
+  const modelWords =
+    model === null ? 'no capacity model of this metric for these cells' : `the model gives ${formatRatio(model)}`;
   if (notComparable) return as('not comparable', notComparable);
   if (expect.model !== undefined) {
     const named = { holds: 'holds', refuted: 'contradicted', inconclusive: 'inconclusive' }[row.verdict];

@@ -105,8 +105,9 @@ function overallRow(base, claim, rows, cells, axes) {
     verdict,
     runs_needed: needed.length && needed.every((n) => n !== null) ? Math.max(...needed) : null,
     class: overall,
-    class_note: (rows.find((row) => row.class === overall) ?? rows.find((row) => row.class !== 'holds') ?? rows[0])
-      ?.class_note ?? '',
+    class_note:
+      (rows.find((row) => row.class === overall) ?? rows.find((row) => row.class !== 'holds') ?? rows[0])?.class_note ??
+      '',
     family: rows.length,
     combinations: rows.map((row) => row.verdict),
     // Combinations outside the post's conditions, in words ("node=24: node 24 (the post's: 20)"): not counted in the

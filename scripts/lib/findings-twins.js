@@ -61,15 +61,23 @@ export function renderFigure(args, folder) {
   const increment = args.axis !== undefined;
   const post = increment ? (figures[1] - figures[0]) / (Number(args.b) - Number(args.a)) : figures[0];
   if (!Number.isFinite(post) || (increment && figures.length !== 2))
-    throw new LabError('ERR_USAGE', `findings:figure ${what}: expected ${increment ? 'two figures, "A..B",' : 'one figure'}`, {
-      hint: 'an increment (axis=, a=, b=) quotes the post at a and at b: quote="31,836 KB..122,992 KB"',
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `findings:figure ${what}: expected ${increment ? 'two figures, "A..B",' : 'one figure'}`,
+      {
+        hint: 'an increment (axis=, a=, b=) quotes the post at a and at b: quote="31,836 KB..122,992 KB"',
+      },
+    );
   const [first, second] = listFigureQuotes(quote);
   const steps = Number(args.b) - Number(args.a);
   // The figure as printed, and in the metric's unit where that is another ("31,836 KB = 31.1 MiB").
   const same = !increment && (args.unit ?? readFigure(quote).unit) === unit;
   const converted = `${formatNumber(post)}${unit ? ` ${unit}` : ''}`;
-  const postText = increment ? `(${second} − ${first}) ÷ ${steps} = ${converted}` : same ? quote : `${quote} = ${converted}`;
+  const postText = increment
+    ? `(${second} − ${first}) ÷ ${steps} = ${converted}`
+    : same
+      ? quote
+      : `${quote} = ${converted}`;
   if (!folder) return [`| ${what} | ${postText} | not run yet | |`];
   const pairs = (args.where ?? '')
     .split(',')

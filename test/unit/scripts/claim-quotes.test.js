@@ -127,7 +127,7 @@ describe('quotes checked as text', () => {
     ]);
   });
 
-  test("a claim without a quote fails; a number of `says` its quote lacks fails though the post prints it", () => {
+  test('a claim without a quote fails; a number of `says` its quote lacks fails though the post prints it', () => {
     const posts = postsFolder();
     expect(checkQuotes(configWith({ says: SAYS }), posts)[0].message).toMatch(/^has no `quote:`/);
     // 8 is in the post, not in this quote.

@@ -62,7 +62,9 @@ describe('scripts/findings.js', () => {
   });
 
   test('a control is marked where it is shown and counted apart; claims are counted by claim, comparisons apart; published claims no folder answers are counted too', async () => {
-    const { text, headlines } = await generate('<!-- findings:claims cluster-size -->\n<!-- findings:claims-summary -->');
+    const { text, headlines } = await generate(
+      '<!-- findings:claims cluster-size -->\n<!-- findings:claims-summary -->',
+    );
     expect(text).toMatch(
       /^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m,
     );
@@ -78,7 +80,9 @@ describe('scripts/findings.js', () => {
     const [, controls] = /; (\d+) controls \(checks of the design, not the posts' claims\): /.exec(headlines[1]);
     expect(Number(published)).toBeGreaterThan(Number(controls));
     // findings.md lists every claim once, with its own class.
-    expect(text.split('\n').filter((line) => line.startsWith('| cluster-size: (control) The last of 6'))).toHaveLength(1);
+    expect(text.split('\n').filter((line) => line.startsWith('| cluster-size: (control) The last of 6'))).toHaveLength(
+      1,
+    );
     // A claim is counted once however many combinations it is checked in.
     const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
     cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });

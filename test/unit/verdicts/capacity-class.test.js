@@ -25,7 +25,10 @@ function judgePublished(experiment, says, change = (each) => each) {
   const found = published.experiments.find((each) => each.name === experiment);
   const chosen = found.claims.find((each) => each.says.startsWith(says));
   const rows = judgeResults(readResults(fixture(experiment)), { claims: [change(chosen)] }).claims;
-  return { overall: rows.find((row) => row.kind === 'claim-overall'), rows: rows.filter((row) => row.kind === 'claim') };
+  return {
+    overall: rows.find((row) => row.kind === 'claim-overall'),
+    rows: rows.filter((row) => row.kind === 'claim'),
+  };
 }
 const at = (rows, where) => rows.find((row) => row.where === where);
 
@@ -35,7 +38,9 @@ describe('without conditions: what the model says', () => {
     expect(row.verdict).toBe('refuted');
     expect(row.class).toBe('not reachable here');
     expect(row.model_ratio).toBeCloseTo(0.5, 2);
-    expect(row.class_note).toMatch(/this host caps it at 0\.50\d* \(measured 0\.5\d*\); the expected band needs cpus 2 → 4/);
+    expect(row.class_note).toMatch(
+      /this host caps it at 0\.50\d* \(measured 0\.5\d*\); the expected band needs cpus 2 → 4/,
+    );
   });
 
   test('a band the host can reach, refuted, is "contradicted"; one the model puts out of reach on any host too', () => {
@@ -62,7 +67,7 @@ describe('without conditions: what the model says', () => {
   });
 });
 
-describe("the five cases of issue 30, as published-experiments.yml encodes them", () => {
+describe('the five cases of issue 30, as published-experiments.yml encodes them', () => {
   test("contradicted: 100 argon2 hashes on the post's own 1 core, 4 → 8 threads, not nearly twice the time", () => {
     const { overall, rows } = judgePublished('argon2-pool-100', '100 hashes on 1 core');
     expect(rows.map((row) => [row.verdict, row.class])).toEqual([['refuted', 'contradicted']]);
@@ -131,7 +136,11 @@ describe("the five cases of issue 30, as published-experiments.yml encodes them"
   });
 
   test('refuted — no model: a refutation where no capacity model of the metric says what the host allows', () => {
-    const { overall, rows } = judgePublished('sum-1e9-post', 'N = 10^9: one worker thread', ({ conditions, ...rest }) => rest);
+    const { overall, rows } = judgePublished(
+      'sum-1e9-post',
+      'N = 10^9: one worker thread',
+      ({ conditions, ...rest }) => rest,
+    );
     expect(at(rows, 'cluster=0 node=24')).toMatchObject({ verdict: 'refuted', class: 'refuted — no model' });
     expect([overall.verdict, overall.class]).toEqual(['refuted', 'refuted — no model']);
   });
