@@ -65,7 +65,11 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
     const named = { holds: 'holds', refuted: 'contradicted', inconclusive: 'inconclusive' }[row.verdict];
     return as(
       model === null && row.verdict === 'refuted' ? 'refuted — no model' : named,
-      model === null ? modelWords : `${modelWords}, measured ${formatRatio(row.comparison.ratio)}`,
+      model === null
+        ? row.verdict === 'refuted'
+          ? ''
+          : modelWords
+        : `${modelWords}, measured ${formatRatio(row.comparison.ratio)}`,
     );
   }
   if (row.verdict === 'holds') return as('holds', model === null ? '' : modelWords);
@@ -74,8 +78,8 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
     return as("outside the post's conditions", `${met.unmet.join('; ')}${note(conditions)}`);
   const lacksCpus = met.cpus === false && row.verdict === 'refuted';
   if (lacksCpus) return as('not reachable here', `${met.cpusText}${note(conditions)}; ${modelWords} here`);
-  if (model === null)
-    return row.verdict === 'refuted' ? as('refuted — no model', modelWords) : as('inconclusive', modelWords);
+  // "refuted — no model" says all its note would.
+  if (model === null) return row.verdict === 'refuted' ? as('refuted — no model', '') : as('inconclusive', modelWords);
   const [band] = expectRegions(expect);
   const noDifference = predictsNoDifference(range, band);
   // The model is the ideal, what the CPUs allow at best: every ratio from no change (1) up to the model's is within
