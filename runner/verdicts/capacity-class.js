@@ -81,26 +81,35 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
   // "refuted — no model" says all its note would.
   if (model === null) return row.verdict === 'refuted' ? as('refuted — no model', '') : as('inconclusive', modelWords);
   const [band] = expectRegions(expect);
-  const noDifference = predictsNoDifference(range, band);
-  // The model is the ideal, what the CPUs allow at best: every ratio from no change (1) up to the model's is within
-  // this host's reach, so a band that meets that stretch is reachable here; only a band beyond it needs another host.
-  const reachable = Math.max(1, range[1]) > band.low && Math.min(1, range[0]) < band.high;
-  if (row.verdict === 'inconclusive') {
-    if (noDifference)
-      return as(
-        'inconclusive — the host predicts no difference',
-        `${modelWords}: both cells get the same from the CPUs, the band's edge`,
-      );
-    // The post's own CPUs are never out of reach for its claim.
-    const scale = reachable || met.cpus === true ? null : findScaleReaching(a, b, row.metric, band);
-    return scale === null
-      ? as('inconclusive', modelWords)
-      : as('not reachable here', describeOutOfReach(row, a, b, model, scale));
-  }
-  // Refuted where the conditions are met (or named none).
+  const reading = { row, a, b, band, model, range, met, modelWords, as };
+  return row.verdict === 'inconclusive' ? classifyOpen(reading) : classifyRefuted(reading);
+}
+
+// The model is the ideal, what the CPUs allow at best: every ratio from no change (1) up to the model's is within this
+// host's reach, so a band that meets that stretch is reachable here; only a band beyond it needs another host.
+function isReachable(range, band) {
+  return Math.max(1, range[1]) > band.low && Math.min(1, range[0]) < band.high;
+}
+
+// Inconclusive: the host predicts no difference, or the band is out of its reach (never on the post's own CPUs).
+function classifyOpen({ row, a, b, band, model, range, met, modelWords, as }) {
+  if (predictsNoDifference(range, band))
+    return as(
+      'inconclusive — the host predicts no difference',
+      `${modelWords}: both cells get the same from the CPUs, the band's edge`,
+    );
+  const scale = isReachable(range, band) || met.cpus === true ? null : findScaleReaching(a, b, row.metric, band);
+  return scale === null
+    ? as('inconclusive', modelWords)
+    : as('not reachable here', describeOutOfReach(row, a, b, model, scale));
+}
+
+// Refuted where the post's conditions are met (or named none): contradicted unless the model says a bigger host would
+// show the band.
+function classifyRefuted({ row, a, b, band, model, range, met, modelWords, as }) {
   if (met.cpus === true)
     return as('contradicted', `${met.cpusText}: the post's own condition is met; ${modelWords} here`);
-  if (reachable) {
+  if (isReachable(range, band)) {
     const inside = range[1] > band.low && range[0] < band.high;
     return as(
       'contradicted',
@@ -109,7 +118,7 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
         : `the model allows up to ${formatRatio(model)} here, a bigger change than the expected band: this host could show it`,
     );
   }
-  if (noDifference)
+  if (predictsNoDifference(range, band))
     return as(
       'contradicted',
       `${modelWords}, the band's edge: the host does not stand in the way; measured ${formatRatio(row.comparison.ratio)}`,
