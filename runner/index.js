@@ -32,8 +32,8 @@ export async function advise(dir, options) {
 }
 
 /** The capacity model against the measured medians of a results folder, per workload and cell. */
-export async function model(dir) {
-  return (await import('./api/folders.js')).model(dir);
+export async function model(dir, options) {
+  return (await import('./api/folders.js')).model(dir, options);
 }
 
 /** Two results folders, cell by cell: ratio B / A with its 95% interval; with a threshold, a gate. */

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// `npm run check:quotes`: every claim of published-experiments.yml names its post (`post:`), and every number its
-// `says` quotes is printed in that post's text (the posts folder: ../shared/seeds beside the clone, as CI lays it
-// out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`: `says` quotes.
+// `npm run check:quotes`: every claim of published-experiments.yml names its post (`post:`) and carries the post's
+// own words (`quote:`, one passage or a list, in the post's language); each passage is in that post's text as it is
+// printed (white space normalised: a changed word fails), and every number the claim's `says` quotes is in the
+// passages — for a control, whose `says` describes the design, in the post (the posts folder: ../shared/seeds beside
+// the clone, as CI lays it out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`.
 //
-//   node scripts/check-claim-quotes.js [--config FILE] [--posts DIR]
+// The post figures docs/findings.src.md sets beside ours (`findings:figure … post=NNN quote="31,836 KB"`) are quotes
+// too: each is found in its post as printed.
 //
-// Exit status: 0 every number found, 1 a claim names no post or quotes a number its post does not print (each
-// listed at file:line:column), 2 bad usage, an unreadable file or no posts folder.
+//   node scripts/check-claim-quotes.js [--config FILE] [--posts DIR] [--source FILE]
+//
+// Exit status: 0 every quote found, 1 a claim names no post, has no quote, quotes a passage its post does not print or
+// a number its quote lacks (each listed at file:line:column), 2 bad usage, an unreadable file or no posts folder.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,18 +19,22 @@ import { isEntryPoint, parseCommandLine, runCommand } from '../runner/commands/c
 import { LabError } from '../runner/errors.js';
 import { parseYaml } from '../runner/config/parse-yaml.js';
 import { formatPath } from '../runner/config/diagnostics/paths.js';
-import { findPostFile, findUnquotedNumbers, listClaims } from './lib/claim-quotes.js';
+import { findMissingPassages, findPostFile, findUnquotedNumbers, listClaims } from './lib/claim-quotes.js';
+import { listDirectives } from './lib/findings-directives.js';
+import { listFigureQuotes } from './lib/findings-twins.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 
-const USAGE = `Usage: node scripts/check-claim-quotes.js [--config FILE] [--posts DIR]
+const USAGE = `Usage: node scripts/check-claim-quotes.js [--config FILE] [--posts DIR] [--source FILE]
 
   --config FILE  the experiments whose claims are checked (default: published-experiments.yml)
   --posts DIR    the posts as plain text, one <post>.txt or <post>_<hash>.txt each
                  (default: ../shared/seeds beside the project folder, where CI puts them)
+  --source FILE  findings prose whose findings:figure directives quote the posts (default: docs/findings.src.md;
+                 "none" to skip)
 
-Exit status: 0 every quoted number is in its post, 1 a claim names no post or quotes a number its post does not
-print, 2 bad usage, an unreadable file or no posts folder.`;
+Exit status: 0 every quote is in its post and every quoted number in its quote, 1 a claim names no post, has no
+quote, or quotes what its post does not print, 2 bad usage, an unreadable file or no posts folder.`;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
@@ -33,6 +42,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     options: {
       config: { type: 'string', default: join(PROJECT_DIR, 'published-experiments.yml') },
       posts: { type: 'string', default: resolve(PROJECT_DIR, '../shared/seeds') },
+      source: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.src.md') },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -58,30 +68,69 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     const { line, column } = locate(path);
     stdout.write(`${relative(process.cwd(), config)}:${line}:${column}: ${formatPath(path)}: ${message}\n`);
   }
+  const source = values.source === 'none' ? null : resolve(values.source);
+  const figures = source ? checkFigures(readText(source), posts) : [];
+  for (const { line, message } of figures) stdout.write(`${relative(process.cwd(), source)}:${line}: ${message}\n`);
+  problems.push(...figures);
   stdout.write(
     problems.length === 0
-      ? `${claims} claims: every number they quote is in their post (${posts})\n`
-      : `${problems.length} problem(s) in ${claims} claims: a claim quotes only numbers its post prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
+      ? `${claims} claims: every quote is in its post and every number of \`says\` in its quote; ${figures.length === 0 && source ? 'every post figure of the findings is in its post ' : ''}(${posts})\n`
+      : `${problems.length} problem(s) in ${claims} claims: \`quote\` is the post's own text (white space aside), and \`says\` quotes only numbers its quote prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
   );
   return problems.length === 0 ? 0 : 1;
 }
 
-/** [{ path, message }] for every claim that names no post, a post not in the folder, or a number the post lacks. */
-function checkQuotes(raw, postsDir) {
+/** [{ path, message }] for every claim that names no post or a post not in the folder, has no quote, quotes a
+ * passage the post lacks, or a number of `says` its quote (a control: its post) lacks. */
+export function checkQuotes(raw, postsDir) {
   const files = readdirSync(postsDir);
   const texts = new Map();
-  return listClaims(raw).flatMap(({ path, says, post }) => {
+  return listClaims(raw).flatMap(({ path, says, post, quote, control }) => {
     if (typeof post !== 'string' || post === '')
       return [{ path, message: 'names no post: add `post: "NNN"`, the post its `says` quotes' }];
     const found = findPostFile(post, files);
     if (found.error) return [{ path: [...path, 'post'], message: found.error }];
     if (!texts.has(found.file)) texts.set(found.file, readText(join(postsDir, found.file)));
-    const missing = typeof says === 'string' ? findUnquotedNumbers(says, texts.get(found.file)) : [];
-    return missing.map((number) => ({
-      path: [...path, 'says'],
-      message: `${number} is not a number ${found.file} prints`,
+    const text = texts.get(found.file);
+    if (quote === undefined || quote === null)
+      return [
+        { path, message: `has no \`quote:\`: add the words of ${found.file} the claim stands on, as printed there` },
+      ];
+    const passages = [quote].flat();
+    const missing = findMissingPassages(passages, text).map((passage) => ({
+      path: [...path, 'quote', ...(Array.isArray(quote) ? [quote.indexOf(passage)] : [])],
+      message: `not in ${found.file} as printed: "${passage.length > 60 ? `${passage.slice(0, 57)}…` : passage}"`,
     }));
+    // A control's `says` describes the design: its numbers need only be the post's.
+    const source = control ? text : passages.join('\n');
+    const unquoted = typeof says === 'string' ? findUnquotedNumbers(says, source) : [];
+    return [
+      ...missing,
+      ...unquoted.map((number) => ({
+        path: [...path, 'says'],
+        message: control
+          ? `${number} is not a number ${found.file} prints`
+          : `${number} is not a number its quote prints`,
+      })),
+    ];
   });
+}
+
+/** [{ line, message }] for every findings:figure directive whose post figure its post does not print as quoted. */
+export function checkFigures(source, postsDir) {
+  const files = readdirSync(postsDir);
+  return listDirectives(source)
+    .filter(({ kind }) => kind === 'figure')
+    .flatMap(({ args, line }) => {
+      if (!args.post) return [{ line, message: 'findings:figure names no post: add post=NNN' }];
+      const found = findPostFile(args.post, files);
+      if (found.error) return [{ line, message: found.error }];
+      const text = readText(join(postsDir, found.file));
+      return findMissingPassages(listFigureQuotes(args.quote), text).map((figure) => ({
+        line,
+        message: `findings:figure quotes "${figure}", which ${found.file} does not print`,
+      }));
+    });
 }
 
 function readText(file) {

@@ -13,7 +13,8 @@
 //   <!-- findings:claims EXPERIMENT -->             the experiment's claims (from the config) with their verdicts
 //   <!-- findings:table EXPERIMENT metric=M rows=AXIS [columns=AXIS] [where=AXIS:VALUE] -->
 //                                                   median [95% interval of the median] (n) per cell; M is a
-//                                                   column or cpu_ms_per_response (cpu_total_ms per response)
+//                                                   column, cpu_ms_per_response (cpu_total_ms per response) or
+//                                                   cpu_per_sec (cpu_total_ms ÷ wall_ms: the CPU the cells got)
 //   <!-- findings:chart EXPERIMENT metric=M x=AXIS [series=AXIS] [where=AXIS:VALUE] -->
 //                                                   an SVG in findings/charts/: every run a dot, medians joined
 //   <!-- findings:order EXPERIMENT [rows=AXIS] [columns=AXIS] -->
@@ -24,6 +25,13 @@
 //   <!-- findings:increment EXPERIMENT metric=M axis=AXIS a=V b=V [where=AXIS:VALUE] -->
 //                                                   (median at b − median at a) / (b − a): what one more of AXIS
 //                                                   adds (a claim judges ratios; "≈ 6 MB a thread" is a difference)
+//   <!-- findings:figure EXPERIMENT post=NNN quote="31,836 KB" what="…" metric=M [where=AXIS:V,…] [by=AXIS]
+//        [divide=N] [axis=AXIS a=V b=V] -->             one row of a "the post's figure beside ours" table: the
+//                                                   post's figure as printed (`npm run check:quotes` finds it in
+//                                                   the post), in the metric's unit, beside our median with its
+//                                                   interval and ours ÷ the post's (scripts/lib/findings-twins.js)
+//   <!-- findings:claims-summary -->                  every claim's own class with its reason, the counts by claim
+//                                                   and by comparison (the README's headline lines say the counts)
 //
 // A claim with `control: true` is the design's check, not a post's claim: marked in its table, counted apart in
 // the README headline.
@@ -38,10 +46,12 @@ import { judgeResults } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
 import { orderValues } from '../runner/domain/cells.js';
 import { findMetric } from '../runner/domain/metrics.js';
-import { intervalOfMedian } from '../runner/stats/median-interval.js';
-import { median } from '../runner/stats/statistics.js';
 import { compareUnpaired } from '../runner/verdicts/compare-pair.js';
+import { CLASSES } from '../runner/verdicts/capacity-class.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
+import { renderFigure } from './lib/findings-twins.js';
+import { DIRECTIVE, parseArgs } from './lib/findings-directives.js';
+import { formatCell, formatNumber } from './lib/findings-format.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 
@@ -52,8 +62,6 @@ const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [
   --source FILE   the prose with directives (default: docs/findings.src.md)
   --out FILE      where to write; charts go to its folder's findings/charts/ (default: docs/findings.md)
   --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)`;
-
-const DIRECTIVE = /^<!-- findings:(\w+)(?: ([^>]*?))? -->$/;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
@@ -132,18 +140,9 @@ const RENDERERS = {
   order: renderOrderDirective,
   ratio: renderRatio,
   increment: renderIncrement,
+  figure: renderFigureDirective,
+  'claims-summary': renderClaimsSummary,
 };
-
-// `NAME key=value …`: a word without `=` is the experiment; a value may hold `=` itself (findings:ratio's sides).
-function parseArgs(text) {
-  const args = {};
-  for (const token of text.split(/\s+/).filter(Boolean)) {
-    const at = token.indexOf('=');
-    if (at < 0) args.name = token;
-    else args[token.slice(0, at)] = token.slice(at + 1);
-  }
-  return args;
-}
 
 function experimentOf(context, name) {
   const experiment = context.config.experiments.find((each) => each.name === name);
@@ -202,7 +201,23 @@ function renderRuns(_args, context) {
     ...lines,
     '',
     ...describeSpan(context),
+    ...describeDirty(context),
     ...describeHosts(experimentFolders(context).map(({ info }) => info)).map((host) => `Host: ${host}.`),
+  ];
+}
+
+// Which folders ran from a work tree with uncommitted changes: their revision does not say all of their code.
+function describeDirty(context) {
+  const dirty = context.config.experiments.filter(
+    (experiment) => folderOf(context, experiment.name)?.info?.project?.git_dirty,
+  );
+  if (dirty.length === 0) return ['Every folder ran at a committed revision, its work tree clean.', ''];
+  const named = dirty.map(
+    (experiment) => `${experiment.name} (${folderOf(context, experiment.name).info.project.git_revision.slice(0, 7)})`,
+  );
+  return [
+    `Ran from a work tree with uncommitted changes, so its revision does not name all of its code: ${named.join(', ')}; every other folder ran at a committed revision, its work tree clean.`,
+    '',
   ];
 }
 
@@ -324,10 +339,12 @@ function judgeClaims(claims, folder) {
   const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
   const checkable = claims.filter((claim) => !missing.includes(claim));
   const verdicts = judgeResults(folder, { claims: checkable });
-  const rows = verdicts.claims
-    .filter((each) => each.kind === 'claim')
-    .map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
-  return { rows, missing };
+  const marked = verdicts.claims.map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
+  return {
+    rows: marked.filter((each) => each.kind === 'claim'),
+    overall: marked.filter((each) => each.kind === 'claim-overall'),
+    missing,
+  };
 }
 
 // The class leads (what the host could show decides how to read the verdict); the interval's own verdict follows.
@@ -348,21 +365,32 @@ function formatRatio(row) {
     : `no interval (n ${nA ?? 0}/${nB ?? 0})`;
 }
 
-// The README's headlines: how many published claims hold on this host, the controls apart, the published claims
-// no folder answers yet, then each claim's verdict and interval, folded so the front page stays short.
-function renderHeadlines(context) {
-  const judged = context.config.experiments.flatMap((experiment) => {
+// Every claim the folders judge: its overall row (the claim's own class) and its rows per combination, by experiment.
+function judgeAll(context) {
+  return context.config.experiments.flatMap((experiment) => {
     const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
-    return folder
-      ? judgeClaims(experiment.claims, folder).rows.map((row) => ({ experiment: experiment.name, row }))
-      : [];
+    if (!folder) return [];
+    const { rows, overall } = judgeClaims(experiment.claims, folder);
+    return overall.map((claim) => ({
+      experiment: experiment.name,
+      claim,
+      rows: rows.filter((row) => row.claim === claim.claim),
+    }));
   });
-  if (judged.length === 0)
-    return [
-      'No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.',
-    ];
-  const published = judged.filter(({ row }) => !row.control);
-  const controls = judged.filter(({ row }) => row.control);
+}
+
+// "10 hold, 1 contradicted, …": every class with a count, in CLASSES order; holds and contradicted always.
+function countClasses(classes) {
+  return CLASSES.map((name) => [name, classes.filter((each) => each === name).length])
+    .filter(([name, count]) => count > 0 || name === 'holds' || name === 'contradicted')
+    .map(([name, count]) => `${count} ${name === 'holds' ? 'hold' : name}`)
+    .join(', ');
+}
+
+function describeCounts(context) {
+  const judged = judgeAll(context);
+  const published = judged.filter(({ claim }) => !claim.control);
+  const controls = judged.filter(({ claim }) => claim.control);
   const hosts = [
     ...new Set(
       experimentFolders(context)
@@ -374,28 +402,65 @@ function renderHeadlines(context) {
   const waiting = context.config.experiments
     .filter((experiment) => !folderOf(context, experiment.name))
     .flatMap((experiment) => (experiment.claims ?? []).filter((claim) => !claim.control).map(() => experiment.name));
+  const comparisons = published.flatMap(({ rows }) => rows);
+  const controlRows = controls.flatMap(({ rows }) => rows);
+  return {
+    judged,
+    where: `${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}`,
+    claims: `${published.length} published claims: **${countClasses(published.map(({ claim }) => claim.class))}**`,
+    comparisons: `judged in ${comparisons.length} comparisons (a claim checked at several CPUs, placements or Node versions is one claim with its own class): ${countClasses(comparisons.map((row) => row.class))}`,
+    controls: controls.length
+      ? `${controls.length} controls (checks of the design, not the posts' claims): ${countClasses(controls.map(({ claim }) => claim.class))}, in ${controlRows.length} comparisons`
+      : '',
+    waiting: waiting.length
+      ? `${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})`
+      : '',
+  };
+}
+
+// The README's headline: three lines, the counts by claim first; the list is findings.md's (findings:claims-summary).
+function renderHeadlines(context) {
+  const counts = describeCounts(context);
+  if (counts.judged.length === 0)
+    return [
+      'No published experiment has been run yet: `npm run matrix -- --config published-experiments.yml --out docs/findings`, then `npm run findings`.',
+    ];
   return [
-    `Re-run here (${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}), ${countClaims(published)} published claims checked in ${published.length} comparisons: **${countVerdicts(published)}**${controls.length ? `; ${countClaims(controls)} controls (checks of the design, not the posts' claims) in ${controls.length}: ${countVerdicts(controls)}` : ''}${waiting.length ? `; ${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})` : ''} — [docs/findings.md](docs/findings.md) gives, claim by claim, the post's design, ours, and every deviation that may explain a refutation.`,
-    '',
-    '<details><summary>Every claim: B / A with its 95% interval</summary>',
-    '',
-    ...judged.map(
-      ({ experiment, row }) =>
-        `- ${formatClass(row)} — ${experiment}: ${labelClaim(row)} — ${row.metric} ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${formatRatio(row)}, model ${formatModel(row)}`,
-    ),
-    '',
-    '</details>',
+    `Re-run here (${counts.where}): ${counts.claims}.`,
+    `Those claims were ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
+    "[docs/findings.md](docs/findings.md) gives each claim's class with its reason, the post's figures beside ours, the post's design, ours, and every deviation.",
   ];
 }
 
-// A claim checked in several combinations is one claim: counted by experiment and number.
-function countClaims(judged) {
-  return new Set(judged.map(({ experiment, row }) => `${experiment}#${row.claim}`)).size;
+// findings.md's list: the counts, then every claim with its own class and reason, and the combinations it was judged in.
+function renderClaimsSummary(_args, context) {
+  const counts = describeCounts(context);
+  if (counts.judged.length === 0) return ['No published experiment has been run yet.'];
+  const lines = [
+    `${counts.claims}; ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
+    '',
+    '| claim | its class, and why | B / A [95% CI] per combination (model) |',
+    '| --- | --- | --- |',
+  ];
+  for (const { experiment, claim, rows } of counts.judged) {
+    const reason = claim.class_note && claim.class !== 'holds' ? ` — ${claim.class_note}` : '';
+    const outside = claim.outside?.length ? `; outside the post's conditions: ${claim.outside.join(', ')}` : '';
+    const combos = rows
+      .map(
+        (row) =>
+          `${row.where ? `${row.where}: ` : ''}${formatRatio(row)}${Number.isFinite(row.model_ratio) ? ` (model ${formatNumber(row.model_ratio)})` : ''}${row.class === claim.class ? '' : ` ${row.class}`}`,
+      )
+      .join('; ');
+    lines.push(
+      `| ${escapeCell(`${experiment}: ${labelClaim(claim)}`)} | ${escapeCell(`**${claim.class}** (${claim.verdict}${outside})${reason}`)} | ${escapeCell(`${claim.metric} ${claim.axis} ${claim.a} → ${claim.b}: ${combos}`)} |`,
+    );
+  }
+  return lines;
 }
 
-function countVerdicts(judged) {
-  const count = (each) => judged.filter(({ row }) => row.class === each).length;
-  return `${count('holds')} hold, ${count('contradicted')} contradicted, ${count('not reachable here')} not reachable here, ${count('inconclusive')} inconclusive`;
+function renderFigureDirective(args, context) {
+  experimentOf(context, args.name);
+  return renderFigure(args, folderOf(context, args.name));
 }
 
 const HEADLINES = /(<!-- findings:headlines:start -->)[\s\S]*?(<!-- findings:headlines:end -->)/;
@@ -485,6 +550,11 @@ function renderOrderDirective(args, context) {
 // requests_served has the server's own count over that window; an older one only the loader's rate, taken over
 // the server's window as an estimate.
 const DERIVED_METRICS = {
+  // The CPU-s a second the server's cgroup got over the measured period: what the host let it have.
+  cpu_per_sec: (columns) =>
+    columns.includes('cpu_total_ms') && columns.includes('wall_ms')
+      ? { columns: ['cpu_total_ms', 'wall_ms'], of: (run) => run.cpu_total_ms / run.wall_ms }
+      : { columns: ['cpu_total_ms', 'wall_ms'] },
   cpu_ms_per_response: (columns) =>
     columns.includes('requests_served')
       ? { columns: ['cpu_total_ms', 'requests_served'], of: (run) => run.cpu_total_ms / run.requests_served }
@@ -522,23 +592,6 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
     '',
     `${metric}: median [interval of the median] (n); the interval covers the true median with the probability shown where it is below 95% (order statistics, docs/report.md).`,
   ];
-}
-
-function formatCell(values) {
-  const sample = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sample.length === 0) return '—';
-  const center = median(sample);
-  const interval = intervalOfMedian(sample);
-  if (!interval) return `${formatNumber(center)} (n ${sample.length})`;
-  const coverage = interval.coverage < 0.95 ? ` ${Math.round(interval.coverage * 100)}%` : '';
-  return `${formatNumber(center)} [${formatNumber(interval.low)}, ${formatNumber(interval.high)}]${coverage} (n ${sample.length})`;
-}
-
-// Three significant digits: enough to compare, no false precision.
-function formatNumber(value) {
-  if (!Number.isFinite(value)) return '—';
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
-  return value.toFixed(digits);
 }
 
 function formatValue(value) {

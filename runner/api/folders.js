@@ -20,13 +20,27 @@ import { normalizeRecommend } from '../config/check-recommend.js';
 /**
  * (Re)writes summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in `dir`.
  * @param {string} dir
- * @param {{ baseline?: object, pivots?: object[] }} [options]  instead of run.json's report settings
- * @returns {{ dir: string, files: string[], results: object }}  results: what results.json holds
+ * @param {{ baseline?: object, pivots?: object[], keepDisturbed?: boolean, config?: string }} [options]  baseline,
+ *   pivots: instead of run.json's report settings; config: judge the claims of this experiments file's experiment of
+ *   the folder's name instead of run.json's (claims written or re-read after the run)
+ * @returns {Promise<{ dir: string, files: string[], results: object }>}  results: what results.json holds
  */
-export function report(dir, options = {}) {
+export async function report(dir, { config, ...options } = {}) {
   const absolute = resolve(dir);
-  const { files, report: built } = writeReports(absolute, options);
+  let claims;
+  if (config !== undefined) {
+    const results = readResults(absolute);
+    const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
+    claims = checkClaimCellsOf(results, (await chooseClaims(config, results, experiment)).list);
+  }
+  const { files, report: built } = writeReports(absolute, { ...options, claims });
   return { dir: absolute, files, results: buildResultsDocument(built) };
+}
+
+// An experiments file's claims against a folder: a value the folder has no cell for is an error (exit 2), as in claims.
+function checkClaimCellsOf(results, claims) {
+  judgeResults(results, { claims, requireCells: true });
+  return claims;
 }
 
 /**
@@ -144,12 +158,14 @@ export function advise(dir, { recommend, keepDisturbed } = {}) {
  * The capacity model beside the measurements of a results folder: per workload its calibration and, per cell, the
  * model's value against the measured median (the "Model vs measured" table of report.md).
  * @param {string} dir
+ * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: count disturbed runs too (default: as the matrix was told)
  * @returns {{ dir: string, experiment: string, tables: { workload: string, calibrations: string[], header: string[],
- *   rows: string[][] }[] }}  tables: none when the folder has no model (no run.json parameters, or a workload without one)
+ *   rows: string[][] }[] }}  tables: none when the folder has no model (no measured run, no run.json parameters, or a
+ *   workload without one)
  */
-export function model(dir) {
+export function model(dir, { keepDisturbed } = {}) {
   const absolute = resolve(dir);
-  const results = readResults(absolute);
+  const results = readResults(absolute, { keepDisturbed });
   const summary = summarizeCells(results);
   const workloads = [...new Set(summary.cells.map((cell) => cell.workload))];
   const tables = buildModelTables({ summary, axes: results.axes, workloads }).map((table) => {

@@ -6,17 +6,20 @@ import { model } from '../index.js';
 import { resolveFolders } from './caller-paths.js';
 import { escapeMarkdown } from '../report/markdown.js';
 
-export const USAGE = `Usage: node-threads-lab model DIR [DIR...] [--json]
+export const USAGE = `Usage: node-threads-lab model DIR [DIR...] [--json] [--keep-disturbed]
        npm run model -- DIR...            (in a checkout of node-threads-lab)
 
   DIR          a results folder written by \`node-threads-lab run\`
   --json       one JSON document on stdout: [{ dir, experiment, tables: [{ workload, calibrations, header, rows }] }]
+  --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) too (default: as the matrix was told;
+                    left out unless it ran with --keep-disturbed)
   -h, --help   this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
+  'keep-disturbed': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
@@ -26,7 +29,10 @@ export async function main(argv, { stdout, paths }) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const folders = await Promise.all(resolveFolders(paths, positionals, { usage: USAGE }).map((dir) => model(dir)));
+  const keepDisturbed = values['keep-disturbed'] || undefined;
+  const folders = await Promise.all(
+    resolveFolders(paths, positionals, { usage: USAGE }).map((dir) => model(dir, { keepDisturbed })),
+  );
   if (values.json) stdout.write(`${JSON.stringify(folders, null, 2)}\n`);
   else for (const folder of folders) stdout.write(`${formatModelMarkdown(folder).join('\n')}\n\n`);
   return 0;
@@ -35,7 +41,8 @@ export async function main(argv, { stdout, paths }) {
 /** One folder's tables as Markdown: a heading, each workload's calibration and its cells. */
 export function formatModelMarkdown({ dir, experiment, tables }) {
   const lines = [`## ${escapeMarkdown(experiment || dir)}`, ''];
-  if (tables.length === 0) return [...lines, '(no model: no run.json parameters, or a workload or load without one)'];
+  if (tables.length === 0)
+    return [...lines, '(no model: no measured run, no run.json parameters, or a workload or load without one)'];
   const line = (cells) => `| ${cells.map((cell) => escapeMarkdown(String(cell))).join(' | ')} |`;
   for (const table of tables) {
     lines.push(

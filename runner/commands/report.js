@@ -3,14 +3,16 @@
 import { parseCommandLine } from './command-line.js';
 import { report } from '../index.js';
 import { parseAxisValues } from '../report/axis-values.js';
-import { resolveFolders } from './caller-paths.js';
+import { resolveFolders, resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...] [--keep-disturbed]
+export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...] [--config FILE] [--keep-disturbed]
        npm run report -- DIR [DIR...]     (in a checkout of node-threads-lab)
 
 Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in each folder.
 
   DIR          a results folder written by \`node-threads-lab run\`
+  --config FILE  judge the claims of this file's experiment of the same name instead of those in DIR/run.json
+                 (claims written or re-read after the run)
   --baseline   the cell speedup and efficiency are measured against, e.g. cpus=1,uv_threadpool_size=1
                (default: report.baseline in the experiment, else the cell with the fewest resources)
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
@@ -25,6 +27,7 @@ export async function main(argv, { stdout, paths }) {
     usage: USAGE,
     options: {
       baseline: { type: 'string' },
+      config: { type: 'string' },
       'keep-disturbed': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -36,7 +39,11 @@ export async function main(argv, { stdout, paths }) {
   const dirs = resolveFolders(paths, positionals, { usage: USAGE });
   const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
   for (const dir of dirs) {
-    const { files } = await report(dir, { baseline, keepDisturbed: values['keep-disturbed'] || undefined });
+    const { files } = await report(dir, {
+      baseline,
+      config: resolveTyped(paths, values.config),
+      keepDisturbed: values['keep-disturbed'] || undefined,
+    });
     stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
   }
   return 0;

@@ -4,7 +4,7 @@
 import { findAxis, normalizeAxisValue } from '../domain/axes.js';
 import { parseCpuAmount } from '../domain/cpu-quantity.js';
 import { RUN_METRICS } from '../domain/columns.js';
-import { listWorkloadColumns, WORKLOAD_NAMES } from '../domain/workloads.js';
+import { listWorkloadColumns, readParamDefaults, WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
 import { MODEL_TOLERANCE } from '../verdicts/regions.js';
@@ -91,6 +91,79 @@ export const CLAIMS_PROPERTY = {
           'The published text the claim quotes: its file name in a folder of such texts without `.txt`, or the part ' +
           'before the first `_` (`003` names 003_ab0c82673193e8d3.txt). `npm run check:quotes` finds every number of ' +
           '`says` in that text.',
+      },
+      quote: {
+        // A scalar first, a list second: the diagnostics read an anyOf that way (only the branch written is reported).
+        anyOf: [
+          { type: 'string', minLength: 1 },
+          { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+        ],
+        title: 'Quote',
+        examples: ['4개단위씩 묶어서 숫자가 400ms씩 증가하는것을 볼수 있습니다'],
+        description:
+          "The post's own words, in the post's language: one passage, or a list of passages, each as the post prints " +
+          'it (runs of spaces and line breaks count as one space). `npm run check:quotes` finds each passage in the ' +
+          'post named by `post` and every number of `says` in the passages.',
+      },
+      conditions: {
+        type: 'object',
+        title: 'Conditions',
+        additionalProperties: false,
+        minProperties: 1,
+        examples: [
+          { cpus: 1, params: { argon2: { tasks: 100 } } },
+          { node: [20], note: 'the post names no version' },
+        ],
+        description:
+          "What the post's result was measured on, named or implied by the post: the claim's class counts a " +
+          'refutation against the post only where both cells meet them (docs/report.md, the class). A cell outside a ' +
+          'version or size is "outside the post\'s conditions"; one without the post\'s CPUs is "not reachable here".',
+        properties: {
+          cpus: {
+            title: "The post's CPUs",
+            examples: [1, [1, 2]],
+            description:
+              "How many CPUs (cores, or a Docker CPU limit) the post's program had: a number for both cells, or " +
+              '[A, B] for a claim that compares `cpus` or `cpuset` (what A and B had). A cell meets it when its usable ' +
+              'CPUs (the smallest of its quota, its cpuset size and the host) are that number.',
+            anyOf: [
+              { type: 'number', exclusiveMinimum: 0 },
+              { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', exclusiveMinimum: 0 } },
+            ],
+          },
+          node: {
+            title: "The post's Node.js majors",
+            examples: [[20], 16],
+            description: "Node.js major versions the post's result stands for: a number or a list.",
+            anyOf: [
+              { type: 'integer', minimum: 0 },
+              { type: 'array', minItems: 1, items: { type: 'integer', minimum: 0 } },
+            ],
+          },
+          params: {
+            type: 'object',
+            title: "The post's sizes",
+            description:
+              'Workload → parameters the post ran with (`{argon2: {tasks: 100}}`); a cell meets them when its ' +
+              'parameters have these values.',
+            additionalProperties: { type: 'object', minProperties: 1 },
+          },
+          note: {
+            type: 'string',
+            minLength: 1,
+            title: 'Note',
+            description: 'Where the post says so, or why they are implied: shown with the class.',
+          },
+        },
+      },
+      not_comparable: {
+        type: 'string',
+        minLength: 1,
+        title: 'Not comparable',
+        examples: ["the histogram's mean is not the post's setImmediate delay"],
+        description:
+          "Why the metric does not measure the post's quantity: the claim is judged as any, and its class is " +
+          '"not comparable" with this reason whatever the verdict.',
       },
       control: {
         type: 'boolean',
@@ -212,8 +285,56 @@ function checkClaim(claim, shapes, path) {
         checkValue(axis, value, [...path, 'where', axis]);
     }
   }
+  if (isPlainObject(claim.conditions)) issues.push(...checkConditions(claim, shapes, [...path, 'conditions']));
   if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, shapes, [...path, 'metric']));
   if (isPlainObject(claim.expect)) issues.push(...checkExpect(claim.expect, [...path, 'expect']));
+  return issues;
+}
+
+// The post's CPUs as a pair only where the claim compares CPUs (A's and B's), as one number elsewhere; the post's
+// sizes only for a workload the claim covers, by a parameter that workload has.
+function checkConditions(claim, shapes, path) {
+  const issues = [];
+  const { cpus, params } = claim.conditions;
+  const compared = isPlainObject(claim.compare) ? Object.keys(claim.compare)[0] : undefined;
+  const comparesCpus = compared === 'cpus' || compared === 'cpuset';
+  if (Array.isArray(cpus) && !comparesCpus)
+    issues.push({
+      path: [...path, 'cpus'],
+      message: `a pair [A, B] says what each side of a CPU comparison had, and this claim compares \`${compared}\``,
+      hint: `write the post's CPUs as one number, e.g. \`cpus: ${cpus[0]}\``,
+    });
+  if (typeof cpus === 'number' && comparesCpus)
+    issues.push({
+      path: [...path, 'cpus'],
+      message: `this claim compares \`${compared}\`, so its two cells cannot both have ${cpus} CPUs`,
+      hint: `write what the post's A and B had, e.g. \`cpus: [1, 2]\``,
+    });
+  if (isPlainObject(params)) {
+    const workloads = [...new Set(shapes.flatMap((shape) => shape.workload ?? []))];
+    for (const [workload, values] of Object.entries(params)) {
+      if (!workloads.includes(workload)) {
+        issues.push({
+          path: [...path, 'params', workload],
+          at: 'key',
+          message: `\`${workload}\` is not a workload of this experiment; expected one of: ${workloads.join(', ')}`,
+          hint: 'name the workload whose parameters the post ran with',
+        });
+        continue;
+      }
+      if (!isPlainObject(values)) continue;
+      const known = Object.keys(readParamDefaults(workload));
+      for (const key of Object.keys(values).filter((each) => !known.includes(each))) {
+        const suggestion = suggestName(key, known);
+        issues.push({
+          path: [...path, 'params', workload, key],
+          at: 'key',
+          message: `\`${key}\` is not a parameter of ${workload}; expected one of: ${known.join(', ')}`,
+          hint: suggestion ? `did you mean \`${suggestion}\`?` : `the post's sizes, e.g. \`${known[0]}\``,
+        });
+      }
+    }
+  }
   return issues;
 }
 
@@ -266,14 +387,29 @@ function checkExpect(expect, path) {
 }
 
 /**
- * The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted; `post`
- * and `control` only where the file has them.
+ * The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted; `post`,
+ * `quote` (always a list of passages), `conditions` (node always a list), `not_comparable` and `control` only where
+ * the file has them.
  */
-export function normalizeClaim({ says, post, control, metric, compare, where, expect }) {
+export function normalizeClaim({
+  says,
+  post,
+  quote,
+  conditions,
+  not_comparable: notComparable,
+  control,
+  metric,
+  compare,
+  where,
+  expect,
+}) {
   const [[axis, pair]] = Object.entries(compare);
   return {
     says,
     ...(post === undefined ? {} : { post }),
+    ...(quote === undefined ? {} : { quote: [quote].flat() }),
+    ...(conditions === undefined ? {} : { conditions: normalizeConditions(conditions) }),
+    ...(notComparable === undefined ? {} : { not_comparable: notComparable }),
     ...(control === true ? { control } : {}),
     metric: metric ?? null,
     compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
@@ -283,6 +419,11 @@ export function normalizeClaim({ says, post, control, metric, compare, where, ex
     // `expect: model` is {model: W} with the default tolerance.
     expect: expect === 'model' ? { model: MODEL_TOLERANCE } : expect,
   };
+}
+
+// node as a list of majors; the rest as written.
+function normalizeConditions({ node, ...rest }) {
+  return { ...rest, ...(node === undefined ? {} : { node: [node].flat() }) };
 }
 
 /** `adaptive:` needs something to aim at: a CI target, the claims, or both. */

@@ -11,7 +11,12 @@
 //   loss the model is there to show, and a median over every cell lands between the two costs and fits
 //   neither. Not the least parallel cell: it is often the most throttled one, and one cell is 3–5 runs where
 //   a level of the quota axis is 6–20. The median keeps a few runs slowed by a neighbour from moving it. The
-//   rule is fixed by the configuration and reads CPU time, never the metric the model predicts.
+//   rule is fixed by the configuration and reads CPU time, never the metric the model predicts. "Most" counts
+//   the CPUs a cell was allowed (quota, cpuset, host), not those the rest of the host left it (host-share.js),
+//   which vary from run to run and are the model's input, not its calibration. A rule with `per` (http:
+//   `workers`) takes that median for each value of those axes apart: where the axis changes the cost of a task
+//   itself (a request offloaded to a worker thread costs a message there and back), one median over both would
+//   fit neither.
 // - fit: least squares (no intercept) of the metric on the terms each cell has (idle memory: a base per
 //   process, a cost per thread), over every measured run of the group.
 // - lowest: the medians of the cell with the least min(parallelism, usable CPUs) (ties: less parallelism,
@@ -46,24 +51,34 @@ export function calibrateGroup(group) {
   const measured = usable.flatMap((member) => member.runs.map((run) => ({ run: withCpuTotal(run), member })));
   const calibration = CALIBRATE[rule.kind](rule, usable, measured, first.workload);
   if (!calibration) return null;
-  return { kind: rule.kind, ...calibration, describe: model.describe({ kind: rule.kind, ...calibration }) };
+  return { kind: rule.kind, ...calibration, describe: describeCalibration(model, { kind: rule.kind, ...calibration }) };
+}
+
+// A `per` calibration says each part's value with the axis values it stands for.
+function describeCalibration(model, calibration) {
+  if (!calibration.per) return model.describe(calibration);
+  return Object.entries(calibration.byKey)
+    .map(([key, part]) => `${model.describe({ kind: calibration.kind, ...part })} at ${key.replaceAll(',', ' ')}`)
+    .join('; ');
 }
 
 const CALIBRATE = {
-  sample(rule, cells, measured) {
-    const most = Math.max(...cells.map((member) => member.modelCell.cpus));
-    const points = measured
-      .filter(({ member }) => member.modelCell.cpus === most)
-      .map((point) => ({ ...point, sample: rule.sample(point.run, point.member.modelCell) }))
-      .filter((point) => Number.isFinite(point.sample));
-    if (points.length === 0) return null;
-    const samples = points.map((point) => point.sample);
-    const interval = intervalOfMedian(samples);
+  sample(rule, _cells, measured) {
+    const parts = partition(measured, rule.per ?? []);
+    const byKey = {};
+    for (const [key, points] of parts) {
+      const found = sampleMedian(rule, points);
+      if (found) byKey[key] = found;
+    }
+    const keys = Object.keys(byKey);
+    if (keys.length === 0) return null;
+    // One part (no `per`, the usual case): the calibration is that part's, as it always was.
+    if (!rule.per?.length) return byKey[keys[0]];
     return {
-      value: median(samples),
-      runs: samples.length,
-      cells: countCells(points),
-      bounds: interval && { low: { value: interval.low }, high: { value: interval.high }, coverage: interval.coverage },
+      per: rule.per,
+      byKey,
+      runs: keys.reduce((sum, key) => sum + byKey[key].runs, 0),
+      cells: keys.reduce((sum, key) => sum + byKey[key].cells, 0),
     };
   },
   fit(rule, _cells, measured) {
@@ -90,7 +105,7 @@ const CALIBRATE = {
     if (ran.length === 0) return null;
     const rank = ({ modelCell }) => {
       const parallelism = rule.parallelism(modelCell);
-      return [Math.min(parallelism, modelCell.cpus), parallelism];
+      return [Math.min(parallelism, modelCell.allowedCpus), parallelism];
     };
     const lowest = ran.reduce((best, member) => (compareRanks(rank(member), rank(best)) < 0 ? member : best));
     const [medians, lows, highs] = [{}, {}, {}];
@@ -111,6 +126,52 @@ const CALIBRATE = {
     };
   },
 };
+
+// The median of the rule's per-run sample over the runs of the cells allowed the most CPUs; a part of `per` (below)
+// may not hold the group's most, so the most is taken within the part.
+function sampleMedian(rule, measured) {
+  const most = Math.max(...measured.map(({ member }) => member.modelCell.allowedCpus));
+  const points = measured
+    .filter(({ member }) => member.modelCell.allowedCpus === most)
+    .map((point) => ({ ...point, sample: rule.sample(point.run, point.member.modelCell) }))
+    .filter((point) => Number.isFinite(point.sample));
+  if (points.length === 0) return null;
+  const samples = points.map((point) => point.sample);
+  const interval = intervalOfMedian(samples);
+  return {
+    value: median(samples),
+    runs: samples.length,
+    cells: countCells(points),
+    bounds: interval && { low: { value: interval.low }, high: { value: interval.high }, coverage: interval.coverage },
+  };
+}
+
+// `per`: axes whose values change the cost of a task itself (http: `workers`, where each request offloaded costs
+// a message to a worker and one back); each value of them is calibrated on its own cells.
+function partition(measured, per) {
+  const parts = new Map();
+  for (const point of measured) {
+    const key = formatPartKey(point.member.values ?? {}, per);
+    if (!parts.has(key)) parts.set(key, []);
+    parts.get(key).push(point);
+  }
+  return parts;
+}
+
+/** The part of a `per` calibration a cell belongs to: its values of those axes ("" without `per`). */
+export function formatPartKey(values, per) {
+  return per.map((axis) => `${axis}=${values[axis] ?? ''}`).join(',');
+}
+
+/**
+ * The calibration that applies to a cell with these axis values: a `per` calibration's part, else itself.
+ * null when the cell's part was not calibrated (none of its runs measured).
+ */
+export function selectCalibration(calibration, values) {
+  if (!calibration?.per) return calibration;
+  const part = calibration.byKey[formatPartKey(values ?? {}, calibration.per)];
+  return part ? { kind: calibration.kind, ...part } : null;
+}
 
 // Folders written before runs.csv had cpu_total_ms have its two parts.
 function withCpuTotal(run) {

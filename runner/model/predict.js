@@ -2,21 +2,29 @@
 // calibration from the same folder. The one entry the report, claims and advice use.
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { getWorkload } from '../domain/workloads.js';
-import { calibrateGroup, formatCalibrationKey } from './calibrate.js';
+import { calibrateGroup, formatCalibrationKey, formatPartKey, selectCalibration } from './calibrate.js';
 import { toModelCell } from './model-cell.js';
+import { measureTakenCpus } from './host-share.js';
+import { usableCpus } from '../domain/usable-cpus.js';
 
 /**
  * @param {{ cell: string, workload: string, values: object, params?: object, runs: object[] }[]} cells
  *   in matrix order; params: the workload's filled-in parameters (run.json's cells); runs: the measured ones
  * @param {{ hostCpus: number|null }} host
- * @returns {Map<string, { calibration: object|null, model: Record<string, number>, modelRange: Record<string, [number, number]> }>}
- *   by cell id; model is {} where the cell has no model (no params, unknown CPUs, a workload without one, nothing
- *   to calibrate on); modelRange: each metric's model at the two ends of the calibration's interval, low first
+ * @returns {Map<string, { calibration: object|null, takenCpus: number, model: Record<string, number>,
+ *   modelRange: Record<string, [number, number]> }>}  by cell id; model is {} where the cell has no model (no params,
+ *   unknown CPUs, a workload without one, nothing to calibrate on); modelRange: each metric's model at the two ends of
+ *   the calibration's interval, low first; takenCpus: what the rest of the host took from the cell (host-share.js),
+ *   which the model's CPUs leave out
  */
 export function predictCells(cells, { hostCpus }) {
   const groups = new Map();
   for (const cell of cells) {
-    const member = { ...cell, modelCell: toModelCell(cell, hostCpus) };
+    const takenCpus = measureTakenCpus(cell.values, cell.runs, {
+      allowedCpus: usableCpus(cell.values, hostCpus),
+      hostCpus,
+    });
+    const member = { ...cell, takenCpus, modelCell: toModelCell(cell, hostCpus, { takenCpus }) };
     const key = formatCalibrationKey(cell);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(member);
@@ -27,6 +35,7 @@ export function predictCells(cells, { hostCpus }) {
     for (const member of group)
       predicted.set(member.cell, {
         calibration,
+        takenCpus: member.takenCpus,
         model: predictCell(member, calibration),
         modelRange: predictRange(member, calibration),
       });
@@ -36,14 +45,15 @@ export function predictCells(cells, { hostCpus }) {
 
 /**
  * The model's value of each metric it predicts for one cell: { wall_ms: 5984 }, {} when it cannot.
- * @param {{ workload: string, modelCell: object|null }} cell  modelCell from model-cell.js toModelCell
- * @param {object|null} calibration  from calibrateGroup (its group's)
+ * @param {{ workload: string, values?: object, modelCell: object|null }} cell  modelCell from model-cell.js toModelCell
+ * @param {object|null} calibration  from calibrateGroup (its group's; a `per` calibration's part is taken by values)
  */
-export function predictCell({ workload, modelCell }, calibration) {
+export function predictCell({ workload, values, modelCell }, calibration) {
   const model = getWorkload(workload)?.model;
-  if (!model || !calibration || !modelCell) return {};
+  const own = selectCalibration(calibration, values);
+  if (!model || !own || !modelCell) return {};
   return Object.fromEntries(
-    Object.entries(model.predict(modelCell, calibration)).filter(([, value]) => Number.isFinite(value)),
+    Object.entries(model.predict(modelCell, own)).filter(([, value]) => Number.isFinite(value)),
   );
 }
 
@@ -52,8 +62,9 @@ export function predictCell({ workload, modelCell }, calibration) {
  * the CPU per task, a rate falls with it, so the ends are sorted). {} without bounds (a fit).
  */
 export function predictRange(cell, calibration) {
-  if (!calibration?.bounds) return {};
-  const [low, high] = ['low', 'high'].map((end) => predictCell(cell, { ...calibration, ...calibration.bounds[end] }));
+  const own = selectCalibration(calibration, cell.values);
+  if (!own?.bounds) return {};
+  const [low, high] = ['low', 'high'].map((end) => predictCell(cell, { ...own, ...own.bounds[end] }));
   return Object.fromEntries(
     Object.keys(low)
       .filter((metric) => Number.isFinite(high[metric]))
@@ -73,13 +84,18 @@ export function modelRatio(a, b, metric) {
 
 /**
  * The range of that ratio the calibration allows: B over A at the same end of the calibration's interval (one
- * cost of a task for both cells, so where the cost cancels, as in waves of CPU work, the range is one value).
+ * cost of a task for both cells, so where the cost cancels, as in waves of CPU work, the range is one value); where
+ * the two cells have calibrations of their own (a `per` calibration's two parts), every pairing of their ends.
  * null when either cell has no range of the metric.
  */
 export function modelRatioRange(a, b, metric) {
   const [from, to] = [a?.modelRange?.[metric], b?.modelRange?.[metric]];
   if (!from || !to || from[0] === 0 || from[1] === 0) return null;
-  const ends = [to[0] / from[0], to[1] / from[1]];
+  const per = a.calibration?.per;
+  const shared = !per || formatPartKey(a.values ?? {}, per) === formatPartKey(b.values ?? {}, per);
+  const ends = shared
+    ? [to[0] / from[0], to[1] / from[1]]
+    : [to[0] / from[1], to[1] / from[0], to[0] / from[0], to[1] / from[1]];
   return [Math.min(...ends), Math.max(...ends)];
 }
 
@@ -96,10 +112,11 @@ export function scaleModelRatio(a, b, metric, scale) {
     if (typeof values.cpus === 'number') values.cpus *= scale;
     if (values.cpuset !== undefined && values.cpuset !== null && values.cpuset !== '')
       values.cpuset = `0-${Math.round(parseCpuList(String(values.cpuset)).length * scale) - 1}`;
-    return predictCell(
-      { workload: cell.workload, modelCell: toModelCell({ values, params: cell.params }, cell.hostCpus * scale) },
-      cell.calibration,
-    )[metric];
+    // The others keep what they took: a bigger host gives the cell more of what is left.
+    const modelCell = toModelCell({ values, params: cell.params }, cell.hostCpus * scale, {
+      takenCpus: cell.takenCpus,
+    });
+    return predictCell({ workload: cell.workload, values: cell.values, modelCell }, cell.calibration)[metric];
   };
   const [from, to] = [predict(a), predict(b)];
   return Number.isFinite(from) && Number.isFinite(to) && from !== 0 ? to / from : null;

@@ -28,13 +28,19 @@ export const METHOD_TEXT =
   `Holm-corrected as one family. A step is called faster/slower (lower/higher) only when its interval excludes 1, and ` +
   `"no change" only when it lies inside ±${STEP_EQUIVALENCE * 100}%. "About N more runs" assumes the spread seen so far.`;
 
+// The claim's class, where it reads the verdict otherwise than its word (runner/verdicts/capacity-class.js).
+function readsAs(row) {
+  return Boolean(row.class) && row.class !== row.verdict;
+}
+
 export function renderAnswersMarkdown(verdicts, escape) {
   const lines = ['## Answers', ''];
   const overall = verdicts.claims.filter((row) => row.kind === 'claim-overall');
   if (overall.length) {
     lines.push('### Claims', '');
     for (const row of overall) {
-      lines.push(`- **${MARKS[row.verdict]}**: ${escape(`${formatSays(row)} (${formatOverallDetail(row)})`)}`);
+      const read = readsAs(row) ? ` (read: **${escape(row.class)}**)` : '';
+      lines.push(`- **${MARKS[row.verdict]}**${read}: ${escape(`${formatSays(row)} (${formatOverallDetail(row)})`)}`);
       for (const each of verdicts.claims.filter((other) => other.kind === 'claim' && other.claim === row.claim))
         lines.push(`  - ${escape(each.words)}`);
     }
@@ -74,7 +80,8 @@ export function renderAnswersHtml(verdicts) {
         .filter((other) => other.kind === 'claim' && other.claim === row.claim)
         .map((each) => `<li>${badge(each.verdict)} ${escapeHtml(each.words.replace(/^[a-z]+: /, ''))}</li>`)
         .join('');
-      return `<li>${badge(row.verdict)} ${escapeHtml(formatSaysOwner(row))}<q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
+      const read = readsAs(row) ? ` <em>read: ${escapeHtml(row.class)}</em>` : '';
+      return `<li>${badge(row.verdict)}${read} ${escapeHtml(formatSaysOwner(row))}<q>${escapeHtml(row.says)}</q> (${escapeHtml(formatOverallDetail(row))})<ul>${combos}</ul></li>`;
     });
     parts.push(`<h3>Claims</h3><ul class="answers">${items.join('\n')}</ul>`);
   }

@@ -10,10 +10,12 @@ import { escapeHtml } from './html-escape.js';
 import { formatNumber } from './format.js';
 import { varyingAxes } from '../domain/cells.js';
 import { CENTRE_CI_HEADER } from './summary-table.js';
+import { usableCpus } from '../domain/usable-cpus.js';
 
 export const MODEL_INTRO =
   "The capacity model gives what this host allows each cell: the workload's own arithmetic (tasks in waves over the " +
-  "threads that run them, sharing the usable CPUs = the smallest of the quota, the cpuset size and the host's CPUs; " +
+  "threads that run them, sharing the usable CPUs = the smallest of the quota, the cpuset size and the host's CPUs, " +
+  'less what the rest of the host took from them while the cell ran (the CPUs column); ' +
   'http: CPUs over the CPU time of one response; idle memory: a fit per process and per thread) with a calibration ' +
   "measured in this folder (below). The interval is the cell's one 95% CI, as in the summary and the charts' " +
   "whiskers: that of its geometric mean (Student's t on the logarithms). The model's range is its value at either " +
@@ -64,6 +66,7 @@ function compareCell(cell, metric, model) {
       interval,
       model,
       range,
+      cpus: describeCpus(cell),
       ratio: middle / model,
       flag: interval || sample.length < 2 ? flagOf(interval, range, better) : 'no interval (a value ≤ 0)',
     },
@@ -78,19 +81,28 @@ function flagOf(interval, [low, high], better) {
   return measuredHigher === (better === 'higher') ? 'beats the model' : 'short of the model';
 }
 
+// The CPUs the model gave the cell: allowed, and what the others left of them where they took some ("2 → 1.34").
+function describeCpus(cell) {
+  const allowed = usableCpus(cell.values, cell.hostCpus);
+  if (allowed === null) return '';
+  const left = Math.max(0, Math.min(allowed, cell.hostCpus - (cell.takenCpus ?? 0)));
+  return left < allowed - 0.005 ? `${formatNumber(allowed)} → ${formatNumber(left, 3)}` : formatNumber(allowed);
+}
+
 function describeCalibration(calibration) {
   return `${calibration.describe} (${calibration.kind === 'lowest' ? `cell ${calibration.baseCell}, ` : ''}${calibration.runs} runs in ${calibration.cells} cell${calibration.cells === 1 ? '' : 's'})`;
 }
 
 /** The table's header and text rows, as report.md and report.html show them. */
 export function formatModelTable({ axes, rows }) {
-  const header = [...axes, 'metric', 'n', 'median', CENTRE_CI_HEADER, 'model', 'measured / model', 'flag'];
+  const header = [...axes, 'metric', 'n', 'median', CENTRE_CI_HEADER, 'CPUs', 'model', 'measured / model', 'flag'];
   const body = rows.map((row) => [
     ...axes.map((axis) => row.values[axis] ?? 'unset'),
     `${row.metric}${row.unit ? ` (${row.unit})` : ''}`,
     row.n,
     formatNumber(row.median),
     row.interval ? `${formatNumber(row.interval.low)}–${formatNumber(row.interval.high)}` : '',
+    row.cpus,
     `${formatNumber(row.model)}${row.range[0] === row.range[1] ? '' : ` (${formatNumber(row.range[0])}–${formatNumber(row.range[1])})`}`,
     formatNumber(row.ratio, 3),
     row.flag,

@@ -82,12 +82,11 @@ export function formatOverall(row) {
   return `${row.verdict.toUpperCase()}: ${formatSays(row)} (${formatOverallDetail(row)})${formatClassNote(row)}`;
 }
 
-// What the host could show, where it changes how the verdict reads (runner/verdicts/capacity-class.js).
+// How to read the verdict, where the class says more than it (runner/verdicts/capacity-class.js): every class but
+// the verdict's own word, and "contradicted" with what the model or the post's conditions say.
 function formatClassNote(row) {
-  return row.class === 'not reachable here' ||
-    (row.class === 'contradicted' && row.verdict === 'refuted' && Number.isFinite(row.model_ratio))
-    ? ` — ${row.class}: ${row.class_note}`
-    : '';
+  const plain = row.class === row.verdict || (row.class === 'contradicted' && !row.class_note);
+  return !row.class || plain ? '' : ` — ${row.class}${row.class_note ? `: ${row.class_note}` : ''}`;
 }
 
 /** What the overall line says after the claim's own words: metric, step, expectation, combinations. */
@@ -105,7 +104,8 @@ export function formatOverallDetail(row) {
     row.verdict === 'inconclusive' && row.runs_needed !== null
       ? `; about ${row.runs_needed} runs per cell would probably settle it`
       : '';
-  return `${row.metric ? `${row.metric}, ` : ''}${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${more}`;
+  const outside = row.outside?.length ? `; outside the post's conditions: ${row.outside.join(', ')}` : '';
+  return `${row.metric ? `${row.metric}, ` : ''}${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}, ${row.expect}; ${detail}${outside}${more}`;
 }
 
 export function formatVerdictRow(row) {

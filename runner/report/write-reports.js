@@ -15,12 +15,15 @@ import { buildResultsDocument } from './results-json.js';
 
 /**
  * @param {string} dir  a results folder
- * @param {{ baseline?: object, pivots?: object[], keepDisturbed?: boolean }} [options]  override run.json's config.report;
- *   keepDisturbed: count disturbed runs in the statistics (default: as run.json says)
+ * @param {{ baseline?: object, pivots?: object[], keepDisturbed?: boolean, claims?: object[] }} [options]  override
+ *   run.json's config.report; keepDisturbed: count disturbed runs in the statistics (default: as run.json says);
+ *   claims: judge these (normalized) claims instead of run.json's (an experiments file's, written after the run)
  * @returns {{ files: string[], report: object }}  files = paths written, in writing order
  */
-export function writeReports(dir, { keepDisturbed, ...options } = {}) {
-  const report = buildReport(readResults(dir, { keepDisturbed }), options);
+export function writeReports(dir, { keepDisturbed, claims, ...options } = {}) {
+  const results = readResults(dir, { keepDisturbed });
+  if (claims) results.info = { ...results.info, config: { ...results.info?.config, claims } };
+  const report = buildReport(results, options);
   const files = [];
   const write = (name, text) => files.push(writeAtomically(dir, name, text));
   write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));

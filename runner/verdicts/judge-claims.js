@@ -68,16 +68,31 @@ function checkClaim(cells, axes, varying, claim, number) {
     regions,
   );
   rows.forEach((row, i) => Object.assign(row, judged[i], { family: rows.length }));
-  rows.forEach((row, i) => Object.assign(row, classifyClaimRow(row, { ...pairs[i], expect: claim.expect })));
+  rows.forEach((row, i) =>
+    Object.assign(
+      row,
+      classifyClaimRow(row, {
+        ...pairs[i],
+        expect: claim.expect,
+        conditions: claim.conditions,
+        notComparable: claim.not_comparable,
+      }),
+    ),
+  );
   return [overallRow(base, claim, rows, cells, axes), ...rows];
 }
 
+// The claim's own verdict: over the combinations inside the post's conditions (a version or size the post's result
+// does not stand for says nothing of it), over all of them when none is inside.
 function overallRow(base, claim, rows, cells, axes) {
-  const verdicts = rows.map((row) => row.verdict);
+  const inside = rows.filter((row) => row.within_conditions !== false);
+  const counted = inside.length > 0 ? inside : rows;
+  const verdicts = counted.map((row) => row.verdict);
   let verdict = INCONCLUSIVE;
   if (verdicts.includes('refuted')) verdict = 'refuted';
   else if (verdicts.length > 0 && verdicts.every((v) => v === 'holds')) verdict = 'holds';
-  const needed = rows.filter((row) => row.verdict === INCONCLUSIVE).map((row) => row.runs_needed);
+  const needed = counted.filter((row) => row.verdict === INCONCLUSIVE).map((row) => row.runs_needed);
+  const overall = classifyOverall(rows);
   return {
     ...base,
     kind: 'claim-overall',
@@ -89,9 +104,16 @@ function overallRow(base, claim, rows, cells, axes) {
     where: formatWhere(claim.where ?? {}, Object.keys(claim.where ?? {})),
     verdict,
     runs_needed: needed.length && needed.every((n) => n !== null) ? Math.max(...needed) : null,
-    class: classifyOverall(rows),
-    class_note: rows.find((row) => row.class !== 'holds')?.class_note ?? rows[0]?.class_note ?? '',
+    class: overall,
+    class_note:
+      (rows.find((row) => row.class === overall) ?? rows.find((row) => row.class !== 'holds') ?? rows[0])?.class_note ??
+      '',
     family: rows.length,
-    combinations: verdicts,
+    combinations: rows.map((row) => row.verdict),
+    // Combinations outside the post's conditions, in words ("node=24: node 24 (the post's: 20)"): not counted in the
+    // verdict above unless no combination is inside them.
+    outside: rows
+      .filter((row) => row.within_conditions === false)
+      .map((row) => `${row.where ? `${row.where}: ` : ''}${row.conditions_unmet.join('; ')}`),
   };
 }

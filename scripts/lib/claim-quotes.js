@@ -1,7 +1,8 @@
-// The pure part of the quote check (scripts/check-claim-quotes.js): which numbers a claim's `says` quotes, which
-// numbers a post prints, and which of the first the second lacks. Numbers are compared as written, up to format:
-// 13,285 and 13285 are one number, 9.60 and 9.6 are one number, but 1.8 (seconds) and 1800 (ms) are not — a
-// claim quotes what the post prints, in the post's unit.
+// The pure part of the quote check (scripts/check-claim-quotes.js): whether a claim's `quote` is the post's own text,
+// which numbers a claim's `says` quotes, and which of them its quote (or its post) lacks. Text is compared with every
+// run of white space as one space (the posts wrap lines, a YAML string may not); words are compared as written, so
+// a changed word fails. Numbers are compared as written, up to format: 13,285 and 13285 are one number, 9.60 and 9.6
+// are one number, but 1.8 (seconds) and 1800 (ms) are not — a claim quotes what the post prints, in the post's unit.
 
 // 10^9 is one number, not a 10 and a 9; a thousands separator only between groups of three digits.
 const NUMBER = /\d+\^\d+|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/gu;
@@ -44,6 +45,20 @@ export function findUnquotedNumbers(says, post) {
   return [...missing.values()];
 }
 
+/** Text with every run of white space (line breaks, non-breaking spaces) as one space, trimmed. */
+export function normalizeSpace(text) {
+  return text.replace(/\s+/gu, ' ').trim();
+}
+
+/** The passages of `quote` (a string or a list) that `post` does not contain, white space normalised. */
+export function findMissingPassages(quote, post) {
+  const text = normalizeSpace(post);
+  return [quote]
+    .flat()
+    .filter((passage) => typeof passage === 'string')
+    .filter((passage) => !text.includes(normalizeSpace(passage)));
+}
+
 /**
  * The file a claim's `post` names among `files` (the folder's entries): `<post>.txt`, else the one `<post>_*.txt`.
  * @returns {{ file: string } | { error: string }}
@@ -63,7 +78,7 @@ export function findPostFile(post, files) {
 /**
  * Every claim of a parsed experiments file, with its path for messages.
  * @param {unknown} raw  the YAML as plain data
- * @returns {{ path: (string|number)[], says: unknown, post: unknown }[]}
+ * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean }[]}
  */
 export function listClaims(raw) {
   const experiments = raw && typeof raw === 'object' ? raw.experiments : null;
@@ -73,6 +88,8 @@ export function listClaims(raw) {
       path: ['experiments', name, 'claims', index],
       says: claim?.says,
       post: claim?.post,
+      quote: claim?.quote,
+      control: claim?.control === true,
     })),
   );
 }

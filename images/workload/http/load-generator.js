@@ -156,6 +156,7 @@ export function buildLoaderResult({
       fast_route_p99_ms: roundOrNull(fast.p99),
       ...summarizeBursts(main),
       loader_saturated: saturation.saturated,
+      loader_cpu_ms: round(cpuMs),
     },
     loader: {
       cpu_ms: round(cpuMs),

@@ -405,6 +405,12 @@ export const columns = [
     type: 'boolean',
     description: 'the load generator, not the server, was the limit',
   },
+  {
+    name: 'loader_cpu_ms',
+    unit: 'ms',
+    description:
+      "CPU time the load generator used in the measured period: where it shares the server's CPUs, the capacity model counts it as taken from them",
+  },
 ];
 
 // The latency percentiles, in the order report.html's percentile chart draws them.
@@ -620,8 +626,12 @@ export const model = {
     if (params.load === 'idle') return null;
     if (params.app) return { kind: 'lowest', parallelism: countAppThreads };
     // requests_served: the server's own count of the window's answers (since the drain); before it, the loader's rate.
+    // Per `workers` value: with worker threads each request costs a message there and back besides its work, which
+    // a page render pays as much as the render itself (template-offload-80: 80–120 µs a response on the event loop,
+    // 150–180 µs offloaded), so one median over both would fit neither.
     return {
       kind: 'sample',
+      per: ['workers'],
       sample: (run, { params: own }) =>
         run.cpu_total_ms /
         (Number.isFinite(run.requests_served)

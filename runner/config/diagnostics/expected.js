@@ -35,6 +35,7 @@ function describeScalar(schema) {
     return describeRange(TYPE_WORDS[types[0]], schema);
   }
   if (types.length > 1) return `a ${joinWords(types)}`;
+  if (types[0] === 'string' && schema.minLength >= 1) return 'a non-empty string';
   return TYPE_WORDS[types[0]] ?? 'a value';
 }
 

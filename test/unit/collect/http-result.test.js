@@ -45,6 +45,7 @@ const loaderMetrics = {
   burst_first_p50_ms: null,
   burst_fast_p50_ms: null,
   loader_saturated: false,
+  loader_cpu_ms: 500,
 };
 const loaderLine = {
   workload: 'http',

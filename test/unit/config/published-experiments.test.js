@@ -1,6 +1,7 @@
 // published-experiments.yml (GitHub issues 6 and 23): the seven published experiments load on a 2-CPU host,
-// expand to the cells the findings cite, every claim names its post, and the file stays inside its time budget.
-// That each quoted number is in its post is checked by `npm run check:quotes` (.ci/run), which needs the posts.
+// expand to the cells the findings cite, every claim names its post and quotes it, and the file stays inside its
+// time budget. That each quote and quoted number is in its post is checked by `npm run check:quotes` (.ci/run),
+// which needs the posts.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../runner/config/load-config.js';
@@ -112,7 +113,17 @@ describe(path.basename(FILE), () => {
     for (const claim of claims) {
       expect(Object.keys(claim.compare)).toHaveLength(1);
       expect(claim.post).toMatch(/^00[0-4]$/);
+      // The post's own words: check:quotes finds them in the post.
+      expect(claim.quote.length).toBeGreaterThan(0);
     }
+    // Every published claim says what the post measured on, or why its metric is not the post's quantity; the
+    // sum post's Node.js version and the template post's 16 cores among them.
+    const published = claims.filter((claim) => !claim.control);
+    expect(published.filter((claim) => !claim.conditions && !claim.not_comparable).map((claim) => claim.says)).toEqual([
+      'Without cluster the busy server could do nothing else; with forks, /fast sent while / was busy was answered at once',
+    ]);
+    expect(claims.find((claim) => claim.experiment === 'sum-1e9-post').conditions.node).toEqual([20]);
+    expect(claims.find((claim) => claim.experiment === 'template-offload-80').conditions.cpus).toBe(16);
     const controls = (name) =>
       claims.filter((claim) => claim.experiment === name).map((claim) => claim.control === true);
     expect(controls('argon2-pool-32')).toEqual([true, true, true]);

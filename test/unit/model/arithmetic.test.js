@@ -77,7 +77,9 @@ describe('usable CPUs and the model cell', () => {
   test("unset axes take libuv's pool of 4, no workers, no cluster; no params, no model cell", () => {
     expect(toModelCell({ values: { cpus: 1 }, params: { tasks: 1 } }, 2)).toEqual({
       params: { tasks: 1 },
+      allowedCpus: 1,
       cpus: 1,
+      takenCpus: 0,
       pool: 4,
       workers: 0,
       cluster: 0,

@@ -23,7 +23,8 @@ test('the Answers section of report.md: badges, the claim in words, its combinat
   expect(text).toMatch(
     /^## Answers\n\n### Claims\n\n- \*\*✔ holds\*\*: claimed: "Two CPUs \\<b\\>halve\\<\/b\\> it \\\| "fast"" \(wall_ms, cpus 1 → 2, ratio in \\\[0\.45, 0\.55\\\]; 1 combination\)/,
   );
-  expect(text).toContain('- **✘ refuted**: claimed: "no gain"');
+  // Refuted with no capacity model of the metric: the class says so beside the verdict.
+  expect(text).toContain('- **✘ refuted** (read: **refuted — no model**): claimed: "no gain"');
   expect(text).toMatch(
     / {2}- holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% \\\[−5\d%, −\d\d%\\\] \(medians 1003 → 501 ms, n 4\/4\)/,
   );

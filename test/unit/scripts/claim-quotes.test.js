@@ -1,12 +1,17 @@
 // The quote check's pure part (scripts/lib/claim-quotes.js): which numbers a claim quotes, which a post prints,
 // and which post a claim names. The script itself runs in .ci/run against ../shared/seeds.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   canonicalNumber,
   extractNumbers,
+  findMissingPassages,
   findPostFile,
   findUnquotedNumbers,
   listClaims,
 } from '../../../scripts/lib/claim-quotes.js';
+import { checkFigures, checkQuotes } from '../../../scripts/check-claim-quotes.js';
 
 // Lines as post 000 and post 002 print them.
 const POST = [
@@ -74,12 +79,74 @@ describe('claim quotes', () => {
         four: { claims: [null, { says: 'b' }] },
       },
     };
+    const listed = (path, says, post) => ({ path, says, post, quote: undefined, control: false });
     expect(listClaims(raw)).toEqual([
-      { path: ['experiments', 'one', 'claims', 0], says: 'a', post: '001' },
-      { path: ['experiments', 'two', 'claims', 0], says: 'a', post: '001' },
-      { path: ['experiments', 'four', 'claims', 0], says: undefined, post: undefined },
-      { path: ['experiments', 'four', 'claims', 1], says: 'b', post: undefined },
+      listed(['experiments', 'one', 'claims', 0], 'a', '001'),
+      listed(['experiments', 'two', 'claims', 0], 'a', '001'),
+      listed(['experiments', 'four', 'claims', 0], undefined, undefined),
+      listed(['experiments', 'four', 'claims', 1], 'b', undefined),
     ]);
     expect(listClaims(null)).toEqual([]);
+  });
+});
+
+// Post 004's own lines, wrapped as the post wraps them.
+const POST_004 = [
+  '  1. 쓰레드 수 4',
+  '  2. 쓰레드 수 8',
+  '',
+  '거진 두배차이의 시간이 걸린다. 즉 쓰레드가 많을 수록, 컨텍스트 스위칭이 발생해서 문제가 발생한다.',
+].join('\n');
+
+function postsFolder() {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-quotes-'));
+  writeFileSync(join(dir, '004_427146c4c90239ed.txt'), POST_004);
+  return dir;
+}
+
+const configWith = (claim) => ({ experiments: { argon2: { claims: [{ post: '004', ...claim }] } } });
+
+describe('quotes checked as text', () => {
+  const QUOTE = '1. 쓰레드 수 4 2. 쓰레드 수 8 거진 두배차이의 시간이 걸린다.';
+  const SAYS = '4 → 8 pool threads took nearly twice the time';
+
+  test('a passage is found whatever its line breaks and runs of spaces; a list is each of its passages', () => {
+    expect(findMissingPassages(QUOTE, POST_004)).toEqual([]);
+    expect(findMissingPassages([QUOTE, '  거진   두배차이의\n시간이 '], POST_004)).toEqual([]);
+  });
+
+  test('the quote as printed passes; a changed word inside it fails, naming the claim and the passage', () => {
+    const posts = postsFolder();
+    expect(checkQuotes(configWith({ says: SAYS, quote: QUOTE }), posts)).toEqual([]);
+    const changed = QUOTE.replace('거진', '거의');
+    expect(checkQuotes(configWith({ says: SAYS, quote: [changed] }), posts)).toEqual([
+      {
+        path: ['experiments', 'argon2', 'claims', 0, 'quote', 0],
+        message: `not in 004_427146c4c90239ed.txt as printed: "${changed}"`,
+      },
+    ]);
+  });
+
+  test('a claim without a quote fails; a number of `says` its quote lacks fails though the post prints it', () => {
+    const posts = postsFolder();
+    expect(checkQuotes(configWith({ says: SAYS }), posts)[0].message).toMatch(/^has no `quote:`/);
+    // 8 is in the post, not in this quote.
+    expect(checkQuotes(configWith({ says: SAYS, quote: '1. 쓰레드 수 4' }), posts)).toEqual([
+      { path: ['experiments', 'argon2', 'claims', 0, 'says'], message: '8 is not a number its quote prints' },
+    ]);
+    // A control's `says` describes the design: its numbers need only be the post's.
+    expect(checkQuotes(configWith({ says: SAYS, quote: '1. 쓰레드 수 4', control: true }), posts)).toEqual([]);
+  });
+
+  test("the findings' post figures are quotes too: one its post does not print is named by its line", () => {
+    const posts = postsFolder();
+    const source = [
+      'prose',
+      '<!-- findings:figure argon2-pool-100 post=004 quote="거진 두배차이" what="x" metric=wall_ms -->',
+      '<!-- findings:figure argon2-pool-100 post=004 quote="세배차이" what="x" metric=wall_ms -->',
+    ].join('\n');
+    expect(checkFigures(source, posts)).toEqual([
+      { line: 3, message: 'findings:figure quotes "세배차이", which 004_427146c4c90239ed.txt does not print' },
+    ]);
   });
 });

@@ -61,33 +61,36 @@ describe('scripts/findings.js', () => {
     expect(empty.headlines.join('\n')).toMatch(/No published experiment has been run yet/);
   });
 
-  test('a control is marked where it is shown and counted apart from the published claims; published claims no folder answers are counted too', async () => {
-    const { text, headlines } = await generate('<!-- findings:claims cluster-size -->');
+  test('a control is marked where it is shown and counted apart; claims are counted by claim, comparisons apart; published claims no folder answers are counted too', async () => {
+    const { text, headlines } = await generate(
+      '<!-- findings:claims cluster-size -->\n<!-- findings:claims-summary -->',
+    );
     expect(text).toMatch(
       /^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m,
     );
     expect(text).toMatch(/^\| \(control\) The last of 6 requests .* \| burst_p50_ms: cluster 2 → 6 \|/m);
-    const [published, controls] =
-      /(\d+) published claims checked in \d+ comparisons: .*; (\d+) controls \(checks of the design, not the posts' claims\) in \d+: \d+ hold, \d+ contradicted, \d+ not reachable here, \d+ inconclusive/
-        .exec(headlines[0])
-        .slice(1)
-        .map(Number);
-    expect(published).toBeGreaterThan(controls);
-    expect(headlines.filter((line) => line.includes(' — cluster-size: (control) The last of 6'))).toHaveLength(1);
+    // The README's headline is three lines: the claims by class, the comparisons and controls apart, the link.
+    expect(headlines).toHaveLength(3);
+    const [, published, byClaim] = /: (\d+) published claims: \*\*(.*)\*\*\.$/.exec(headlines[0]);
+    const sum = (counts) => [...counts.matchAll(/(\d+) [^,]+/g)].reduce((total, [, n]) => total + Number(n), 0);
+    expect(sum(byClaim)).toBe(Number(published));
+    const [, comparisons, byComparison] = /judged in (\d+) comparisons \([^)]*\): ([^;]+);/.exec(headlines[1]);
+    expect(sum(byComparison)).toBe(Number(comparisons));
+    expect(Number(comparisons)).toBeGreaterThan(Number(published));
+    const [, controls] = /; (\d+) controls \(checks of the design, not the posts' claims\): /.exec(headlines[1]);
+    expect(Number(published)).toBeGreaterThan(Number(controls));
+    // findings.md lists every claim once, with its own class.
+    expect(text.split('\n').filter((line) => line.startsWith('| cluster-size: (control) The last of 6'))).toHaveLength(
+      1,
+    );
     // A claim is counted once however many combinations it is checked in.
     const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
     cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });
     const one = await generate('', noFolders);
-    expect(one.headlines[0]).toMatch(
-      /, 1 published claims checked in 1 comparisons: \*\*1 hold, 0 contradicted, 0 not reachable here, 0 inconclusive\*\*; 1 controls .* in 1: \d hold, \d contradicted, \d not reachable here, \d inconclusive; \d+ published claims not run yet \(pbkdf2-waves, /,
+    expect(one.headlines[0]).toMatch(/: 1 published claims: \*\*1 hold, 0 contradicted\*\*\.$/);
+    expect(one.headlines[1]).toMatch(
+      /judged in 1 comparisons .*; 1 controls \(checks of the design, not the posts' claims\): .*, in 1 comparisons; \d+ published claims not run yet \(pbkdf2-waves, /,
     );
-    // The one control is counted once, in whichever class this folder gives it.
-    const controlClasses =
-      /1 controls .* in 1: (\d) hold, (\d) contradicted, (\d) not reachable here, (\d) inconclusive;/
-        .exec(one.headlines[0])
-        .slice(1)
-        .map(Number);
-    expect(controlClasses.reduce((total, count) => total + count, 0)).toBe(1);
   });
 
   test('an increment directive gives what one more of an axis adds, from the two medians', async () => {

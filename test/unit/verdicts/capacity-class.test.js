@@ -1,11 +1,15 @@
-// What the host can show, beside a claim's verdict (runner/verdicts/capacity-class.js), on the committed pbkdf2
-// waves folder: 16 calls on 2 CPUs, where the model caps pool 1 → 4 at 0.50 and the post's 0.25 needs 4 CPUs.
+// How to read a claim's verdict (runner/verdicts/capacity-class.js), rule by rule, on real folders (copies of the
+// published runs in test/fixtures/results/): the pbkdf2 waves (16 calls on 2 CPUs, where the model caps pool 1 → 4
+// at 0.50 and the post's 0.25 needs 4 CPUs), and the five cases of issue 30 with the claims as
+// published-experiments.yml writes them.
 import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../../runner/config/load-config.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { judgeResults } from '../../../runner/report/verdicts.js';
 import { classifyOverall } from '../../../runner/verdicts/capacity-class.js';
 
-const folder = readResults(fileURLToPath(new URL('../../fixtures/results/pbkdf2-waves', import.meta.url)));
+const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
+const folder = readResults(fixture('pbkdf2-waves'));
 const claim = (expect, compare = { uv_threadpool_size: [1, 4] }) => ({
   says: 'test',
   metric: null,
@@ -15,40 +19,146 @@ const claim = (expect, compare = { uv_threadpool_size: [1, 4] }) => ({
 });
 const rowOf = (verdicts) => verdicts.claims.find((row) => row.kind === 'claim');
 
-test('a band the host cannot reach is "not reachable here", with the model value and the CPUs it needs', () => {
-  const row = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.25, within: 0.2 })] }));
-  expect(row.verdict).toBe('refuted');
-  expect(row.class).toBe('not reachable here');
-  expect(row.model_ratio).toBeCloseTo(0.5, 2);
-  expect(row.class_note).toMatch(/this host caps it at 0\.5 \(measured 0\.5\d*\); the expected band needs cpus 2 → 4/);
+// A claim of published-experiments.yml, judged on its committed folder: its overall row and its combinations.
+const published = await loadConfig(fileURLToPath(new URL('../../../published-experiments.yml', import.meta.url)));
+function judgePublished(experiment, says, change = (each) => each) {
+  const found = published.experiments.find((each) => each.name === experiment);
+  const chosen = found.claims.find((each) => each.says.startsWith(says));
+  const rows = judgeResults(readResults(fixture(experiment)), { claims: [change(chosen)] }).claims;
+  return {
+    overall: rows.find((row) => row.kind === 'claim-overall'),
+    rows: rows.filter((row) => row.kind === 'claim'),
+  };
+}
+const at = (rows, where) => rows.find((row) => row.where === where);
+
+describe('without conditions: what the model says', () => {
+  test('a band the host cannot reach is "not reachable here", with the model value and the CPUs it needs', () => {
+    const row = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.25, within: 0.2 })] }));
+    expect(row.verdict).toBe('refuted');
+    expect(row.class).toBe('not reachable here');
+    expect(row.model_ratio).toBeCloseTo(0.5, 2);
+    expect(row.class_note).toMatch(
+      /this host caps it at 0\.50\d* \(measured 0\.5\d*\); the expected band needs cpus 2 → 4/,
+    );
+  });
+
+  test('a band the host can reach, refuted, is "contradicted"; one the model puts out of reach on any host too', () => {
+    const reachable = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.8, within: 0.1 })] }));
+    expect(reachable.verdict).toBe('refuted');
+    expect(reachable.class).toBe('contradicted');
+    // The model (the ideal) allows 0.5: a band between 1 and it asks for less than the host can give.
+    expect(reachable.class_note).toMatch(
+      /^the model allows up to 0\.50\d* here, a bigger change than the expected band: this host could show it$/,
+    );
+    // Pool 1 → 4 can never make 16 calls slower than pool 1 on any host: above 1.2 is out of the model's reach.
+    const never = rowOf(judgeResults(folder, { claims: [claim({ above: 1.2 })] }));
+    expect(never.class).toBe('contradicted');
+    expect(never.class_note).toMatch(/stays outside the expected band on hosts up to 32×/);
+  });
+
+  test('expect: model holds when the measurement agrees with the model within the tolerance; holds stays holds', () => {
+    const agrees = rowOf(judgeResults(folder, { claims: [claim({ model: 0.1 })] }));
+    expect(agrees.expect).toBe("the capacity model's ratio within ±10%");
+    expect(agrees.verdict).toBe('holds');
+    expect(agrees.class).toBe('holds');
+    const tight = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.5, within: 0.2 })] }));
+    expect(tight.class).toBe('holds');
+  });
 });
 
-test('a band the host can reach, refuted, is "contradicted"; one the model puts out of reach on any host too', () => {
-  const reachable = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.8, within: 0.1 })] }));
-  expect(reachable.verdict).toBe('refuted');
-  expect(reachable.class).toBe('contradicted');
-  // The model (the ideal) allows 0.5: a band between 1 and it asks for less than the host can give.
-  expect(reachable.class_note).toBe(
-    'the model allows up to 0.5 here, a bigger change than the expected band: this host could show it',
+describe('the five cases of issue 30, as published-experiments.yml encodes them', () => {
+  test("contradicted: 100 argon2 hashes on the post's own 1 core, 4 → 8 threads, not nearly twice the time", () => {
+    const { overall, rows } = judgePublished('argon2-pool-100', '100 hashes on 1 core');
+    expect(rows.map((row) => [row.verdict, row.class])).toEqual([['refuted', 'contradicted']]);
+    expect(rows[0].class_note).toMatch(/^these cells have 1 CPU, the post's had 1: the post's own condition is met/);
+    expect(overall.class).toBe('contradicted');
+  });
+
+  test('holds: 4 argon2 hashes "halved" on 2 CPUs against 1 (0.5 ± 10%); the literal "below 0.5" would be refuted', () => {
+    const { overall } = judgePublished('argon2-pool-4', '4 hashes with the default pool of 4');
+    expect([overall.verdict, overall.class]).toEqual(['holds', 'holds']);
+    const literal = judgePublished('argon2-pool-4', '4 hashes with the default pool of 4', (each) => ({
+      ...each,
+      expect: { below: 0.5 },
+    }));
+    expect(literal.overall.verdict).toBe('refuted');
+  });
+
+  test("not reachable here: the template offload, refuted on 1 and 2 CPUs where the post's ran on 16", () => {
+    const { overall, rows } = judgePublished('template-offload-80', 'Offloading the rendering');
+    expect(rows.map((row) => [row.where, row.verdict, row.class])).toEqual([
+      ['cpuset=0', 'refuted', 'not reachable here'],
+      ['cpuset=0-1', 'refuted', 'not reachable here'],
+    ]);
+    expect(at(rows, 'cpuset=0-1').class_note).toMatch(/^these cells have 2 CPUs, the post's had 16/);
+    expect(overall.class).toBe('not reachable here');
+    // Without the post's condition the model alone would decide, and on 2 CPUs it leaves the band within reach.
+    const bare = judgePublished('template-offload-80', 'Offloading the rendering', ({ conditions, ...rest }) => rest);
+    expect(at(bare.rows, 'cpuset=0-1').class).toBe('contradicted');
+  });
+
+  test('not comparable: an event-loop metric that reads less under load than idle, whatever its verdict', () => {
+    const { overall, rows } = judgePublished('template-offload-80', 'Event-loop delay');
+    expect(rows.map((row) => row.class)).toEqual(['not comparable', 'not comparable']);
+    expect(rows.map((row) => row.verdict)).toEqual(['refuted', 'inconclusive']);
+    expect(overall.class).toBe('not comparable');
+    expect(overall.class_note).toMatch(/not the post's setImmediate timed once a second/);
+  });
+
+  test("inconclusive — the host predicts no difference: 4 → 8 (or 32) threads on the post's own 2 cores", () => {
+    for (const says of ['100 hashes on 2 cores: 8 pool threads', '100 hashes on 2 cores: 32 pool threads']) {
+      const { overall, rows } = judgePublished('argon2-pool-100', says);
+      expect(rows.map((row) => [row.verdict, row.class])).toEqual([
+        ['inconclusive', 'inconclusive — the host predicts no difference'],
+      ]);
+      expect(Math.abs(rows[0].model_ratio - 1)).toBeLessThan(0.02);
+      expect(overall.class).toBe('inconclusive — the host predicts no difference');
+    }
+    // Its cells have the post's 2 CPUs, so even without the edge rule it is never "not reachable here".
+    const { rows } = judgePublished('argon2-pool-100', '100 hashes on 2 cores: 8 pool threads', (each) => ({
+      ...each,
+      expect: { below: 0.9 },
+    }));
+    expect(rows[0].class).toBe('inconclusive');
+  });
+
+  test("a claim's class is its own: the sum post's worker holds on Node 20, Node 24's reversal is a version effect", () => {
+    const { overall, rows } = judgePublished('sum-1e9-post', 'N = 10^9: one worker thread');
+    expect(rows.map((row) => [row.where, row.verdict, row.class])).toEqual([
+      ['cluster=0 node=20', 'holds', 'holds'],
+      ['cluster=0 node=24', 'refuted', "outside the post's conditions"],
+    ]);
+    expect(at(rows, 'cluster=0 node=24').class_note).toMatch(/^node 24 \(the post's: 20\)/);
+    expect([overall.verdict, overall.class]).toEqual(['holds', 'holds']);
+    expect(overall.outside).toEqual(["cluster=0 node=24: node 24 (the post's: 20)"]);
+    expect(overall.words).toMatch(/^HOLDS: .*outside the post's conditions: cluster=0 node=24/);
+  });
+
+  test('refuted — no model: a refutation where no capacity model of the metric says what the host allows', () => {
+    const { overall, rows } = judgePublished(
+      'sum-1e9-post',
+      'N = 10^9: one worker thread',
+      ({ conditions, ...rest }) => rest,
+    );
+    expect(at(rows, 'cluster=0 node=24')).toMatchObject({ verdict: 'refuted', class: 'refuted — no model' });
+    expect([overall.verdict, overall.class]).toEqual(['refuted', 'refuted — no model']);
+  });
+});
+
+test('a claim overall: combinations outside the conditions count only when none is inside; then by precedence', () => {
+  const row = (name, inside = true) => ({ class: name, within_conditions: inside });
+  expect(classifyOverall([row('holds'), row('contradicted')])).toBe('contradicted');
+  expect(classifyOverall([row('holds'), row("outside the post's conditions", false)])).toBe('holds');
+  expect(classifyOverall([row("outside the post's conditions", false)])).toBe("outside the post's conditions");
+  expect(classifyOverall([row('holds'), row('holds')])).toBe('holds');
+  expect(classifyOverall([row('inconclusive'), row('not reachable here')])).toBe('not reachable here');
+  expect(classifyOverall([row('holds'), row('inconclusive — the host predicts no difference')])).toBe(
+    'inconclusive — the host predicts no difference',
   );
-  // Pool 1 → 4 can never make 16 calls slower than pool 1 on any host: above 1.2 is out of the model's reach.
-  const never = rowOf(judgeResults(folder, { claims: [claim({ above: 1.2 })] }));
-  expect(never.class).toBe('contradicted');
-  expect(never.class_note).toMatch(/stays outside the expected band on hosts up to 32×/);
-});
-
-test('expect: model holds when the measurement agrees with the model within the tolerance; holds stays holds', () => {
-  const agrees = rowOf(judgeResults(folder, { claims: [claim({ model: 0.1 })] }));
-  expect(agrees.expect).toBe("the capacity model's ratio within ±10%");
-  expect(agrees.verdict).toBe('holds');
-  expect(agrees.class).toBe('holds');
-  const tight = rowOf(judgeResults(folder, { claims: [claim({ ratio: 0.5, within: 0.2 })] }));
-  expect(tight.class).toBe('holds');
-});
-
-test('a claim overall: contradicted if any combination is, holds if all do, not reachable before inconclusive', () => {
-  expect(classifyOverall([{ class: 'holds' }, { class: 'contradicted' }])).toBe('contradicted');
-  expect(classifyOverall([{ class: 'holds' }, { class: 'holds' }])).toBe('holds');
-  expect(classifyOverall([{ class: 'inconclusive' }, { class: 'not reachable here' }])).toBe('not reachable here');
-  expect(classifyOverall([{ class: 'inconclusive' }])).toBe('inconclusive');
+  expect(classifyOverall([row('inconclusive'), row('inconclusive — the host predicts no difference')])).toBe(
+    'inconclusive',
+  );
+  expect(classifyOverall([row('refuted — no model'), row('holds')])).toBe('refuted — no model');
+  expect(classifyOverall([row('not comparable'), row('contradicted')])).toBe('not comparable');
 });

@@ -1,0 +1,105 @@
+// A post's figure beside its measured twin (docs/findings.md, `findings:figure`): the figure as the post prints it
+// ("31,836 KB", "1.8초", "87μs"), turned into the metric's unit, beside the median of the same quantity here with
+// its interval, and ours ÷ the post's. The figure is a quote: `npm run check:quotes` finds each one in its post
+// (listFigureQuotes). Nothing here is typed but the quote; the conversion factors are the units' own.
+import { LabError } from '../../runner/errors.js';
+import { orderValues } from '../../runner/domain/cells.js';
+import { findMetric } from '../../runner/domain/metrics.js';
+import { isMeasured } from '../../runner/domain/interference.js';
+import { median } from '../../runner/stats/statistics.js';
+import { formatCell, formatNumber } from './findings-format.js';
+
+// The post's unit → the metric's, by what one of the first is in the second. ps prints KB that are KiB.
+const CONVERSIONS = {
+  MiB: { KB: 1 / 1024 },
+  ms: { ms: 1, s: 1000, 초: 1000, μs: 0.001, µs: 0.001 },
+  // The post's 건 and 개 count requests in a second (초당): req/s.
+  'req/s': { '': 1, 건: 1, 개: 1, 'req/s': 1 },
+};
+
+const FIGURE = /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*([A-Za-zμµ가-힣/]*)/u;
+
+/** "31,836 KB" → { value: 31836, unit: 'KB' }; "1.8초" → { value: 1.8, unit: '초' }. */
+export function readFigure(text) {
+  const match = FIGURE.exec(text);
+  if (!match) throw new LabError('ERR_USAGE', `findings:figure quote "${text}" holds no number`);
+  return { value: Number(match[1].replaceAll(',', '')), unit: match[2] };
+}
+
+/** The figures a directive quotes, as printed: one, or two for an increment ("31,836 KB..122,992 KB"). */
+export function listFigureQuotes(quote) {
+  return String(quote ?? '')
+    .split('..')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+function convert({ value, unit }, metricUnit, override) {
+  const from = override ?? unit;
+  const factor = CONVERSIONS[metricUnit]?.[from];
+  if (factor === undefined)
+    throw new LabError('ERR_USAGE', `findings:figure cannot turn "${from}" into ${metricUnit || 'a unitless metric'}`, {
+      hint: `write the post's unit with unit=… (known: ${Object.keys(CONVERSIONS[metricUnit] ?? {}).join(', ') || 'none'})`,
+    });
+  return value * factor;
+}
+
+/**
+ * One row (or one per value of `by`) of a figures table: | what | the post | here | here ÷ post |.
+ * @param {{ quote: string, what: string, metric: string, where?: string, by?: string, divide?: string, axis?: string,
+ *   a?: string, b?: string, unit?: string }} args  the directive's
+ * @param {object|null} folder  readResults of the experiment; null when not run yet
+ */
+export function renderFigure(args, folder) {
+  const { quote, what, metric } = args;
+  if (!quote || !what || !metric)
+    throw new LabError('ERR_USAGE', 'findings:figure needs quote="…", what="…" and metric=…', {
+      hint: 'e.g. <!-- findings:figure idle-memory post=000 quote="31,836 KB" what="bare process RSS" metric=rss_mb where=workers:0,cluster:0 -->',
+    });
+  const { unit } = findMetric(metric);
+  const figures = listFigureQuotes(quote).map((text) => convert(readFigure(text), unit, args.unit));
+  const increment = args.axis !== undefined;
+  const post = increment ? (figures[1] - figures[0]) / (Number(args.b) - Number(args.a)) : figures[0];
+  if (!Number.isFinite(post) || (increment && figures.length !== 2))
+    throw new LabError(
+      'ERR_USAGE',
+      `findings:figure ${what}: expected ${increment ? 'two figures, "A..B",' : 'one figure'}`,
+      {
+        hint: 'an increment (axis=, a=, b=) quotes the post at a and at b: quote="31,836 KB..122,992 KB"',
+      },
+    );
+  const [first, second] = listFigureQuotes(quote);
+  const steps = Number(args.b) - Number(args.a);
+  // The figure as printed, and in the metric's unit where that is another ("31,836 KB = 31.1 MiB").
+  const same = !increment && (args.unit ?? readFigure(quote).unit) === unit;
+  const converted = `${formatNumber(post)}${unit ? ` ${unit}` : ''}`;
+  const postText = increment
+    ? `(${second} − ${first}) ÷ ${steps} = ${converted}`
+    : same
+      ? quote
+      : `${quote} = ${converted}`;
+  if (!folder) return [`| ${what} | ${postText} | not run yet | |`];
+  const pairs = (args.where ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => pair.split(':'));
+  const runs = folder.runs.filter(
+    (run) => isMeasured(run, folder) && pairs.every(([axis, value]) => String(run[axis]) === value),
+  );
+  const groups = args.by ? orderValues(runs.map((run) => run[args.by])) : [undefined];
+  const divide = Number(args.divide ?? 1);
+  return groups.map((value) => {
+    const own = args.by ? runs.filter((run) => run[args.by] === value) : runs;
+    const label = args.by ? `${what} (${args.by} ${value})` : what;
+    if (increment) {
+      const at = (level) => median(own.filter((run) => String(run[args.axis]) === level).map((run) => run[metric]));
+      const [low, high] = [at(args.a), at(args.b)];
+      const ours = (high - low) / (Number(args.b) - Number(args.a));
+      return `| ${label} | ${postText} | (${formatNumber(high)} − ${formatNumber(low)}) ÷ ${steps} = ${formatNumber(ours)}${unit ? ` ${unit}` : ''} | ${formatNumber(ours / post)}× |`;
+    }
+    const values = own.map((run) => run[metric] / divide).filter(Number.isFinite);
+    const ours = values.length ? median(values) : Number.NaN;
+    const per = divide === 1 ? '' : `, each of ${divide}`;
+    return `| ${label} | ${postText} | ${formatCell(values, unit)}${per} | ${formatNumber(ours / post)}× |`;
+  });
+}
