@@ -50,6 +50,28 @@ describe('mistakes get a "did you mean", exit 2', () => {
   });
 });
 
+describe('a typo in experiments.yml: exit 2, the place in the file, an example; never a stack trace', () => {
+  test.each([
+    ['search: racing', '5:13', 'experiments.a.search', 'write e.g. `search: race`'],
+    ['search: [race]', '5:13', 'experiments.a.search', 'write e.g. `search: race`'],
+    ['race: 5', '5:11', 'experiments.a.race', 'write e.g. `race: {from_round: 5}`'],
+    ['race: {from_round: two}', '5:24', 'experiments.a.race.from_round', 'write e.g. `from_round: 5`'],
+  ])('%s', async (line, position, keyPath, hint) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-typo-'));
+    const file = join(dir, 'experiments.yml');
+    writeFileSync(file, `experiments:\n  a:\n    matrix:\n      workload: pbkdf2\n    ${line}\n`);
+    // `run` checks the file before it looks for an engine: no engine is reachable here, and none is needed.
+    const { stderr, stdout, exitCode } = await cli(['run', '--config', file], {
+      env: { ...CLEAN_ENV, DOCKER_HOST: 'unix:///nonexistent.sock' },
+    });
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${file}:${position}: ${keyPath}: expected `);
+    expect(stderr).toContain(`\n  ${hint}`);
+    expect(stderr).not.toMatch(/\bat \S+ \(|TypeError/);
+  });
+});
+
 describe('--json: one document on stdout, nothing else there', () => {
   test('plan --json, and warnings stay on stderr', async () => {
     const { stdout, exitCode } = await cli(['plan', '--json', '--seed', '3']);
