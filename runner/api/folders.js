@@ -10,7 +10,7 @@ import { isPlainObject } from '../config/values.js';
 import { readResults } from '../results/read-results.js';
 import { writeReports } from '../report/write-reports.js';
 import { judgeResults } from '../report/verdicts.js';
-import { buildResultsDocument, buildVerdictsDocument } from '../report/results-json.js';
+import { buildVerdictsDocument } from '../report/results-json.js';
 import { compareFolders } from '../report/compare.js';
 import { buildAdvice } from '../report/advice.js';
 import { summarizeCells } from '../report/summary.js';
@@ -25,8 +25,8 @@ import { normalizeRecommend } from '../config/check-recommend.js';
  */
 export function report(dir, options = {}) {
   const absolute = resolve(dir);
-  const { files, report: built } = writeReports(absolute, options);
-  return { dir: absolute, files, results: buildResultsDocument(built) };
+  const { files, results } = writeReports(absolute, options);
+  return { dir: absolute, files, results };
 }
 
 /**

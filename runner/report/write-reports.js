@@ -17,7 +17,8 @@ import { buildResultsDocument } from './results-json.js';
  * @param {string} dir  a results folder
  * @param {{ baseline?: object, pivots?: object[], keepDisturbed?: boolean }} [options]  override run.json's config.report;
  *   keepDisturbed: count disturbed runs in the statistics (default: as run.json says)
- * @returns {{ files: string[], report: object }}  files = paths written, in writing order
+ * @returns {{ files: string[], report: object, results: object }}  files = paths written, in writing order;
+ *   results = what results.json holds
  */
 export function writeReports(dir, { keepDisturbed, ...options } = {}) {
   const report = buildReport(readResults(dir, { keepDisturbed }), options);
@@ -30,10 +31,11 @@ export function writeReports(dir, { keepDisturbed, ...options } = {}) {
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));
-  write('results.json', `${JSON.stringify(buildResultsDocument(report), null, 2)}\n`);
+  const results = buildResultsDocument(report);
+  write('results.json', `${JSON.stringify(results, null, 2)}\n`);
   write('report.md', renderMarkdown(report));
   write('report.html', renderHtml(report));
-  return { files, report };
+  return { files, report, results };
 }
 
 export function formatPivotCsv(pivot) {
