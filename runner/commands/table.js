@@ -72,7 +72,7 @@ export const EXIT_STATUSES = [
   ],
   [
     '2',
-    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already',
+    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
   ],
   [
     '3',
