@@ -2,12 +2,11 @@
 // being resumed, else the newest folder of the same experiment; then the other folders under the results root
 // (results/<experiment>-<UTC stamp>, where `run` puts them), newest first; then the run times shipped with the
 // package. Each is read into run times per cell and calibrations per kind of work (plan/run-times.js).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readShippedRunTimes } from '../plan/estimate.js';
 import { summarizeRunTimes } from '../plan/run-times.js';
-
-const STAMPED = /^(.+)-(\d{8}T\d{6}Z)$/;
+import { listResultsFolders } from '../results/results-folders.js';
 
 // Reading a folder is a CSV parse: enough of the newest ones to know this host, not a whole archive.
 const MOST_OTHER_FOLDERS = 12;
@@ -18,7 +17,7 @@ const MOST_OTHER_FOLDERS = 12;
  * @returns {Promise<object[]>}  run-times.js summaries, most relevant first (the shipped figures last, `shipped`)
  */
 export async function readPreviousRunTimes(experiment, { resultsRoot, resumed }) {
-  const folders = listStampedFolders(resultsRoot);
+  const folders = listResultsFolders(resultsRoot);
   const own = resumed?.rows.length > 0 ? resumed.dir : folders.find((folder) => folder.experiment === experiment)?.dir;
   const others = folders
     .map((folder) => folder.dir)
@@ -37,21 +36,6 @@ export async function readPreviousRunTimes(experiment, { resultsRoot, resumed })
   }
   const shipped = readShippedRunTimes();
   return [...sources.filter(hasFigures), ...(shipped ? [shipped] : [])];
-}
-
-/** Results folders under `root` as `run` names them, newest first: { dir, experiment }. */
-function listStampedFolders(root) {
-  let names;
-  try {
-    names = readdirSync(root);
-  } catch {
-    return [];
-  }
-  return names
-    .map((name) => ({ name, match: STAMPED.exec(name) }))
-    .filter(({ name, match }) => match && existsSync(path.join(root, name, 'runs.csv')))
-    .sort((a, b) => b.match[2].localeCompare(a.match[2]) || a.name.localeCompare(b.name))
-    .map(({ name, match }) => ({ dir: path.join(root, name), experiment: match[1] }));
 }
 
 function readInfo(dir) {

@@ -1,6 +1,6 @@
 // The one command and its subcommands, as a person runs them: help, did-you-mean, --json that parses, the npm
 // script aliases with paths relative to where they were typed, and which folder a path is relative to.
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +69,37 @@ describe('a typo in experiments.yml: exit 2, the place in the file, an example; 
     expect(stderr).toContain(`${file}:${position}: ${keyPath}: expected `);
     expect(stderr).toContain(`\n  ${hint}`);
     expect(stderr).not.toMatch(/\bat \S+ \(|TypeError/);
+  });
+});
+
+describe('report, claims and advise without DIR: the newest folder under results/, named on stderr', () => {
+  // Two folders of the fixture as `run` names them; the later stamp is the newest whatever the order on disk.
+  function resultsWithTwoFolders() {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-newest-'));
+    for (const name of ['pool-vs-cores-20261120T100000Z', 'pool-vs-cores-20261121T090000Z'])
+      cpSync(FIXTURE, join(dir, 'results', name), { recursive: true });
+    // Not a results folder: no stamp, or no runs.csv.
+    mkdirSync(join(dir, 'results', 'notes-20261122T000000Z'));
+    cpSync(FIXTURE, join(dir, 'results', 'copy'), { recursive: true });
+    return { dir, newest: join(dir, 'results', 'pool-vs-cores-20261121T090000Z') };
+  }
+
+  test.each([
+    ['claims', ['--json'], (stdout, newest) => expect(JSON.parse(stdout).dir).toBe(newest)],
+    ['advise', ['--json'], (stdout, newest) => expect(JSON.parse(stdout).dir).toBe(newest)],
+    ['report', [], (stdout, newest) => expect(stdout).toContain(`wrote ${join(newest, 'results.json')}`)],
+  ])('%s', async (command, args, check) => {
+    const { dir, newest } = resultsWithTwoFolders();
+    const { stdout, stderr } = await cli([command, ...args], { cwd: dir });
+    expect(stderr).toBe(`results folder: ${newest} (the newest under ${join(dir, 'results')}; name a DIR for another)`);
+    check(stdout, newest);
+  });
+
+  test('none under results/: exit 2, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-newest-'));
+    const { stderr, exitCode } = await cli(['claims'], { cwd: dir });
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(`no results folder given, and none under ${join(dir, 'results')}`);
   });
 });
 
