@@ -2,8 +2,8 @@
 // repository commits under docs/settling/ and docs/findings/: what the default file and the published experiments
 // took on the host they were measured on, per cell, and each kind of work's capacity-model calibration. `plan` reads
 // them when no earlier folder of its own ran the work (runner/plan/estimate.js): a calibration that needs no engine.
-// Generated, never typed: npm run run-times (scripts/write-run-time-figures.js); test/unit/plan/run-time-figures.test.js fails while
-// the committed file and the folders disagree.
+// Generated, never typed: npm run run-times (scripts/write-run-time-figures.js, a step of npm run docs);
+// test/unit/plan/run-time-figures.test.js fails while the committed file and the folders disagree.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
