@@ -14,6 +14,8 @@ const EXIT_CODES = {
   ERR_IMAGE_UNAVAILABLE: 2,
   ERR_PREFLIGHT: 2,
   ERR_RESUME_MISMATCH: 2,
+  // compare's gate across folders measured on different hosts, without --allow-different-hosts.
+  ERR_HOSTS_DIFFER: 2,
   // A results file could not be written mid-matrix (a full disk): rows so far kept, resumable.
   ERR_RESULTS_WRITE: 4,
 };

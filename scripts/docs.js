@@ -62,6 +62,7 @@ export function listSteps(root = ROOT) {
       writes: ['docs/findings.md', 'docs/findings/charts/', 'README.md'],
     },
     { name: 'settling', argv: ['scripts/settling.js', '--docs'], writes: ['docs/settling.md'] },
+    { name: 'run times', argv: ['scripts/write-run-time-figures.js'], writes: ['runner/plan/run-time-figures.json'] },
     { name: 'statistics', argv: ['scripts/bench-stats.js'], writes: ['docs/statistics.md'] },
   ];
 }

@@ -10,8 +10,9 @@ import { isPlainObject } from '../config/values.js';
 import { readResults } from '../results/read-results.js';
 import { writeReports } from '../report/write-reports.js';
 import { judgeResults } from '../report/verdicts.js';
-import { buildResultsDocument, buildVerdictsDocument } from '../report/results-json.js';
+import { buildVerdictsDocument } from '../report/results-json.js';
 import { compareFolders } from '../report/compare.js';
+import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { buildAdvice } from '../report/advice.js';
 import { summarizeCells } from '../report/summary.js';
 import { buildModelTables, formatModelTable } from '../report/model-table.js';
@@ -33,8 +34,8 @@ export async function report(dir, { config, ...options } = {}) {
     const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
     claims = checkClaimCellsOf(results, (await chooseClaims(config, results, experiment)).list);
   }
-  const { files, report: built } = writeReports(absolute, { ...options, claims });
-  return { dir: absolute, files, results: buildResultsDocument(built) };
+  const { files, results } = writeReports(absolute, { ...options, claims });
+  return { dir: absolute, files, results };
 }
 
 // An experiments file's claims against a folder: a value the folder has no cell for is an error (exit 2), as in claims.
@@ -105,17 +106,29 @@ function checkGivenClaims(claims, experiment) {
  * Per cell in both folders and per primary metric: both medians and the ratio B / A with its 95% interval.
  * @param {string} dirA  the reference (before)
  * @param {string} dirB  the one judged (after)
- * @param {{ threshold?: number, matchOn?: string, out?: string }} [options]  threshold: the "same" band and the gate
- *   (0.05 = 5%); matchOn: pair cells that differ only in this axis; out: also write the rows as this CSV file
- * @returns {{ a: string, b: string, threshold: number, match_on: string|null, gate: 'passed'|'failed'|null, axes: string[],
- *   columns: string[], rows: object[], regressions: object[], only_a: object[], only_b: object[], file: string|null }}
- *   gate: null unless a threshold was given
+ * @param {{ threshold?: number, matchOn?: string, out?: string, allowDifferentHosts?: boolean }} [options]  threshold:
+ *   the "same" band and the gate (0.05 = 5%); matchOn: pair cells that differ only in this axis; out: also write the
+ *   rows as this CSV file; allowDifferentHosts: gate folders measured on different hosts (else a LabError, exit 2)
+ * @returns {{ a: string, b: string, hosts: object, method: object, threshold: number, match_on: string|null,
+ *   gate: 'passed'|'failed'|null, axes: string[], columns: string[], rows: object[], regressions: object[],
+ *   only_a: object[], only_b: object[], file: string|null }}
+ *   gate: null unless a threshold was given; hosts: { same, differences: [{ fact, label, a, b }], a, b }
  */
-export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed } = {}) {
-  const { comparison, text, exitCode, files } = compareFolders({ dirA, dirB, threshold, matchOn, out, keepDisturbed });
+export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, allowDifferentHosts } = {}) {
+  const { comparison, hosts, text, exitCode, files } = compareFolders({
+    dirA,
+    dirB,
+    threshold,
+    matchOn,
+    out,
+    keepDisturbed,
+    allowDifferentHosts,
+  });
   return {
     a: resolve(dirA),
     b: resolve(dirB),
+    hosts,
+    method: { name: DEFAULT_COMPARISON.method, paired: false, estimates: METHODS[DEFAULT_COMPARISON.method].estimates },
     threshold: comparison.threshold,
     match_on: matchOn ?? null,
     gate: threshold === undefined || threshold === null ? null : exitCode === 0 ? 'passed' : 'failed',

@@ -3,6 +3,7 @@
 // without an engine (test/unit/run-experiments.test.js runs them under an import hook that forbids it).
 import path from 'node:path';
 import { loadConfig, validateConfig } from '../config/load-config.js';
+import { readHost } from '../config/host.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { planColumns } from '../domain/columns.js';
 import { checkUserCode } from '../user-code/check-user-code.js';
@@ -95,8 +96,8 @@ function readConfig(configOrFile, options) {
 /**
  * What `plan --json` prints and `plan()` resolves to: plain data, the run keys and cells as run.json names them, and
  * each experiment's outline (plan/outline.js: the cell table, the most adaptive rounds may add, the estimate, the
- * claims' metrics). The estimate reads the benchmark's figures and the newest folder of each experiment under
- * `resultsRoot` (the folder being resumed, on --resume).
+ * claims' metrics). The estimate reads the benchmark's figures, the earlier folders under `resultsRoot` (the folder
+ * being resumed first, on --resume) and the run times shipped with the package (api/previous-runs.js).
  */
 export async function describePlan(
   { config, plans, seed, warnings, pending, resumed, engines = [], slots = 1, userModules = [] },
@@ -105,11 +106,15 @@ export async function describePlan(
   const pendingKeys = new Set(pending.map((run) => `${run.experiment}\u0000${run.runKey}`));
   const bench = readBenchFigures();
   const lanes = Math.max(1, engines.length || config.engines?.length || 1) * slots;
+  // Engines elsewhere have CPUs of their own: a cell without a quota or cpuset is not modelled then.
+  // With slots, a cell without a cpuset runs in its slot's share of the CPUs.
+  const hostCpus =
+    engines.length > 0 || config.engines?.length > 0 ? null : Math.max(1, Math.floor(readHost().cpus / slots));
   const experiments = await Promise.all(
     plans.map(async (plan) => {
       const { experiment, cells, runs } = plan;
       const todo = runs.filter((run) => pendingKeys.has(`${run.experiment}\u0000${run.runKey}`));
-      const previous = await readPreviousRunTimes(experiment.name, { resultsRoot, resumed });
+      const sources = await readPreviousRunTimes(experiment.name, { resultsRoot, resumed });
       return {
         name: experiment.name,
         cells: cells.map(({ cell, values, workload, params, env, limits, nodeMajor }) => ({
@@ -128,7 +133,7 @@ export async function describePlan(
           warmup,
           values,
         })),
-        ...outlinePlan(plan, { pending: todo, bench, previous, lanes }),
+        ...outlinePlan(plan, { pending: todo, bench, sources, hostCpus, lanes }),
       };
     }),
   );

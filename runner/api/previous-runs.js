@@ -1,53 +1,51 @@
-// The run times a plan's estimate starts from (plan/estimate.js): the folder being resumed, else the newest folder
-// of the same experiment under the results root (results/<experiment>-<UTC stamp>, where `run` puts them). A run's
-// time is the runner's, from the container's start to its removal (runs.csv's started_at → finished_at); a cell's is
-// the median of its runs there, warm-ups and failed runs included (they took their time too).
-import { existsSync, readdirSync } from 'node:fs';
+// The earlier results folders a plan's estimate starts from (plan/estimate.js), most relevant first: the folder
+// being resumed, else the newest folder of the same experiment; then the other folders under the results root
+// (results/<experiment>-<UTC stamp>, where `run` puts them), newest first; then the run times shipped with the
+// package. Each is read into run times per cell and calibrations per kind of work (plan/run-times.js).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readShippedRunTimes } from '../plan/estimate.js';
+import { summarizeRunTimes } from '../plan/run-times.js';
+import { listResultsFolders } from '../results/results-folders.js';
 
-const STAMPED = /^\d{8}T\d{6}Z$/;
+// Reading a folder is a CSV parse: enough of the newest ones to know this host, not a whole archive.
+const MOST_OTHER_FOLDERS = 12;
 
 /**
  * @param {string} experiment  its name
- * @param {{ resultsRoot: string, resumed?: { dir: string, rows: object[] }|null }} where
- * @returns {Promise<{ dir: string, perCell: Map<string, { ms: number, n: number }> }|null>}
+ * @param {{ resultsRoot: string, resumed?: { dir: string, rows: object[], info: object }|null }} where
+ * @returns {Promise<object[]>}  run-times.js summaries, most relevant first (the shipped figures last, `shipped`)
  */
 export async function readPreviousRunTimes(experiment, { resultsRoot, resumed }) {
-  const dir = resumed?.rows.length > 0 ? resumed.dir : findNewestFolder(experiment, resultsRoot);
-  if (!dir) return null;
-  // Loaded only when there is a folder to read: a first plan does not pay for the CSV parser.
-  const [{ readCsv }, { median }] = await Promise.all([
-    import('../results/read-results.js'),
-    import('../stats/statistics.js'),
-  ]);
-  const rows = resumed?.rows.length > 0 ? resumed.rows : readCsv(path.join(dir, 'runs.csv')).rows;
-  return rows.length > 0 ? summarizeRunTimes(dir, rows, median) : null;
+  const folders = listResultsFolders(resultsRoot);
+  const own = resumed?.rows.length > 0 ? resumed.dir : folders.find((folder) => folder.experiment === experiment)?.dir;
+  const others = folders
+    .map((folder) => folder.dir)
+    .filter((dir) => dir !== own)
+    .slice(0, MOST_OTHER_FOLDERS);
+  const sources = [];
+  if (own || others.length > 0) {
+    // Loaded only when there is a folder to read: a first plan does not pay for the CSV parser.
+    const { readCsv } = await import('../results/read-results.js');
+    if (own) {
+      const rows = resumed?.rows.length > 0 ? resumed.rows : readCsv(path.join(own, 'runs.csv')).rows;
+      sources.push(summarizeRunTimes({ dir: own, rows, info: resumed?.info ?? readInfo(own) }));
+    }
+    for (const dir of others)
+      sources.push(summarizeRunTimes({ dir, rows: readCsv(path.join(dir, 'runs.csv')).rows, info: readInfo(dir) }));
+  }
+  const shipped = readShippedRunTimes();
+  return [...sources.filter(hasFigures), ...(shipped ? [shipped] : [])];
 }
 
-function findNewestFolder(experiment, root) {
-  let names;
+function readInfo(dir) {
   try {
-    names = readdirSync(root);
+    return JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8'));
   } catch {
     return null;
   }
-  const prefix = `${experiment}-`;
-  return (
-    names
-      .filter((name) => name.startsWith(prefix) && STAMPED.test(name.slice(prefix.length)))
-      .sort()
-      .reverse()
-      .map((name) => path.join(root, name))
-      .find((dir) => existsSync(path.join(dir, 'runs.csv'))) ?? null
-  );
 }
 
-function summarizeRunTimes(dir, rows, median) {
-  const byCell = new Map();
-  for (const row of rows) {
-    const ms = Date.parse(row.finished_at) - Date.parse(row.started_at);
-    if (!Number.isFinite(ms) || ms < 0) continue;
-    byCell.set(row.cell, [...(byCell.get(row.cell) ?? []), ms]);
-  }
-  return { dir, perCell: new Map([...byCell].map(([cell, times]) => [cell, { ms: median(times), n: times.length }])) };
+function hasFigures({ cells, groups }) {
+  return Object.keys(cells).length > 0 || Object.keys(groups).length > 0;
 }

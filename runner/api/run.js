@@ -56,7 +56,8 @@ export function run(configOrFile, options = {}) {
  *   'preflight'), 'ready' { engines }, and those of run-experiments.js ('experiment-start', 'run-start', 'run-end',
  *   'reports', 'reports-failed', 'experiment-end', 'engine-lost')
  * @typedef {object} RunOutcome
- * @property {{ name: string, outDir: string, summary: object }[]} experiments  in the order they ran
+ * @property {{ name: string, outDir: string, summary: object, results: object|null }[]} experiments  in the order
+ *   they ran; results: what the folder's results.json holds (null when its reports could not be written)
  * @property {null|'abort'|'fail-fast'|'engine-lost'} stoppedBy  engine-lost: runs were left that no engine could take
  * @property {boolean} anyFailed
  * @property {Map<string, Error>} lostEngines
@@ -90,10 +91,11 @@ async function runMatrices(configOrFile, options, { tracker, signal, state }) {
     const outcome = await runExperiments({ jobs, lanes, context, signal, failFast: options.failFast, events: tracker });
     return {
       ...outcome,
-      experiments: outcome.experiments.map(({ plan, outDir, summary }) => ({
+      experiments: outcome.experiments.map(({ plan, outDir, summary, results }) => ({
         name: plan.experiment.name,
         outDir,
         summary,
+        results,
       })),
       seed,
     };

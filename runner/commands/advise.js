@@ -5,11 +5,12 @@ import { parseCommandLine } from './command-line.js';
 import { advise } from '../index.js';
 import { resolveFolders } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab advise DIR [--json] [--keep-disturbed]
-       npm run advise -- DIR              (in a checkout of node-threads-lab)
+export const USAGE = `Usage: node-threads-lab advise [DIR] [--json] [--keep-disturbed]
+       npm run advise -- [DIR]            (in a checkout of node-threads-lab)
 
-  DIR            a results folder written by \`node-threads-lab run\`; its experiment's \`recommend:\`, or the
-                 defaults (the primary metric, one answer per cpus/cpuset/node/engine value, within 5%)
+  DIR            a results folder written by \`node-threads-lab run\` (default: the newest under results/, named
+                 on stderr); its experiment's \`recommend:\`, or the defaults (the primary metric, one answer per
+                 cpus/cpuset/node/engine value, within 5%)
   --json         one JSON document on stdout: { dir, experiment, settled, answers, race }, answers as rows of
                  advice.csv
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
@@ -24,13 +25,13 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 };
 
-export async function main(argv, { stdout, paths }) {
+export async function main(argv, { stdout, stderr, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const [dir] = resolveFolders(paths, positionals, { usage: USAGE, count: 1 });
+  const [dir] = resolveFolders(paths, positionals, { usage: USAGE, count: 1, newest: stderr });
   const advice = await advise(dir, { keepDisturbed: values['keep-disturbed'] || undefined });
   const exitCode = advice.settled ? 0 : 3;
   if (values.json) {

@@ -8,6 +8,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LabError } from '../errors.js';
+import { listResultsFolders } from '../results/results-folders.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE_NAME = 'node-threads-lab';
@@ -36,9 +37,14 @@ export function resolveTyped(paths, given) {
 
 /**
  * The results folders a command was given, absolute: exactly `count` of them (1: advise, claims; 2: compare), or at
- * least one without a count (report). Anything else is a usage error (exit 2) with the command's usage.
+ * least one without a count (report). Anything else is a usage error (exit 2) with the command's usage. With
+ * `newest` (a stream: advise, claims, report), none given means the newest folder under results/ (the default
+ * results root, as `run` writes it), named on that stream.
  */
-export function resolveFolders(paths, positionals, { usage, count }) {
+export function resolveFolders(paths, positionals, { usage, count, newest }) {
+  if (positionals.length === 0 && newest && (count === undefined || count === 1)) {
+    return [findNewestFolder(paths, { usage, stream: newest })];
+  }
   if (count === undefined && positionals.length === 0)
     throw new LabError('ERR_USAGE', 'no results folder given', { hint: usage });
   if (count !== undefined && positionals.length !== count) {
@@ -49,6 +55,18 @@ export function resolveFolders(paths, positionals, { usage, count }) {
     );
   }
   return positionals.map((given) => resolveTyped(paths, given));
+}
+
+function findNewestFolder(paths, { usage, stream }) {
+  const root = path.resolve(paths.defaults, 'results');
+  const [newest] = listResultsFolders(root);
+  if (!newest) {
+    throw new LabError('ERR_USAGE', `no results folder given, and none under ${root}`, {
+      hint: `name one (a folder \`node-threads-lab run\` wrote), or run a matrix first\n${usage}`,
+    });
+  }
+  stream.write(`results folder: ${newest.dir} (the newest under ${root}; name a DIR for another)\n`);
+  return newest.dir;
 }
 
 function isSameFolder(a, b) {

@@ -7,10 +7,11 @@ import { formatAnswersText } from '../report/answers.js';
 import { resolveFolders, resolveTyped } from './caller-paths.js';
 import { gateClaims, parseFailOn } from './fail-on.js';
 
-export const USAGE = `Usage: node-threads-lab claims DIR [--config FILE] [--steps] [--fail-on refuted|inconclusive] [--json] [--keep-disturbed]
-       npm run claims -- DIR              (in a checkout of node-threads-lab)
+export const USAGE = `Usage: node-threads-lab claims [DIR] [--config FILE] [--steps] [--fail-on refuted|inconclusive] [--json] [--keep-disturbed]
+       npm run claims -- [DIR]            (in a checkout of node-threads-lab)
 
-  DIR            a results folder written by \`node-threads-lab run\`
+  DIR            a results folder written by \`node-threads-lab run\` (default: the newest under results/, named
+                 on stderr)
   --config FILE  check the claims of this file's experiment of the same name instead of those in DIR/run.json
                  (claims written after the run)
   --steps        also print every automatic step, not only the claims and the axis that moves each metric most
@@ -33,13 +34,13 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 };
 
-export async function main(argv, { stdout, paths }) {
+export async function main(argv, { stdout, stderr, paths }) {
   const { values, positionals } = parseCommandLine(argv, { allowPositionals: true, usage: USAGE, options: OPTIONS });
   if (values.help) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const [dir] = resolveFolders(paths, positionals, { usage: USAGE, count: 1 });
+  const [dir] = resolveFolders(paths, positionals, { usage: USAGE, count: 1, newest: stderr });
   const failOn = parseFailOn(values['fail-on'], USAGE) ?? 'inconclusive';
   const config = resolveTyped(paths, values.config);
   const judged = await judge(dir, config, { keepDisturbed: values['keep-disturbed'] || undefined });

@@ -4,8 +4,10 @@
 import { parseCommandLine } from './command-line.js';
 import { compare } from '../index.js';
 import { resolveFolders, resolveTyped } from './caller-paths.js';
+import { formatHostDifferences } from '../report/compare.js';
 
-export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold PCT] [--match-on AXIS] [--out FILE] [--json] [--keep-disturbed]
+export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold PCT] [--allow-different-hosts] [--match-on AXIS] [--out FILE]
+                                [--json] [--keep-disturbed]
        npm run compare -- DIR_A DIR_B     (in a checkout of node-threads-lab)
 
   DIR_A            the reference results folder (before)
@@ -16,7 +18,11 @@ export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold P
   --match-on AXIS  pair cells whose axis values differ only in AXIS (e.g. node: a Node 22 folder against a
                    Node 24 folder), instead of by cell id
   --out FILE       also write the comparison as CSV to FILE (nothing is written without it)
-  --json           one JSON document on stdout: { a, b, threshold, match_on, gate, rows, regressions, ... }
+  --allow-different-hosts  gate all the same when A and B were measured on different hosts (CPU model, CPU
+                   count, kernel, Node.js version or image differ); without it such a gate exits 2. The
+                   differences are told first either way
+  --json           one JSON document on stdout: { a, b, hosts, method, threshold, match_on, gate, rows,
+                   regressions, ... }
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
                     matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help       this text
@@ -27,6 +33,7 @@ const OPTIONS = {
   out: { type: 'string' },
   threshold: { type: 'string' },
   'match-on': { type: 'string' },
+  'allow-different-hosts': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   'keep-disturbed': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -44,9 +51,12 @@ export async function main(argv, { stdout, stderr, paths }) {
     matchOn: values['match-on'],
     out: resolveTyped(paths, values.out),
     keepDisturbed: values['keep-disturbed'] || undefined,
+    allowDifferentHosts: values['allow-different-hosts'],
   });
   const status = compared.gate === 'failed' ? 1 : 0;
   if (values.json) {
+    // What the text says first goes to stderr here: stdout holds the document, whose `hosts` says it too.
+    for (const line of formatHostDifferences(compared.hosts.differences)) stderr.write(`${line}\n`);
     if (compared.file) stderr.write(`wrote ${compared.file}\n`);
     const { text, ...document } = compared;
     stdout.write(`${JSON.stringify(document, null, 2)}\n`);

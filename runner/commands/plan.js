@@ -8,18 +8,22 @@ import { formatRun } from '../plan/plan-runs.js';
 import { formatWarning } from '../plan/plan-warnings.js';
 import { resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab plan [--config FILE] [--only NAME] [--seed N] [--resume DIR] [--verbose] [--json]
+export const USAGE = `Usage: node-threads-lab plan [--config FILE] [--only NAME] [--seed N] [--resume DIR] [--results DIR]
+                             [--verbose] [--json]
 
 Prints, for each experiment of the file, a table of its cells (the axes that vary as columns) with the runs
 planned, the most adaptive rounds or a race may add, and the time a run takes; each claim with the metric it
-is judged on; the advice's metric; an estimate of the time (from an earlier results folder of the experiment
-under results/, else the benchmarked overhead per run); the static check of your own module; the total; then
-any warnings (on stderr). Checks the file as a run does (exit 2 with file:line:column), starts nothing.
+is judged on; the advice's metric; an estimate of the time and where each figure comes from (the same cell in
+an earlier results folder, else the capacity model calibrated on the same work there, else the figures shipped
+with node-threads-lab, else the benchmarked overhead per run: "at least"); the static check of your own module;
+the total; then any warnings (on stderr). Checks the file as a run does (exit 2 with file:line:column), starts
+nothing.
 
   --config FILE   experiments file (default: experiments.yml)
   --only NAME     only this experiment (repeatable, or comma-separated)
   --seed N        seed of the shuffled order (default: random, printed)
   --resume DIR    only the runs DIR/runs.csv does not hold yet
+  --results DIR   where the earlier results folders are, for the estimate (default: results/)
   --engine NAME_OR_URL, --slots N  as for run: the CPU checks wait for those engines
   --verbose       also every run, one line each, in the order a run takes them (the same for the same seed)
   --json          one JSON document on stdout: { count, seed, estimate, experiments: [{ name, cells, runs, table,
@@ -33,6 +37,7 @@ const OPTIONS = {
   only: { type: 'string', multiple: true, default: [] },
   seed: { type: 'string' },
   resume: { type: 'string' },
+  results: { type: 'string' },
   engine: { type: 'string', multiple: true, default: [] },
   slots: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -62,6 +67,7 @@ export async function main(argv, { stdout, stderr, paths }) {
     resume: resolveTyped(paths, values.resume),
     engines: values.engine,
     slots: values.slots === undefined ? undefined : Number(values.slots),
+    resultsRoot: resolveTyped(paths, values.results),
   };
   return printPlan(resolveTyped(paths, values.config), options, {
     stdout,

@@ -1,5 +1,7 @@
-// What a person watching sees: a bar (run k of n, the current cell, elapsed, ETA) on a terminal,
-// plain lines otherwise (CI logs, pipes), and one summary line per finished run either way.
+// What a person watching sees, on stderr: a bar (run k of n, the current cell, elapsed, ETA) on a terminal, plain
+// lines otherwise (CI logs, pipes), and one summary line per finished run either way. And what the run is for, on
+// stdout, as hyperfine and autocannon print theirs: each experiment's count of runs and folder, its Answers, its
+// Advice — so `node-threads-lab run > out` keeps the results and leaves the progress on the terminal.
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { formatAssignments } from '../plan/plan-runs.js';
@@ -10,9 +12,11 @@ const require = createRequire(import.meta.url);
 
 /**
  * Everything a real run reports (docker/session.js, run-experiments.js, run-matrix.js) as lines on `stream`:
- * a progress display per experiment and a line at each milestone. Returns { stop }.
+ * a progress display per experiment and a line at each milestone. `quiet`: only what went wrong or needs a look
+ * (containers removed or shared, an engine lost, reports that failed). `closing`: also each experiment's count
+ * line (for --json, whose stdout holds only the document). Returns { stop }.
  */
-export function printRunEvents(events, { stream = process.stderr } = {}) {
+export function printRunEvents(events, { stream = process.stderr, quiet = false, closing = false } = {}) {
   let progress = null;
   const stopProgress = () => {
     progress?.stop();
@@ -35,45 +39,58 @@ export function printRunEvents(events, { stream = process.stderr } = {}) {
       `\nEngine ${engine} lost: ${error.message}. Its run in flight gets no row and goes to the other engines, if any.`,
     );
   });
-  events.on('image-progress', write);
-  events.on('preflight', (line) => write(`preflight: ${line}`));
-  events.on('experiment-start', ({ plan, outDir, pending }) => {
-    write(`${plan.experiment.name}: ${pending} runs → ${outDir}`);
-    progress = attachProgress(events, { stream, label: plan.experiment.name });
-  });
-  const answers = new Map();
-  const advice = new Map();
-  events.on('reports', ({ outDir, files, verdicts, advice: answered }) => {
-    stopProgress();
-    write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}`);
-    if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
-    if (answered) advice.set(outDir, formatAdviceLines(answered));
-  });
   events.on('reports-failed', ({ outDir, error }) => {
     stopProgress();
     write(
       `Could not write the reports (${error.message}); the CSVs are complete. Retry with: node-threads-lab report ${outDir}`,
     );
   });
-  events.on('experiment-end', ({ plan, outDir, summary }) => {
-    const disturbed = summary.disturbed ? `; ${summary.disturbed} disturbed, ${summary.reruns} re-run` : '';
-    const waited = summary.busy_waits
-      ? `; waited ${Math.round(summary.busy_wait_ms / 1000)} s for a quiet host (${summary.busy_waits} time${summary.busy_waits === 1 ? '' : 's'})`
-      : '';
-    write(
-      `${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}${waited}`,
-    );
-    // The answers come last: what a person reads when the matrix is done.
+  if (closing) events.on('experiment-end', (ended) => write(formatExperimentLine(ended)));
+  if (quiet) return { stop: stopProgress };
+  events.on('image-progress', write);
+  events.on('preflight', (line) => write(`preflight: ${line}`));
+  events.on('experiment-start', ({ plan, outDir, pending }) => {
+    write(`${plan.experiment.name}: ${pending} runs → ${outDir}`);
+    progress = attachProgress(events, { stream, label: plan.experiment.name });
+  });
+  events.on('reports', ({ outDir, files }) => {
+    stopProgress();
+    write(`reports: ${files.map((file) => file.slice(outDir.length + 1)).join(', ')}`);
+  });
+  return { stop: stopProgress };
+}
+
+/**
+ * The results of a run as text on `stream` (stdout), as each experiment ends: its count of runs and where they are,
+ * then its Answers, then its Advice (the question a person came with, last).
+ */
+export function printRunResults(events, { stream = process.stdout } = {}) {
+  const write = (line) => stream.write(`${line}\n`);
+  const answers = new Map();
+  const advice = new Map();
+  events.on('reports', ({ outDir, verdicts, advice: answered }) => {
+    if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
+    if (answered) advice.set(outDir, formatAdviceLines(answered));
+  });
+  events.on('experiment-end', (ended) => {
+    const { outDir } = ended;
+    write(formatExperimentLine(ended));
     const lines = answers.get(outDir) ?? [];
     if (lines.length)
       write(
         `Answers (all in verdicts.csv; \`node-threads-lab claims ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`,
       );
-    // The advice is the very last: the question a person came with.
     const advised = advice.get(outDir) ?? [];
     if (advised.length) write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`).join('\n')}`);
   });
-  return { stop: stopProgress };
+}
+
+function formatExperimentLine({ plan, outDir, summary }) {
+  const disturbed = summary.disturbed ? `; ${summary.disturbed} disturbed, ${summary.reruns} re-run` : '';
+  const waited = summary.busy_waits
+    ? `; waited ${Math.round(summary.busy_wait_ms / 1000)} s for a quiet host (${summary.busy_waits} time${summary.busy_waits === 1 ? '' : 's'})`
+    : '';
+  return `${plan.experiment.name}: ${summary.ok} ok, ${summary.failed} not ok, of ${summary.total} → ${join(outDir, 'runs.csv')}${disturbed}${waited}`;
 }
 
 export function attachProgress(events, { stream = process.stderr, label = '' } = {}) {

@@ -5,12 +5,13 @@ import { report } from '../index.js';
 import { parseAxisValues } from '../report/axis-values.js';
 import { resolveFolders, resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab report DIR [DIR...] [--baseline AXIS=VALUE,...] [--config FILE] [--keep-disturbed]
-       npm run report -- DIR [DIR...]     (in a checkout of node-threads-lab)
+export const USAGE = `Usage: node-threads-lab report [DIR...] [--baseline AXIS=VALUE,...] [--config FILE] [--keep-disturbed]
+       npm run report -- [DIR...]         (in a checkout of node-threads-lab)
 
 Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in each folder.
 
-  DIR          a results folder written by \`node-threads-lab run\`
+  DIR          a results folder written by \`node-threads-lab run\` (default: the newest under results/, named
+               on stderr)
   --config FILE  judge the claims of this file's experiment of the same name instead of those in DIR/run.json
                  (claims written or re-read after the run)
   --baseline   the cell speedup and efficiency are measured against, e.g. cpus=1,uv_threadpool_size=1
@@ -21,7 +22,7 @@ Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and rep
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
 
-export async function main(argv, { stdout, paths }) {
+export async function main(argv, { stdout, stderr, paths }) {
   const { values, positionals } = parseCommandLine(argv, {
     allowPositionals: true,
     usage: USAGE,
@@ -36,7 +37,7 @@ export async function main(argv, { stdout, paths }) {
     stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const dirs = resolveFolders(paths, positionals, { usage: USAGE });
+  const dirs = resolveFolders(paths, positionals, { usage: USAGE, newest: stderr });
   const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
   for (const dir of dirs) {
     const { files } = await report(dir, {

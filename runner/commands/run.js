@@ -1,12 +1,12 @@
-// `node-threads-lab [run]`: argv → run() (api/run.js), its events printed on stderr (progress.js), the outcome
-// turned into the exit status: 0 all runs ok, 1 finished with failed runs (their rows are in the CSV) or an engine
+// `node-threads-lab [run]`: argv → run() (api/run.js), its progress printed on stderr and its results on stdout
+// (progress.js; with --json the results document), the outcome turned into the exit status: 0 all runs ok, 1 finished with failed runs (their rows are in the CSV) or an engine
 // lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
 import { LabError } from '../errors.js';
 import { BACKEND_LOST } from '../backend/contract.js';
 import { parseCommandLine } from './command-line.js';
 import { run } from '../index.js';
 import { formatWarning } from '../plan/plan-warnings.js';
-import { printRunEvents } from './progress.js';
+import { printRunEvents, printRunResults } from './progress.js';
 import { formatCommand, resolveTyped } from './caller-paths.js';
 import { collectClaimsStatuses, gateRun, parseFailOn } from './fail-on.js';
 import { printPlan } from './plan.js';
@@ -16,7 +16,8 @@ export const USAGE = `Usage: node-threads-lab [run] [options]
        npm run matrix -- [options]      (in a checkout of node-threads-lab)
 
 Runs every experiment of the experiments file, one locked-down container per run, and writes a results
-folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.json.
+folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.json. The results (each
+experiment's count of runs and folder, its Answers and Advice) go to stdout; progress goes to stderr.
 
   --config FILE   experiments file (default: experiments.yml)
   --out DIR       results folder (default: results/<experiment>-<UTC timestamp> in the current folder;
@@ -37,6 +38,10 @@ folder per experiment: runs.csv, tasks.csv, run.json, the reports and results.js
   --slots N       cut each engine's CPUs into N disjoint cpusets and run N runs at once, one per
                   slot; a cell's cpuset counts from its slot's first CPU (default: 1, one at a time)
   --allow-mixed-engines  spread cells over engines that differ in CPU model or count
+  --json          the results as one JSON document on stdout instead of text: { format, tool, seed,
+                  stopped_by, experiments: [{ name, dir, summary, results }] }, results being what the
+                  folder's results.json holds (docs/cli.md, JSON output)
+  -q, --quiet     no progress on stderr (warnings and errors still): only the results
   -h, --help      this text
   -v, --version   the version of node-threads-lab
 
@@ -55,6 +60,8 @@ const OPTIONS = {
   engine: { type: 'string', multiple: true, default: [] },
   slots: { type: 'string' },
   'allow-mixed-engines': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 };
@@ -62,10 +69,29 @@ const OPTIONS = {
 // Options of other tools, and what to write here instead.
 const MEANT = {
   'dry-run': 'did you mean `node-threads-lab plan`, or --plan?',
-  json: 'did you mean `node-threads-lab plan --json`? (a matrix writes results.json into each results folder)',
+  silent: 'did you mean --quiet?',
 };
 
-export async function main(argv, { stdout, stderr, paths, version }) {
+/** What `run --json` prints: each experiment's folder, its summary (run.json's) and its results.json document. */
+export const RUN_DOCUMENT_FORMAT = 1;
+
+export function buildRunDocument(outcome) {
+  return {
+    format: RUN_DOCUMENT_FORMAT,
+    tool: 'node-threads-lab',
+    seed: outcome.seed,
+    stopped_by: outcome.stoppedBy,
+    experiments: outcome.experiments.map(({ name, outDir, summary, results }) => ({
+      name,
+      dir: outDir,
+      summary,
+      results: results ?? null,
+    })),
+  };
+}
+
+/** `runMatrix`: the API's run() (a test gives one over the fake executor). */
+export async function main(argv, { stdout, stderr, paths, version, runMatrix = run }) {
   const args = parseRunArguments(argv);
   if (args.help) {
     stdout.write(`${USAGE}\n`);
@@ -84,8 +110,8 @@ export async function main(argv, { stdout, stderr, paths, version }) {
     slots: args.slots,
     keepDisturbed: args['keep-disturbed'],
   };
-  if (args.plan) return printPlan(config, options, { stdout, stderr });
-  const tracker = run(config, {
+  if (args.plan) return printPlan(config, options, { stdout, stderr, json: args.json });
+  const tracker = runMatrix(config, {
     ...options,
     out: resolveTyped(paths, args.out),
     failFast: args['fail-fast'],
@@ -94,10 +120,13 @@ export async function main(argv, { stdout, stderr, paths, version }) {
   });
   tracker.on('plan', ({ warnings }) => warnings.forEach((warning) => stderr.write(`${formatWarning(warning)}\n`)));
   const claimsStatuses = collectClaimsStatuses(tracker);
-  const display = printRunEvents(tracker, { stream: stderr });
+  const display = printRunEvents(tracker, { stream: stderr, quiet: args.quiet, closing: args.json && !args.quiet });
+  if (!args.json) printRunResults(tracker, { stream: stdout });
   const stopper = listenForStop(stderr, tracker);
   try {
     const outcome = await tracker;
+    // Whatever stopped the matrix, the folders it finished are results.
+    if (args.json) stdout.write(`${JSON.stringify(buildRunDocument(outcome), null, 2)}\n`);
     const resumeHint = (outDir) => formatCommand(paths, 'run', `--resume ${outDir}`);
     if (outcome.stoppedBy === 'abort') {
       const { outDir, summary } = outcome.experiments.at(-1);

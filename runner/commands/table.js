@@ -17,19 +17,19 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'report',
-    synopsis: 'report DIR [DIR...] [--baseline AXIS=VALUE,...]',
+    synopsis: 'report [DIR...] [--baseline AXIS=VALUE,...]',
     summary: 'rebuild summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html',
     load: () => import('./report.js'),
   },
   {
     name: 'claims',
-    synopsis: 'claims DIR [--config FILE] [--steps] [--fail-on refuted|inconclusive] [--json]',
+    synopsis: 'claims [DIR] [--config FILE] [--steps] [--fail-on refuted|inconclusive] [--json]',
     summary: 'the verdicts of a results folder, judged again',
     load: () => import('./claims.js'),
   },
   {
     name: 'advise',
-    synopsis: 'advise DIR [--json]',
+    synopsis: 'advise [DIR] [--json]',
     summary: 'what to set, per CPU budget: the recommended setting, what it beats, the default against it',
     load: () => import('./advise.js'),
   },
@@ -72,7 +72,7 @@ export const EXIT_STATUSES = [
   ],
   [
     '2',
-    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already',
+    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
   ],
   [
     '3',

@@ -34,8 +34,15 @@ export const CLAIMS_PROPERTY = {
     type: 'object',
     additionalProperties: false,
     required: ['says', 'compare', 'expect'],
+    examples: [CLAIM_EXAMPLE],
     properties: {
-      says: { type: 'string', minLength: 1, title: 'Says', description: 'The claim in words, shown as is.' },
+      says: {
+        type: 'string',
+        minLength: 1,
+        title: 'Says',
+        description: 'The claim in words, shown as is.',
+        examples: [CLAIM_EXAMPLE.says],
+      },
       metric: {
         type: 'string',
         title: 'Metric',
@@ -52,13 +59,15 @@ export const CLAIMS_PROPERTY = {
           type: 'array',
           minItems: 2,
           maxItems: 2,
-          items: { type: ['string', 'number', 'boolean'] },
+          items: { type: ['string', 'number', 'boolean'], examples: [1, 4] },
+          examples: [[1, 4]],
         },
       },
       where: {
         $ref: '#/definitions/entry',
         description:
           'Only cells with these axis values; without it the claim is checked in every combination of the other axes.',
+        examples: [CLAIM_EXAMPLE.where],
       },
       expect: {
         // `model` alone is the one string form; every other form is an object (its keywords apply to objects only).
@@ -73,12 +82,16 @@ export const CLAIMS_PROPERTY = {
           "{same: W}: B/A inside [1−W, 1+W] (equivalence); `model` or {model: W}: B/A inside the capacity model's " +
           'ratio for the pair ±W (default ±10%): the measurement agrees with what the host allows.',
         properties: {
-          ratio: { type: 'number', exclusiveMinimum: 0, title: 'Expected ratio B / A' },
-          within: { ...FRACTION, title: 'Relative tolerance around `ratio` (0.1 = ±10%)' },
-          below: { type: 'number', exclusiveMinimum: 0, title: 'B / A is below this' },
-          above: { type: 'number', exclusiveMinimum: 0, title: 'B / A is above this' },
-          same: { ...FRACTION, title: 'B / A is within 1 ± this (0.05 = ±5%)' },
-          model: { ...FRACTION, title: "B / A is within the capacity model's ratio ± this (0.1 = ±10%)" },
+          ratio: { type: 'number', exclusiveMinimum: 0, title: 'Expected ratio B / A', examples: [0.5] },
+          within: { ...FRACTION, title: 'Relative tolerance around `ratio` (0.1 = ±10%)', examples: [0.1] },
+          below: { type: 'number', exclusiveMinimum: 0, title: 'B / A is below this', examples: [0.8] },
+          above: { type: 'number', exclusiveMinimum: 0, title: 'B / A is above this', examples: [0.9] },
+          same: { ...FRACTION, title: 'B / A is within 1 ± this (0.05 = ±5%)', examples: [0.05] },
+          model: {
+            ...FRACTION,
+            title: "B / A is within the capacity model's ratio ± this (0.1 = ±10%)",
+            examples: [0.1],
+          },
         },
         examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }, 'model', { model: 0.1 }],
       },
@@ -143,6 +156,7 @@ export const CLAIMS_PROPERTY = {
           params: {
             type: 'object',
             title: "The post's sizes",
+            examples: [{ argon2: { tasks: 100 } }],
             description:
               'Workload → parameters the post ran with (`{argon2: {tasks: 100}}`); a cell meets them when its ' +
               'parameters have these values.',
@@ -152,6 +166,7 @@ export const CLAIMS_PROPERTY = {
             type: 'string',
             minLength: 1,
             title: 'Note',
+            examples: ['the post names no version; its code ran on Node 20 at the time'],
             description: 'Where the post says so, or why they are implied: shown with the class.',
           },
         },
@@ -318,7 +333,7 @@ function checkConditions(claim, shapes, path) {
           path: [...path, 'params', workload],
           at: 'key',
           message: `\`${workload}\` is not a workload of this experiment; expected one of: ${workloads.join(', ')}`,
-          hint: 'name the workload whose parameters the post ran with',
+          hint: `name the workload whose parameters the post ran with, e.g. \`params: {${workloads[0] ?? 'pbkdf2'}: {tasks: 16}}\``,
         });
         continue;
       }

@@ -35,7 +35,7 @@ export const RECOMMEND_PROPERTY = {
     per: {
       type: 'array',
       uniqueItems: true,
-      items: { type: 'string' },
+      items: { type: 'string', examples: ['cpus'] },
       title: 'Budget axes',
       examples: [['cpus']],
       description:
@@ -68,13 +68,15 @@ export const RECOMMEND_PROPERTY = {
         additionalProperties: false,
         minProperties: 1,
         maxProperties: 1,
-        properties: { below: { type: 'number' }, above: { type: 'number' } },
+        properties: { below: { type: 'number', examples: [50] }, above: { type: 'number', examples: [1000] } },
+        examples: [{ below: 50 }],
       },
     },
     default: {
       $ref: '#/definitions/entry',
       description:
         "The setting to measure the recommendation against; default: Node's own (UV_THREADPOOL_SIZE 4, no workers, no cluster).",
+      examples: [{ uv_threadpool_size: 4 }],
     },
   },
   examples: [
@@ -92,6 +94,7 @@ export const SEARCH_PROPERTY = {
   type: 'string',
   enum: ['grid', 'race'],
   default: 'grid',
+  examples: ['race'],
   title: 'Search',
   description:
     '`grid` (default): every cell gets its runs. `race`: after `repetitions` rounds, only the settings of a budget whose ' +
@@ -113,6 +116,7 @@ export const RACE_PROPERTY = {
       examples: [5],
     },
   },
+  examples: [{ from_round: 5 }],
 };
 
 /** Issues in `recommend`, `search` and `race` of one (schema-valid so far) experiment at path `at`. */
@@ -200,7 +204,9 @@ function checkMetricName(metric, workloads, path, at) {
       path,
       ...(at ? { at } : {}),
       message: `\`${metric}\` is not a numeric column the ${lacking.join(', ')} workload reports; expected e.g. ${claimableMetrics(lacking[0]).slice(0, 5).join(', ')}`,
-      hint: suggestion ? `did you mean \`${suggestion}\`?` : 'any numeric runs.csv column of the workload works',
+      hint: suggestion
+        ? `did you mean \`${suggestion}\`?`
+        : `name any numeric runs.csv column of the workload, e.g. \`${claimableMetrics(lacking[0])[0]}\``,
     },
   ];
 }

@@ -172,7 +172,7 @@ export const EXPERIMENT_PROPERTIES = {
         type: 'object',
         minProperties: 1,
         additionalProperties: false,
-        patternProperties: { '^[1-9][0-9]*$': { type: 'string', minLength: 1 } },
+        patternProperties: { '^[1-9][0-9]*$': { type: 'string', minLength: 1, examples: ['official'] } },
       },
     ],
     examples: ['auto', { 20: 'local', 24: 'official' }],
@@ -188,6 +188,7 @@ export const EXPERIMENT_PROPERTIES = {
     properties: {
       baseline: {
         $ref: '#/definitions/entry',
+        examples: [{ cpus: 1, uv_threadpool_size: 1 }],
       },
       pivots: {
         title: 'Pivot tables',
@@ -196,6 +197,7 @@ export const EXPERIMENT_PROPERTIES = {
         type: 'array',
         minItems: 1,
         items: { $ref: '#/definitions/reportPivot' },
+        examples: [[{ rows: 'uv_threadpool_size', columns: 'cpus' }]],
       },
     },
     examples: [
@@ -223,7 +225,7 @@ export function buildSchema() {
         type: 'array',
         minItems: 1,
         uniqueItems: true,
-        items: { type: 'string', minLength: 1 },
+        items: { type: 'string', minLength: 1, examples: ['laptop'] },
         examples: [['laptop', 'ssh://lab@server']],
       },
       experiments: {
@@ -234,6 +236,7 @@ export function buildSchema() {
         type: 'object',
         minProperties: 1,
         propertyNames: { pattern: EXPERIMENT_NAME_PATTERN },
+        examples: [{ first: { matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } } }],
         additionalProperties: { $ref: '#/definitions/experiment' },
       },
     },
@@ -245,6 +248,7 @@ export function buildSchema() {
         required: ['matrix'],
         additionalProperties: false,
         properties: EXPERIMENT_PROPERTIES,
+        examples: [{ matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } }],
       },
       env: {
         title: 'Environment',
@@ -260,6 +264,7 @@ export function buildSchema() {
         title: 'Environment variable value',
         description: 'Reaches the process as a string.',
         type: ['string', 'number', 'boolean'],
+        examples: ['--max-old-space-size=512'],
       },
       matrix: {
         title: 'Matrix',
@@ -279,6 +284,7 @@ export function buildSchema() {
         additionalProperties: false,
         properties: mapAxes((name) => ({ $ref: `#/definitions/${name}` })),
         patternProperties: { [ENV_AXIS.pattern]: { $ref: '#/definitions/envAxis' } },
+        examples: [{ cpus: 1, uv_threadpool_size: 8 }],
       },
       ...mapAxes((name, axis) => buildAxisValue(axis)),
       envAxis: buildAxisValue(ENV_AXIS),
@@ -288,6 +294,7 @@ export function buildSchema() {
         type: 'object',
         additionalProperties: false,
         required: ['rows'],
+        examples: [{ rows: 'uv_threadpool_size', columns: 'cpus' }],
         properties: {
           rows: {
             type: 'string',
@@ -320,6 +327,7 @@ export function buildSchema() {
         title: 'Workload parameters',
         description: 'Workload → parameters; anything left out takes its default.',
         type: 'object',
+        examples: [{ pbkdf2: { iterations: 50000 } }],
         additionalProperties: false,
         properties: Object.fromEntries(
           Object.keys(WORKLOADS).map((name) => [name, { $ref: `#/definitions/params.${name}` }]),
@@ -358,11 +366,22 @@ function buildAxisList(name) {
 }
 
 function buildParams(name, { description, params }) {
+  const example = buildParamsExample(params);
   return {
     title: `${name} parameters`,
     description,
     type: 'object',
     additionalProperties: false,
     properties: params,
+    ...(example ? { examples: [example] } : {}),
   };
+}
+
+// One parameter with a value worth showing (its example, else a default that says something): what a hint offers.
+function buildParamsExample(params) {
+  for (const [param, schema] of Object.entries(params)) {
+    const value = schema.examples?.[0] ?? schema.default;
+    if (value !== undefined && value !== '' && typeof value !== 'object') return { [param]: value };
+  }
+  return undefined;
 }

@@ -49,7 +49,8 @@ function formatTable({ axes, table }) {
   return [line(header), ...rows.map(line)];
 }
 
-// "≥0.2 s": the runner's overhead only (the workload's time not known yet); "4.1 s": measured in an earlier folder.
+// "≥0.2 s": the runner's overhead only (the workload's time not known yet); "4.1 s": measured in an earlier folder;
+// "~4.1 s": modelled, or the overhead plus a known workload time.
 function formatRunTime({ run_ms: ms, run_ms_from: from, run_ms_lower_bound: lower }) {
   if (ms === null) return '?';
   const seconds = ms >= 10000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1);
@@ -87,31 +88,25 @@ function formatEstimate(estimate, { planned, more }) {
     planned_ms: ms,
     up_to_more_ms: moreMs,
     lower_bound: lower,
-    measured_cells: measured,
     cells,
     lanes,
-    from_folder: folder,
     bench,
     known_workloads: known,
   } = estimate;
   if (planned === 0) return ['  time: nothing left to run'];
   if (ms === null)
     return [
-      `  time: not estimated (no benchmark figures: \`npm run bench -- --docs\` writes them${folder ? '' : ', and no earlier folder of this experiment under results/'})`,
+      `  time: not estimated (no benchmark figures: \`npm run bench -- --docs\` writes them, and no earlier folder ran this work)`,
     ];
-  const sources = [];
-  if (measured > 0)
-    sources.push(
-      `${measured === cells ? 'every cell' : `${measured} of ${cells} cells`} as measured in ${folder} (the median time of a run there)`,
-    );
-  if (measured < cells && bench) {
+  const sources = formatSources(estimate.sources, cells);
+  const rest = cells - estimate.measured_cells - estimate.model_cells;
+  if (rest > 0 && bench) {
     const parts = [
       `the runner's overhead, ${Math.round(bench.overhead_ms)} ms a run (npm run bench, ${bench.written})`,
     ];
     if (known.length > 0) parts.push(`${known.join(', ')}'s warm-up and measured seconds`);
-    if (lower)
-      parts.push("the workload's own time, not known before a first folder of this experiment exists under results/");
-    sources.push(`${measured > 0 ? 'the others' : 'each run'}: ${parts.join(' + ')}`);
+    if (lower) parts.push("the workload's own time, not known before a folder has run this work");
+    sources.push(`${rest === cells ? 'each run' : `the other ${rest}`}: ${parts.join(' + ')}`);
   }
   const parallel = lanes > 1 ? `, ${lanes} runs at once` : '';
   const lines = [`  time: ${lower ? 'at least ' : 'about '}${formatDuration(ms)}${parallel}: ${sources.join('; ')}`];
@@ -120,6 +115,37 @@ function formatEstimate(estimate, { planned, more }) {
       `  ${MORE_WORDS}: up to ${more} more runs, ${lower ? 'at least ' : 'about '}${formatDuration(moreMs)} more`,
     );
   return lines;
+}
+
+// "every cell as measured in results/x-…", "3 of 8 cells by the capacity model calibrated on the same work in …";
+// the figures shipped with the package as one source, naming their folders and the host they were measured on.
+function formatSources(sources, cells) {
+  const count = (n) => (n === cells ? 'every cell' : `${n} of ${cells} cells`);
+  const own = sources
+    .filter((source) => !source.shipped)
+    .flatMap(({ folder, measured_cells: measured, model_cells: modelled }) => [
+      ...(measured > 0 ? [`${count(measured)} as measured in ${folder} (the median time of a run there)`] : []),
+      ...(modelled > 0 ? [`${count(modelled)} by the capacity model calibrated on the same work in ${folder}`] : []),
+    ]);
+  const shipped = sources.filter((source) => source.shipped);
+  if (shipped.length === 0) return own;
+  const total = (key) => shipped.reduce((sum, source) => sum + source[key], 0);
+  const folders = shipped
+    .map((source) => `${source.folder}${shipped.length > 1 ? ` ${source.measured_cells + source.model_cells}` : ''}`)
+    .join(', ');
+  const hosts = [
+    ...new Set(shipped.map(({ host }) => `${host.cpus} CPU${host.cpus === 1 ? '' : 's'} of ${host.cpu_model}`)),
+  ];
+  const how = [
+    ...(total('measured_cells') > 0 ? [`${count(total('measured_cells'))} as measured`] : []),
+    ...(total('model_cells') > 0
+      ? [`${count(total('model_cells'))} by the capacity model calibrated on the same work`]
+      : []),
+  ];
+  return [
+    ...own,
+    `${how.join(' and ')} in the figures shipped with node-threads-lab (${folders}; measured on ${hosts.join(' and ')})`,
+  ];
 }
 
 function formatUserCode(modules) {

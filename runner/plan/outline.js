@@ -9,15 +9,16 @@ import { countMostExtraRuns, listAxes } from './most-runs.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
- * @param {{ pending: object[], bench: object|null, previous: object|null, lanes: number }} context  pending: this
- *   plan's runs still to do; previous: api/previous-runs.js; bench: estimate.js readBenchFigures()
+ * @param {{ pending: object[], bench: object|null, sources?: object[], hostCpus?: number|null, lanes: number }} context
+ *   pending: this plan's runs still to do; sources: earlier folders' run times, most relevant first
+ *   (api/previous-runs.js); bench: estimate.js readBenchFigures()
  */
-export function outlinePlan(plan, { pending, bench, previous, lanes }) {
+export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = null, lanes }) {
   const axes = listAxes(plan);
   const columns = varyingAxes(plan.cells, axes, { orAllSet: true });
   const shared = axes.filter((axis) => !columns.includes(axis) && plan.cells[0]?.values[axis] !== undefined);
   const most = countMostExtraRuns(plan);
-  const estimate = estimatePlan(plan, { pending, extra: most.perCell, bench, previous, lanes });
+  const estimate = estimatePlan(plan, { pending, extra: most.perCell, bench, sources, hostCpus, lanes });
   const planned = new Map();
   for (const run of pending) planned.set(run.cell, (planned.get(run.cell) ?? 0) + 1);
   const { claims, advice } = describeQuestions(plan);
@@ -33,6 +34,7 @@ export function outlinePlan(plan, { pending, bench, previous, lanes }) {
         up_to_more: most.perCell.get(cell.cell),
         run_ms: run.ms === null ? null : Math.round(run.ms),
         run_ms_from: run.from,
+        run_ms_source: run.source,
         run_ms_lower_bound: run.lowerBound,
       };
     }),
@@ -48,9 +50,10 @@ export function outlinePlan(plan, { pending, bench, previous, lanes }) {
       up_to_more_ms: roundOrNull(estimate.extra_ms),
       lower_bound: estimate.lower_bound,
       measured_cells: estimate.measured_cells,
+      model_cells: estimate.model_cells,
       cells: plan.cells.length,
       lanes: estimate.lanes,
-      from_folder: previous?.dir ?? null,
+      sources: listSources(estimate.perCell, sources),
       bench: bench ? { overhead_ms: bench.overhead_ms, startup_ms: bench.startup_ms, written: bench.written } : null,
       known_workloads: [
         ...new Set(
@@ -63,6 +66,28 @@ export function outlinePlan(plan, { pending, bench, previous, lanes }) {
     claims,
     advice,
   };
+}
+
+// The folders the figures came from, in the order they were preferred, with how many cells each gave and how; the
+// shipped ones say so and name the host they were measured on.
+function listSources(perCell, sources) {
+  const shipped = sources.find((source) => source.shipped);
+  const used = new Map();
+  for (const { from, source } of perCell.values()) {
+    if (!source) continue;
+    if (!used.has(source)) used.set(source, { folder: source, measured_cells: 0, model_cells: 0 });
+    used.get(source)[from === 'measured' ? 'measured_cells' : 'model_cells'] += 1;
+  }
+  const rank = (folder) => {
+    const index = sources.findIndex((source) => source.dir === folder);
+    return index < 0 ? sources.length : index;
+  };
+  return [...used.values()]
+    .sort((a, b) => rank(a.folder) - rank(b.folder))
+    .map((entry) => {
+      const host = rank(entry.folder) === sources.length ? shipped?.folders?.[entry.folder]?.host : undefined;
+      return { ...entry, shipped: Boolean(host), host: host ?? null };
+    });
 }
 
 function roundOrNull(ms) {

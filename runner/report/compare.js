@@ -1,17 +1,21 @@
-// Two results folders → per cell present in both and per primary metric: both medians, the ratio B / A of
-// geometric means with its 95% interval (Welch's t on the logs), the p-value, Node's significance stars and a
-// verdict that is "same" only when the interval lies inside the threshold; with a threshold, the gate over all of
-// them (Holm-corrected). compareFolders is the whole command: what any CLI calls.
+// Two results folders → per cell present in both and per primary metric: both medians, the ratio B / A with its 95%
+// interval by the comparison method of docs/statistics.md (stats/compare-samples.js DEFAULT_COMPARISON, unpaired:
+// two folders share no rounds), the p-value, Node's significance stars and a verdict that is "same" only when the
+// interval lies inside the threshold; with a threshold, the gate over all of them (Holm-corrected). Folders measured
+// on different hosts are told first, and the gate refuses them unless allowed. compareFolders is the whole command:
+// what any CLI calls.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mean } from 'simple-statistics';
 import { LabError } from '../errors.js';
 import { significanceMark } from '../stats/statistics.js';
+import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { compareUnpaired } from '../verdicts/compare-pair.js';
 import { DEFAULT_THRESHOLD, judgeChange, judgeGate, pairCells, parseThreshold } from '../verdicts/compare-cells.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
 import { varyingAxes } from '../domain/cells.js';
 import { readResults } from '../results/read-results.js';
+import { findHostDifferences, readHostFacts } from '../results/host-facts.js';
 import { formatCsv } from '../results/csv.js';
 import { roundTo, summarizeCells } from './summary.js';
 import { formatCellValues, formatNumber } from './format.js';
@@ -173,7 +177,8 @@ export function formatComparison(
   const tested = rows.filter((row) => row.p_value !== null).length;
   lines.push(
     '',
-    "ratio = geometric mean B / geometric mean A; its 95% CI is Welch's t on the logarithms of the values.",
+    `ratio = B / A as the ${METHODS[DEFAULT_COMPARISON.method].estimates}, unpaired (two folders share no rounds);`,
+    'its 95% CI and p come from that method (docs/statistics.md says why it is the one in use).',
     "Significance (that test): * p < 0.05, ** p < 0.01, *** p < 0.001. verdict follows the metric's direction",
     '(lower wall_ms / latency is better, higher requests_per_sec is better): better / worse when the CI excludes 1,',
     `same only when the CI lies inside ±${formatNumber(threshold * 100)}%, otherwise inconclusive (more runs would tell).`,
@@ -231,9 +236,11 @@ export function formatGate({ rows, regressions, threshold }) {
  * @param {string|number} [options.threshold]  as typed: "5", "5%" or "0.5%"; with it the comparison is a gate
  * @param {string} [options.matchOn]  pair cells that differ only in this axis
  * @param {string} [options.out]  write compare.csv there (only when given)
- * @returns {{ comparison: object, text: string, exitCode: 0|1, files: string[] }}  exitCode 1: the gate failed
+ * @param {boolean} [options.allowDifferentHosts]  gate folders measured on different hosts all the same
+ * @returns {{ comparison: object, hosts: object, text: string, exitCode: 0|1, files: string[] }}  exitCode 1: the
+ *   gate failed; hosts: { same, differences: [{ fact, label, a, b }], a, b } (results/host-facts.js)
  */
-export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDisturbed }) {
+export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDisturbed, allowDifferentHosts = false }) {
   const gate = threshold !== undefined && threshold !== null;
   // A number is already a fraction (the API's 0.05); text is what a person typed ("5", "5%").
   const fraction = !gate ? DEFAULT_THRESHOLD : typeof threshold === 'number' ? threshold : parseThreshold(threshold);
@@ -245,6 +252,8 @@ export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDistur
       hint: `axes in these folders: ${axes.join(', ')}`,
     });
   }
+  const hosts = compareHosts(resultsA, resultsB, matchOn);
+  if (gate && !hosts.same && !allowDifferentHosts) throw refuseGate(hosts, { a, b });
   const comparison = compareResults(resultsA, resultsB, { threshold: fraction, matchOn });
   if (comparison.rows.length === 0) {
     throw new LabError('ERR_USAGE', `${a} and ${b} have no cell in common`, {
@@ -259,9 +268,46 @@ export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDistur
     writeFileSync(path, formatCsv(comparison.rows, comparison.columns, { header: true }));
     files.push(path);
   }
-  const lines = [`A = ${a}`, `B = ${b}`, '', formatComparison(comparison, { labelA: 'A', labelB: 'B' }).trimEnd()];
+  const lines = [
+    ...formatHostDifferences(hosts.differences),
+    `A = ${a}`,
+    `B = ${b}`,
+    '',
+    formatComparison(comparison, { labelA: 'A', labelB: 'B' }).trimEnd(),
+  ];
   for (const file of files) lines.push(`wrote ${file}`);
   const verdict = gate ? formatGate(comparison) : { passed: true, lines: [] };
   lines.push(...verdict.lines);
-  return { comparison, text: `${lines.join('\n')}\n`, exitCode: verdict.passed ? 0 : 1, files };
+  if (gate && !hosts.same) lines.push('(a gate across different hosts, as --allow-different-hosts asked)');
+  return { comparison, hosts, text: `${lines.join('\n')}\n`, exitCode: verdict.passed ? 0 : 1, files };
+}
+
+function compareHosts(resultsA, resultsB, matchOn) {
+  const factsA = readHostFacts(resultsA.info, resultsA.runs);
+  const factsB = readHostFacts(resultsB.info, resultsB.runs);
+  const differences = findHostDifferences(factsA, factsB, { matchOn });
+  return { same: differences.length === 0, differences, a: factsA, b: factsB };
+}
+
+/** The warning that opens the text when the hosts differ: each fact on its own line, A's value then B's. */
+export function formatHostDifferences(differences) {
+  if (differences.length === 0) return [];
+  const width = Math.max(...differences.map(({ label }) => label.length));
+  return [
+    'Different hosts: A and B were measured on different machines or software, so a change below may be the',
+    "host's rather than yours:",
+    ...differences.map(({ label, a, b }) => `  ${label.padEnd(width)}  A: ${a}  B: ${b}`),
+    '',
+  ];
+}
+
+function refuseGate(hosts, { a, b }) {
+  const named = hosts.differences.map(({ label, a: valueA, b: valueB }) => `${label} ${valueA} vs ${valueB}`);
+  return new LabError(
+    'ERR_HOSTS_DIFFER',
+    `${a} and ${b} were measured on different hosts (${named.join('; ')}): a gate across them would judge the hosts, not the change`,
+    {
+      hint: 'measure both on one host, or add --allow-different-hosts to gate all the same; without --threshold, compare shows the table with this warning first',
+    },
+  );
 }

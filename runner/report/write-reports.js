@@ -18,12 +18,13 @@ import { buildResultsDocument } from './results-json.js';
  * @param {{ baseline?: object, pivots?: object[], keepDisturbed?: boolean, claims?: object[] }} [options]  override
  *   run.json's config.report; keepDisturbed: count disturbed runs in the statistics (default: as run.json says);
  *   claims: judge these (normalized) claims instead of run.json's (an experiments file's, written after the run)
- * @returns {{ files: string[], report: object }}  files = paths written, in writing order
+ * @returns {{ files: string[], report: object, results: object }}  files = paths written, in writing order;
+ *   results = what results.json holds
  */
 export function writeReports(dir, { keepDisturbed, claims, ...options } = {}) {
-  const results = readResults(dir, { keepDisturbed });
-  if (claims) results.info = { ...results.info, config: { ...results.info?.config, claims } };
-  const report = buildReport(results, options);
+  const read = readResults(dir, { keepDisturbed });
+  if (claims) read.info = { ...read.info, config: { ...read.info?.config, claims } };
+  const report = buildReport(read, options);
   const files = [];
   const write = (name, text) => files.push(writeAtomically(dir, name, text));
   write('summary.csv', formatCsv(report.summary.rows, report.summary.columns, { header: true }));
@@ -33,10 +34,11 @@ export function writeReports(dir, { keepDisturbed, claims, ...options } = {}) {
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));
-  write('results.json', `${JSON.stringify(buildResultsDocument(report), null, 2)}\n`);
+  const results = buildResultsDocument(report);
+  write('results.json', `${JSON.stringify(results, null, 2)}\n`);
   write('report.md', renderMarkdown(report));
   write('report.html', renderHtml(report));
-  return { files, report };
+  return { files, report, results };
 }
 
 export function formatPivotCsv(pivot) {

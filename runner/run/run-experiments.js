@@ -63,9 +63,10 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
  * @param {AbortSignal} [options.signal]  abort: start no new run, stop the current one (it gets no row)
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'experiment-start' { plan, outDir, pending }, 'run-start' and 'run-end'
- *   (run-matrix.js), 'reports' { outDir, files, verdicts }, 'reports-failed' { outDir, error }, 'experiment-end' { plan, outDir, summary },
- *   'engine-lost' { engine, error }
- * @returns {Promise<{ experiments: { plan: object, outDir: string, summary: object }[], stoppedBy: null|'abort'|'fail-fast'|'engine-lost',
+ *   (run-matrix.js), 'reports' { outDir, files, verdicts, advice, results }, 'reports-failed' { outDir, error },
+ *   'experiment-end' { plan, outDir, summary }, 'engine-lost' { engine, error }
+ * @returns {Promise<{ experiments: { plan: object, outDir: string, summary: object, results: object|null }[],
+ *   stoppedBy: null|'abort'|'fail-fast'|'engine-lost',
  *   anyFailed: boolean, lostEngines: Map<string, Error> }>}  engine-lost: runs left that no remaining engine may take
  */
 export async function runExperiments({
@@ -126,9 +127,9 @@ export async function runExperiments({
       { ...info, finished_at: new Date().toISOString(), summary },
       { rowsKept: previousRows.length + summary.done, resumable: true },
     );
-    await writeReportsSafely(outDir, events);
+    const results = await writeReportsSafely(outDir, events);
     events.emit('experiment-end', { plan, outDir, summary });
-    experiments.push({ plan, outDir, summary });
+    experiments.push({ plan, outDir, summary, results });
     anyFailed ||= summary.failed > 0;
     if (summary.stoppedBy) return { experiments, stoppedBy: summary.stoppedBy, anyFailed, lostEngines };
     if (summary.not_run > 0) return { experiments, stoppedBy: 'engine-lost', anyFailed, lostEngines };
@@ -146,12 +147,15 @@ function writeInfo(outDir, info, state) {
 
 // The rows are the measurement; a report that cannot be drawn must not turn a finished matrix into an error.
 // Loaded when a matrix is done: the report modules are not on the way to the first container.
+// Resolves to what results.json holds, or null when the reports failed.
 async function writeReportsSafely(outDir, events) {
   try {
     const { writeReports } = await import('../report/write-reports.js');
-    const { files, report } = writeReports(outDir);
-    events.emit('reports', { outDir, files, verdicts: report.verdicts, advice: report.advice });
+    const { files, report, results } = writeReports(outDir);
+    events.emit('reports', { outDir, files, verdicts: report.verdicts, advice: report.advice, results });
+    return results;
   } catch (error) {
     events.emit('reports-failed', { outDir, error });
+    return null;
   }
 }

@@ -1,7 +1,16 @@
 // The bin as npm installs it (npm link, npm install -g, npx): a symlink in a bin folder pointing at
 // runner/cli.js, started from another folder. It must run (it once printed nothing and exited 0) and
 // write to results/ of the folder it is started in.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +56,51 @@ describe('the bin through a symlink, from another folder', () => {
         .trim()
         .split('\n'),
     ).toHaveLength(3);
+  });
+});
+
+// What hyperfine and autocannon do: `run > out` keeps the results (each experiment's count line, its Answers and
+// Advice) in the file, and the progress stays on the terminal (stderr).
+describe('results on stdout, progress on stderr', () => {
+  let work;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'lab-streams-'));
+    writeFileSync(
+      join(work, 'tiny.yml'),
+      `${readFileSync(TINY, 'utf8').replace('matrix: {workload: [pbkdf2]}', 'matrix: {workload: [pbkdf2], uv_threadpool_size: [1, 2]}')}
+    claims:
+      - says: a pool of 2 is no slower than a pool of 1 at one task
+        compare: {uv_threadpool_size: [1, 2]}
+        expect: {below: 2}
+    recommend: {}
+`,
+    );
+  });
+
+  test('run --config tiny.yml > out: the Answers and Advice in out, the progress on the terminal', async () => {
+    const result = await execa('node', [CLI, 'run', '--config', 'tiny.yml'], { cwd: work, reject: false });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^tiny: 4 ok, 0 not ok, of 4 → .*results\/tiny-[^/]+\/runs\.csv$/m);
+    expect(result.stdout).toMatch(/^Answers \(all in verdicts\.csv; /m);
+    expect(result.stdout).toMatch(/^Advice \(all in advice\.csv\):\n {2}\S/m);
+    expect(result.stdout).not.toMatch(/run \d\/4|reports:/);
+    expect(result.stderr).toMatch(/^tiny: 4 runs → /m);
+    expect(result.stderr).toMatch(/^run 4\/4 · ok/m);
+    expect(result.stderr).not.toMatch(/Answers|Advice/);
+  });
+
+  test('--json: the results document on stdout; --quiet: no progress on stderr', async () => {
+    const result = await execa('node', [CLI, 'run', '--config', 'tiny.yml', '--json', '--quiet'], {
+      cwd: work,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(0);
+    // Warnings may remain (another runner's containers on a shared engine); progress may not.
+    expect(result.stderr).not.toMatch(/runs →|run \d\/4|\[\d\/4\]|reports:/);
+    const [experiment] = JSON.parse(result.stdout).experiments;
+    expect(experiment).toMatchObject({ name: 'tiny', summary: { ok: 4, total: 4 } });
+    expect(experiment.results).toEqual(JSON.parse(readFileSync(join(experiment.dir, 'results.json'), 'utf8')));
   });
 });
 

@@ -75,7 +75,13 @@ afterAll(async () => {
   if (base) rmSync(base, { recursive: true, force: true });
 });
 
-test("the tarball holds exactly the runner, the workload image's files, the Dockerfile and the postinstall script", async () => {
+// The evidence folders stay in the repository: the pages that cite them are shipped, their runs are not.
+const EVIDENCE = ['docs/settling/', 'docs/statistics/', 'docs/interference/', 'docs/precision/'];
+const isEvidence = (file) =>
+  EVIDENCE.some((folder) => file.startsWith(folder)) ||
+  (file.startsWith('docs/findings/') && !file.startsWith('docs/findings/charts/') && file.split('/').length > 3);
+
+test('the tarball holds the runner, the workload image, the docs without the evidence folders, the examples, the licence', async () => {
   const { stdout } = await execa(
     'git',
     [
@@ -85,11 +91,61 @@ test("the tarball holds exactly the runner, the workload image's files, the Dock
       'Dockerfile',
       'scripts/install-workload-deps.js',
       'README.md',
+      'LICENSE',
       'package.json',
+      'docs',
+      'examples',
+      'published-experiments.yml',
     ],
     { cwd: ROOT },
   );
-  expect(packed.files.map((file) => file.path).sort()).toEqual(stdout.split('\n').sort());
+  const expected = stdout.split('\n').filter((file) => !isEvidence(file));
+  expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort());
+  // Small: the docs' pages and charts, not their folders of runs (the README's screenshot is most of it).
+  expect(packed.size).toBeLessThan(1_000_000);
+  expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).license).toBe('MIT');
+  expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(
+    /^MIT License\n\nCopyright \(c\) 2026 node-threads-lab contributors\n/,
+  );
+});
+
+test('every pointer into docs/ the tool prints, and every link of the README and the docs, resolves inside the package', async () => {
+  const names = ['run', 'plan', 'report', 'claims', 'advise', 'compare', 'init', 'images'];
+  const helps = await Promise.all(
+    [['--help'], ...names.map((name) => [name, '--help'])].map((args) => start(bin, args, base)),
+  );
+  const init = join(base, 'pointers');
+  mkdirSync(init);
+  writeFileSync(join(init, 'hash.js'), 'export default () => 1;\n');
+  expectOk(await start(bin, ['init', '--script', 'hash.js'], init));
+  const printed = [
+    ...helps.map((help) => help.stdout),
+    readFileSync(join(init, 'experiments.yml'), 'utf8'),
+    readFileSync(join(installed, 'runner/config/experiments.schema.json'), 'utf8'),
+  ].join('\n');
+  const pointers = [
+    ...new Set([...printed.matchAll(/\b((?:docs|examples)\/[\w./-]*[\w/])/g)].map((match) => match[1])),
+  ];
+  expect(pointers).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/experiments.md']));
+  expect(pointers.filter((pointer) => !existsSync(join(installed, pointer)))).toEqual([]);
+
+  // Relative links of the shipped pages: each file is in the package, or in an evidence folder or a maintainer's
+  // script that stays in the repository.
+  const pages = [
+    'README.md',
+    ...readdirSync(join(installed, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  const missing = pages.flatMap((page) =>
+    [...readFileSync(join(installed, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => match[1].split('#')[0])
+      .filter((link) => link && !/^[a-z]+:/.test(link))
+      .map((link) => join(page, '..', link))
+      .filter((file) => !existsSync(join(installed, file)))
+      .map((file) => ({ page, file })),
+  );
+  expect(missing.filter(({ file }) => !isEvidence(`${file}/`) && !file.startsWith('scripts/'))).toEqual([]);
 });
 
 test("from an empty folder: plan reads its experiments.yml; init writes one with the engine's CPUs", async () => {
@@ -179,7 +235,8 @@ test('report, claims and compare from that folder, with paths relative to it', a
 
 /** Exit 0, or a failure that shows what the command printed. */
 function expectOk(result) {
-  expect({ exitCode: result.exitCode, output: result.all }).toEqual({ exitCode: 0, output: expect.any(String) });
+  // The output is the received value, so a failure prints it.
+  if (result.exitCode !== 0) expect(result.all).toBe(`(exit 0; it exited ${result.exitCode})`);
 }
 
 function readResultsFolder() {

@@ -22,14 +22,18 @@ export function resolveUserFile({ file, root }, configDir) {
 
 /** Issues (paths relative to the params group) for a file that is missing, or outside its root. */
 export function checkUserFile(given, configDir, { fileKey = 'file', at = [] } = {}) {
+  // A file or root of the wrong type is the schema's to report.
   if (typeof given?.file !== 'string' || given.file === '' || !configDir) return [];
+  if (given.root !== undefined && typeof given.root !== 'string') return [];
   const { hostFile, hostRoot } = resolveUserFile(given, configDir);
   if (given.root !== undefined && !isDirectory(hostRoot)) {
     return [
       {
         path: [...at, 'root'],
         message: `expected a folder, found nothing at ${hostRoot}`,
-        hint: "root is relative to the folder of the experiments file; leave it out to mount the file's own folder",
+        hint:
+          'root is relative to the folder of the experiments file, e.g. `root: .` for that folder; ' +
+          "leave it out to mount the file's own folder",
       },
     ];
   }
@@ -38,7 +42,7 @@ export function checkUserFile(given, configDir, { fileKey = 'file', at = [] } = 
       {
         path: [...at, fileKey],
         message: `expected a JavaScript file, found ${existsSync(hostFile) ? 'a folder' : 'nothing'} at ${hostFile}`,
-        hint: `paths are relative to the folder of the experiments file (${configDir})`,
+        hint: `paths are relative to the folder of the experiments file (${configDir}), e.g. \`${fileKey}: bench/work.js\``,
       },
     ];
   }
@@ -62,7 +66,7 @@ export function checkUserRoot(root, configDir) {
     {
       path: ['root'],
       message: `expected a folder, found nothing at ${path.resolve(configDir, root)}`,
-      hint: 'root is relative to the folder of the experiments file',
+      hint: 'root is relative to the folder of the experiments file, e.g. `root: .` for that folder',
     },
   ];
 }

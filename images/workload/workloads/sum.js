@@ -77,12 +77,12 @@ export const columns = [
 
 /** Issues with paths relative to params.sum. */
 export function checkParams({ tasks, n }) {
-  if (!Number.isInteger(tasks) || !Number.isInteger(n) || tasks <= n) return [];
+  if (!Number.isInteger(tasks) || !Number.isInteger(n) || n < 1 || tasks <= n) return [];
   return [
     {
       path: ['tasks'],
       message: `expected at most n (${n}) slices, found ${tasks}`,
-      hint: `lower tasks to ${n} or raise n`,
+      hint: `lower tasks, e.g. \`tasks: ${n}\`, or raise n`,
     },
   ];
 }

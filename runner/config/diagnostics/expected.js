@@ -15,7 +15,14 @@ const CONTAINER_PHRASES = {
   'workload-params': 'a mapping of parameter names to values',
 };
 
-const TYPE_WORDS = { string: 'a string', number: 'a number', integer: 'an integer', boolean: 'true or false' };
+const TYPE_WORDS = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+};
 
 /** "an integer from 1 to 1024", "one of `pbkdf2` or `argon2`", plus what an axis means when that helps. */
 export function describeExpected(schema, location) {

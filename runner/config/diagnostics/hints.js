@@ -1,9 +1,9 @@
 // "write e.g. ..." hints: what a person could type at the place an error points to.
 
 import { findAxis } from '../../domain/axes.js';
-import { EXPERIMENT_PROPERTIES } from '../schema.js';
 import { formatFlow } from '../values.js';
 import { readParamDefaults, WORKLOADS } from '../../domain/workloads.js';
+import { suggestFromSchema } from './schema-at.js';
 
 // LabError.format() indents the first hint line by two; the rest are indented here to line up under it.
 export const MINIMAL_EXAMPLE = [
@@ -15,21 +15,21 @@ export const MINIMAL_EXAMPLE = [
   '          uv_threadpool_size: [1, 4]',
 ].join('\n');
 
-/** A hint for a value of the wrong kind at `location` (see classifyPath). */
-export function suggestValue(location) {
+/**
+ * A hint for a value of the wrong kind at `path`, classified as `location` (see classifyPath): the words for the
+ * matrix, env, entries and params, and for every other key the example its schema gives (schema-at.js). Never
+ * undefined for a path inside the file, so every config error says what to write.
+ */
+export function suggestValue(location, path = []) {
+  return suggestForKind(location) ?? suggestFromSchema(path) ?? MINIMAL_EXAMPLE;
+}
+
+function suggestForKind(location) {
   switch (location.kind) {
     case 'root':
     case 'experiments':
     case 'experiment':
       return MINIMAL_EXAMPLE;
-    case 'setting':
-      return `write e.g. \`${location.key}: ${formatFlow(EXPERIMENT_PROPERTIES[location.key].examples[0])}\``;
-    case 'claim-key': {
-      const examples = EXPERIMENT_PROPERTIES.claims.items.properties[location.key]?.examples;
-      return examples
-        ? `write e.g. \`${location.key}: ${formatFlow(examples[0])}\``
-        : suggestValue({ kind: 'setting', key: 'claims' });
-    }
     case 'matrix':
       return 'write e.g. `matrix: {cpus: [1, 2], uv_threadpool_size: [1, 4]}`';
     case 'axis':
@@ -58,7 +58,9 @@ export function suggestValue(location) {
 
 function suggestParams(workload) {
   if (!Object.hasOwn(WORKLOADS, workload)) return undefined;
-  const [name, value] = Object.entries(readParamDefaults(workload))[0];
+  const [first] = Object.entries(readParamDefaults(workload));
+  if (!first) return undefined;
+  const [name, value] = first;
   return `write e.g. \`${workload}: {${name}: ${formatFlow(value)}}\``;
 }
 

@@ -7,6 +7,7 @@ import { explainReservedName } from '../../domain/env-names.js';
 import { describeExpected, describeStep } from './expected.js';
 import { MINIMAL_EXAMPLE, suggestValue } from './hints.js';
 import { classifyPath } from './locations.js';
+import { suggestKnownKey } from './schema-at.js';
 import { formatPath, parsePointer } from './paths.js';
 import { suggestName } from '../../../images/workload/lib/suggest.js';
 import { describeValue, formatFlow } from '../values.js';
@@ -102,7 +103,7 @@ function translateExpected(error, path) {
     hint:
       (error.keyword === 'enum' && suggestChoice(error.data, error.schema)) ||
       (error.keyword === 'const' && suggestChoice(error.data, [error.schema])) ||
-      suggestValue(location),
+      suggestValue(location, path),
   };
 }
 
@@ -110,7 +111,7 @@ function translateStep(error, path) {
   return {
     path,
     message: `expected ${describeStep(error.schema)}, found ${describeValue(error.data)}`,
-    hint: suggestValue(classifyPath(path)),
+    hint: suggestValue(classifyPath(path), path),
   };
 }
 
@@ -136,6 +137,8 @@ function translateUnknownKey(error, path) {
   const key = error.params.additionalProperty;
   const location = classifyPath(path);
   const allowed = Object.keys(error.parentSchema.properties ?? {});
+  const known = suggestKnownKey(path);
+  const remove = (also = '') => `remove it${also}${known ? `, or write a key this mapping takes, ${known}` : ''}`;
   const explain = {
     root: () =>
       explainUnknown(
@@ -151,7 +154,7 @@ function translateUnknownKey(error, path) {
         'key',
         allowed,
         `allowed: ${allowed.join(', ')}`,
-        AXIS_NAMES.includes(key) ? `axes go under \`matrix:\`, e.g. \`matrix: {${key}: [...]}\`` : 'remove it',
+        AXIS_NAMES.includes(key) ? `axes go under \`matrix:\`, e.g. \`matrix: {${key}: [...]}\`` : remove(),
       ),
     matrix: () => explainUnknownAxis(key),
     entry: () => explainUnknownAxis(key),
@@ -162,12 +165,12 @@ function translateUnknownKey(error, path) {
         'workload',
         allowed,
         `params are for: ${allowed.join(', ')}`,
-        'remove it; only known workloads take parameters',
+        remove(' (only known workloads take parameters)'),
       ),
     'workload-params': () =>
-      explainUnknown(key, `${location.workload} parameter`, allowed, `allowed: ${allowed.join(', ')}`, 'remove it'),
+      explainUnknown(key, `${location.workload} parameter`, allowed, `allowed: ${allowed.join(', ')}`, remove()),
   }[location.kind];
-  const explanation = explain?.() ?? explainUnknown(key, 'key', allowed, `allowed: ${allowed.join(', ')}`, 'remove it');
+  const explanation = explain?.() ?? explainUnknown(key, 'key', allowed, `allowed: ${allowed.join(', ')}`, remove());
   return { path: [...path, key], at: 'key', ...explanation };
 }
 
@@ -215,8 +218,9 @@ function translateMissingKey(error, path) {
   const message =
     location.kind === 'root'
       ? 'no `experiments:` key; expected a mapping with an `experiments:` key at the top level'
-      : `experiment \`${location.name}\` has no \`${missing}\`; expected ${describeExpected({}, { kind: missing })}`;
-  const hint = location.kind === 'root' ? MINIMAL_EXAMPLE : suggestValue({ kind: missing });
+      : `${location.kind === 'experiment' ? `experiment \`${location.name}\`` : `\`${formatPath(path)}\``} has no ` +
+        `\`${missing}\`; expected ${describeExpected(error.parentSchema.properties?.[missing] ?? {}, { kind: missing })}`;
+  const hint = location.kind === 'root' ? MINIMAL_EXAMPLE : suggestValue({ kind: missing }, [...path, missing]);
   return { path: [...path, missing], anchor: path, at: 'key', missing: true, message, hint };
 }
 
@@ -224,13 +228,19 @@ function translateEmptyMapping(error, path) {
   const location = classifyPath(path);
   const explain = {
     experiments: () => ({ message: '`experiments` is empty; expected at least one experiment', hint: MINIMAL_EXAMPLE }),
-    matrix: () => ({ message: 'the matrix is empty; expected at least one axis', hint: suggestValue(location) }),
+    matrix: () => ({ message: 'the matrix is empty; expected at least one axis', hint: suggestValue(location, path) }),
     entry: () => ({
       message: `empty ${location.list} entry; expected at least one \`axis: value\``,
       hint: 'remove it, or write e.g. `- {cpus: 1}`',
     }),
   }[location.kind];
-  return { path, ...(explain?.() ?? { message: `expected at least ${error.schema} keys, found none` }) };
+  return {
+    path,
+    ...(explain?.() ?? {
+      message: `expected at least ${error.schema} ${error.schema === 1 ? 'key' : 'keys'}, found none`,
+      hint: suggestValue(location, path),
+    }),
+  };
 }
 
 function translateEmptyList(error, path) {
@@ -238,13 +248,13 @@ function translateEmptyList(error, path) {
   if (!axis)
     return {
       path,
-      message: `\`${path.join('.')}\` is empty; expected at least ${error.schema} value`,
-      hint: 'remove the key, or name at least one',
+      message: `\`${formatPath(path)}\` is empty; expected at least ${error.schema} ${error.schema === 1 ? 'value' : 'values'}`,
+      hint: `remove the key, or ${suggestValue(classifyPath(path), path)}`,
     };
   return {
     path,
     message: `\`${axis}\` has no values; expected at least one value`,
-    hint: suggestValue(classifyPath(path)),
+    hint: suggestValue(classifyPath(path), path),
   };
 }
 

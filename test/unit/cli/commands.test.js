@@ -1,6 +1,6 @@
 // The one command and its subcommands, as a person runs them: help, did-you-mean, --json that parses, the npm
 // script aliases with paths relative to where they were typed, and which folder a path is relative to.
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +47,59 @@ describe('mistakes get a "did you mean", exit 2', () => {
     const { stderr, exitCode } = await cli(args);
     expect(stderr).toContain(message);
     expect(exitCode).toBe(2);
+  });
+});
+
+describe('a typo in experiments.yml: exit 2, the place in the file, an example; never a stack trace', () => {
+  test.each([
+    ['search: racing', '5:13', 'experiments.a.search', 'write e.g. `search: race`'],
+    ['search: [race]', '5:13', 'experiments.a.search', 'write e.g. `search: race`'],
+    ['race: 5', '5:11', 'experiments.a.race', 'write e.g. `race: {from_round: 5}`'],
+    ['race: {from_round: two}', '5:24', 'experiments.a.race.from_round', 'write e.g. `from_round: 5`'],
+  ])('%s', async (line, position, keyPath, hint) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-typo-'));
+    const file = join(dir, 'experiments.yml');
+    writeFileSync(file, `experiments:\n  a:\n    matrix:\n      workload: pbkdf2\n    ${line}\n`);
+    // `run` checks the file before it looks for an engine: no engine is reachable here, and none is needed.
+    const { stderr, stdout, exitCode } = await cli(['run', '--config', file], {
+      env: { ...CLEAN_ENV, DOCKER_HOST: 'unix:///nonexistent.sock' },
+    });
+    expect(exitCode).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`${file}:${position}: ${keyPath}: expected `);
+    expect(stderr).toContain(`\n  ${hint}`);
+    expect(stderr).not.toMatch(/\bat \S+ \(|TypeError/);
+  });
+});
+
+describe('report, claims and advise without DIR: the newest folder under results/, named on stderr', () => {
+  // Two folders of the fixture as `run` names them; the later stamp is the newest whatever the order on disk.
+  function resultsWithTwoFolders() {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-newest-'));
+    for (const name of ['pool-vs-cores-20261120T100000Z', 'pool-vs-cores-20261121T090000Z'])
+      cpSync(FIXTURE, join(dir, 'results', name), { recursive: true });
+    // Not a results folder: no stamp, or no runs.csv.
+    mkdirSync(join(dir, 'results', 'notes-20261122T000000Z'));
+    cpSync(FIXTURE, join(dir, 'results', 'copy'), { recursive: true });
+    return { dir, newest: join(dir, 'results', 'pool-vs-cores-20261121T090000Z') };
+  }
+
+  test.each([
+    ['claims', ['--json'], (stdout, newest) => expect(JSON.parse(stdout).dir).toBe(newest)],
+    ['advise', ['--json'], (stdout, newest) => expect(JSON.parse(stdout).dir).toBe(newest)],
+    ['report', [], (stdout, newest) => expect(stdout).toContain(`wrote ${join(newest, 'results.json')}`)],
+  ])('%s', async (command, args, check) => {
+    const { dir, newest } = resultsWithTwoFolders();
+    const { stdout, stderr } = await cli([command, ...args], { cwd: dir });
+    expect(stderr).toBe(`results folder: ${newest} (the newest under ${join(dir, 'results')}; name a DIR for another)`);
+    check(stdout, newest);
+  });
+
+  test('none under results/: exit 2, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-newest-'));
+    const { stderr, exitCode } = await cli(['claims'], { cwd: dir });
+    expect(exitCode).toBe(2);
+    expect(stderr).toContain(`no results folder given, and none under ${join(dir, 'results')}`);
   });
 });
 

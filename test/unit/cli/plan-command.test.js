@@ -1,6 +1,8 @@
 // `node-threads-lab plan` as a person runs it: a table per experiment, the total and an estimate; warnings after the
 // table; --verbose's per-run list, the same for the same seed; an estimate from an earlier folder of the experiment
-// when results/ has one; a reader that closes the pipe (`| head -1`) ends it quietly, exit 0.
+// when results/ has one, else from the figures shipped with the package; a reader that closes the pipe (`| head -1`)
+// ends it quietly, exit 0. Every test names its results root (--results, an empty folder where none is meant), so
+// no test reads the checkout's results/ (issue 31).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +20,18 @@ const CLI = join(ROOT, 'runner/cli.js');
 const CLEAN_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name)));
 const cli = (args, options = {}) =>
   execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
+const NO_RESULTS = mkdtempSync(join(tmpdir(), 'plan-no-results-'));
 
 test("the default file: a cell table, the claims' metrics, the advice's, an estimate and the total, exit 0", async () => {
-  const { stdout, exitCode } = await cli(['plan', '--seed', '5', '--config', 'experiments.yml']);
+  const { stdout, exitCode } = await cli([
+    'plan',
+    '--seed',
+    '5',
+    '--config',
+    'experiments.yml',
+    '--results',
+    NO_RESULTS,
+  ]);
   expect(exitCode).toBe(0);
   const lines = stdout.split('\n');
   expect(lines[0]).toBe(
@@ -34,11 +45,12 @@ test("the default file: a cell table, the claims' metrics, the advice's, an esti
   expect(stdout).toMatch(
     /^ {2}advice: .* within 5% of the best on wall_ms \(lower is better\), per cpus and workload$/m,
   );
+  // No earlier folder: the figures shipped with the package, which ran this very file.
   expect(stdout).toMatch(
-    /^ {2}time: at least \d+ (s|min): each run: the runner's overhead, \d+ ms a run \(npm run bench, \d{4}-\d\d-\d\d\) \+ the workload's own time/m,
+    /^ {2}time: about \d+ min: every cell as measured in the figures shipped with node-threads-lab \(docs\/settling\/default-experiments \d+, .*; measured on 2 CPUs of .+\)$/m,
   );
   expect(lines.at(-1)).toMatch(
-    /^64 runs \(up to 92 with adaptive rounds, \d+ (s|min)\), at least \d+ (s|min), and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\), and up to 2 min waiting for a quiet host if runs keep being disturbed \(`busy_wait`\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
+    /^64 runs \(up to 92 with adaptive rounds, \d+ min\), about \d+ min, and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\), and up to 2 min waiting for a quiet host if runs keep being disturbed \(`busy_wait`\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
   );
 });
 
@@ -65,12 +77,14 @@ test('warnings come after the table', async () => {
 });
 
 test('--verbose lists every run, in the same order for the same seed', async () => {
-  const once = await cli(['plan', '--verbose', '--seed', '11']);
-  const again = await cli(['plan', '--verbose', '--seed', '11']);
+  const once = await cli(['plan', '--verbose', '--seed', '11', '--results', NO_RESULTS]);
+  const again = await cli(['plan', '--verbose', '--seed', '11', '--results', NO_RESULTS]);
   const runs = (stdout) => stdout.split('\n').filter((line) => /^pool-vs-cores cell [0-9a-f]{10} rep \d: /.test(line));
   expect(runs(once.stdout)).toHaveLength(64);
   expect(runs(again.stdout)).toEqual(runs(once.stdout));
-  expect(runs((await cli(['plan', '--verbose', '--seed', '12'])).stdout)).not.toEqual(runs(once.stdout));
+  expect(runs((await cli(['plan', '--verbose', '--seed', '12', '--results', NO_RESULTS])).stdout)).not.toEqual(
+    runs(once.stdout),
+  );
 });
 
 test('a closed pipe (`plan | head -1`) ends quietly, exit 0', async () => {
@@ -80,11 +94,15 @@ test('a closed pipe (`plan | head -1`) ends quietly, exit 0', async () => {
     join(dir, 'many.yml'),
     `experiments:\n  many:\n    repetitions: 40\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [${Array.from({ length: 40 }, (_, i) => i + 1).join(', ')}]}\n`,
   );
-  const child = spawn('node', [CLI, 'plan', '--verbose', '--seed', '1', '--config', join(dir, 'many.yml')], {
-    cwd: ROOT,
-    env: CLEAN_ENV,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'node',
+    [CLI, 'plan', '--verbose', '--seed', '1', '--config', join(dir, 'many.yml'), '--results', NO_RESULTS],
+    {
+      cwd: ROOT,
+      env: CLEAN_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk) => {
     stderr += chunk;
@@ -118,13 +136,33 @@ test('with an earlier folder of the experiment under results/, its run times; --
   expect(stdout).toMatch(
     /^ {2}time: about \d+ s: every cell as measured in .*results\/small-20261120T100000Z \(the median time of a run there\)$/m,
   );
+  // Told where the folders are (--results), from anywhere.
+  const told = await cli([
+    'plan',
+    '--seed',
+    '1',
+    '--config',
+    join(dir, 'experiments.yml'),
+    '--results',
+    join(dir, 'results'),
+  ]);
+  expect(told.stdout).toContain(`every cell as measured in ${join(dir, 'results/small-20261120T100000Z')}`);
   const json = JSON.parse((await cli(['plan', '--seed', '1', '--json'], { cwd: dir })).stdout);
   // 4 runs of 1 s, and the command's start-up once (the benchmark's figure).
   expect(json.experiments[0].estimate).toMatchObject({
     planned_ms: Math.round(4000 + readBenchFigures().startup_ms),
     measured_cells: 2,
+    model_cells: 0,
     lower_bound: false,
-    from_folder: join(dir, 'results/small-20261120T100000Z'),
+    sources: [
+      {
+        folder: join(dir, 'results/small-20261120T100000Z'),
+        measured_cells: 2,
+        model_cells: 0,
+        shipped: false,
+        host: null,
+      },
+    ],
   });
   expect(
     json.experiments[0].table.map((row) => [row.values.uv_threadpool_size, row.runs, row.run_ms, row.run_ms_from]),

@@ -2,6 +2,7 @@
 // many), the estimate and which source it used, each claim's metric and direction.
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
 import { outlinePlan } from '../../../runner/plan/outline.js';
+import { formatCalibrationKey } from '../../../runner/model/calibrate.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { findPlanWarnings, formatWarning } from '../../../runner/plan/plan-warnings.js';
 
@@ -16,7 +17,7 @@ function planOf(text) {
 }
 
 const outline = (plan, context = {}) =>
-  outlinePlan(plan, { pending: plan.runs, bench: BENCH, previous: null, lanes: 1, ...context });
+  outlinePlan(plan, { pending: plan.runs, bench: BENCH, sources: [], lanes: 1, ...context });
 
 const POOL = `experiments:
   pool:
@@ -67,38 +68,83 @@ test('adaptive with target_ci_pct: every cell; a race: every cell of a budget wi
 test('the estimate: measured cells from an earlier folder, the benchmarked overhead for the rest (a lower bound), said which', () => {
   const { plan } = planOf(POOL);
   const [first, second] = plan.cells;
-  const previous = {
+  const earlier = {
     dir: 'results/pool-20261123T000000Z',
-    perCell: new Map([
-      [first.cell, { ms: 4000, n: 3 }],
-      [second.cell, { ms: 2000, n: 3 }],
-    ]),
+    cells: { [first.cell]: { ms: 4000, n: 3 }, [second.cell]: { ms: 2000, n: 3 } },
+    groups: {},
   };
-  const { estimate, table } = outline(plan, { previous });
+  const { estimate, table } = outline(plan, { sources: [earlier] });
   // 3 runs × 4 s + 3 × 2 s measured, 12 runs × 200 ms overhead, 500 ms start-up.
   expect(estimate).toMatchObject({
     planned_ms: 12000 + 6000 + 12 * 200 + 500,
     lower_bound: true,
     measured_cells: 2,
+    model_cells: 0,
     cells: 6,
-    from_folder: previous.dir,
+    sources: [{ folder: earlier.dir, measured_cells: 2, model_cells: 0, shipped: false, host: null }],
   });
   expect(table.find((row) => row.cell === first.cell)).toMatchObject({
     run_ms: 4000,
     run_ms_from: 'measured',
+    run_ms_source: earlier.dir,
     run_ms_lower_bound: false,
   });
   expect(table.find((row) => row.cell === plan.cells[2].cell)).toMatchObject({
     run_ms: 200,
     run_ms_from: 'benchmark',
+    run_ms_source: null,
     run_ms_lower_bound: true,
   });
   // Every cell measured: an estimate, not a bound; two slots halve it.
-  const all = { dir: 'x', perCell: new Map(plan.cells.map(({ cell }) => [cell, { ms: 1000, n: 3 }])) };
-  expect(outline(plan, { previous: all, lanes: 2 }).estimate).toMatchObject({
+  const all = {
+    dir: 'x',
+    cells: Object.fromEntries(plan.cells.map(({ cell }) => [cell, { ms: 1000, n: 3 }])),
+    groups: {},
+  };
+  expect(outline(plan, { sources: [all], lanes: 2 }).estimate).toMatchObject({
     planned_ms: 9000 + 500,
     lower_bound: false,
   });
+});
+
+test('the estimate: cells an earlier folder did not run, from the capacity model calibrated on the same work there', () => {
+  const { plan } = planOf(POOL);
+  // 16 pbkdf2 calls of 400 ms CPU each (the default params), and 300 ms a run around the workload.
+  const key = formatCalibrationKey(plan.cells[0]);
+  const earlier = {
+    dir: 'results/other-20261123T000000Z',
+    cells: {},
+    groups: { [key]: { workload: 'pbkdf2', calibration: { kind: 'sample', value: 400 }, overhead_ms: 300, n: 6 } },
+  };
+  const { estimate, table } = outline(plan, { sources: [earlier], hostCpus: 2 });
+  const runMs = (cpus, pool) =>
+    table.find((row) => row.values.cpus === cpus && row.values.uv_threadpool_size === pool).run_ms;
+  // 1 CPU: 16 × 400 ms whatever the pool; 2 CPUs: a pool of 1 runs one call at a time, a pool of 4 two at once.
+  expect([runMs(1, 1), runMs(1, 4), runMs(2, 1), runMs(2, 4)]).toEqual([6700, 6700, 6700, 3500]);
+  expect(table.every((row) => row.run_ms_from === 'model' && row.run_ms_source === earlier.dir)).toBe(true);
+  expect(estimate).toMatchObject({
+    model_cells: 6,
+    lower_bound: false,
+    sources: [{ folder: earlier.dir, measured_cells: 0, model_cells: 6, shipped: false }],
+  });
+  // The same cell measured wins over the model; an earlier source wins over a later one.
+  const measured = {
+    dir: 'results/pool-20261124T000000Z',
+    cells: { [plan.cells[0].cell]: { ms: 9000, n: 3 } },
+    groups: {},
+  };
+  expect(outline(plan, { sources: [measured, earlier], hostCpus: 2 }).table[0]).toMatchObject({
+    run_ms: 9000,
+    run_ms_from: 'measured',
+  });
+  // Unknown CPUs (engines elsewhere) and no quota: the model cannot say.
+  const { plan: unpinned } = planOf(
+    `experiments:\n  u:\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [1, 4]}\n`,
+  );
+  const unpinnedKey = { [formatCalibrationKey(unpinned.cells[0])]: earlier.groups[key] };
+  expect(
+    outline(unpinned, { sources: [{ ...earlier, groups: unpinnedKey }], hostCpus: null }).table[0].run_ms_from,
+  ).toBe('benchmark');
 });
 
 test('http runs are known to take their warm-up and measured seconds; no figures at all: not estimated', () => {

@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { compareFolders, compareResults, formatComparison } from '../../../runner/report/compare.js';
 import { judgeGate, parseThreshold } from '../../../runner/verdicts/compare-cells.js';
 import { readResults } from '../../../runner/results/read-results.js';
+import { findHostDifferences, readHostFacts } from '../../../runner/results/host-facts.js';
+import { DEFAULT_COMPARISON, METHODS } from '../../../runner/stats/compare-samples.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
 
@@ -284,4 +286,95 @@ test('compare --match-on with an axis neither folder has, or one that leaves cel
   const ambiguous = await run('cpus');
   expect(ambiguous.stderr).toMatch(/with --match-on cpus, cells \w+ and \w+ of B differ only in cpus/);
   expect(ambiguous.exitCode).toBe(2);
+});
+
+describe('compare knows hosts', () => {
+  const CLI = fileURLToPath(new URL('../../../runner/cli.js', import.meta.url));
+  // pool-vs-cores-b as if measured elsewhere: another CPU, kernel and image, read from the engine as run.json has it.
+  function fromOtherHost() {
+    const dir = join(mkdtempSync(join(tmpdir(), 'compare-host-')), 'other');
+    cpSync(fixture('pool-vs-cores-b'), dir, { recursive: true });
+    const info = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    info.engines = [{ name: 'default', cpus: 2, cpu_model: 'AMD EPYC', kernel: '6.18.44-fc-v782' }];
+    info.images['24'].tag = 'node-threads-lab/workload:node24-538560646d42';
+    writeFileSync(join(dir, 'run.json'), JSON.stringify(info));
+    return dir;
+  }
+
+  test('readHostFacts: the engines recorded, else the runner machine; the images', () => {
+    const facts = readHostFacts(readResults(fixture('pool-vs-cores')).info);
+    expect(facts).toEqual({
+      cpu_model: 'Intel(R) Xeon(R) Processor',
+      cpus: 2,
+      kernel: '6.18.44-fc-v669',
+      node: '24.21.0',
+      image: 'node-threads-lab/workload:node24-7d2d752bb61c',
+    });
+    const other = readHostFacts(JSON.parse(readFileSync(join(fromOtherHost(), 'run.json'), 'utf8')));
+    expect(findHostDifferences(facts, other).map(({ fact }) => fact)).toEqual(['cpu_model', 'kernel', 'image']);
+    // Comparing Node versions on purpose: Node.js and the image are meant to differ.
+    expect(findHostDifferences({ ...facts, node: '22.1.0' }, facts, { matchOn: 'node' })).toEqual([]);
+    expect(findHostDifferences({ ...facts, cpu_model: null }, other).map(({ fact }) => fact)).toEqual([
+      'kernel',
+      'image',
+    ]);
+  });
+
+  test('the text says so first, before the table; the same host says nothing', () => {
+    const { text, hosts } = compareFolders({ dirA: fixture('pool-vs-cores'), dirB: fromOtherHost() });
+    expect(hosts.same).toBe(false);
+    const lines = text.split('\n');
+    expect(lines.slice(0, 6)).toEqual([
+      'Different hosts: A and B were measured on different machines or software, so a change below may be the',
+      "host's rather than yours:",
+      '  CPU model  A: Intel(R) Xeon(R) Processor  B: AMD EPYC',
+      '  kernel     A: 6.18.44-fc-v669  B: 6.18.44-fc-v782',
+      '  image      A: node-threads-lab/workload:node24-7d2d752bb61c  B: node-threads-lab/workload:node24-538560646d42',
+      '',
+    ]);
+    expect(lines[6]).toMatch(/^A = /);
+    const same = compareFolders({ dirA: fixture('pool-vs-cores'), dirB: fixture('pool-vs-cores-b') });
+    expect(same.hosts).toMatchObject({ same: true, differences: [] });
+    expect(same.text).toMatch(/^A = /);
+  });
+
+  test('the gate refuses different hosts (exit 2) unless --allow-different-hosts; --json has `hosts`', async () => {
+    const other = fromOtherHost();
+    const refused = await execa(CLI, ['compare', fixture('pool-vs-cores'), other, '--threshold', '5%'], {
+      reject: false,
+    });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(
+      'were measured on different hosts (CPU model Intel(R) Xeon(R) Processor vs AMD EPYC; kernel 6.18.44-fc-v669 vs 6.18.44-fc-v782; image',
+    );
+    expect(refused.stderr).toContain('add --allow-different-hosts');
+    const allowed = await execa(
+      CLI,
+      ['compare', fixture('pool-vs-cores'), other, '--threshold', '5%', '--allow-different-hosts', '--json'],
+      { reject: false },
+    );
+    expect(allowed.exitCode).toBe(0);
+    const document = JSON.parse(allowed.stdout);
+    expect(document.gate).toBe('passed');
+    expect(document.hosts.differences.map(({ fact }) => fact)).toEqual(['cpu_model', 'kernel', 'image']);
+    expect(document.hosts.a.cpu_model).toBe('Intel(R) Xeon(R) Processor');
+    expect(allowed.stderr).toMatch(/^Different hosts: /);
+    // Without a gate, the comparison is shown with the warning first.
+    const shown = await execa(CLI, ['compare', fixture('pool-vs-cores'), other], { reject: false });
+    expect(shown.exitCode).toBe(0);
+    expect(shown.stdout).toMatch(/^Different hosts: [^]*\nA = [^]*cell {2}/);
+  });
+
+  test('the legend names the method in use, from DEFAULT_COMPARISON, and --json says which', async () => {
+    const { text } = compareFolders({ dirA: fixture('pool-vs-cores'), dirB: fixture('pool-vs-cores-b') });
+    expect(text).toContain(`ratio = B / A as the ${METHODS[DEFAULT_COMPARISON.method].estimates}, unpaired`);
+    expect(text).not.toContain("Welch's t");
+    const { stdout } = await execa(CLI, ['compare', fixture('pool-vs-cores'), fixture('pool-vs-cores-b'), '--json']);
+    expect(JSON.parse(stdout).method).toEqual({
+      name: DEFAULT_COMPARISON.method,
+      paired: false,
+      estimates: METHODS[DEFAULT_COMPARISON.method].estimates,
+    });
+  });
 });

@@ -1,0 +1,47 @@
+// run() (runner/api/run.js) over the fake executor: the same tracker (an event emitter and a promise of the
+// outcome) from the same plan, with canned results instead of Docker, so the command line's printing of a whole
+// matrix is tested in milliseconds. Only the Docker session is left out.
+import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
+import { preparePlan } from '../../runner/api/plan.js';
+import { prepareJobs, runExperiments } from '../../runner/run/run-experiments.js';
+import { createFakeExecutor } from './fake-executor.js';
+
+/** A stand-in for run(configOrFile, options) whose runs `outcome(run)` decides (fake-executor.js). */
+export function createFakeRun(outcome) {
+  return function fakeRun(configOrFile, options = {}) {
+    const tracker = new EventEmitter();
+    const promise = Promise.resolve().then(async () => {
+      const { config, plans, resumed, seed, warnings, pending } = await preparePlan(configOrFile, options);
+      tracker.emit('plan', { plans, warnings, pending, seed });
+      const jobs = prepareJobs({ plans, out: options.out, resultsRoot: resolve('results'), resumed });
+      const context = {
+        config,
+        engine: { host: 'fake', version: '0' },
+        images: new Map(),
+        project: { git_revision: null, git_dirty: null },
+        argv: options.argv ?? [],
+        seed,
+      };
+      const result = await runExperiments({ jobs, executor: createFakeExecutor(outcome), context, events: tracker });
+      return {
+        ...result,
+        experiments: result.experiments.map(({ plan, outDir, summary, results }) => ({
+          name: plan.experiment.name,
+          outDir,
+          summary,
+          results,
+        })),
+        seed,
+      };
+    });
+    return Object.assign(tracker, {
+      then: promise.then.bind(promise),
+      catch: promise.catch.bind(promise),
+      finally: promise.finally.bind(promise),
+      stop() {},
+      preparing: false,
+      removeOwnContainers: async () => [],
+    });
+  };
+}

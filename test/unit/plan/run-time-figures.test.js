@@ -1,0 +1,48 @@
+// The run times shipped with the package: generated from the committed folders (never typed), and good enough that
+// `plan` of the default file in a checkout with no results/ lands within a factor 1.5 of what that file really took
+// (docs/settling/default-experiments: its run.json's first start to last end), from the cells measured there and,
+// with those left out, from the capacity model's calibration alone.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { plan } from '../../../runner/index.js';
+import { preparePlan } from '../../../runner/api/plan.js';
+import { outlinePlan } from '../../../runner/plan/outline.js';
+import { readBenchFigures, readShippedRunTimes } from '../../../runner/plan/estimate.js';
+import { buildRunTimeFigures, FIGURES_FILE, ROOT } from '../../../scripts/lib/run-time-figures.js';
+
+const DEFAULT_FOLDER = join(ROOT, 'docs/settling/default-experiments');
+const info = JSON.parse(readFileSync(join(DEFAULT_FOLDER, 'run.json'), 'utf8'));
+const realMs = Date.parse(info.finished_at) - Date.parse(info.started_at);
+
+test('runner/plan/run-time-figures.json is what the committed folders give (node scripts/write-run-time-figures.js)', () => {
+  expect(JSON.parse(readFileSync(FIGURES_FILE, 'utf8'))).toEqual(buildRunTimeFigures());
+});
+
+test('plan of the default file with no earlier folder: within a factor 1.5 of the real time, and says where from', async () => {
+  const planned = await plan(join(ROOT, 'experiments.yml'), {
+    seed: 1,
+    resultsRoot: mkdtempSync(join(tmpdir(), 'no-results-')),
+  });
+  const ratio = planned.estimate.planned_ms / realMs;
+  expect({ ratio, within: ratio > 1 / 1.5 && ratio < 1.5 }).toEqual({ ratio, within: true });
+  expect(planned.estimate.lower_bound).toBe(false);
+  const [{ estimate }] = planned.experiments;
+  expect(estimate.sources.every((source) => source.shipped && source.host.cpus === info.host.cpus)).toBe(true);
+  expect(estimate.sources.map((source) => source.folder)).toContain('docs/settling/default-experiments');
+});
+
+test('the capacity model alone (no cell measured) is within a factor 1.5 too', async () => {
+  const prepared = await preparePlan(join(ROOT, 'experiments.yml'), { seed: 1 });
+  const shipped = readShippedRunTimes();
+  const { estimate } = outlinePlan(prepared.plans[0], {
+    pending: prepared.pending,
+    bench: readBenchFigures(),
+    sources: [{ ...shipped, cells: {} }],
+    hostCpus: info.host.cpus,
+    lanes: 1,
+  });
+  expect(estimate.model_cells).toBe(prepared.plans[0].cells.length);
+  const ratio = estimate.planned_ms / realMs;
+  expect({ ratio, within: ratio > 1 / 1.5 && ratio < 1.5 }).toEqual({ ratio, within: true });
+});
