@@ -148,8 +148,10 @@ export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, al
  * (as experiments.yml writes it), or the defaults (the primary metric, per cpus/cpuset/node/engine, within 5%).
  * @param {string} dir
  * @param {{ recommend?: object }} [options]
- * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], race: object|null }}
- *   answers: advice.csv's rows; race: with `search: race`, the settings dropped, when and why
+ * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[], race: object|null }}
+ *   answers: advice.csv's rows; tables: per budget { budget, workload, metric, status, header, rows, words }, each
+ *   setting (cheapest first) with its runs, median, bound and state; race: with `search: race`, the settings that
+ *   stopped early, when and why
  */
 export function advise(dir, { recommend, keepDisturbed } = {}) {
   const absolute = resolve(dir);
@@ -163,6 +165,7 @@ export function advise(dir, { recommend, keepDisturbed } = {}) {
     experiment,
     settled: advice.rows.length > 0 && advice.rows.every((row) => row.status === 'settled'),
     answers: advice.rows,
+    tables: advice.tables,
     race: advice.race,
   };
 }

@@ -1,9 +1,10 @@
-// `node-threads-lab advise DIR`: what to set, per CPU budget, from a results folder — the recommended setting, what
-// it beats and the Node default against it, settled or open. Exit status: 0 every answer settled, 3 some still open,
+// `node-threads-lab advise DIR`: what to set, per CPU budget, from a results folder — a table of the settings with
+// their bounds and the sentence "use X: at most U% slower than the best tried (95%)", settled or open. Exit status: 0 every answer settled, 3 some still open,
 // 2 bad usage or folder.
 import { parseCommandLine } from './command-line.js';
 import { advise } from '../index.js';
 import { resolveFolders } from './caller-paths.js';
+import { formatAdviceText } from '../report/advice.js';
 
 export const USAGE = `Usage: node-threads-lab advise [DIR] [--json] [--keep-disturbed]
        npm run advise -- [DIR]            (in a checkout of node-threads-lab)
@@ -11,8 +12,8 @@ export const USAGE = `Usage: node-threads-lab advise [DIR] [--json] [--keep-dist
   DIR            a results folder written by \`node-threads-lab run\` (default: the newest under results/, named
                  on stderr); its experiment's \`recommend:\`, or the defaults (the primary metric, one answer per
                  cpus/cpuset/node/engine value, within 5%)
-  --json         one JSON document on stdout: { dir, experiment, settled, answers, race }, answers as rows of
-                 advice.csv
+  --json         one JSON document on stdout: { dir, experiment, settled, answers, tables, race }, answers as
+                 rows of advice.csv, tables as the settings of each budget (docs/report.md#advice)
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
                     matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help     this text
@@ -41,8 +42,6 @@ export async function main(argv, { stdout, stderr, paths }) {
   stdout.write(`${advice.dir}\n`);
   if (advice.answers.length === 0)
     stdout.write('No advice: the matrix has no knob (an axis besides the CPU budget and the workload).\n');
-  for (const answer of advice.answers) stdout.write(`${answer.words}\n`);
-  for (const drop of advice.race?.dropped ?? [])
-    stdout.write(`race: ${drop.label} dropped after round ${drop.round} (${drop.why})\n`);
+  for (const line of formatAdviceText(advice)) stdout.write(`${line}\n`);
   return exitCode;
 }

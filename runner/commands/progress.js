@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { formatAssignments } from '../plan/plan-runs.js';
-import { formatAdviceLines } from '../report/advice.js';
+import { formatAdviceText } from '../report/advice.js';
 import { formatAnswersText } from '../report/answers.js';
 
 const require = createRequire(import.meta.url);
@@ -70,18 +70,20 @@ export function printRunResults(events, { stream = process.stdout } = {}) {
   const advice = new Map();
   events.on('reports', ({ outDir, verdicts, advice: answered }) => {
     if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
-    if (answered) advice.set(outDir, formatAdviceLines(answered));
+    if (answered) advice.set(outDir, formatAdviceText(answered));
   });
   events.on('experiment-end', (ended) => {
     const { outDir } = ended;
     write(formatExperimentLine(ended));
+    // The advice first: the question a person came with.
+    const advised = advice.get(outDir) ?? [];
+    if (advised.length)
+      write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`.trimEnd()).join('\n')}`);
     const lines = answers.get(outDir) ?? [];
     if (lines.length)
       write(
         `Answers (all in verdicts.csv; \`node-threads-lab claims ${outDir}\` to check again):\n${lines.map((line) => `  ${line}`).join('\n')}`,
       );
-    const advised = advice.get(outDir) ?? [];
-    if (advised.length) write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`).join('\n')}`);
   });
 }
 

@@ -13,7 +13,7 @@ import { varyingAxes } from '../domain/cells.js';
 import { median } from '../stats/statistics.js';
 import { buildSummaryTable } from './summary-table.js';
 import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml, renderMethodHtml } from './answers.js';
-import { formatAdviceLines } from './advice.js';
+import { BOUND_WORDS } from './advice.js';
 import { chooseAxisScale } from './axis-scale.js';
 import { splitPanels } from './chart-panels.js';
 import { chooseWavesRun } from './waves.js';
@@ -30,12 +30,9 @@ export function renderHtml(report) {
   const heatmaps = report.pivots.map((pivot, index) =>
     figure(pivotTitle(pivot), renderHeatmap(pivot, { id: `heatmap-${index}` })),
   );
-  const advice = formatAdviceLines(report.advice);
   // The answers first (advice, then claims and steps); the charts and tables that back them; how it is judged last.
   const sections = [
-    advice.length
-      ? `<section id="advice"><h2>Advice</h2><ul class="answers">${advice.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}</ul><p class="intro">Every row is in advice.csv.</p></section>`
-      : '',
+    report.advice.tables.length ? renderAdviceHtml(report.advice) : '',
     renderAnswersHtml(report.verdicts),
     section(
       'heatmaps',
@@ -206,6 +203,30 @@ function wavesPicker({ runs, initial }) {
     )
     .join('');
   return `<label>Run: <select id="waves-run">${options}</select></label>`;
+}
+
+/** Advice first: per budget a badge, a table of its settings (cheapest first) and the sentence under it. */
+function renderAdviceHtml(advice) {
+  const tables = advice.tables.map((table) => {
+    const badge = `<span class="badge ${table.status === 'settled' ? 'holds' : 'inconclusive'}">${table.status}</span>`;
+    const head = `<tr>${table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr>`;
+    const rows = table.rows
+      .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(String(cell))}</td>`).join('')}</tr>`)
+      .join('\n');
+    return (
+      `<h3>${badge} ${escapeHtml(`${table.budget || 'every cell'} · ${table.workload}`)}</h3>` +
+      `<table class="advice-table"><thead>${head}</thead><tbody>${rows}</tbody></table>` +
+      `<p class="advice-words">${escapeHtml(table.words)}</p>`
+    );
+  });
+  const dropped = (advice.race?.dropped ?? []).map(
+    (drop) => `<li>race: ${escapeHtml(`${drop.label} stopped after round ${drop.round} (${drop.why})`)}</li>`,
+  );
+  return (
+    `<section id="advice"><h2>Advice</h2>${tables.join('\n')}` +
+    `${dropped.length ? `<ul class="answers">${dropped.join('')}</ul>` : ''}` +
+    `<p class="intro">${escapeHtml(BOUND_WORDS)} Every row is in advice.csv.</p></section>`
+  );
 }
 
 function section(id, title, intro, body) {

@@ -7,23 +7,37 @@ import { formatCellValues, formatNumber } from './format.js';
 import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
-import { formatAdviceLines } from './advice.js';
+import { BOUND_WORDS } from './advice.js';
 import { CENTRE_TEXT } from './answers.js';
+
+/** Advice first: per budget a table of its settings, cheapest first, and the sentence under it. */
+function renderAdviceMarkdown(advice) {
+  const lines = ['## Advice', ''];
+  for (const table of advice.tables) {
+    const cell = (value) => escapeMarkdown(String(value));
+    lines.push(
+      `### ${cell(table.budget || 'every cell')} · ${cell(table.workload)} · ${table.status === 'settled' ? '✔ settled' : '… open'}`,
+      '',
+      `| ${table.header.map(cell).join(' | ')} |`,
+      `|${table.header.map(() => ' --- ').join('|')}|`,
+      ...table.rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+      '',
+      escapeMarkdown(table.words),
+      '',
+    );
+  }
+  for (const drop of advice.race?.dropped ?? [])
+    lines.push(`- race: ${escapeMarkdown(`${drop.label} stopped after round ${drop.round} (${drop.why})`)}`);
+  if (advice.race?.dropped?.length) lines.push('');
+  lines.push(escapeMarkdown(BOUND_WORDS), '', 'Every row is in [advice.csv](advice.csv).');
+  return lines;
+}
 
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
   const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
-  const advice = formatAdviceLines(report.advice);
-  if (advice.length)
-    lines.push(
-      '## Advice',
-      '',
-      ...advice.map((line) => `- ${escapeMarkdown(line)}`),
-      '',
-      'Every row is in [advice.csv](advice.csv).',
-      '',
-    );
+  if (report.advice.tables.length) lines.push(...renderAdviceMarkdown(report.advice), '');
   // The answers first; what ran and where the files are after them.
   lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## What ran', '', ...formatRun(info, counts, report.disturbed), '');

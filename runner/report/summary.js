@@ -115,6 +115,9 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
     warmups: cellRuns.filter((run) => run.warmup === true).length,
     disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
     runs: measured,
+    // The ok runs the host disturbed and the statistics leave out: what an answer may count when the host stayed busy
+    // through every round (verdicts/advice.js chooseCounted).
+    disturbedRuns: cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true && !counts(run)),
     stats,
     outlierRuns,
     seen,

@@ -11,6 +11,7 @@ import { summarizeSample } from '../stats/statistics.js';
 import { toRunSpec } from '../plan/plan-runs.js';
 import { findUndecidedClaimCells } from '../verdicts/undecided.js';
 import { replayRace } from './race.js';
+import { nextRound } from './next-round.js';
 
 /** Half-width of the 95% CI of the mean as a percentage of the mean; Infinity while it is unknown (n < 2). */
 export function ciHalfWidthPct(values) {
@@ -43,10 +44,9 @@ export function planAdaptiveRound(plan, rows) {
       adaptive.target_ci_pct !== undefined && samples.some((values) => ciHalfWidthPct(values) > adaptive.target_ci_pct);
     return own.length < adaptive.max_repetitions && (imprecise || undecided.has(cell.cell) || racing.has(cell.cell));
   });
-  return shuffle(needing, plan.random).map((cell) => {
-    const done = rows
-      .filter((row) => row.cell === cell.cell && row.warmup !== true)
-      .map((row) => Number(row.repetition));
-    return toRunSpec(plan.experiment, cell, Math.max(0, ...done) + 1, false);
-  });
+  // One round, one number: every cell of it gets the experiment's next round as its repetition, so the runs that
+  // ran side by side in time share a round label, which is what the comparisons pair by (a cell that sat a round out
+  // skips its number).
+  const round = nextRound(rows);
+  return shuffle(needing, plan.random).map((cell) => toRunSpec(plan.experiment, cell, round, false));
 }

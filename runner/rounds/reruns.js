@@ -4,6 +4,7 @@
 // the rows alone say what is still owed: a --resume continues exactly and never passes the bound.
 import { shuffle } from 'simple-statistics';
 import { toRunSpec } from '../plan/plan-runs.js';
+import { nextRound } from './next-round.js';
 
 /**
  * The next round of re-runs: each cell that is owed one gets one (for its earliest disturbed run not yet replaced),
@@ -15,14 +16,14 @@ import { toRunSpec } from '../plan/plan-runs.js';
 export function planRerunRound(plan, rows) {
   const maxReruns = plan.experiment.max_reruns ?? 0;
   if (plan.keepDisturbed || maxReruns === 0) return [];
+  const round = nextRound(rows);
   const reruns = plan.cells.flatMap((cell) => {
     const own = rows.filter((row) => row.cell === cell.cell && row.warmup !== true);
     const replaced = own.filter((row) => Number.isFinite(row.rerun_of));
     const owed = own.filter((row) => isOwedRerun(row) && !replaced.some((rerun) => rerun.rerun_of === row.repetition));
     if (owed.length === 0 || replaced.length >= maxReruns) return [];
     const earliest = owed.reduce((first, row) => (row.repetition < first.repetition ? row : first));
-    const next = Math.max(...own.map((row) => Number(row.repetition))) + 1;
-    return [toRunSpec(plan.experiment, cell, next, false, { rerunOf: earliest.repetition })];
+    return [toRunSpec(plan.experiment, cell, round, false, { rerunOf: earliest.repetition })];
   });
   return shuffle(reruns, plan.random);
 }
