@@ -2,6 +2,7 @@
 // toRows treat it like any run (toRows calls this for the executor's { pair, loaderLimits }). The server's line gives the row its timings, cgroup readings and
 // event-loop delay; the load generator's line adds the http numbers under `metrics`. A failure names
 // the container it came from, and the one that caused it comes last (the error column keeps the tail).
+import { EXIT_CODES } from '../../images/workload/workload-error.js';
 import { parseResultLine } from './parse-result.js';
 
 /**
@@ -33,7 +34,11 @@ export function combineHttpRaw(pair, loaderLimits) {
   const loaderResult = loader ? parseResultLine(loader.stdout) : null;
   const failed = (exitCode, ...parts) => ({ ...base, exitCode, stdout: '', stderr: parts.join('') });
   if (pair.serverEndedFirst && server.exitCode !== 0) {
-    return failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr));
+    return {
+      ...failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr)),
+      // Your start command never answered within its bound: not a crash, a service that was never there to load.
+      notReady: server.exitCode === EXIT_CODES.ERR_SERVER_NOT_READY,
+    };
   }
   if (!loader)
     return failed(server.exitCode ?? 1, label('server', server.stderr), '[loader] the load generator never started\n');
