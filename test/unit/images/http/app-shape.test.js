@@ -27,7 +27,7 @@ beforeEach(() => calls.splice(0));
 
 test('a function of two or more parameters is a handler; of fewer, a factory, called and awaited', async () => {
   expect(await shapeOf((req, res) => res.end())).toBe('a (req, res) handler');
-  expect(await shapeOf(function express(req, res, next) {})).toBe('a (req, res) handler');
+  expect(await shapeOf(function express(_req, _res, _next) {})).toBe('a (req, res) handler');
   expect(await shapeOf(() => http.createServer())).toBe('a factory returning an http.Server');
   expect(await shapeOf(async () => (req, res) => res.end())).toBe('a factory returning a request listener');
 });
