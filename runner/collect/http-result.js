@@ -14,7 +14,7 @@ import { parseResultLine } from './parse-result.js';
  * @param {boolean} pair.serverEndedFirst  the server exited on its own before the loader was done
  * @param {number} pair.containerMs
  * @param {string} pair.containerId  the server's
- * @param {{ cpus: number, cpuset: string }} loaderLimits  what the loader was given
+ * @param {{ cpus: number, cpuset: string, shared?: boolean }} loaderLimits  what the loader was given (plan/loader-limits.js)
  */
 export function combineHttpRaw(pair, loaderLimits) {
   const { server, loader } = pair;
@@ -70,6 +70,8 @@ export function combineHttpRaw(pair, loaderLimits) {
       ...loaderResult.metrics,
       loader_cpus: loaderLimits.cpus,
       loader_cpuset: loaderLimits.cpuset,
+      loader_shared: loaderLimits.shared ?? null,
+      loader_cpu_ms: loaderResult.loader?.cpu_ms ?? null,
     },
     loader: loaderResult.loader,
   };

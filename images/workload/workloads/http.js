@@ -371,6 +371,19 @@ export const columns = [
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
   { name: 'loader_cpuset', unit: '', type: 'text', description: 'CPUs the load generator was pinned to' },
   {
+    name: 'loader_shared',
+    unit: '',
+    type: 'boolean',
+    description:
+      "the load generator could run on the server's CPUs (the host had none to spare beyond the cell's budget, or loader.cpuset said so): read loader_cpu_ms beside the server's numbers",
+  },
+  {
+    name: 'loader_cpu_ms',
+    unit: 'ms',
+    description:
+      'CPU time the load generator used over the measured period (its one process, getrusage): with loader_shared, what it took from CPUs the server could have used',
+  },
+  {
     name: 'loader_saturated',
     unit: '',
     type: 'boolean',
