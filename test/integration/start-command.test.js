@@ -1,5 +1,5 @@
-// Your own entry point on the real engine: the service's start command (test/fixtures/start-service) run in the
-// server container with the cell's environment, loaded once it answers, and a service that never answers.
+// Your own entry point on the real engine: examples/own-service's start command run in the server container with the
+// cell's environment, loaded once it answers; and a service that never answers the port it was told.
 import { parse } from 'csv-parse/sync';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,22 +8,23 @@ import { fileURLToPath } from 'node:url';
 import { connectTestEngine, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
 
 const { run: runCli, owners } = createOwnRunner();
-const CONFIG = fileURLToPath(new URL('../fixtures/start-service/experiments.yml', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../examples/own-service/experiments.yml', import.meta.url));
+const NEVER_READY = fileURLToPath(new URL('../fixtures/start-command/never-ready.yml', import.meta.url));
 
 let docker;
-let result;
-let outDir;
-const readRows = (experiment) => parse(readFileSync(join(outDir, experiment, 'runs.csv'), 'utf8'), { columns: true });
+const runMatrix = async (config) => {
+  const outDir = mkdtempSync(join(tmpdir(), 'lab-start-'));
+  const result = await runCli(['--config', config, '--out', outDir, '--keep-disturbed']);
+  return { result, rows: parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true }) };
+};
 
 beforeAll(async () => {
   docker = await connectTestEngine();
-  outDir = mkdtempSync(join(tmpdir(), 'lab-start-'));
-  result = await runCli(['--config', CONFIG, '--out', outDir, '--keep-disturbed']);
 });
 
-test('`node src/server.js` under a pool axis and its own WEB_CONCURRENCY: every run ok, the env reached it', () => {
-  expect(result.all).toMatch(/start-service: 4 ok, 0 not ok, of 4/);
-  const rows = readRows('start-service');
+test('`node src/server.js` under a pool axis and its own WEB_CONCURRENCY: every run ok, the env reached it', async () => {
+  const { result, rows } = await runMatrix(EXAMPLE);
+  expect(result.exitCode).toBe(0);
   expect(rows).toHaveLength(4);
   for (const row of rows) {
     expect(row.status).toBe('ok');
@@ -38,8 +39,11 @@ test('`node src/server.js` under a pool axis and its own WEB_CONCURRENCY: every 
   }
 });
 
-test('a service that never answers its port: status not_ready, saying what it waited for and for how long', () => {
-  const [row] = readRows('never-ready');
+test('a service that never answers its port: status not_ready, saying what it waited for and for how long', async () => {
+  const {
+    result,
+    rows: [row],
+  } = await runMatrix(NEVER_READY);
   expect(row.status).toBe('not_ready');
   expect(row.error).toMatch(
     /waiting for 127\.0\.0\.1:4000, at most 2 s .*your start command `node src\/server\.js` did not answer within 2 s: 127\.0\.0\.1:4000 accepting a connection \(last: ECONNREFUSED\)/,

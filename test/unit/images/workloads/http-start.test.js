@@ -9,7 +9,7 @@ import { combineHttpRaw } from '../../../../runner/collect/http-result.js';
 import { judgeRun } from '../../../../runner/collect/parse-result.js';
 import { countPortConnections, toChildEnv } from '../../../../images/workload/http/start-command.js';
 
-const SERVICE = fileURLToPath(new URL('../../../fixtures/start-service/', import.meta.url));
+const SERVICE = fileURLToPath(new URL('../../../../examples/own-service/', import.meta.url));
 const HOST = { cpus: 2, cpuIds: [0, 1] };
 const load = (experiment) =>
   validateConfig({ experiments: { own: experiment } }, { file: path.join(SERVICE, 'experiments.yml'), host: HOST });
