@@ -19,7 +19,12 @@ process.on('unhandledRejection', fail);
 const request = JSON.parse(process.env.LAB_PREFLIGHT ?? '{}');
 const printed = watchStdout();
 const exported = await loadUserExport(request, { anyValue: request.kind === 'app' });
-const report = { ok: true, kind: request.kind, arity: typeof exported === 'function' ? exported.length : null, columns: [] };
+const report = {
+  ok: true,
+  kind: request.kind,
+  arity: typeof exported === 'function' ? exported.length : null,
+  columns: [],
+};
 if (request.kind === 'app') {
   const { server, shape } = await buildUserServer(exported, request);
   report.shape = shape;

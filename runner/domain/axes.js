@@ -92,7 +92,7 @@ export const AXES = {
     production: {
       default: {
         words:
-          'a pool of {value} worker threads per process running the calls: the lab deals them round-robin, all at once; a pool such as piscina (minThreads and maxThreads both {value}: its defaults follow os.availableParallelism(), which ignores a CPU quota) hands each to a thread as one frees up',
+          "a pool of {value} worker threads per process running the tasks (for `script`, your function's calls): the lab deals them round-robin, all at once; a pool such as piscina (minThreads and maxThreads both {value}: its defaults follow os.availableParallelism(), which ignores a CPU quota) hands each to a thread as one frees up",
         twin: true,
       },
       http: {
@@ -118,7 +118,7 @@ export const AXES = {
     production: {
       default: {
         words:
-          "{value} processes sharing the container's CPU budget, the calls dealt round-robin among them: node:cluster or child_process.fork with {value} workers in one container; {value} replicas are the same only if each gets 1/{value} of the budget",
+          "{value} processes sharing the container's CPU budget, the tasks dealt round-robin among them: node:cluster or child_process.fork with {value} workers in one container; {value} replicas are the same only if each gets 1/{value} of the budget",
         twin: true,
       },
       http: {

@@ -248,7 +248,7 @@ export const params = {
   ),
   loader: group(
     'Load generator',
-    'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.',
+    "The autocannon container: its own CPU limit and, where the host has CPUs beyond the server's budget, its own cpuset.",
     {
       cpus: {
         type: 'number',
@@ -266,7 +266,8 @@ export const params = {
         examples: ['auto', 'none', '1'],
         title: 'Loader CPU set',
         description:
-          'auto: when the cell pins the server (`cpuset` axis) and other host CPUs are free, pin the loader to them; otherwise unpinned. ' +
+          'auto: pin the loader to host CPUs the server does not need: outside its `cpuset`, or, without one, beyond its `cpus` rounded up ' +
+          '(the server then runs on the others, its quota unchanged); when none are spare, unpinned and shared (loader_shared). ' +
           'none: never pin. A CPU list ("1", "2-3"): pin there.',
       },
     },
