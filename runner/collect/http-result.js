@@ -71,7 +71,6 @@ export function combineHttpRaw(pair, loaderLimits) {
       loader_cpus: loaderLimits.cpus,
       loader_cpuset: loaderLimits.cpuset,
       loader_shared: loaderLimits.shared ?? null,
-      loader_cpu_ms: loaderResult.loader?.cpu_ms ?? null,
     },
     loader: loaderResult.loader,
   };

@@ -379,12 +379,6 @@ export const columns = [
       "the load generator could run on the server's CPUs (the host had none to spare beyond the cell's budget, or loader.cpuset said so): read loader_cpu_ms beside the server's numbers",
   },
   {
-    name: 'loader_cpu_ms',
-    unit: 'ms',
-    description:
-      'CPU time the load generator used over the measured period (its one process, getrusage): with loader_shared, what it took from CPUs the server could have used',
-  },
-  {
     name: 'loader_saturated',
     unit: '',
     type: 'boolean',
@@ -394,7 +388,7 @@ export const columns = [
     name: 'loader_cpu_ms',
     unit: 'ms',
     description:
-      "CPU time the load generator used in the measured period: where it shares the server's CPUs, the capacity model counts it as taken from them",
+      'CPU time the load generator used in the measured period (its one process, getrusage): with loader_shared, what it took from CPUs the server could have used, which the capacity model counts as taken from them',
   },
 ];
 
