@@ -2,6 +2,7 @@
 // toRows treat it like any run (toRows calls this for the executor's { pair, loaderLimits }). The server's line gives the row its timings, cgroup readings and
 // event-loop delay; the load generator's line adds the http numbers under `metrics`. A failure names
 // the container it came from, and the one that caused it comes last (the error column keeps the tail).
+import { EXIT_CODES } from '../../images/workload/workload-error.js';
 import { parseResultLine } from './parse-result.js';
 
 /**
@@ -13,7 +14,7 @@ import { parseResultLine } from './parse-result.js';
  * @param {boolean} pair.serverEndedFirst  the server exited on its own before the loader was done
  * @param {number} pair.containerMs
  * @param {string} pair.containerId  the server's
- * @param {{ cpus: number, cpuset: string }} loaderLimits  what the loader was given
+ * @param {{ cpus: number, cpuset: string, shared?: boolean }} loaderLimits  what the loader was given (plan/loader-limits.js)
  */
 export function combineHttpRaw(pair, loaderLimits) {
   const { server, loader } = pair;
@@ -33,7 +34,11 @@ export function combineHttpRaw(pair, loaderLimits) {
   const loaderResult = loader ? parseResultLine(loader.stdout) : null;
   const failed = (exitCode, ...parts) => ({ ...base, exitCode, stdout: '', stderr: parts.join('') });
   if (pair.serverEndedFirst && server.exitCode !== 0) {
-    return failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr));
+    return {
+      ...failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr)),
+      // Your start command never answered within its bound: not a crash, a service that was never there to load.
+      notReady: server.exitCode === EXIT_CODES.ERR_SERVER_NOT_READY,
+    };
   }
   if (!loader)
     return failed(server.exitCode ?? 1, label('server', server.stderr), '[loader] the load generator never started\n');
@@ -65,6 +70,7 @@ export function combineHttpRaw(pair, loaderLimits) {
       ...loaderResult.metrics,
       loader_cpus: loaderLimits.cpus,
       loader_cpuset: loaderLimits.cpuset,
+      loader_shared: loaderLimits.shared ?? null,
     },
     loader: loaderResult.loader,
   };

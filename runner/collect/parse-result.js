@@ -27,7 +27,8 @@ export function tailLines(text, count = STDERR_TAIL_LINES) {
 
 /**
  * What happened to a run, from the container's side: `ok` or a failure word, with the reason.
- * @returns {{ status: 'ok'|'timeout'|'oom'|'failed', error: string, result: object|null }}
+ * @returns {{ status: 'ok'|'timeout'|'oom'|'not_ready'|'failed', error: string, result: object|null }}
+ *   not_ready: an http server (your start command) that never answered within its bound (collect/http-result.js)
  */
 export function judgeRun(raw, { timeoutMs, memoryBytes }) {
   const result = raw.timedOut || raw.oomKilled ? null : parseResultLine(raw.stdout);
@@ -37,6 +38,7 @@ export function judgeRun(raw, { timeoutMs, memoryBytes }) {
     return { status: 'timeout', error: `killed after the ${timeoutMs / 1000} s timeout${because}`, result };
   if (raw.oomKilled)
     return { status: 'oom', error: `killed for memory: over the ${formatBytes(memoryBytes)} limit${because}`, result };
+  if (raw.notReady) return { status: 'not_ready', error: `the server never became ready${because}`, result };
   if (raw.exitCode === null) return { status: 'failed', error: `the container did not run${because}`, result };
   if (raw.exitCode !== 0)
     return { status: 'failed', error: `workload exited with code ${raw.exitCode}${because}`, result };

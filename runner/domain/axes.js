@@ -5,6 +5,10 @@
 //   label   axis name, meaning and unit, for chart axes and heatmaps
 //   pivot   'column': preferred across a default pivot table; 'row': preferred down it
 //   env     the container environment variable the value is passed in
+//   production  what a person deploys to get this setting outside the lab, per shape of the code measured
+//           (productionShape): { default: { words, twin }, <shape>: { words, twin } }; `words` has {value} (and
+//           {name} for an env axis) to fill; twin false: the lab's shape has no production twin. docs/own-code.md
+//           says the same (test/unit/domain/production.test.js keeps them together); advice can quote it.
 
 import { CPUSET_PATTERN } from '../../images/workload/lib/cpuset.js';
 import { CPU_QUANTITY_PATTERN, parseCpuAmount } from './cpu-quantity.js';
@@ -32,6 +36,13 @@ export const AXES = {
     normalize: (value) => parseCpuAmount(value) ?? value,
     // Written as given in the file, always a number once normalized: runs.csv reads it back as one.
     columnType: 'number',
+    production: {
+      default: {
+        words:
+          "a CPU limit of {value} on the service's container: Kubernetes `resources.limits.cpu` ({value} CPUs), `docker run --cpus {value}`, Compose `cpus: {value}`",
+        twin: true,
+      },
+    },
   },
   cpuset: {
     label: 'cpuset: CPUs pinned (ids)',
@@ -44,6 +55,13 @@ export const AXES = {
     example: ['0', '0-1'],
     // `cpuset: 0` is an integer in YAML; Docker and the CSV want the text.
     normalize: String,
+    production: {
+      default: {
+        words:
+          "the container pinned to CPUs {value}: `docker run --cpuset-cpus {value}`, Compose `cpuset`; Kubernetes names no CPUs, but gives a Guaranteed pod with whole-CPU requests CPUs of its own under the kubelet's static CPU manager policy",
+        twin: true,
+      },
+    },
   },
   uv_threadpool_size: {
     label: 'uv_threadpool_size: libuv pool (threads)',
@@ -55,6 +73,13 @@ export const AXES = {
     example: [1, 2, 4],
     // What libuv uses when UV_THREADPOOL_SIZE is unset: a cell without this axis has this many pool threads.
     unset: 4,
+    production: {
+      default: {
+        words:
+          "UV_THREADPOOL_SIZE={value} in the service's environment (Dockerfile `ENV`, the Deployment's `env:`, Compose `environment:`), read once when the pool first starts",
+        twin: true,
+      },
+    },
   },
   workers: {
     label: 'workers: worker_threads (threads)',
@@ -64,6 +89,23 @@ export const AXES = {
     description: 'worker_threads per process; 0 = main thread only.',
     value: { type: 'integer', minimum: 0, examples: [0, 2, 4] },
     example: [0, 2],
+    production: {
+      default: {
+        words:
+          "a pool of {value} worker threads per process running the tasks (for `script`, your function's calls): the lab deals them round-robin, all at once; a pool such as piscina (minThreads and maxThreads both {value}: its defaults follow os.availableParallelism(), which ignores a CPU quota) hands each to a thread as one frees up",
+        twin: true,
+      },
+      http: {
+        words:
+          "a pool of {value} worker threads per process that the route hands each request's work to, the thread with the fewest requests in flight first, while the event loop only parses and answers (e.g. piscina with minThreads and maxThreads both {value} and a concurrentTasksPerWorker high enough to take every request at once)",
+        twin: true,
+      },
+      app: {
+        words:
+          "no production twin: the lab runs your whole app in {value} worker threads and copies each connection's bytes to one of them; Node.js shares no port between threads, so a deployment gets this parallelism from processes (cluster) or from a pool for the heavy work only",
+        twin: false,
+      },
+    },
   },
   cluster: {
     label: 'cluster: processes',
@@ -73,6 +115,18 @@ export const AXES = {
     description: 'node:cluster processes; 0 = no cluster.',
     value: { type: 'integer', minimum: 0, examples: [0, 2] },
     example: [0, 2],
+    production: {
+      default: {
+        words:
+          "{value} processes sharing the container's CPU budget, the tasks dealt round-robin among them: node:cluster or child_process.fork with {value} workers in one container; {value} replicas are the same only if each gets 1/{value} of the budget",
+        twin: true,
+      },
+      http: {
+        words:
+          "{value} processes sharing the port and the container's CPU budget: node:cluster with {value} workers, or PM2 cluster mode with `instances: {value}`, in one container; {value} replicas behind the orchestrator are the same only if each replica gets 1/{value} of the budget",
+        twin: true,
+      },
+    },
   },
   workload: {
     label: 'workload',
@@ -88,6 +142,7 @@ export const AXES = {
     description: 'Node.js major version of the container image (e.g. 20, 22, 24).',
     value: { type: 'integer', minimum: 18, examples: [20, 22, 24] },
     example: [20, 22],
+    production: { default: { words: "Node.js {value} in the service's image (`FROM node:{value}`)", twin: true } },
   },
   engine: {
     title: 'Docker engine',
@@ -97,6 +152,7 @@ export const AXES = {
       'As a runs.csv column it is always filled: the engine the run went to.',
     value: { type: 'string', minLength: 1, examples: ['laptop', 'server'] },
     example: ['laptop', 'server'],
+    production: { default: { words: 'the machine the service is deployed on (here: engine {value})', twin: true } },
   },
 };
 
@@ -124,6 +180,7 @@ export const ENV_AXIS = {
   value: { type: ['string', 'number', 'boolean'], examples: ['--max-semi-space-size=64'] },
   example: ['a', 'b'],
   normalize: String,
+  production: { default: { words: "{name}={value} in the service's environment", twin: true } },
 };
 
 /** The definition of a built-in axis or an environment-variable axis, or undefined for an unknown key. */
@@ -134,4 +191,27 @@ export function findAxis(name) {
 
 export function normalizeAxisValue(name, value) {
   return findAxis(name)?.normalize?.(value) ?? value;
+}
+
+/**
+ * The shape of the code a cell measures, which decides what an axis means in production: `tasks` (a built-in CPU
+ * workload), `script` (your function), `http` (the lab's server), `app` (your app in the lab's harness), `start`
+ * (your own start command), `command` (any program).
+ */
+export function productionShape(workload, params = {}) {
+  if (workload === 'http') return params.start !== undefined ? 'start' : params.app ? 'app' : 'http';
+  if (workload === 'script' || workload === 'command') return workload;
+  return 'tasks';
+}
+
+/**
+ * What a person deploys for `axis` = `value` in a cell of that shape: { words, twin } (twin false: no production twin),
+ * or null for an axis without one (workload) or a value that turns the knob off (workers 0, cluster 0).
+ */
+export function describeProduction(axis, value, shape = 'tasks') {
+  const production = findAxis(axis)?.production;
+  if (!production || ((axis === 'workers' || axis === 'cluster') && Number(value) === 0)) return null;
+  // Your app in the lab's processes is served as the lab's own server is.
+  const { words, twin } = production[shape] ?? (shape === 'app' ? production.http : undefined) ?? production.default;
+  return { words: words.replaceAll('{value}', String(value)).replaceAll('{name}', axis), twin };
 }

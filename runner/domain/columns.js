@@ -52,7 +52,7 @@ const RUN_MEASURES = [
   {
     name: 'status',
     type: 'text',
-    doc: '`ok`, `failed` (non-zero exit, or no valid result line), `timeout`, `oom` (killed by the memory limit)',
+    doc: '`ok`, `failed` (non-zero exit, or no valid result line), `timeout`, `oom` (killed by the memory limit), `not_ready` (http with `start`: your service never answered its `port`/`ready` within `readyTimeout`)',
   },
   {
     name: 'error',

@@ -30,10 +30,12 @@ export function measureTakenCpus(values, runs = [], { allowedCpus, hostCpus }) {
 
 function takenRate(values, run, allowed, host) {
   const share = run.interference_pct;
+  // loader_shared says it where the row has it (the runner may keep a server without a cpuset off the loader's CPUs,
+  // plan/loader-limits.js); older rows are judged from the cpusets.
+  const shared =
+    typeof run.loader_shared === 'boolean' ? run.loader_shared : sharesCpus(values.cpuset, run.loader_cpuset);
   const loader =
-    Number.isFinite(run.loader_cpu_ms) && run.wall_ms > 0 && sharesCpus(values.cpuset, run.loader_cpuset)
-      ? run.loader_cpu_ms / run.wall_ms
-      : null;
+    Number.isFinite(run.loader_cpu_ms) && run.wall_ms > 0 && shared ? run.loader_cpu_ms / run.wall_ms : null;
   if (!Number.isFinite(share) && loader === null) return null;
   // The contended part is what the others used beyond the host's CPUs the run was not allowed.
   const others = share > 0 ? (allowed * share) / 100 + (host - allowed) : 0;

@@ -97,7 +97,7 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
     );
   }
   const params = experiment.params[values.workload] ?? {};
-  checkCellAxes(values, { config, where });
+  checkCellAxes(values, params, { config, where });
   const env = { ...stringifyValues(experiment.env ?? {}) };
   for (const [axis, value] of Object.entries(values)) {
     if (!AXIS_NAMES.includes(axis)) env[axis] = String(value);
@@ -117,9 +117,12 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   return { cell, values, workload: values.workload, params, env, limits, nodeMajor, imageChoice, container };
 }
 
-/** A workload may refuse an axis value it cannot honour (command: workers, cluster, uv_threadpool_size). */
-function checkCellAxes(values, { config, where }) {
-  const [issue] = getWorkload(values.workload)?.checkCell?.(values) ?? [];
+/**
+ * A workload may refuse an axis value it cannot honour (command: workers, cluster, uv_threadpool_size; http with
+ * `start`: workers, cluster).
+ */
+function checkCellAxes(values, params, { config, where }) {
+  const [issue] = getWorkload(values.workload)?.checkCell?.(values, params) ?? [];
   if (issue) throw configError(config, [...where, 'matrix', issue.axis], issue.message, issue.hint);
 }
 

@@ -5,6 +5,9 @@ import { describeQuestions } from './describe-questions.js';
 import { findIgnoredParams } from './ignored-params.js';
 import { formatPath } from '../config/diagnostics/paths.js';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+import { getWorkload } from '../domain/workloads.js';
+import { countBudgetCpus, planLoaderLimits } from './loader-limits.js';
+import { locateCellValue } from './slots.js';
 
 /**
  * @param {{ experiment: object, cells: { values: object }[] }} plan
@@ -20,6 +23,7 @@ export function findPlanWarnings(plan, config) {
   const questions = describeQuestions(plan).warnings;
   return [
     ...findUnusableQuotas(plan, where),
+    ...findSharedLoaders(plan, config.host, where),
     ...findIncludesExtendingAll(plan.experiment, where),
     ...findIncludeConstants(plan, where),
     ...ignored,
@@ -55,6 +59,43 @@ function findUnusableQuotas({ cells }, where) {
     });
   }
   return warnings;
+}
+
+// An http cell's load generator shares the server's CPUs when the host has none to spare beyond the cell's budget
+// (loader-limits.js): its CPU time then competes with the server's. Only for `loader.cpuset: auto` (the others were
+// chosen), and only where the host is known here (not with engines elsewhere or --slots: their runs record it).
+function findSharedLoaders({ experiment, cells }, host, where) {
+  if (!host) return [];
+  const shared = cells.filter(
+    (cell) =>
+      getWorkload(cell.workload)?.serves &&
+      cell.params.loader?.cpuset === 'auto' &&
+      planLoaderLimits({ server: cell.limits, loader: cell.params.loader, hostCpuIds: host.cpuIds }).shared,
+  );
+  if (shared.length === 0) return [];
+  const budgets = [
+    ...new Set(
+      shared.map((cell) =>
+        cell.values.cpuset === undefined
+          ? countBudgetCpus(cell.limits, host.cpuIds.length)
+          : parseCpuList(cell.values.cpuset).length,
+      ),
+    ),
+  ];
+  const listed = [...new Set(shared.map(({ values }) => describeBudget(values)))];
+  const first = shared[0].values;
+  return [
+    {
+      path: first.cpus !== undefined ? locateCellValue(experiment, first, 'cpus') : where,
+      message: `the load generator will share the server's CPUs in the http cells with ${listed.join('; ')}: this host has ${host.cpuIds.length} CPU${host.cpuIds.length === 1 ? '' : 's'} and those cells' budget needs ${budgets.join(' or ')}, leaving none to the loader`,
+      hint: `the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to keep them apart, run on a host with more CPUs, give those cells fewer \`cpus\`, or a \`cpuset\` that leaves a CPU free (e.g. cpuset: "0")`,
+    },
+  ];
+}
+
+function describeBudget(values) {
+  if (values.cpuset !== undefined) return `cpuset ${values.cpuset}`;
+  return values.cpus === undefined ? 'no cpus quota (every CPU)' : `cpus ${values.cpus}`;
 }
 
 // GitHub's include semantics: an entry that contradicts no combination extends them all. Written to

@@ -3,7 +3,8 @@
 import { summarizeCells } from './summary.js';
 import { isMeasured } from '../domain/interference.js';
 import { buildPivots } from './pivot.js';
-import { formatCellValues } from './format.js';
+import { formatCellValues, formatNumber } from './format.js';
+import { median } from '../stats/statistics.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
 import { judgeResults } from './verdicts.js';
 import { buildAdvice } from './advice.js';
@@ -33,6 +34,7 @@ export function buildReport(results, options = {}) {
       ...notes,
       ...baselineNotes(summary.cells, workloads, baseline, results.axes),
       ...disturbedNotes(summary.cells, results),
+      ...sharedLoaderNotes(summary.cells, results.axes),
     ],
     baselines: listBaselines(summary.cells, workloads, results.axes),
     counts: countRuns(results),
@@ -105,6 +107,29 @@ function disturbedNotes(cells, { axes, keepDisturbed }) {
       (cell) =>
         `every run of ${cell.cell} (${formatCellValues(cell.values, axes)}) was disturbed (${cell.disturbed}, re-runs included): it has no measurement; run it again when the host is quieter, or count them with --keep-disturbed`,
     );
+}
+
+/**
+ * http cells whose load generator ran on the server's CPUs (loader_shared: the host had none to spare beyond the cell's
+ * budget, plan/loader-limits.js): what it took, measured, so a reader can judge how much the server's numbers lost to it.
+ */
+function sharedLoaderNotes(cells, axes) {
+  const shared = cells
+    .map((cell) => ({ cell, runs: cell.runs.filter((run) => run.loader_shared === true) }))
+    .filter(({ runs }) => runs.length > 0);
+  if (shared.length === 0) return [];
+  const described = shared.map(({ cell, runs }) => {
+    const cpuMs = median(runs.map((run) => run.loader_cpu_ms).filter(Number.isFinite));
+    const periodMs = median(runs.map((run) => run.wall_ms).filter(Number.isFinite));
+    const took =
+      cpuMs === null
+        ? 'its CPU time was not recorded'
+        : `${formatNumber(cpuMs, 3)} ms of CPU a run${periodMs ? ` (${formatNumber(cpuMs / periodMs, 2)} CPU over the ${formatNumber(periodMs / 1000, 3)} s measured)` : ''}`;
+    return `${formatCellValues(cell.values, axes)}: ${took}`;
+  });
+  return [
+    `the load generator shared the server's CPUs (loader_shared) in ${shared.length} cell${shared.length === 1 ? '' : 's'}, so their numbers are the server's with the loader competing for CPU; median loader_cpu_ms: ${described.join('; ')}`,
+  ];
 }
 
 /**

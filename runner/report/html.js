@@ -66,6 +66,12 @@ export function renderHtml(report) {
       'The same numbers as summary.csv, rounded for reading.',
       report.workloads.map((workload) => summaryTable(report, workload)),
     ),
+    section(
+      'notes',
+      'Notes',
+      'What to know before reading the numbers above (the same notes as report.md).',
+      report.notes.length ? [`<ul>${report.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}</ul>`] : [],
+    ),
     renderModelHtml(report),
     renderMethodHtml(),
   ].filter(Boolean);

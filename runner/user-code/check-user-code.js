@@ -11,10 +11,13 @@ import { formatPath } from '../config/diagnostics/paths.js';
 import { getWorkload } from '../domain/workloads.js';
 import { LabError, LabErrors } from '../errors.js';
 import { describePackages } from './user-packages.js';
+import { SHAPES_IN_WORDS } from '../../images/workload/http/app-shape.js';
 
 // Type stripping on by default (https://nodejs.org/api/typescript.html#type-stripping): from 23.6.0 and 22.18.0.
 const STRIPS_TYPES = { from: 24, since: { 22: '22.18.0', 23: '23.6.0' } };
-const NOT_A_FUNCTION = new Set(['number', 'string', 'boolean', 'object', 'bigint', 'undefined']);
+const NOT_A_FUNCTION = new Set(['number', 'string', 'boolean', 'object', 'bigint', 'undefined', 'listening server']);
+// An http app may be an instance (a Fastify or Koa app: the source says `unknown`), but never a class to construct.
+const NOT_AN_APP = new Set([...NOT_A_FUNCTION, 'class']);
 
 /**
  * @param {object[]} plans  planExperiments(...)
@@ -161,20 +164,8 @@ function checkExport(target, read, where) {
   const listed = [...read.names.keys()].sort();
   const exportsText = listed.length > 0 ? listed.join(', ') : 'none';
   if (kind !== undefined) {
-    if (!NOT_A_FUNCTION.has(kind)) return null;
-    return {
-      error: new LabError(
-        'ERR_CONFIG_INVALID',
-        `${target.shown}: export \`${name}\` is ${article(kind)} ${kind}, not a function`,
-        {
-          ...place,
-          hint:
-            target.kind === 'app'
-              ? 'write the name of an export that is a (req, res) handler or a function returning an http.Server'
-              : 'write the name of an exported function in `export:`',
-        },
-      ),
-    };
+    if (!(target.kind === 'app' ? NOT_AN_APP : NOT_A_FUNCTION).has(kind)) return null;
+    return { error: notAFunction(target, name, kind, place) };
   }
   const close = suggestName(name, listed);
   const hint = close
@@ -200,6 +191,29 @@ function checkExport(target, read, where) {
   };
 }
 
+function notAFunction(target, name, kind, place) {
+  if (target.kind !== 'app') {
+    return new LabError(
+      'ERR_CONFIG_INVALID',
+      `${target.shown}: export \`${name}\` is ${article(kind)} ${kind}, not a function`,
+      { ...place, hint: 'write the name of an exported function in `export:`' },
+    );
+  }
+  const why =
+    kind === 'listening server'
+      ? 'what listen() returns, a server already listening: the lab listens itself (its port, in every cluster process, not at all in worker threads)'
+      : kind === 'class'
+        ? 'a class: the lab calls a factory, it does not construct one'
+        : `${article(kind)} ${kind}, not an app`;
+  return new LabError('ERR_CONFIG_INVALID', `${target.shown}: export \`${name}\` is ${why}`, {
+    ...place,
+    hint:
+      kind === 'listening server'
+        ? 'export the app itself (or a function returning it) and call listen() only when the module is run directly'
+        : `export ${SHAPES_IN_WORDS}, and write its name in \`export:\``,
+  });
+}
+
 function missingPackage(target, pkg, place) {
   return {
     ...place,
@@ -220,7 +234,11 @@ function engineChecks(target, packages, read, kind) {
     checks.push('that it uses only types Node.js can strip (no enum, namespace or parameter properties)');
   }
   if (kind === 'unknown')
-    checks.push(`that \`${target.exportName}\` is a function (the source does not say what it is)`);
+    checks.push(
+      target.kind === 'app'
+        ? `what \`${target.exportName}\` is: a handler, a factory, or a framework's app (only building it tells)`
+        : `that \`${target.exportName}\` is a function (the source does not say what it is)`,
+    );
   const addons = packages.filter((pkg) => pkg.addon).map((pkg) => pkg.name);
   if (addons.length > 0)
     checks.push(

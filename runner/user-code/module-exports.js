@@ -21,7 +21,7 @@ const MAX_DEPTH = 8;
  * @property {string} file
  * @property {'module'|'commonjs'} format
  * @property {Map<string, string>} names   export name → kind: function, class, number, string, boolean, object,
- *   bigint, undefined, or unknown (the source does not say)
+ *   bigint, undefined, listening server (what `x.listen(…)` returns), or unknown (the source does not say)
  * @property {string[]} dynamic   what only running the module can tell, in words ("`module.exports = api` (line 9)")
  * @property {boolean} viaDefault  a name may also be found on the default export's value (load-export.js looks
  *   there for CommonJS `module.exports = {...}` and an ES default object), and its keys are not all known
@@ -334,6 +334,11 @@ function kindOf(node, locals) {
       return node.bigint !== undefined ? 'bigint' : typeof node.value;
     case 'Identifier':
       return node.name === 'undefined' ? 'undefined' : (locals.get(node.name) ?? 'unknown');
+    case 'CallExpression':
+      // `app.listen(3000)`: what a server's (or Express's, Koa's) listen() returns, a server already listening.
+      return node.callee.type === 'MemberExpression' && propertyName(node.callee) === 'listen'
+        ? 'listening server'
+        : 'unknown';
     default:
       return 'unknown';
   }

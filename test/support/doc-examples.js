@@ -24,8 +24,11 @@ export function readExamples(files = DOC_FILES) {
   });
 }
 
-/** What `--plan` would run, per experiment: its cells as `axis=value ...` lines, and any warnings. */
-export function planExample({ file, text }, host = { cpus: 2, cpuIds: [0, 1] }) {
+/**
+ * What `--plan` would run, per experiment: its cells as `axis=value ...` lines, and any warnings. The host is a
+ * 4-CPU machine, a reader's laptop: a 2-CPU cell's http load generator then has a CPU of its own.
+ */
+export function planExample({ file, text }, host = { cpus: 4, cpuIds: [0, 1, 2, 3] }) {
   const { raw, locate } = parseYaml(text, file);
   const config = validateConfig(raw, { file, locate, host });
   return planExperiments(config, { defaultNodeMajor: 24 }).map((plan) => ({

@@ -15,5 +15,5 @@ export const FAST_BODY = 'fast';
 /** GET: 200 once every server process listens. POST start/stop: bound the measured period. */
 export const CONTROL = { ready: '/__lab/ready', start: '/__lab/start', stop: '/__lab/stop' };
 
-export const appUrl = (path) => `http://${HOST}:${APP_PORT}${path}`;
+export const appUrl = (path, port = APP_PORT) => `http://${HOST}:${port}${path}`;
 export const controlUrl = (path) => `http://${HOST}:${CONTROL_PORT}${path}`;

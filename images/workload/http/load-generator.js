@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 import { WorkloadError } from '../workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
 import { round } from '../result.js';
-import { CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
+import { APP_PORT, CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl } from './endpoints.js';
 import { lowerMedian, runBursts, summarizeRounds } from './burst.js';
 import { DRAIN_TIMEOUT_MS } from './drain.js';
 import { requestOnce } from './request-once.js';
@@ -18,6 +18,7 @@ import { judgeLoaderSaturation } from './saturation.js';
 import { prepareWork } from './work.js';
 
 export const READY_TIMEOUT_MS = 60_000;
+// A start command gets `readyTimeout` to answer; the loader waits that long and a little more for the control port.
 const READY_POLL_MS = 100;
 // The fast-route probe: one connection, a steady 100 requests per second, so it adds little load
 // and its p99 says how long a trivial request waits while the server is busy.
@@ -31,7 +32,7 @@ const BURST_PROBE_MAX_S = 3600;
 /** @param {import('../spec.js').Spec} spec  the server's spec: the loader reads params.http from it */
 export async function runLoad(spec, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const { params } = spec;
-  await waitForServer();
+  await waitForServer(params.start ? Math.max(READY_TIMEOUT_MS, (params.readyTimeout + 10) * 1000) : READY_TIMEOUT_MS);
   await verifyServer(params);
   if (params.warmup > 0) {
     log(`warm-up: ${params.warmup} s`);
@@ -92,7 +93,7 @@ async function measureLoad(params, { work, fast }) {
   // Off unless asked for (its CPU time would be in the period, its answers not among the responses); a
   // user's app has no /fast route of ours. No probe: fast_route_* stay empty.
   const startProbe = (duration) =>
-    params.fastProbe && !params.app
+    params.fastProbe && !userRoute(params)
       ? track(autocannon({ ...probeOptions, duration }), fast)
       : { errors: 0, non2xx: 0, stop() {} };
   if (params.load === 'idle') {
@@ -112,8 +113,9 @@ async function measureLoad(params, { work, fast }) {
   }
   // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
   const probe = startProbe(BURST_PROBE_MAX_S);
-  const url = params.app ? appUrl(params.app.path) : appUrl(WORK_PATH);
-  const fastPath = params.burst.fast && !params.app ? FAST_PATH : undefined;
+  const route = userRoute(params);
+  const url = route ? appUrl(route.path, route.port) : appUrl(WORK_PATH);
+  const fastPath = params.burst.fast && !route ? FAST_PATH : undefined;
   const main = await runBursts({
     url,
     requests: params.burst.requests,
@@ -181,7 +183,7 @@ function summarizeBursts({ roundsMs, firstMs, fastMs }) {
 
 function loadOptions(params, duration) {
   return {
-    ...(params.app ? appRequest(params.app) : { url: appUrl(WORK_PATH) }),
+    ...(userRoute(params) ? toRequest(userRoute(params)) : { url: appUrl(WORK_PATH) }),
     connections: params.connections,
     pipelining: params.pipelining,
     duration,
@@ -199,8 +201,8 @@ function track(instance, recorder) {
 }
 
 /** GET /__lab/ready until it answers: the primary opens the control port once every process listens. */
-async function waitForServer() {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
+async function waitForServer(timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
   let last;
   while (performance.now() < deadline) {
     try {
@@ -214,19 +216,30 @@ async function waitForServer() {
   }
   throw new WorkloadError(
     'ERR_SERVER_NOT_READY',
-    `the server did not answer ${controlUrl(CONTROL.ready)} within ${READY_TIMEOUT_MS / 1000} s (last: ${last})`,
+    `the server did not answer ${controlUrl(CONTROL.ready)} within ${timeoutMs / 1000} s (last: ${last})`,
   );
 }
 
+/**
+ * The user's route, or null for the lab's own server: your app's (on the app port), or the `request` a start
+ * command's service is sent (on its own `port`).
+ */
+export function userRoute(params) {
+  if (params.app) return { ...params.app, port: APP_PORT, who: 'your app' };
+  if (params.start) return { ...params.request, port: params.port, who: 'your service' };
+  return null;
+}
+
 /** The user's route as autocannon and requestOnce both take it. */
-function appRequest({ path, method, headers, body }) {
-  return { url: appUrl(path), method, headers, ...(body === '' ? {} : { body }) };
+function toRequest({ path, method, headers, body, port }) {
+  return { url: appUrl(path, port), method, headers, ...(body === '' ? {} : { body }) };
 }
 
 /** A server that answers wrongly must fail the run, not produce a number. */
 async function verifyServer(params) {
-  if (params.app) {
-    await expectStatus(params.app);
+  const route = userRoute(params);
+  if (route) {
+    await expectStatus(route);
     return;
   }
   const expected = await (await prepareWork(params))();
@@ -250,14 +263,14 @@ async function expectAnswer(path, expected) {
   }
 }
 
-/** A user's app: the status it was told to expect; its body is theirs to know. */
-async function expectStatus(app) {
-  const { url, ...init } = appRequest(app);
+/** A user's app or service: the status it was told to expect; its body is theirs to know. */
+async function expectStatus(route) {
+  const { url, ...init } = toRequest(route);
   const { status, body } = await requestOnce(url, { ...init, timeoutMs: CONTROL_TIMEOUT_MS });
-  if (status !== app.status) {
+  if (status !== route.status) {
     throw new WorkloadError(
       'ERR_SERVER_WRONG',
-      `your app answered ${app.method} ${app.path} with status ${status} (expected ${app.status}): ${preview(body)}`,
+      `${route.who} answered ${route.method} ${route.path} with status ${status} (expected ${route.status}): ${preview(body)}`,
     );
   }
 }

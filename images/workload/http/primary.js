@@ -1,4 +1,4 @@
-// The http server's primary process: start the server processes (itself, or N cluster children),
+// The http server's primary process: start the server processes (itself, N cluster children, or your start command),
 // then serve the control port until the load generator has bracketed the measured period with
 // POST /__lab/start and POST /__lab/stop. Event-loop delay, cgroup counters and CPU time cover
 // exactly that period; the warm-up before it is not counted, nor are its requests still in flight when
@@ -15,11 +15,15 @@ import { forkServerProcesses } from './cluster-server.js';
 import { CONTROL, CONTROL_PORT, HOST } from './endpoints.js';
 import { buildServerResult } from './server-result.js';
 import { startServerProcess } from './server-process.js';
+import { listServicePids, startUserCommand } from './start-command.js';
 
 /** @param {import('../spec.js').Spec} spec */
 export async function runHttpPrimary(spec) {
   const t0 = readClockMs();
-  const sampler = startThreadSampler([process.pid]);
+  // A start command's processes are the service; ours only hands out the control port.
+  const sampler = spec.params.start
+    ? startThreadSampler([], { listPids: listServicePids })
+    : startThreadSampler([process.pid]);
   let failed;
   const failure = new Promise((_, reject) => {
     failed = reject;
@@ -41,6 +45,19 @@ export async function runHttpPrimary(spec) {
 }
 
 async function startUnits(spec, { onFork, onFailure }) {
+  if (spec.params.start) {
+    const command = await startUserCommand(spec.params, {
+      onFailure,
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    return {
+      drain: command.drain,
+      start: async () => command.start(),
+      // No event loop of ours, no requests of ours: those columns stay empty.
+      stop: async () => ({ loops: [], usages: [command.stop().usage], served: [null] }),
+      close: command.close,
+    };
+  }
   if (spec.cluster > 0) {
     const children = await forkServerProcesses({ spec, onFork, onFailure });
     // The primary only hands out connections, but its CPU and memory are the run's too.

@@ -5,16 +5,14 @@
 //            out (the least busy thread first), passing each connection's bytes to and fro. Node has
 //            no port sharing between threads, but an http.Server serves any Duplex emitted as a
 //            'connection' (documented), so the app runs unchanged in every thread.
-// The export is a `(req, res)` handler (two or more parameters: Express apps have three) or a
-// function that returns an http.Server without calling listen().
+// The export is a handler, a factory, or a framework's instance (app-shape.js tells them apart by shape).
 
-import http from 'node:http';
 import net from 'node:net';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { WorkloadError } from '../workload-error.js';
 import { loadUserExport } from '../user/load-export.js';
-import { formatUserError } from '../user/user-error.js';
+import { buildUserServer } from './app-shape.js';
 import { APP_PORT, HOST } from './endpoints.js';
 import { pickLeastBusy } from './worker-pool.js';
 
@@ -37,50 +35,10 @@ export async function startUserApp({ app, workers }) {
   };
 }
 
-/** The user's http.Server, not listening. */
+/** The user's app as an http.Server, not listening, whatever its shape (app-shape.js). */
 export async function createUserServer(app) {
-  const exported = await loadUserExport(app);
-  if (exported.length >= 2) return http.createServer(failLoudly(exported));
-  const server = await exported();
-  if (!(server instanceof net.Server)) {
-    throw new WorkloadError(
-      'ERR_EXPORT_INVALID',
-      `export \`${app.export}\` of ${app.file.replace(/^\/lab\/user\//, '')} takes fewer than two parameters, so it was called as a server factory, ` +
-        `but it returned ${server === null ? 'null' : typeof server}, not an http.Server: export a (req, res) handler, or a function returning http.createServer(...)`,
-    );
-  }
-  if (server.listening)
-    throw new WorkloadError(
-      'ERR_EXPORT_INVALID',
-      `export \`${app.export}\` returned a server that is already listening: return it without calling listen(), the lab picks the port`,
-    );
+  const { server } = await buildUserServer(await loadUserExport(app, { anyValue: true }), app);
   return server;
-}
-
-/**
- * A handler that throws (or rejects) would crash a plain Node server all the same; here the run fails
- * with the user's stack in `error`, not only the message.
- */
-function failLoudly(handler) {
-  const explain = (request, error) =>
-    new WorkloadError(
-      'ERR_TASK_FAILED',
-      `your app threw on ${request.method} ${request.url}: ${formatUserError(error)}`,
-      { cause: error },
-    );
-  return function handle(request, response, ...rest) {
-    let returned;
-    try {
-      returned = handler.call(this, request, response, ...rest);
-    } catch (error) {
-      throw explain(request, error);
-    }
-    if (typeof returned?.then === 'function') {
-      returned.then(undefined, (error) => {
-        throw explain(request, error);
-      });
-    }
-  };
 }
 
 async function startConnectionDealer(app, size) {

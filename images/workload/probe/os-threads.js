@@ -1,4 +1,4 @@
-// OS threads of the run's processes (the primary and its cluster children), read from /proc.
+// OS threads of the run's processes (the primary and its cluster children, or a start command's tree), read from /proc.
 //
 // peak_threads: the total is sampled every 20 ms (one small file per process, cheap enough not to
 // disturb a 0.5-CPU container) and at every task end, since a thread blocked in sync work cannot run
@@ -30,14 +30,17 @@ export function hasNamedPoolThreads(uvVersion) {
 
 /**
  * @param {number[]} pids  processes to watch from now on; addProcess adds forked ones
+ * @param {{ listPids?: () => number[] }} [options]  listPids: processes found anew at every sample (a start command's
+ *   tree, whose forks are not ours to hear of), watched besides `pids`
  * @returns {{ addProcess(pid: number): void, sample(): void, stop(): { peakThreads: number|null, poolThreads: number|null } }}
  *   stop() must come after every task has ended and before any watched process exits.
  */
-export function startThreadSampler(pids) {
+export function startThreadSampler(pids, { listPids = () => [] } = {}) {
   const watched = [...pids];
+  const current = () => [...new Set([...watched, ...listPids()])];
   let peakThreads = null;
   const sample = () => {
-    const total = sumOver(watched, (pid) => parseThreadsLine(readTextOrNull(`/proc/${pid}/status`)));
+    const total = sumOver(current(), (pid) => parseThreadsLine(readTextOrNull(`/proc/${pid}/status`)));
     if (total !== null) peakThreads = Math.max(peakThreads ?? 0, total);
   };
   const timer = setInterval(sample, INTERVAL_MS);
@@ -49,7 +52,7 @@ export function startThreadSampler(pids) {
     stop() {
       clearInterval(timer);
       sample();
-      const poolThreads = hasNamedPoolThreads(process.versions.uv) ? sumOver(watched, countPoolThreads) : null;
+      const poolThreads = hasNamedPoolThreads(process.versions.uv) ? sumOver(current(), countPoolThreads) : null;
       return { peakThreads, poolThreads };
     },
   };

@@ -10,8 +10,13 @@ import { WorkloadError } from '../workload-error.js';
 const FOREIGN_BINARY =
   /invalid ELF header|wrong ELF class|Exec format error|ELF file's phentsize|not a dynamic executable|file too short|cannot open shared object|mach-o|incompatible architecture/i;
 
-/** @returns {Promise<Function>} */
-export async function loadUserExport({ file, export: name }) {
+/**
+ * @param {{ file: string, export: string }} target
+ * @param {{ anyValue?: boolean }} [options]  anyValue: an app's export may be an instance (a Fastify or Koa app, an
+ *   http.Server) or a promise, not only a function (http/app-shape.js tells them apart); only a missing one fails here
+ * @returns {Promise<Function|unknown>}
+ */
+export async function loadUserExport({ file, export: name }, { anyValue = false } = {}) {
   let namespace;
   try {
     namespace = await import(pathToFileURL(file).href);
@@ -19,7 +24,7 @@ export async function loadUserExport({ file, export: name }) {
     throw explainImportError(error, file);
   }
   const found = pickExport(namespace, name);
-  if (typeof found !== 'function') {
+  if (anyValue ? found === undefined : typeof found !== 'function') {
     const names = Object.keys(namespace).filter((key) => key !== 'default' || namespace.default !== undefined);
     throw new WorkloadError(
       'ERR_EXPORT_INVALID',

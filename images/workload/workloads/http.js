@@ -10,6 +10,14 @@ import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.j
 import { CPUSET_PATTERN } from '../lib/cpuset.js';
 import { assertRunnable as assertArgon2Runnable } from './argon2.js';
 import { checkParams as checkPbkdf2, params as pbkdf2Params } from './pbkdf2.js';
+import {
+  checkStartCell,
+  checkStartParams,
+  findIgnoredStartKeys,
+  ROUTE_PROPERTIES,
+  startParams,
+  startToContainer,
+} from './http-start.js';
 
 export const description =
   'An HTTP server (single process, `cluster` processes, or a `workers` pool) under autocannon load from a separate ' +
@@ -240,7 +248,7 @@ export const params = {
   ),
   loader: group(
     'Load generator',
-    'The autocannon container: its own CPU limit and, where cores are free, its own cpuset.',
+    "The autocannon container: its own CPU limit and, where the host has CPUs beyond the server's budget, its own cpuset.",
     {
       cpus: {
         type: 'number',
@@ -258,7 +266,8 @@ export const params = {
         examples: ['auto', 'none', '1'],
         title: 'Loader CPU set',
         description:
-          'auto: when the cell pins the server (`cpuset` axis) and other host CPUs are free, pin the loader to them; otherwise unpinned. ' +
+          'auto: pin the loader to host CPUs the server does not need: outside its `cpuset`, or, without one, beyond its `cpus` rounded up ' +
+          '(the server then runs on the others, its quota unchanged); when none are spare, unpinned and shared (loader_shared). ' +
           'none: never pin. A CPU list ("1", "2-3"): pin there.',
       },
     },
@@ -269,9 +278,9 @@ export const params = {
     required: ['file'],
     title: 'Your app',
     description:
-      "Serve your own app instead of the lab's: `export` is a `(req, res)` handler (two or more parameters, e.g. an Express app) " +
-      'or a function returning an unlistened `http.Server`. The loader sends `method` `path` (with `headers` and `body`) and ' +
-      'expects `status`; `work` is then unused. See docs/own-code.md.',
+      "Serve your own app instead of the lab's: `export` is a `(req, res)` handler (two or more parameters: an Express app is one), " +
+      'an http.Server not listening, a Fastify instance, a Koa app or a Hapi server, or a function returning (or resolving to) one of them. ' +
+      'The loader sends `method` `path` (with `headers` and `body`) and expects `status`; `work` is then unused. See docs/own-code.md.',
     properties: {
       file: {
         type: 'string',
@@ -286,7 +295,7 @@ export const params = {
         default: 'default',
         examples: ['default', 'handler'],
         title: 'Export name',
-        description: 'The handler or server factory.',
+        description: 'The handler, the app, or the function that builds it.',
       },
       root: {
         type: 'string',
@@ -295,47 +304,10 @@ export const params = {
         title: 'Folder to mount',
         description: "Mounted read-only (its node_modules is used); default: the file's folder.",
       },
-      path: {
-        type: 'string',
-        pattern: '^/',
-        default: '/',
-        examples: ['/api/users?limit=20'],
-        title: 'Route',
-        description: 'Path (and query) every request asks for.',
-      },
-      method: {
-        type: 'string',
-        enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        default: 'GET',
-        title: 'Method',
-        description: 'HTTP method of every request.',
-      },
-      headers: {
-        type: 'object',
-        additionalProperties: { type: 'string' },
-        default: {},
-        examples: [{ 'content-type': 'application/json' }],
-        title: 'Headers',
-        description: 'Request headers, name → value.',
-      },
-      body: {
-        type: 'string',
-        default: '',
-        examples: ['{"name":"ada"}'],
-        title: 'Body',
-        description: 'Request body, sent as is.',
-      },
-      status: {
-        type: 'integer',
-        minimum: 100,
-        maximum: 599,
-        default: 200,
-        title: 'Expected status',
-        description:
-          'Any other status fails the run before it is measured; during it, non-2xx answers count in non2xx.',
-      },
+      ...ROUTE_PROPERTIES,
     },
   },
+  ...startParams,
   fault: {
     type: 'string',
     enum: ['none', 'wrong-body', 'wrong-status'],
@@ -400,6 +372,13 @@ export const columns = [
   { name: 'loader_cpus', unit: 'CPUs', description: 'CPU quota of the load generator' },
   { name: 'loader_cpuset', unit: '', type: 'text', description: 'CPUs the load generator was pinned to' },
   {
+    name: 'loader_shared',
+    unit: '',
+    type: 'boolean',
+    description:
+      "the load generator could run on the server's CPUs (the host had none to spare beyond the cell's budget, or loader.cpuset said so): read loader_cpu_ms beside the server's numbers",
+  },
+  {
     name: 'loader_saturated',
     unit: '',
     type: 'boolean',
@@ -409,7 +388,7 @@ export const columns = [
     name: 'loader_cpu_ms',
     unit: 'ms',
     description:
-      "CPU time the load generator used in the measured period: where it shares the server's CPUs, the capacity model counts it as taken from them",
+      'CPU time the load generator used in the measured period (its one process, getrusage): with loader_shared, what it took from CPUs the server could have used, which the capacity model counts as taken from them',
   },
 ];
 
@@ -440,8 +419,12 @@ const APP_DEFAULTS = Object.fromEntries(
     .map(([key, schema]) => [key, schema.default]),
 );
 
-/** With `app`: its defaults filled, its file as seen inside the container, and the mount of its folder. */
+/**
+ * With `app`: its defaults filled, its file as seen inside the container, and the mount of its folder. With `start`:
+ * its defaults filled and the mount of the service's folder (http-start.js).
+ */
 export function toContainer(filled, { configDir }) {
+  if (filled.start !== undefined) return startToContainer(filled, { configDir });
   if (!filled.app) return { params: filled, mounts: [] };
   const { hostRoot, containerFile } = resolveUserFile(filled.app, configDir);
   const { root, ...app } = { ...APP_DEFAULTS, ...filled.app };
@@ -460,7 +443,13 @@ export function checkParams(filled, host, { configDir } = {}) {
       path: ['pbkdf2', ...issue.path],
     })),
     ...checkLoader(filled.loader, host),
+    ...checkStartParams(filled, { configDir }),
   ];
+}
+
+/** A start command refuses the axes that need the lab's harness (http-start.js). */
+export function checkCell(values, params) {
+  return checkStartCell(values, params);
 }
 
 const WORK_GROUPS = ['pbkdf2', 'argon2', 'spin', 'template'];
@@ -470,16 +459,19 @@ const WORK_GROUPS = ['pbkdf2', 'argon2', 'spin', 'template'];
  * than `work`'s, `burst` without `load: burst`. `written`: params.http as written; `filled`: with the defaults.
  */
 export function findIgnoredParams(written, filled) {
-  if (written.app) {
+  const own = written.app ? 'app' : written.start !== undefined ? 'start' : null;
+  if (own) {
     return ['work', ...WORK_GROUPS, 'fault']
       .filter((key) => key in written)
       .map((key) => ({
         path: [key],
-        message: `\`${key}\` is ignored beside \`app:\`: your app answers the requests, the lab's work never runs`,
+        message: `\`${key}\` is ignored beside \`${own}:\`: your ${own === 'app' ? 'app' : 'service'} answers the requests, the lab's work never runs`,
         hint: `remove \`${key}:\``,
-      }));
+      }))
+      .concat(findIgnoredStartKeys(written));
   }
   return [
+    ...findIgnoredStartKeys(written),
     ...WORK_GROUPS.filter((key) => key in written && key !== filled.work).map((key) => ({
       path: [key],
       message: `\`${key}:\` is ignored: \`work\` is ${filled.work}${'work' in written ? '' : ' (the default)'}`,
@@ -625,6 +617,8 @@ export const model = {
   calibration(params) {
     if (params.load === 'idle') return null;
     if (params.app) return { kind: 'lowest', parallelism: countAppThreads };
+    // A start command's parallelism is its own code's: the ideal, as for a command.
+    if (params.start !== undefined) return { kind: 'lowest', parallelism: () => Infinity };
     // requests_served: the server's own count of the window's answers (since the drain); before it, the loader's rate.
     // Per `workers` value: with worker threads each request costs a message there and back besides its work, which
     // a page render pays as much as the render itself (template-offload-80: 80–120 µs a response on the event loop,
@@ -641,8 +635,8 @@ export const model = {
   },
   predict(cell, calibration) {
     if (calibration.kind === 'sample') return predictOwnWork(cell, calibration.value);
-    const gain =
-      Math.min(countAppThreads(cell), cell.cpus) / Math.min(countAppThreads(calibration.base), calibration.base.cpus);
+    const threads = (shape) => (shape.params?.start === undefined ? countAppThreads(shape) : Infinity);
+    const gain = Math.min(threads(cell), cell.cpus) / Math.min(threads(calibration.base), calibration.base.cpus);
     const { requests_per_sec: rate, latency_p99_ms: p99 } = calibration.medians;
     return {
       ...(rate === undefined ? {} : { requests_per_sec: rate * gain }),
@@ -652,5 +646,5 @@ export const model = {
   describe: (calibration) =>
     calibration.kind === 'sample'
       ? `CPU time of one response ${calibration.value.toPrecision(3)} ms`
-      : 'ideal: the least parallel cell scaled by min(processes × threads, CPUs)',
+      : 'ideal: the least parallel cell scaled by min(processes × threads, CPUs) (a start command: by the CPUs)',
 };

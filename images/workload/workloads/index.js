@@ -55,7 +55,8 @@
 //                             preflight imports (runner/docker/runs/preflight-user-code.js) before the matrix starts
 //   userColumns               optional; true: the numbers the user's code returns become user_<key>
 //                             columns, learnt by the preflight (their keys cannot be listed here)
-//   checkCell(values)         optional; [{ axis, message, hint }] for axis values it cannot honour
+//   checkCell(values, params) optional; [{ axis, message, hint }] for axis values it cannot honour (params:
+//                             the cell's params.<name>, defaults filled)
 //   findIgnoredParams(written, filled)  optional; [{ path (relative to params.<name>), message, hint }] for keys
 //                             written that nothing reads (http's `work` beside `app`): warned by `plan` and `run`
 //   -- what the host can show, read by the runner (runner/model/, beside every measurement in the reports):

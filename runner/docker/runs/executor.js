@@ -64,7 +64,12 @@ async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuI
     loader: run.params.loader,
     hostCpuIds: await readHostCpuIds(),
     withinSlot,
+    pinnedByCell: run.values ? run.values.cpuset !== undefined : undefined,
   });
+  // Where the host has CPUs to spare beyond the cell's budget, the server is kept off the loader's (loader-limits.js).
+  const serverLimits = loaderLimits.serverCpusetCpus
+    ? { ...spec.limits, cpusetCpus: loaderLimits.serverCpusetCpus }
+    : spec.limits;
   try {
     const pair = await runHttpPair(
       docker,
@@ -72,7 +77,7 @@ async function executeHttp(docker, run, spec, { signal, withinSlot, readHostCpuI
         image: spec.image,
         labels: spec.labels,
         timeoutMs: spec.timeoutMs,
-        server: { env: spec.env, limits: spec.limits, mounts: spec.mounts },
+        server: { env: spec.env, limits: serverLimits, mounts: spec.mounts },
         // Only the spec: the cell's environment (UV_THREADPOOL_SIZE, env axes) is the server's.
         loader: { env: { LAB_SPEC: run.env.LAB_SPEC }, limits: loaderLimits },
       },

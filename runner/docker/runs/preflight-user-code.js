@@ -80,13 +80,17 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
   if (!report) {
     const reason = describePreflightFailure(raw, { timeoutS: plan.experiment.timeout });
     const exportIssue = /has no export|is a \w+, not a function/.test(reason);
+    // An app whose export is there but of a shape no server can be made of (http/app-shape.js says which and how).
+    const shapeIssue = kind === 'app' && /which the lab cannot serve|already listening/.test(reason);
     throw locatedError(
       config,
-      [...at, exportIssue ? 'export' : 'file'],
+      [...at, exportIssue || shapeIssue ? 'export' : 'file'],
       `preflight of ${shown}: ${reason}`,
-      exportIssue
-        ? `write the name of an exported function in \`export:\``
-        : 'fix the module so that it loads, then run the matrix again',
+      shapeIssue
+        ? 'change the module as the message says, or point `export:` at what builds the app (docs/own-code.md#your-framework)'
+        : exportIssue
+          ? `write the name of an exported function in \`export:\``
+          : 'fix the module so that it loads, then run the matrix again',
     );
   }
   if (report.stdout?.unfinished) {
@@ -97,6 +101,7 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
       'print with a final newline (console.log does), or to stderr (console.error): stdout is where each run writes its result line',
     );
   }
+  if (report.shape) onProgress(`${shown} export \`${target.export}\`: ${report.shape}`);
   if (report.callError) onProgress(`the first call of ${shown} threw (${report.callError}); every run will record it`);
   return report.columns;
 }

@@ -42,6 +42,8 @@ const EXPECTED = {
   'docs/http.md#render-offload': cross(['workload', ['http']], ['cpus', [1]], ['cpuset', ['0']], ['workers', [0, 1, 2]]),
   'docs/own-code.md#hash-waves': cross(['workload', ['script']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 4]]),
   'docs/own-code.md#perl-primes': cross(['workload', ['command']], ['cpus', [0.5, 2]]),
+  // The service's own start command: its pool and its own WEB_CONCURRENCY, env axes after the built-in ones.
+  'docs/own-code.md#login-service': cross(['workload', ['http']], ['cpus', [1]], ['uv_threadpool_size', [1, 2]], ['WEB_CONCURRENCY', [1, 2]]),
   // The machine as a compared factor: every cell on its own engine.
   'docs/scale.md#laptop-vs-server': cross(['workload', ['pbkdf2']], ['engine', ['laptop', 'server']], ['cpus', [1, 2]]),
   'docs/report.md#pool-vs-cores': cross(['workload', ['pbkdf2']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 2, 4, 8]]),

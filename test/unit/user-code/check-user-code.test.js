@@ -155,11 +155,49 @@ test('a pool axis for code that never uses the pool: a warning at the axis; none
     ),
     { seed: 1 },
   );
-  expect(used.warnings).toEqual([]);
+  // The http cell has no CPU budget, so its load generator shares the CPUs (plan-warnings.js): not this test's subject.
+  expect(used.warnings.filter((warning) => !warning.message.startsWith('the load generator will share'))).toEqual([]);
   // One pool size for every cell: nothing varies, nothing to say.
   const fixed = await plan(
     script('fixed-pool', '{file: pool/cpu-only.js}', '{workload: [script], uv_threadpool_size: [2]}'),
     { seed: 1 },
   );
   expect(fixed.warnings).toEqual([]);
+});
+
+describe("an http app's export: what the source can tell of its shape", () => {
+  const app = (name, exportName) =>
+    writeConfig(
+      name,
+      `    matrix: {workload: [http]}\n    params:\n      http: {app: {file: apps/shapes.mjs, export: ${exportName}}}\n`,
+    );
+
+  test('a server already listening (`x.listen(…)` exported): exit 2 at `export:`, the fix in the hint', async () => {
+    const error = await failure(plan(app('listening', 'listening')));
+    expect(error.exitCode).toBe(2);
+    expect(error.format()).toMatch(
+      /listening\.yml:6:\d+: experiments\.listening\.params\.http\.app\.export: apps\/shapes\.mjs: export `listening` is what listen\(\) returns, a server already listening: the lab listens itself .*\n {2}export the app itself \(or a function returning it\) and call listen\(\) only when the module is run directly$/,
+    );
+  });
+
+  test('a class, or an object literal, is no app: exit 2 naming the shapes it could be', async () => {
+    const error = await failure(plan(app('klass', 'AppClass')));
+    expect(error.message).toBe(
+      'apps/shapes.mjs: export `AppClass` is a class: the lab calls a factory, it does not construct one',
+    );
+    expect(error.hint).toMatch(
+      /^export a \(req, res\) handler \(an Express app is one\), an http\.Server not listening, a Fastify instance, a Koa app or a Hapi server/,
+    );
+    const object = await failure(plan(app('settings', 'settings')));
+    expect(object.message).toBe('apps/shapes.mjs: export `settings` is an object, not an app');
+  });
+
+  test('a factory passes; an instance made by a call passes too, its shape left to the preflight in the container', async () => {
+    const planned = await plan(app('made', 'instance'));
+    expect(planned.user_code[0].engine).toContain(
+      "what `instance` is: a handler, a factory, or a framework's app (only building it tells)",
+    );
+    const factory = await plan(app('factory', 'build'));
+    expect(factory.user_code[0].kind).toBe('function');
+  });
 });

@@ -62,7 +62,7 @@ describe('http params', () => {
     [{ work: 'scrypt' }, /params\.work: expected one of pbkdf2, argon2, spin/],
     [{ spin: { ms: '5' } }, /params\.spin\.ms: expected a number/],
     [{ connections: 0 }, /params\.connections: expected a whole number ≥ 1/],
-    [{ port: 80 }, /params\.port: not a parameter of http/],
+    [{ listen: 80 }, /params\.listen: not a parameter of http/],
   ])('the image refuses %j', (params, message) => {
     expect(() => parseSpec(JSON.stringify({ workload: 'http', params }))).toThrow(message);
   });
