@@ -95,7 +95,12 @@ function buildBatchedResult({ workload, t0, batches, batchPlan, metrics, resourc
   const perBatch = (value) => (value === null || value === undefined ? value : round(value / count));
   return {
     workload,
-    wall_ms: round(aggregateBatches(measured.map((batch) => walls.get(batch.number)), batchPlan.aggregate)),
+    wall_ms: round(
+      aggregateBatches(
+        measured.map((batch) => walls.get(batch.number)),
+        batchPlan.aggregate,
+      ),
+    ),
     setup_ms: round(firstStart - t0),
     tasks,
     ...describeResources({

@@ -63,7 +63,8 @@ async function runPrimary() {
     const seen = readSeen(before);
     const cpuBefore = process.cpuUsage();
     const measured = [];
-    for (const number of numbers.filter((each) => each === null || each > 0)) measured.push(await runBatch(run, number));
+    for (const number of numbers.filter((each) => each === null || each > 0))
+      measured.push(await runBatch(run, number));
     const cpu = process.cpuUsage(cpuBefore);
     const after = readCgroupSnapshot();
     const hostAfter = readHostCpu();

@@ -59,7 +59,9 @@ function readSpeedProbe(raw) {
 // to repeat (the runner refuses the others before any run; this is the image's own check).
 function readBatches(batches, workload) {
   if (!isPlainObject(batches))
-    throw createSpecError(`LAB_SPEC.batches: expected an object such as {"count":3,"warmup":1}, got ${describe(batches)}`);
+    throw createSpecError(
+      `LAB_SPEC.batches: expected an object such as {"count":3,"warmup":1}, got ${describe(batches)}`,
+    );
   for (const key of Object.keys(batches)) {
     if (!BATCH_KEYS.includes(key))
       throw createSpecError(`LAB_SPEC.batches.${key}: not a known key; expected only ${BATCH_KEYS.join(', ')}`);

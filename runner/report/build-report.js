@@ -1,6 +1,7 @@
 // Results (from readResults) → everything the reports show, computed once: summary, pivots, the runs
 // whose task waves the HTML draws, failures, and the words that explain each workload's baseline.
 import { summarizeCells } from './summary.js';
+import { isFirstPass } from '../domain/columns.js';
 import { isMeasured } from '../domain/interference.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues } from './format.js';
@@ -114,7 +115,7 @@ function disturbedNotes(cells, { axes, keepDisturbed }) {
 function pickWaveRuns(cells, tasks, axes) {
   const byRun = new Map();
   for (const task of tasks) {
-    if (task.warmup === true) continue;
+    if (task.warmup === true || !isFirstPass(task)) continue;
     const key = `${task.cell}.${task.repetition}`;
     if (!byRun.has(key)) byRun.set(key, []);
     byRun.get(key).push(task);
