@@ -42,7 +42,9 @@ describe('round_order, speed_probe and batches on the real engine', () => {
       expect([...new Set(own.map((task) => task.batch))].sort()).toEqual(['0', '1', '2', '3']);
       const walls = ['1', '2', '3'].map((batch) => {
         const pass = own.filter((task) => task.batch === batch);
-        return Math.max(...pass.map((task) => Number(task.end_ms))) - Math.min(...pass.map((task) => Number(task.start_ms)));
+        return (
+          Math.max(...pass.map((task) => Number(task.end_ms))) - Math.min(...pass.map((task) => Number(task.start_ms)))
+        );
       });
       expect(Number(row.wall_ms)).toBeCloseTo(walls.sort((a, b) => a - b)[1], 1);
     }
