@@ -8,11 +8,12 @@
 // are known, the SD of the paired differences between settings of a budget (what a bound "at most 5% slower than the
 // best" is made of), how much of it the probe explains, and the rounds and minutes that would bring that bound under
 // 5% (scripts/lib/noise-figures.js), beside the host's load while it ran.
-// Usage: npm run bench:noise [-- --blocks 3 --iterations 25000 --batches 3 --workloads pbkdf2] [-- --docs]
+// Usage: npm run bench:noise [-- --blocks 5 --iterations 25000 --batches 3 --workloads pbkdf2] [-- --docs]
 //   [-- --dir DIR] [-- --from DIR]
 // A block is one invocation of the CLI per way, 2 rounds each (one mirrored pair), the ways in alternating order.
 // --dir DIR runs into DIR and, when DIR holds an earlier invocation's folders, only what they lack (an interrupted
-// benchmark resumes: a folder left half done is finished with `run --resume`); --from DIR only reads DIR's folders.
+// benchmark resumes: a folder left half done is finished with `run --resume`; with --blocks N, more blocks are added
+// to it); --from DIR only reads DIR's folders. About 2.5 minutes a block on a quiet 2-vCPU host at the defaults.
 // --docs also writes docs/bench-noise.md from this invocation's figures.
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,19 +24,37 @@ import { execa } from 'execa';
 import { EXPERIMENT_DEFAULTS } from '../runner/config/defaults.js';
 import { readResults } from '../runner/results/read-results.js';
 import { median } from '../runner/stats/statistics.js';
+import { createRandom } from '../runner/stats/random.js';
 import {
+  bootstrapRounds,
   countRoundsToBound,
+  findPercentileInterval,
   fitCellCovariate,
+  measurePairedSdOf,
   measureBlockedResidualSd,
   measurePairedSd,
   pairSettings,
 } from './lib/noise-figures.js';
 
+// Why the defaults are as they are, in words that hold whatever one invocation measures; the figures are below them.
+const KEPT_WHY = [
+  'The rule: a key becomes a default only when the interval of its cost ratio lies wholly below 1 in a measurement like',
+  "this one; until then it stays as it was (today's shuffled order, no probe, no batches), and the key is there for a",
+  'person who wants it and for the next measurement. What each can buy, as reasons rather than figures:',
+  '',
+  "- `abba` helps only where the host's speed drifts over tens of seconds, so that runs made back to back share more of",
+  '  it than runs made a round apart; where it changes within a run (time sharing inside a busy guest), no order helps.',
+  "- Batches average passes inside one container; the passes share the container's slow drift, so they cut only the",
+  '  fast part of the noise, and a round costs (warm-up + count) passes instead of one.',
+  "- The probe explains a run only as far as the CPU's speed at the probe lasts into the run, and it pays only in an",
+  "  analysis that takes it out of the comparison (`runner/stats/covariate.js`; advice's bounds do not use it yet).",
+];
+
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench-noise.md', import.meta.url));
 const { values } = parseArgs({
   options: {
-    blocks: { type: 'string', default: '3' },
+    blocks: { type: 'string', default: '5' },
     iterations: { type: 'string', default: '25000' },
     batches: { type: 'string', default: '3' },
     workloads: { type: 'string', default: 'pbkdf2' },
@@ -59,6 +78,8 @@ const settings = existsSync(settingsFile)
       workloads: values.workloads.split(','),
       argon2Tasks: Number(values['argon2-tasks']),
     };
+// More blocks may be asked of an earlier invocation (--dir DIR --blocks N): the blocks it has stay, the rest are added.
+if (!values.from && process.argv.includes('--blocks')) settings.blocks = Number(values.blocks);
 if (!values.from) writeFileSync(settingsFile, `${JSON.stringify(settings, null, 2)}\n`);
 
 const WAYS = [
@@ -241,11 +262,14 @@ const figures = READINGS.map((reading) => {
   const costShare = mean(ok.map(reading.cost)) / mean(ok.map((run) => run.row.container_ms));
   const roundSeconds = (mean(spans.map((span) => span.ms / span.rounds)) / 1000) * costShare;
   const rounds = (sd, gap = 0) => countRoundsToBound(sd, { gap, k: 4 });
-  const minutes = (sd) => (rounds(sd) === null ? null : (rounds(sd) * roundSeconds) / 60);
+  // Without the probe a round would not pay for it: its share of the containers' time comes off.
+  const probeShare = mean(ok.map((run) => run.row.speed_probe_ms / run.row.container_ms));
+  const minutes = (sd, seconds) => (rounds(sd) === null ? null : (rounds(sd) * seconds) / 60);
   const folderLoads = loads.filter((entry) => entry.folder.endsWith(`-${reading.way}`));
   return {
     name: reading.name,
     way: reading.way,
+    observations,
     runs: runs.length,
     ok: ok.length,
     rounds: new Set(observations.map((observation) => observation.round)).size,
@@ -265,13 +289,13 @@ const figures = READINGS.map((reading) => {
         'probe',
       )?.sd,
     })),
-    probeShare: mean(ok.map((run) => run.row.speed_probe_ms / run.row.container_ms)),
+    probeShare,
     roundSeconds,
     roundsTied: rounds(paired?.sd),
     roundsGap: rounds(paired?.sd, 0.02),
     roundsTiedProbe: rounds(pairedProbe?.sd),
-    minutes: minutes(paired?.sd),
-    minutesProbe: minutes(pairedProbe?.sd),
+    minutes: minutes(paired?.sd, roundSeconds * (1 - probeShare)),
+    minutesProbe: minutes(pairedProbe?.sd, roundSeconds),
   };
 });
 
@@ -301,26 +325,90 @@ lines.push(
   '',
 );
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `×${(a / b).toFixed(2)}` : '—');
-for (const f of figures.slice(1))
-  lines.push(
-    `- ${f.name} against ${base.name}: paired SD ${ratio(f.paired?.sd, base.paired?.sd)}, minutes to a 5% bound ${ratio(f.minutes, base.minutes)} (with the probe ${ratio(f.minutesProbe, base.minutes)})`,
-  );
+
+// What a way costs to reach a given bound: its paired variance × the seconds of a round (the rounds a bound needs grow
+// with the variance), against another way's, with a 95% interval from resampling each way's rounds (seeded). A way
+// is shown to shorten the time to a settled answer only when the whole interval is below 1: the rule each key's default
+// follows (the section "What is kept" of docs/bench-noise.md).
+const RESAMPLES = 1000;
+const random = createRandom(2026);
+const replicatesOf = (f, covariate = null) =>
+  bootstrapRounds(f.observations, (observations) => measurePairedSdOf(observations, covariate), {
+    resamples: RESAMPLES,
+    random,
+  });
+const secondsOf = (f, probe) => f.roundSeconds * (probe ? 1 : 1 - f.probeShare);
+function compareCost(f, g, { probeF = false, probeG = false } = {}) {
+  const a = replicatesOf(f, probeF ? 'probe' : null);
+  const b = replicatesOf(g, probeG ? 'probe' : null);
+  const seconds = secondsOf(f, probeF) / secondsOf(g, probeG);
+  const count = Math.min(a.length, b.length);
+  const ratios = Array.from({ length: count }, (_, index) => (a[index] / b[index]) ** 2 * seconds);
+  const sd = (h, probe) => (probe ? h.pairedProbe?.sd : h.paired?.sd);
+  return { estimate: (sd(f, probeF) / sd(g, probeG)) ** 2 * seconds, interval: findPercentileInterval(ratios) };
+}
+/** The probe against none on the same runs: rounds resampled once for both, so the ratio is paired. */
+function compareProbe(f) {
+  const ratios = bootstrapRounds(
+    f.observations,
+    (observations) => (measurePairedSdOf(observations, 'probe') / measurePairedSdOf(observations)) ** 2,
+    { resamples: RESAMPLES, random },
+  ).map((value) => value * (secondsOf(f, true) / secondsOf(f, false)));
+  return {
+    estimate: (f.pairedProbe?.sd / f.paired?.sd) ** 2 * (secondsOf(f, true) / secondsOf(f, false)),
+    interval: findPercentileInterval(ratios),
+  };
+}
+const formatCost = ({ estimate, interval }) =>
+  `×${formatNumber(estimate)} [${formatNumber(interval?.[0])}, ${formatNumber(interval?.[1])}]`;
+const shown = ({ interval }) => interval !== null && interval[1] < 1;
+
+const reading = (name) => figures.find((f) => f.name === name);
+const [shuffled, abba, batched] = ['shuffled', 'abba', `batches: median of ${settings.batches}`].map(reading);
+const comparisons = {
+  abba: compareCost(abba, shuffled),
+  batches: compareCost(batched, abba),
+  probe: compareProbe(reading(EXPERIMENT_DEFAULTS.round_order)),
+};
 lines.push(
-  `- the probe as a covariate: paired SD ×${figures.map((f) => formatNumber(f.pairedProbe?.sd / f.paired?.sd)).join(', ×')} (${figures.map((f) => f.name).join(', ')}); its CPU time instead of its wall time: ×${figures.map((f) => formatNumber(f.pairedProbeCpu?.sd / f.paired?.sd)).join(', ×')}; it costs ${formatPct(mean(figures.slice(0, 3).map((f) => f.probeShare)))} of a container's time`,
+  'Paired variance × seconds a round (the time a bound of a given width takes), 95% interval from resampling rounds:',
+  '',
+  `- abba against shuffled: ${formatCost(comparisons.abba)} (paired SD ${ratio(abba.paired?.sd, shuffled.paired?.sd)}, minutes to a 5% bound ${ratio(abba.minutes, shuffled.minutes)})`,
+  ...figures
+    .filter((f) => f.way === 'batches')
+    .map(
+      (f) =>
+        `- ${f.name} against abba: ${formatCost(compareCost(f, abba))} (paired SD ${ratio(f.paired?.sd, abba.paired?.sd)}, a round ${ratio(f.roundSeconds, abba.roundSeconds)} as long, minutes to a 5% bound ${ratio(f.minutes, abba.minutes)})`,
+    ),
+  ...figures
+    .slice(0, 3)
+    .map(
+      (f) =>
+        `- the probe as a covariate, ${f.name}: ${formatCost(compareProbe(f))} (paired SD ${ratio(f.pairedProbe?.sd, f.paired?.sd)}; the probe's CPU time instead of its wall time: ${ratio(f.pairedProbeCpu?.sd, f.paired?.sd)}; the probe is ${formatPct(f.probeShare)} of a container's time)`,
+    ),
 );
-const fastest = figures
-  .filter((f) => Number.isFinite(f.minutes))
-  .flatMap((f) => [
-    { name: f.name, minutes: f.minutes },
-    { name: `${f.name} + probe`, minutes: f.minutesProbe },
-  ])
-  .filter((f) => Number.isFinite(f.minutes))
-  .sort((a, b) => a.minutes - b.minutes)[0];
-if (fastest)
-  lines.push(`- fewest minutes to a 5% bound in this invocation: ${fastest.name} (${fastest.minutes.toFixed(1)} min)`);
-const kept = `round_order: ${EXPERIMENT_DEFAULTS.round_order}, speed_probe: ${EXPERIMENT_DEFAULTS.speed_probe}, batches: ${EXPERIMENT_DEFAULTS.batches === null ? 'none' : JSON.stringify(EXPERIMENT_DEFAULTS.batches)}`;
-lines.push(`- the defaults (runner/config/defaults.js): ${kept}`);
 console.log(lines.join('\n'));
+
+// Each key's default, beside what this invocation shows.
+const verdict = (comparison, words) =>
+  shown(comparison)
+    ? `these figures show ${words} shortening the time to a bound`
+    : `these figures do not show ${words} shortening it (the interval reaches 1 or above)`;
+const kept = [
+  `- \`round_order: ${EXPERIMENT_DEFAULTS.round_order}\` — abba against shuffled ${formatCost(comparisons.abba)}: ${verdict(comparisons.abba, 'abba')}.`,
+  `- \`speed_probe: ${EXPERIMENT_DEFAULTS.speed_probe}\` — the probe as a covariate (${EXPERIMENT_DEFAULTS.round_order} runs) ${formatCost(comparisons.probe)}: ${verdict(comparisons.probe, 'the probe')}; it pays only where the analysis takes it out of the comparison.`,
+  `- \`batches: ${EXPERIMENT_DEFAULTS.batches === null ? 'none' : JSON.stringify(EXPERIMENT_DEFAULTS.batches)}\` — batches of ${settings.batches} against one pass a container ${formatCost(comparisons.batches)}: ${verdict(comparisons.batches, 'batches')}.`,
+];
+const agrees =
+  shown(comparisons.abba) === (EXPERIMENT_DEFAULTS.round_order === 'abba') &&
+  shown(comparisons.probe) === EXPERIMENT_DEFAULTS.speed_probe &&
+  shown(comparisons.batches) === (EXPERIMENT_DEFAULTS.batches !== null);
+kept.push(
+  agrees
+    ? '- The defaults follow these figures by the rule above.'
+    : '- **The defaults do not follow these figures by the rule above**: they were chosen on another invocation; look again before keeping them.',
+);
+console.log(['', 'The defaults (runner/config/defaults.js), against these figures:', ...kept].join('\n'));
 
 if (values.docs) {
   const allLoads = loads.flatMap((entry) => [entry.before[0], entry.after[0]]);
@@ -349,13 +437,24 @@ if (values.docs) {
       '— the fewest rounds n with t(1 − 0.05/3, n − 1) · SD / √n ≤ ln 1.05 (a setting tied with the best; +2%: one 2%',
       'slower), Bonferroni over 3 comparisons with the best; **s a round** — seconds one round of every cell took',
       '(container and runner included; for a reading of the batches way that stops sooner, charged its share);',
-      '**minutes to ≤ 5%** — the two multiplied: the host time a budget needs before its bound can reach 5%.',
+      '**minutes to ≤ 5%** — the two multiplied: the host time the matrix needs before a bound can reach 5% (without the',
+      "probe, less the probe's own share of the time, which a run without it would not spend).",
       '',
       '```yaml',
       configOf(WAYS[2]).trimEnd(),
       '```',
       '',
+      '## Figures',
+      '',
       ...lines,
+      '',
+      '## What is kept',
+      '',
+      'The defaults of `runner/config/defaults.js`, each beside what these figures favour:',
+      '',
+      ...kept,
+      '',
+      ...KEPT_WHY,
       '',
     ].join('\n'),
   );

@@ -15,8 +15,6 @@ import { BUDGET_AXES } from '../verdicts/advice.js';
 // Callers have always found the generator here.
 export { createRandom };
 
-export const ROUND_ORDERS = ['shuffled', 'abba'];
-
 /** One generator per experiment, so adding an experiment does not reorder the others. */
 export function randomFor(seed, experimentName) {
   let hash = seed >>> 0;

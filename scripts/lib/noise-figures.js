@@ -155,3 +155,48 @@ export function countRoundsToBound(sd, { within = 0.05, gap = 0, k = 4, alpha = 
 function mean(values) {
   return values.reduce((total, value) => total + value, 0) / values.length;
 }
+
+/**
+ * Bootstrap replicates of a statistic of the observations, resampling whole rounds with replacement (a round's runs
+ * share its noise, so the round is the unit that repeats); each drawn round is relabelled, so one drawn twice counts
+ * twice.
+ * @param {Observation[]} observations
+ * @param {(observations: Observation[]) => number|undefined} statistic
+ * @param {{ resamples?: number, random: () => number }} options  random: a seeded generator (runner/stats/random.js)
+ * @returns {number[]} the finite replicates
+ */
+export function bootstrapRounds(observations, statistic, { resamples = 1000, random }) {
+  const byRound = new Map();
+  for (const observation of observations) {
+    if (!byRound.has(observation.round)) byRound.set(observation.round, []);
+    byRound.get(observation.round).push(observation);
+  }
+  const rounds = [...byRound.values()];
+  const replicates = [];
+  for (let draw = 0; draw < resamples; draw++) {
+    const sample = rounds.flatMap((_, index) => {
+      const round = rounds[Math.floor(random() * rounds.length)];
+      return round.map((observation) => ({ ...observation, round: `${observation.round}#${index}` }));
+    });
+    const value = statistic(sample);
+    if (Number.isFinite(value)) replicates.push(value);
+  }
+  return replicates;
+}
+
+/** The paired SD of observations (pairSettings then measurePairedSd): bootstrapRounds' usual statistic. */
+export function measurePairedSdOf(observations, covariate = null) {
+  return measurePairedSd(pairSettings(observations), covariate)?.sd;
+}
+
+/** The 2.5% and 97.5% quantiles of replicates (linear between order statistics). */
+export function findPercentileInterval(replicates, level = 0.95) {
+  if (replicates.length === 0) return null;
+  const sorted = [...replicates].sort((a, b) => a - b);
+  const at = (p) => {
+    const position = p * (sorted.length - 1);
+    const low = Math.floor(position);
+    return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (position - low);
+  };
+  return [at((1 - level) / 2), at(1 - (1 - level) / 2)];
+}

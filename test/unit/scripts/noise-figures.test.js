@@ -1,7 +1,11 @@
 // bench:noise's figures (scripts/lib/noise-figures.js) on tables worked out by hand, and the rounds to a 5% bound
 // against SciPy's t quantiles.
+import { createRandom } from '../../../runner/stats/random.js';
 import {
+  bootstrapRounds,
   countRoundsToBound,
+  findPercentileInterval,
+  measurePairedSdOf,
   fitCellCovariate,
   measureBlockedResidualSd,
   measurePairedSd,
@@ -86,4 +90,24 @@ test.each([
 test('no bound reachable: a gap at the margin, or more rounds than allowed', () => {
   expect(countRoundsToBound(0.05, { gap: 0.05 })).toBeNull();
   expect(countRoundsToBound(1, { most: 50 })).toBeNull();
+});
+
+test('bootstrap over rounds: seeded, every replicate a resample of whole rounds, the interval holds the estimate', () => {
+  const observations = budgetOf([
+    [0, 0.1],
+    [0, 0.3],
+    [0, 0.2],
+    [0.1, 0.1],
+    [0, 0.25],
+  ]);
+  const draw = () => bootstrapRounds(observations, measurePairedSdOf, { resamples: 200, random: createRandom(9) });
+  const replicates = draw();
+  expect(replicates).toEqual(draw());
+  // A resample that drew one round five times has no spread; every other one some: never more than the widest pair.
+  expect(replicates.length).toBeGreaterThan(190);
+  expect(Math.max(...replicates)).toBeLessThanOrEqual(0.25);
+  const [low, high] = findPercentileInterval(replicates);
+  expect(low).toBeLessThan(measurePairedSdOf(observations));
+  expect(high).toBeGreaterThan(measurePairedSdOf(observations));
+  expect(findPercentileInterval([1, 2, 3, 4, 5])).toEqual([1.1, 4.9]);
 });
