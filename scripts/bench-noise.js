@@ -107,8 +107,7 @@ ${Object.entries(way.keys)
       uv_threadpool_size: [1, 2, 4, 8]
     params:
       pbkdf2: {tasks: 16, iterations: ${settings.iterations}, keylen: 512, digest: sha512}
-      argon2: {tasks: ${settings.argon2Tasks}}
-`;
+${settings.workloads.includes('argon2') ? `      argon2: {tasks: ${settings.argon2Tasks}}\n` : ''}`;
 for (const way of WAYS) {
   way.file = join(dir, `${way.name}.yml`);
   if (!values.from) writeFileSync(way.file, configOf(way));
