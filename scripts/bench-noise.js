@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { EXPERIMENT_DEFAULTS } from '../runner/config/defaults.js';
+import { DEFAULT_BOUND_RULE } from '../runner/verdicts/choose-setting.js';
 import { readResults } from '../runner/results/read-results.js';
 import { median } from '../runner/stats/statistics.js';
 import { createRandom } from '../runner/stats/random.js';
@@ -32,6 +33,7 @@ import {
   fitCellCovariate,
   measurePairedSdOf,
   measureBlockedResidualSd,
+  measureBounds,
   measurePairedSd,
   pairSettings,
 } from './lib/noise-figures.js';
@@ -289,6 +291,8 @@ const figures = READINGS.map((reading) => {
       )?.sd,
     })),
     probeShare,
+    bounds: measureBounds(observations),
+    boundsProbe: measureBounds(observations, { covariate: 'probe' }),
     roundSeconds,
     roundsTied: rounds(paired?.sd),
     roundsGap: rounds(paired?.sd, 0.02),
@@ -323,6 +327,30 @@ lines.push(
   ),
   '',
 );
+lines.push(
+  `The bound each budget reached with all of its rounds, as advice computes it (MCB, ${DEFAULT_BOUND_RULE.method}${DEFAULT_BOUND_RULE.winsorize ? ', winsorised' : ''}: the smallest "at most U% slower than the best" of its settings), without / with the probe:`,
+  '',
+  `| way | ${base.bounds.map((b) => b.budget).join(' | ')} |`,
+  `| --- | ${base.bounds.map(() => '---').join(' | ')} |`,
+  ...figures.map(
+    (f) =>
+      `| ${f.name} | ${base.bounds
+        .map((b) => [f.bounds, f.boundsProbe].map((list) => list.find((each) => each.budget === b.budget)?.bound_pct))
+        .map(([without, withProbe]) => `${formatNumber(without, 1)}% / ${formatNumber(withProbe, 1)}%`)
+        .join(' | ')} |`,
+  ),
+  '',
+);
+{
+  const both = figures.flatMap((f) =>
+    f.bounds.map((b) => [b.bound_pct, f.boundsProbe.find((each) => each.budget === b.budget)?.bound_pct]),
+  );
+  const wider = both.filter(([without, withProbe]) => withProbe > without).length;
+  lines.push(
+    `With each run moved by the probe's within-cell slope before the bound, the bound was wider in ${wider} of ${both.length} (way, budget) cases${wider > both.length / 2 ? ": likely because the slope within a cell comes from the rounds' shared shift, which the blocked bound takes out anyway, the adjustment only adds the probes' own noise to each paired difference — an analysis that uses the probe beside rounds as blocks should fit its slope on the paired differences (measurePairedSd with a covariate), not within cells" : ''}.`,
+    '',
+  );
+}
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `×${(a / b).toFixed(2)}` : '—');
 
 // What a way costs to reach a given bound: its paired variance × the seconds of a round (the rounds a bound needs grow

@@ -2,10 +2,9 @@
 // value spreads once its cell and its round are known, how much the difference between two settings of a budget
 // spreads from round to round (what a bound on "at most 5% slower than the best" is made of), how much of that the
 // speed probe explains, and how many rounds would bring the bound under 5%.
-import jstatModule from 'jstat';
-import { fitWithinSlope } from '../../runner/stats/covariate.js';
-
-const { jStat } = jstatModule;
+import { adjustByCovariate, fitWithinSlope } from '../../runner/stats/covariate.js';
+import { compareWithBest, quantileMcb } from '../../runner/stats/mcb.js';
+import { DEFAULT_BOUND_RULE } from '../../runner/verdicts/choose-setting.js';
 
 /**
  * @typedef {object} Observation  one run
@@ -141,15 +140,46 @@ export function fitCellCovariate(observations, covariate = 'probe') {
 /**
  * The fewest rounds n after which a setting `gap` slower than the best (0: tied) would be shown at most `within`
  * slower, with a paired log difference of SD `sd`: the smallest n with t(1 − α/(k − 1), n − 1) · sd / √n ≤
- * ln(1 + within) − ln(1 + gap) — a one-sided bound, Bonferroni over the k − 1 comparisons with the best (Hsu's
- * multiple comparisons with the best take a little less). null when more than `most` rounds would be needed.
+ * ln(1 + within) − ln(1 + gap) — the one-sided constant of advice's bound (quantileMcb: Bonferroni over the k − 1
+ * comparisons with the best) on a paired difference. null when more than `most` rounds would be needed.
  */
 export function countRoundsToBound(sd, { within = 0.05, gap = 0, k = 4, alpha = 0.05, most = 1000 } = {}) {
   const room = Math.log(1 + within) - Math.log(1 + gap);
   if (!(room > 0) || !Number.isFinite(sd)) return null;
-  const p = 1 - alpha / (k - 1);
-  for (let n = 2; n <= most; n++) if ((jStat.studentt.inv(p, n - 1) * sd) / Math.sqrt(n) <= room) return n;
+  for (let n = 2; n <= most; n++) if ((quantileMcb(alpha, k, n - 1) * sd) / Math.sqrt(n) <= room) return n;
   return null;
+}
+
+/**
+ * The bound each budget reached with these runs, as advice computes it (Hsu's MCB, runner/stats/mcb.js, with the
+ * default rule's variance method and winsorising): the smallest "at most U% slower than the best" of its settings.
+ * With a covariate, each run's log value is first moved by the pooled within-cell slope to the covariate's mean
+ * (runner/stats/covariate.js), as an analysis using the probe would.
+ * @returns {{ budget: string, bound_pct: number|null }[]}
+ */
+export function measureBounds(observations, { covariate = null, rule = DEFAULT_BOUND_RULE } = {}) {
+  let adjusted = observations.filter((observation) => Number.isFinite(observation.y));
+  if (covariate) {
+    adjusted = adjusted.filter((observation) => Number.isFinite(observation[covariate]));
+    const fit = fitCellCovariate(adjusted, covariate);
+    if (!fit) return [];
+    const centre = adjusted.reduce((total, observation) => total + observation[covariate], 0) / adjusted.length;
+    adjusted = adjusted.map((observation) => ({
+      ...observation,
+      y: adjustByCovariate([observation.y], [observation[covariate]], fit.slope, centre)[0],
+    }));
+  }
+  return [...tabulate(adjusted)].map(([budget, { cells, rounds }]) => {
+    const settings = cells.map((cell) => ({
+      id: cell,
+      values: [...rounds].flatMap(([round, byCell]) =>
+        byCell.has(cell) ? [{ round, value: Math.exp(byCell.get(cell).y) }] : [],
+      ),
+    }));
+    const { settings: bounds } = compareWithBest(settings, { method: rule.method, winsorize: rule.winsorize });
+    const finite = bounds.map((bound) => bound.bound_pct).filter((value) => value !== null);
+    return { budget, bound_pct: finite.length > 0 ? Math.min(...finite) : null };
+  });
 }
 
 function mean(values) {

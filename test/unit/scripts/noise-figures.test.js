@@ -1,10 +1,13 @@
 // bench:noise's figures (scripts/lib/noise-figures.js) on tables worked out by hand, and the rounds to a 5% bound
 // against SciPy's t quantiles.
+import { compareWithBest } from '../../../runner/stats/mcb.js';
 import { createRandom } from '../../../runner/stats/random.js';
+import { DEFAULT_BOUND_RULE } from '../../../runner/verdicts/choose-setting.js';
 import {
   bootstrapRounds,
   countRoundsToBound,
   findPercentileInterval,
+  measureBounds,
   measurePairedSdOf,
   fitCellCovariate,
   measureBlockedResidualSd,
@@ -110,4 +113,26 @@ test('bootstrap over rounds: seeded, every replicate a resample of whole rounds,
   expect(low).toBeLessThan(measurePairedSdOf(observations));
   expect(high).toBeGreaterThan(measurePairedSdOf(observations));
   expect(findPercentileInterval([1, 2, 3, 4, 5])).toEqual([1.1, 4.9]);
+});
+
+test("the bound a budget reached is advice's MCB bound of its best-bounded setting; a probe that explains the noise tightens it", () => {
+  // Setting b is 2% slower than a; each round shares a shift the probe sees exactly, plus a little noise of its own.
+  const shifts = [0.1, -0.05, 0.2, 0, -0.1, 0.15];
+  const own = [0.01, -0.01, 0.005, -0.005, 0.0, 0.01];
+  const observations = shifts.flatMap((shift, index) => [
+    { budget: 'x', cell: 'a', round: String(index), y: Math.log(100) + shift + own[index], probe: shift },
+    { budget: 'x', cell: 'b', round: String(index), y: Math.log(102) + shift - own[index], probe: shift * 1.01 },
+  ]);
+  const [{ budget, bound_pct: bound }] = measureBounds(observations);
+  const direct = compareWithBest(
+    ['a', 'b'].map((cell) => ({
+      id: cell,
+      values: observations.filter((o) => o.cell === cell).map((o) => ({ round: o.round, value: Math.exp(o.y) })),
+    })),
+    { method: DEFAULT_BOUND_RULE.method, winsorize: DEFAULT_BOUND_RULE.winsorize },
+  );
+  expect(budget).toBe('x');
+  expect(bound).toBeCloseTo(Math.min(...direct.settings.map((setting) => setting.bound_pct)), 10);
+  const [{ bound_pct: withProbe }] = measureBounds(observations, { covariate: 'probe' });
+  expect(withProbe).toBeLessThanOrEqual(bound);
 });
