@@ -72,6 +72,7 @@ export const MEASURED_PAGES = {
   'docs/bench.md': 'npm run bench -- --docs',
   'docs/bench-race.md': 'npm run bench:race -- --docs',
   'docs/bench-slots.md': 'npm run bench:slots -- --docs',
+  'docs/bench-noise.md': 'npm run bench:noise -- --docs',
 };
 
 const USAGE = `Usage: npm run docs [-- --list]

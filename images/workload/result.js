@@ -1,6 +1,8 @@
 // Measurements → the one JSON object run.js prints. The field names are the runner's contract
 // (runner/collect reads them): change them only together with it.
 
+import { aggregateBatches, measureBatchWall } from './lib/batches.js';
+
 const MIB = 1024 * 1024;
 
 /**
@@ -16,6 +18,10 @@ const MIB = 1024 * 1024;
  * @param {ReturnType<import('./probe/host-cpu.js').diffHostCpu>} [run.host]  the whole host's CPU time over the
  *   same window as `counters`
  * @param {Record<string, number|null>} [run.metrics]  the workload's own measurements (its measure())
+ * @param {{ number: number, startedAt: number, records: object[] }[]} [run.batches]  a run with batches: every batch
+ *   (warm-ups first, numbered as lib/batches.js says); `records` is then unused, and the counters, usages and host
+ *   window cover the measured batches together
+ * @param {{ count: number, warmup: number, aggregate: 'median'|'mean' }} [run.batchPlan]  the spec's `batches`
  */
 export function buildResult({
   workload,
@@ -28,7 +34,19 @@ export function buildResult({
   usages,
   host = null,
   metrics = {},
+  batches,
+  batchPlan,
 }) {
+  if (batches) {
+    return buildBatchedResult({
+      workload,
+      t0,
+      batches,
+      batchPlan,
+      metrics,
+      resources: { seen, threadCounts, counters, memoryPeakBytes, usages, host },
+    });
+  }
   const firstStart = records.reduce((min, record) => Math.min(min, record.start), Infinity);
   const lastEnd = records.reduce((max, record) => Math.max(max, record.end), -Infinity);
   const tasks = [...records]
@@ -47,6 +65,62 @@ export function buildResult({
     tasks,
     ...describeResources({ seen, threadCounts, counters, memoryPeakBytes, usages, host }),
     metrics,
+  };
+}
+
+/**
+ * A run of several batches: each batch's tasks timed from the batch's own start (tasks carry `batch`), wall_ms the
+ * measured batches' median (or mean) wall, and the counters per measured batch — their sum over the batches divided
+ * by how many there were — so that cpu_total_ms, throttled_ms and the host's window mean what they mean in a run
+ * without batches (interference_pct, a share, is unchanged by the division).
+ */
+function buildBatchedResult({ workload, t0, batches, batchPlan, metrics, resources }) {
+  const walls = new Map(batches.map((batch) => [batch.number, measureBatchWall(batch.records)]));
+  const measured = batches.filter((batch) => batch.number > 0);
+  const firstStart = Math.min(...batches[0].records.map((record) => record.start));
+  const tasks = batches.flatMap((batch) =>
+    [...batch.records]
+      .sort((a, b) => a.task - b.task)
+      .map((record) => ({
+        task: record.task,
+        start_ms: round(record.start - batch.startedAt),
+        end_ms: round(record.end - batch.startedAt),
+        process: record.process,
+        thread: record.thread,
+        batch: batch.number,
+      })),
+  );
+  const count = measured.length;
+  const { counters, usages, host } = resources;
+  const perBatch = (value) => (value === null || value === undefined ? value : round(value / count));
+  return {
+    workload,
+    wall_ms: round(
+      aggregateBatches(
+        measured.map((batch) => walls.get(batch.number)),
+        batchPlan.aggregate,
+      ),
+    ),
+    setup_ms: round(firstStart - t0),
+    tasks,
+    ...describeResources({
+      ...resources,
+      counters: Object.fromEntries(Object.entries(counters).map(([key, value]) => [key, perBatch(value)])),
+      usages: usages.map((usage) => ({
+        ...usage,
+        cpuUserUs: usage.cpuUserUs / count,
+        cpuSystemUs: usage.cpuSystemUs / count,
+      })),
+      host: host === null ? null : { ...host, cpuMs: host.cpuMs / count, windowMs: host.windowMs / count },
+    }),
+    metrics,
+    batches: {
+      count,
+      warmup: batches.length - count,
+      aggregate: batchPlan.aggregate,
+      walls_ms: measured.map((batch) => round(walls.get(batch.number))),
+      warmup_walls_ms: batches.filter((batch) => batch.number <= 0).map((batch) => round(walls.get(batch.number))),
+    },
   };
 }
 

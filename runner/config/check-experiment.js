@@ -26,6 +26,29 @@ export function checkExperiment(experiment, at, host, { configDir } = {}) {
     ...checkClaims(experiment, at),
     ...checkAdaptive(experiment, at),
     ...checkRecommend(experiment, at),
+    ...checkBatches(experiment, at),
+  ];
+}
+
+/** Batches repeat the same body of tasks in one container: only a workload whose every task does fixed work has one. */
+function checkBatches({ batches, matrix, include }, at) {
+  if (!isPlainObject(batches)) return [];
+  const named = [
+    ...(isPlainObject(matrix) ? [matrix.workload].flat() : []),
+    ...(Array.isArray(include) ? include.filter(isPlainObject).map((entry) => entry.workload) : []),
+  ];
+  const able = Object.keys(WORKLOADS).filter((name) => WORKLOADS[name].fixedWork && !WORKLOADS[name].runPrimary);
+  const unable = [...new Set(named)].filter(
+    (name) => typeof name === 'string' && name in WORKLOADS && !able.includes(name),
+  );
+  if (unable.length === 0) return [];
+  return [
+    {
+      path: [...at, 'batches'],
+      at: 'key',
+      message: `\`batches\` repeats a fixed body of tasks in one container, which ${unable.join(', ')} ${unable.length === 1 ? 'does' : 'do'} not have; expected only ${able.join(', ')} in a matrix with batches`,
+      hint: `remove \`batches:\`, or move ${unable.join(', ')} to an experiment of ${unable.length === 1 ? 'its' : 'their'} own`,
+    },
   ];
 }
 

@@ -18,4 +18,12 @@ export const EXPERIMENT_DEFAULTS = {
   // Seconds, over a whole experiment: long enough to outlast a build or a test run beside it (minutes), short enough
   // that a host that stays busy costs a bounded delay the plan can print.
   busy_wait: 120,
+  // docs/bench-noise.md (npm run bench:noise) measured each of these against today's way; each stays today's way until
+  // that measurement says otherwise.
+  round_order: 'shuffled',
+  speed_probe: false,
+  batches: null,
 };
+
+/** `batches:` keys left out. */
+export const BATCH_DEFAULTS = { warmup: 1, aggregate: 'median' };

@@ -5,7 +5,7 @@ import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
 import { normalizeClaim } from './check-claims.js';
 import { normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
-import { EXPERIMENT_DEFAULTS } from './defaults.js';
+import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
 
@@ -36,6 +36,11 @@ export function normalizeExperiment(name, experiment) {
     ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
     ...(experiment.recommend ? { recommend: normalizeRecommend(experiment.recommend) } : {}),
     ...(experiment.search ? { search: experiment.search } : {}),
+    // Written only when set, so run.json of a folder made before these keys reads the same (resume takes them at
+    // their defaults).
+    ...(experiment.round_order ? { round_order: experiment.round_order } : {}),
+    ...(experiment.speed_probe ? { speed_probe: true } : {}),
+    ...(experiment.batches ? { batches: { ...BATCH_DEFAULTS, ...experiment.batches } } : {}),
     ...(experiment.search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),

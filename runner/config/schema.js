@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { AXES, ENV_AXIS } from '../domain/axes.js';
 import { CLAIMS_PROPERTY } from './check-claims.js';
 import { RACE_PROPERTY, RECOMMEND_PROPERTY, SEARCH_PROPERTY } from './check-recommend.js';
-import { EXPERIMENT_DEFAULTS } from './defaults.js';
+import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
+import { BATCH_AGGREGATES } from '../../images/workload/lib/batches.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
 import { MEMORY_PATTERN } from '../domain/memory.js';
 import { PIVOT_METRICS } from '../domain/metrics.js';
@@ -203,6 +204,57 @@ export const EXPERIMENT_PROPERTIES = {
     examples: [
       { baseline: { cpus: 1, uv_threadpool_size: 1 }, pivots: [{ rows: 'uv_threadpool_size', columns: 'cpus' }] },
     ],
+  },
+  round_order: {
+    type: 'string',
+    enum: ['shuffled', 'abba'],
+    default: EXPERIMENT_DEFAULTS.round_order,
+    examples: ['shuffled', 'abba'],
+    title: 'Order within a round',
+    description:
+      '`shuffled` (default): each round runs every cell once in an order shuffled from the seed. `abba`: the cells of ' +
+      'a CPU budget (the `recommend.per` axes, default cpus, cpuset, node, engine, and the workload) run back to back, ' +
+      'and each round runs in the mirror order of the one before (A B C D, then D C B A), a new seeded order every two ' +
+      'rounds: the settings a budget compares run close in time, and a slow drift falls on each alike over a pair of rounds.',
+  },
+  speed_probe: {
+    type: 'boolean',
+    default: EXPERIMENT_DEFAULTS.speed_probe,
+    examples: [true],
+    title: 'Speed probe',
+    description:
+      'Run a fixed piece of single-thread CPU work (≈ 0.1 s) in each container before the workload, outside every time ' +
+      'it reports, and record its time (`speed_probe_ms`, `speed_probe_cpu_ms`): how fast the CPU was just before the ' +
+      'run, for an analysis that takes it out of the comparison (docs/bench-noise.md). Not for `command`.',
+  },
+  batches: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['count'],
+    title: 'Batches per container',
+    description:
+      "Run the workload's tasks `count` times in each container, after `warmup` batches that are timed but not counted " +
+      "(pyperf's values per process); `wall_ms` is the `aggregate` of the measured batches, the CPU counters are per " +
+      'batch, and tasks.csv keeps every batch (`batch`). Only for fixed-work workloads (pbkdf2, argon2, sum).',
+    properties: {
+      count: { type: 'integer', minimum: 1, maximum: 100, title: 'Measured batches', examples: [3] },
+      warmup: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 100,
+        default: BATCH_DEFAULTS.warmup,
+        title: 'Warm-up batches',
+        examples: [1],
+      },
+      aggregate: {
+        type: 'string',
+        enum: BATCH_AGGREGATES,
+        default: BATCH_DEFAULTS.aggregate,
+        title: "The run's value",
+        description: "`median` (default) or `mean` of the measured batches' wall times.",
+      },
+    },
+    examples: [{ count: 3 }, { count: 5, warmup: 1, aggregate: 'mean' }],
   },
 };
 

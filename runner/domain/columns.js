@@ -258,6 +258,29 @@ const RUN_MEASURES = [
     value: (from) => isDisturbed(interferencePct(from), from.run.disturbedAbove),
     doc: "`true` when `interference_pct` is above the experiment's `disturbed_above`: the row stays, the statistics leave it out (unless `--keep-disturbed`) and the cell gets one more run, up to `max_reruns` (docs/report.md). Decided on the interference alone, never on the measured values; `false` also when the interference is unknown",
   },
+  {
+    name: 'batches',
+    type: 'number',
+    metric: true,
+    value: ({ result }) => result?.batches?.count,
+    doc: "with the experiment's `batches:`, how many measured batches ran in the container (after `batches.warmup` warm-up batches): `wall_ms` is their median (or mean, `batches.aggregate`) and the CPU counters (`cpu_*_ms`, `throttled_*`, `nr_periods`, `host_other_cpu_ms`) are per batch; each batch's tasks are in tasks.csv (`batch`). Empty for a run without batches",
+  },
+  {
+    name: 'speed_probe_ms',
+    type: 'number',
+    metric: true,
+    unit: 'ms',
+    value: ({ result }) => round(result?.speed_probe?.wall_ms),
+    doc: "with the experiment's `speed_probe: true`: the wall time of a fixed piece of single-thread CPU work (one `pbkdf2Sync` of 500,000 HMAC-SHA-256 rounds, ≈ 0.1 s of CPU on the 2-vCPU VM this was built on) run in the container just before the workload, outside every time the run reports: how fast the CPU was just before the run, a covariate for the analysis (docs/bench-noise.md). Under a quota below 1 CPU it includes throttling. Empty without the probe, and for `command`",
+  },
+  {
+    name: 'speed_probe_cpu_ms',
+    type: 'number',
+    metric: true,
+    unit: 'ms',
+    value: ({ result }) => round(result?.speed_probe?.cpu_ms),
+    doc: "the process's CPU time over the same probe (`process.cpuUsage`): its wall time less the time others on the host (or the quota) took from it",
+  },
 ];
 
 const listFixedWorkWorkloads = () => Object.keys(WORKLOADS).filter((name) => WORKLOADS[name].fixedWork);
@@ -287,7 +310,7 @@ const TASK_TABLE = [
     type: 'number',
     unit: 'ms',
     value: ({ task }) => round(task.start_ms),
-    doc: 'when the task started, in ms since the workload started (before any worker or process was spawned)',
+    doc: 'when the task started, in ms since the workload started (before any worker or process was spawned); in a run with `batches:`, since its batch started',
   },
   {
     name: 'end_ms',
@@ -311,6 +334,12 @@ const TASK_TABLE = [
   },
   { name: 'thread', type: 'text', value: ({ task }) => task.thread, doc: '0 a main thread, 1…N worker threads' },
   { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: 'as in runs.csv' },
+  {
+    name: 'batch',
+    type: 'number',
+    value: ({ task }) => task.batch,
+    doc: "in a run with `batches:`, the batch the task ran in: 1 … `batches.count` measured, 0 and below warm-up (0 the last before the measured ones); its `start_ms` and `end_ms` are then from the batch's own start (the first task starts near 0). Empty in a run without batches. Readers of a run's waves take batch 1 (`isFirstPass`)",
+  },
 ];
 
 export { AXIS_COLUMNS };
@@ -384,6 +413,14 @@ export function measureValues(source) {
   return Object.fromEntries(
     RUN_MEASURES.filter((column) => column.value).map((column) => [column.name, column.value(source)]),
   );
+}
+
+/**
+ * A task of a run's first measured batch, or of a run without batches: the one pass of its tasks a reader of one run's
+ * tasks (its waves, its order of completion) looks at.
+ */
+export function isFirstPass(task) {
+  return task.batch === undefined || task.batch === null || task.batch === 1;
 }
 
 /** One tasks.csv row. */

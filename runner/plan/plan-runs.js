@@ -8,7 +8,7 @@ import { expandMatrix } from './expand.js';
 import { computeCellId } from './cell-id.js';
 import { toHostLimits } from './cpu-limits.js';
 import { pickImageChoice } from './image-choice.js';
-import { interleave, randomFor } from './run-order.js';
+import { interleave, listBudgetAxes, mirrorRounds, randomFor } from './run-order.js';
 
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
 export const MAX_RUNS_PER_EXPERIMENT = 5000;
@@ -73,11 +73,20 @@ function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
     );
   }
   const random = randomFor(seed, experiment.name);
+  const order = (rounds, isWarmup) =>
+    experiment.round_order === 'abba'
+      ? mirrorRounds(cells, rounds, {
+          seed,
+          experiment: experiment.name,
+          budgetAxes: listBudgetAxes(experiment),
+          warmup: isWarmup,
+        })
+      : interleave(cells, rounds, random);
   const runs = [
-    ...interleave(cells, warmup, random)
+    ...order(warmup, true)
       .flat()
       .map(({ cell, round }) => toRunSpec(experiment, cell, round, true)),
-    ...interleave(cells, experiment.repetitions, random)
+    ...order(experiment.repetitions, false)
       .flat()
       .map(({ cell, round }) => toRunSpec(experiment, cell, round, false)),
   ];
@@ -108,8 +117,10 @@ function buildCell(experiment, values, { config, where, defaultNodeMajor }) {
   const limits = toHostLimits(values, experiment.memory_bytes);
   const nodeMajor = values.node ?? defaultNodeMajor;
   // Everything that changes what runs inside the container, and nothing else (not the timeout,
-  // not the repetition count), so the id survives edits that do not change the measurement.
-  const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor });
+  // not the repetition count), so the id survives edits that do not change the measurement. Batches change what
+  // a run's value is (warmed-up passes, their median); the speed probe runs outside every time the run reports.
+  const batches = experiment.batches ? { batches: experiment.batches } : {};
+  const cell = computeCellId({ values, params, env, memory: limits.memoryBytes, nodeMajor, ...batches });
   // Not in the cell id: the same cell from another image is the comparison `npm run compare` makes.
   const imageChoice = pickImageChoice(experiment.image, nodeMajor);
   const configDir = config.file ? path.dirname(config.file) : process.cwd();
@@ -133,6 +144,8 @@ export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunO
     params: container.params,
     workers: cell.values.workers ?? 0,
     cluster: cell.values.cluster ?? 0,
+    ...(experiment.speed_probe ? { speed_probe: true } : {}),
+    ...(experiment.batches ? { batches: experiment.batches } : {}),
   };
   return {
     experiment: experiment.name,

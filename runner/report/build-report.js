@@ -1,6 +1,7 @@
 // Results (from readResults) → everything the reports show, computed once: summary, pivots, the runs
 // whose task waves the HTML draws, failures, and the words that explain each workload's baseline.
 import { summarizeCells } from './summary.js';
+import { isFirstPass } from '../domain/columns.js';
 import { isMeasured } from '../domain/interference.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues, formatNumber } from './format.js';
@@ -139,7 +140,7 @@ function sharedLoaderNotes(cells, axes) {
 function pickWaveRuns(cells, tasks, axes) {
   const byRun = new Map();
   for (const task of tasks) {
-    if (task.warmup === true) continue;
+    if (task.warmup === true || !isFirstPass(task)) continue;
     const key = `${task.cell}.${task.repetition}`;
     if (!byRun.has(key)) byRun.set(key, []);
     byRun.get(key).push(task);

@@ -7,6 +7,8 @@
 // between consecutive completions longer than a quarter of the run's longest gap: the longest gap is about one
 // wave's time, and tasks of one wave end well inside a quarter of it. The first completion is not a scale: it
 // carries the run's start-up (a native addon loading), so gaps are compared with gaps.
+import { isFirstPass } from '../domain/columns.js';
+
 export const ONE_WAVE_SPAN = 0.2;
 export const WAVE_GAP_SHARE = 0.25;
 
@@ -18,7 +20,7 @@ export const WAVE_GAP_SHARE = 0.25;
 export function describeTaskOrder(tasks) {
   const runs = new Map();
   for (const task of tasks) {
-    if (task.warmup || !Number.isFinite(task.end_ms)) continue;
+    if (task.warmup || !isFirstPass(task) || !Number.isFinite(task.end_ms)) continue;
     const key = `${task.cell}\u0000${task.repetition}`;
     if (!runs.has(key)) runs.set(key, { cell: task.cell, repetition: task.repetition, ends: [] });
     runs.get(key).ends.push(task.end_ms);

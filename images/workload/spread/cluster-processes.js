@@ -15,14 +15,16 @@ const RUN_JS = fileURLToPath(new URL('../run.js', import.meta.url));
 const PROCESS_INDEX_ENV = 'LAB_PROCESS_INDEX';
 
 /**
- * Fork the cluster processes and wait until every one is ready, without starting any task.
+ * Fork the cluster processes and wait until every one is ready, without starting any task. start() runs every task
+ * once (one batch: each process its hand) and may be called again after it resolves; `records` and `usages` are
+ * that batch's.
  * @param {(pid: number) => void} onFork  lets the probe watch each child from its first moment
  * @returns {Promise<{ start(): Promise<{ records: object[], usages: object[] }>, close(): Promise<void> }>}
  */
 export async function prepareCluster({ spec, onTaskEnd, onFork }) {
   // The children's stdout goes to our stderr: the result line must be the only thing on stdout.
   cluster.setupPrimary({ exec: RUN_JS, stdio: ['ignore', 2, 2, 'ipc'] });
-  const records = [];
+  let records = [];
   const collect = (record) => {
     records.push(record);
     onTaskEnd(record);
@@ -39,8 +41,10 @@ export async function prepareCluster({ spec, onTaskEnd, onFork }) {
   await awaitReady(units, close);
   return {
     async start() {
+      records = [];
+      const waits = units.map((unit) => unit.waitDone());
       for (const { child } of units) child.send({ type: 'go' });
-      const dones = await Promise.all(units.map((unit) => unit.done));
+      const dones = await Promise.all(waits);
       return { records, usages: dones.map((done) => done.usage) };
     },
     close,
@@ -48,8 +52,8 @@ export async function prepareCluster({ spec, onTaskEnd, onFork }) {
 }
 
 /**
- * The child's side: run this process's hand over its threads, following the same protocol as a
- * worker thread, and report its own CPU time and peak RSS (the primary cannot read them).
+ * The child's side: for each `go`, run this process's hand over its threads, following the same protocol as a
+ * worker thread, and report its own CPU time over that batch and its peak RSS (the primary cannot read them).
  */
 export async function serveClusterProcess(spec) {
   const processIndex = Number(process.env[PROCESS_INDEX_ENV]);
@@ -62,16 +66,20 @@ export async function serveClusterProcess(spec) {
     processIndex,
     onTaskEnd: (record) => process.send({ type: 'task', record }),
   });
-  const go = once(process, 'message');
+  // Batches follow one another (the primary waits for every process's done before the next go).
+  let running = Promise.resolve();
+  process.on('message', (message) => {
+    if (message?.type !== 'go') return;
+    running = running.then(async () => {
+      const cpuBefore = process.cpuUsage();
+      await threads.start();
+      const cpu = process.cpuUsage(cpuBefore);
+      const usage = { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS };
+      process.send({ type: 'done', usage });
+    });
+  });
   process.send({ type: 'ready' });
-  await go;
-  const cpuBefore = process.cpuUsage();
-  await threads.start();
-  const cpu = process.cpuUsage(cpuBefore);
-  const usage = { cpuUserUs: cpu.user, cpuSystemUs: cpu.system, maxRssKiB: process.resourceUsage().maxRSS };
-  process.send({ type: 'done', usage });
-  await threads.close();
-  // Nothing more to do: the process idles, connected, until the primary kills it. Exiting on our
+  // Nothing more to do between batches: the process idles, connected, until the primary kills it. Exiting on our
   // own could let the primary see the exit before the done message and call it a crash.
 }
 

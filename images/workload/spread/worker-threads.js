@@ -17,7 +17,8 @@ const WORKER_ENTRY = new URL('./worker-thread.js', import.meta.url);
 /**
  * Get the threads ready (workload loaded, workers spawned) without starting any task.
  * @returns {Promise<{ start(): Promise<{ records: object[], usages: object[] }>, close(): Promise<void> }>}
- *   `usages` is always empty: threads share their process's usage, which the process measures itself.
+ *   start() runs every task once (one batch) and may be called again after it resolves; `records` are that
+ *   batch's. `usages` is always empty: threads share their process's usage, which the process measures itself.
  */
 export function prepareThreads({ workloadName, params, taskIndexes, workers, processIndex, onTaskEnd }) {
   const options = { workloadName, params, taskIndexes, processIndex, onTaskEnd };
@@ -43,7 +44,7 @@ async function prepareMainThread({ workloadName, params, taskIndexes, processInd
 }
 
 async function prepareWorkerThreads({ workloadName, params, taskIndexes, workers, processIndex, onTaskEnd }) {
-  const records = [];
+  let records = [];
   const collect = (record) => {
     records.push(record);
     onTaskEnd(record);
@@ -63,8 +64,10 @@ async function prepareWorkerThreads({ workloadName, params, taskIndexes, workers
   await awaitReady(units, close);
   return {
     async start() {
+      records = [];
+      const dones = units.map((unit) => unit.waitDone());
       for (const { worker } of units) worker.postMessage({ type: 'go' });
-      await Promise.all(units.map((unit) => unit.done));
+      await Promise.all(dones);
       return { records, usages: [] };
     },
     close,

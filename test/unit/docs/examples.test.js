@@ -12,6 +12,7 @@ const EXPECTED = {
   'docs/experiments.md#pod-budgets': cross(['workload', ['pbkdf2']], ['cpus', [0.5, 1.5]], ['uv_threadpool_size', [1, 4]]),
   'docs/experiments.md#pool-advice': cross(['workload', ['pbkdf2']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
   'docs/bench-race.md#bench-race': cross(['workload', ['pbkdf2']], ['cpus', [2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
+  'docs/bench-noise.md#bench-noise': cross(['workload', ['pbkdf2']], ['cpus', [1, 2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
   'docs/examples.md#pbkdf2-waves': cross(['workload', ['pbkdf2']], ['uv_threadpool_size', [1, 4, 8]], ['cpus', [2]]),
   // One thread, 2 workers, 2 processes — on 1 and on 2 CPUs; never workers and cluster together.
   'docs/examples.md#offload': [

@@ -185,11 +185,52 @@ describe('workload run.js on the host', () => {
     expect(spread.pool_threads).toBe(POOL_NAMED ? 8 : null);
   });
 
+  test('speed probe: timed before t0, outside every time the run reports', async () => {
+    const run = await runWorkload({ workload: 'pbkdf2', params: SMALL_PBKDF2, speed_probe: true });
+    expect(run.exitCode).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(Object.keys(result)).toEqual([...RESULT_KEYS, 'speed_probe']);
+    checkTimes(result);
+    expect(result.speed_probe).toEqual({ wall_ms: expect.any(Number), cpu_ms: expect.any(Number) });
+    expect(result.speed_probe.cpu_ms).toBeGreaterThan(0);
+    // setup_ms starts at t0, after the probe: a tiny run's setup is far below the probe's time.
+    expect(result.setup_ms).toBeLessThan(result.speed_probe.wall_ms);
+  });
+
+  test.each([
+    ['the main thread', {}],
+    ['worker threads', { workers: 2 }],
+    ['cluster processes with worker threads', { cluster: 2, workers: 2 }],
+  ])('batches on %s: warm-up then measured passes of every task, wall_ms their median', async (_, spread) => {
+    const spec = { workload: 'pbkdf2', params: SMALL_PBKDF2, ...spread, batches: { count: 3, warmup: 1 } };
+    const run = await runWorkload(spec);
+    expect(run.exitCode).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(Object.keys(result)).toEqual([...RESULT_KEYS, 'batches']);
+    expect(result.batches).toMatchObject({ count: 3, warmup: 1, aggregate: 'median' });
+    expect(result.batches.walls_ms).toHaveLength(3);
+    expect(result.batches.warmup_walls_ms).toHaveLength(1);
+    expect(result.wall_ms).toBe([...result.batches.walls_ms].sort((a, b) => a - b)[1]);
+    for (const batch of [0, 1, 2, 3]) {
+      const tasks = result.tasks.filter((task) => task.batch === batch);
+      expect(tasks.map((task) => task.task)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      // Each batch is timed from its own start, so its wall is its last end less its first start.
+      const wall = Math.max(...tasks.map((task) => task.end_ms)) - Math.min(...tasks.map((task) => task.start_ms));
+      const recorded = batch === 0 ? result.batches.warmup_walls_ms[0] : result.batches.walls_ms[batch - 1];
+      expect(wall).toBeCloseTo(recorded, 1);
+      expect(Math.min(...tasks.map((task) => task.start_ms))).toBeLessThan(recorded);
+    }
+    expect(result.tasks).toHaveLength(32);
+  });
+
   test.each([
     ['not JSON', '{"workload":'],
     ['an unknown workload', { workload: 'scrypt' }],
     ['a negative worker count', { workload: 'pbkdf2', workers: -1 }],
     ['an unknown parameter', { workload: 'pbkdf2', params: { rounds: 3 } }],
+    ['batches for a workload without a fixed body', { workload: 'idle', batches: { count: 2 } }],
+    ['batches of no batch', { workload: 'pbkdf2', batches: { count: 0 } }],
+    ['a probe that is not a boolean', { workload: 'pbkdf2', speed_probe: 'yes' }],
   ])('a spec with %s exits 2 with one line on stderr and nothing on stdout', async (_, spec) => {
     const run = await runWorkload(spec);
     expect(run.exitCode).toBe(2);

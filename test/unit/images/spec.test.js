@@ -18,6 +18,19 @@ describe('workload LAB_SPEC parsing', () => {
     });
   });
 
+  test('speed_probe and batches are carried only when given; batches take their defaults key by key', () => {
+    expect(spec({ workload: 'sum', speed_probe: false })).not.toHaveProperty('speed_probe');
+    expect(spec({ workload: 'sum', speed_probe: true, batches: { count: 3 } })).toMatchObject({
+      speed_probe: true,
+      batches: { count: 3, warmup: 1, aggregate: 'median' },
+    });
+    expect(spec({ workload: 'argon2', batches: { count: 2, warmup: 0, aggregate: 'mean' } }).batches).toEqual({
+      count: 2,
+      warmup: 0,
+      aggregate: 'mean',
+    });
+  });
+
   test.each([
     [undefined, /LAB_SPEC is not set/],
     ['{"workload":', /not valid JSON/],
@@ -30,6 +43,19 @@ describe('workload LAB_SPEC parsing', () => {
     ['{"workload":"pbkdf2","workers":-1}', /LAB_SPEC\.workers: expected a whole number/],
     ['{"workload":"pbkdf2","cluster":1.5}', /LAB_SPEC\.cluster: expected a whole number/],
     ['{"workload":"pbkdf2","params":[]}', /LAB_SPEC\.params: expected an object/],
+    ['{"workload":"pbkdf2","speed_probe":1}', /LAB_SPEC\.speed_probe: expected true or false/],
+    ['{"workload":"pbkdf2","batches":3}', /LAB_SPEC\.batches: expected an object/],
+    ['{"workload":"pbkdf2","batches":{"runs":3}}', /LAB_SPEC\.batches\.runs: not a known key/],
+    ['{"workload":"pbkdf2","batches":{"count":1.5}}', /LAB_SPEC\.batches\.count: expected a whole number ≥ 1/],
+    [
+      '{"workload":"pbkdf2","batches":{"count":2,"warmup":-1}}',
+      /LAB_SPEC\.batches\.warmup: expected a whole number ≥ 0/,
+    ],
+    [
+      '{"workload":"pbkdf2","batches":{"count":2,"aggregate":"min"}}',
+      /LAB_SPEC\.batches\.aggregate: expected one of median, mean/,
+    ],
+    ['{"workload":"http","batches":{"count":2}}', /LAB_SPEC\.batches: this workload cannot run in batches/],
     ['{"workload":"pbkdf2","params":{"memoryCost":1024}}', /params\.memoryCost: not a parameter of pbkdf2/],
     ['{"workload":"pbkdf2","params":{"tasks":0}}', /params\.tasks: expected a whole number ≥ 1, got 0/],
     ['{"workload":"pbkdf2","params":{"iterations":"1000"}}', /params\.iterations: expected a whole number ≥ 1/],
