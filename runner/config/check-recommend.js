@@ -2,6 +2,7 @@
 // metric must be one the workloads measure, `per` and `default` name axes and values of this experiment, a
 // constraint names a numeric column), and the normalized shape advice and racing read.
 
+import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
 import { findAxis, normalizeAxisValue } from '../domain/axes.js';
 import { WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
@@ -12,16 +13,18 @@ import { ensureList, formatFlow, isPlainObject } from './values.js';
 export const BUDGET_AXES = ['cpus', 'cpuset', 'node', 'engine'];
 
 export const RECOMMEND_DEFAULTS = { within: 0.05, prefer: 'fewest' };
-export const RACE_DEFAULTS = { from_round: 5 };
+// The race's start rounds: those of the rule docs/statistics.md chose (DEFAULT_BOUND_RULE.n0).
+export const RACE_DEFAULTS = { from_round: DEFAULT_BOUND_RULE.n0 };
 
 const PERCENT_PATTERN = '^[0-9]+(\\.[0-9]+)?%$';
 
 export const RECOMMEND_PROPERTY = {
   title: 'Recommend',
   description:
-    'Ask for advice: per CPU budget (`per`), the setting to use — the cheapest setting that cannot be told apart from ' +
-    'the best within `within`, every `require` met — what it beats, and the Node default against it (advice.csv, the ' +
-    'top of report.md/report.html, `node-threads-lab advise DIR`). Every axis that is not a budget is a knob.',
+    'Ask for advice: per CPU budget (`per`), "use X: at most U% slower than the best tried (95%)" — the cheapest ' +
+    'setting whose bound is within `within`, every `require` met — each cheaper setting with its bound or why it is ' +
+    'out, and the Node default against it (advice.csv, the top of report.md/report.html, `node-threads-lab advise ' +
+    'DIR`). Every axis that is not a budget is a knob.',
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -43,10 +46,10 @@ export const RECOMMEND_PROPERTY = {
     },
     within: {
       type: ['number', 'string'],
-      title: 'As good within',
+      title: 'Margin',
       examples: ['5%', 0.05],
       description:
-        'Settings whose metric is within this of the best are "as good" (judged on the interval): a fraction or a percentage; default 5%.',
+        'The margin: a budget is settled when a setting is shown at most this much worse than the best tried (its 95% bound): a fraction or a percentage; default 5%.',
     },
     prefer: {
       type: 'string',
@@ -54,7 +57,7 @@ export const RECOMMEND_PROPERTY = {
       default: RECOMMEND_DEFAULTS.prefer,
       title: 'Prefer',
       description:
-        'Among the as-good settings: `fewest` threads and processes, then least memory (default); `best`: the best estimate.',
+        'Which setting within the margin to use: `fewest` threads and processes, then least memory (default); `best`: the best estimate.',
     },
     require: {
       type: 'object',
@@ -97,26 +100,30 @@ export const SEARCH_PROPERTY = {
   examples: ['race'],
   title: 'Search',
   description:
-    '`grid` (default): every cell gets its runs. `race`: after `repetitions` rounds, only the settings of a budget whose ' +
-    'advice is still open get more rounds (up to `adaptive.max_repetitions`), and from round `race.from_round` a setting ' +
-    'confidently worse than the best by more than `within`, or confidently breaking a `require`, gets no more runs.',
+    '`grid` (default): every cell gets its runs. `race`: after the first rounds (`repetitions`, and at least ' +
+    '`race.from_round`), a budget runs on only while its answer is not settled, and each round only the settings ' +
+    'that can still change it: the cheaper candidates still in reach of `within` and the setting that binds each ' +
+    "one's bound, up to `adaptive.max_repetitions` a cell (docs/experiments.md).",
 };
 
 export const RACE_PROPERTY = {
   type: 'object',
   title: 'Race',
   additionalProperties: false,
-  description: 'How `search: race` drops settings.',
+  description: 'How `search: race` starts.',
   properties: {
     from_round: {
       type: 'integer',
       minimum: 2,
       default: RACE_DEFAULTS.from_round,
-      title: 'First round that may drop a setting',
-      examples: [5],
+      title: 'Rounds every setting runs before any stops',
+      description:
+        'The start rounds: until then every setting of a budget runs each round, and no setting is eliminated or ' +
+        'found futile (default: 3, the rule docs/statistics.md chose).',
+      examples: [3],
     },
   },
-  examples: [{ from_round: 5 }],
+  examples: [{ from_round: 3 }],
 };
 
 /** Issues in `recommend`, `search` and `race` of one (schema-valid so far) experiment at path `at`. */

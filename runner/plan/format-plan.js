@@ -68,8 +68,8 @@ function formatClaim(claim) {
 
 function formatAdvice(advice) {
   const per = advice.per.length > 0 ? advice.per.join(' and ') : 'experiment (no budget axis)';
-  const pick = advice.prefer === 'best' ? 'the best setting' : 'the setting with the fewest threads and processes';
-  return `  advice: ${pick} within ${formatPercent(advice.within)} of the best on ${groupMetrics(advice.metrics)}, per ${per}`;
+  const pick = advice.prefer === 'best' ? 'the best setting' : 'the cheapest setting (fewest threads and processes)';
+  return `  advice: per ${per}, ${pick} shown within ${formatPercent(advice.within)} of the best tried (95%), on ${groupMetrics(advice.metrics)}`;
 }
 
 // "wall_ms (lower is better)" once for the workloads that share it: "wall_ms (lower is better) for pbkdf2, argon2".

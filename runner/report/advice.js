@@ -4,8 +4,9 @@
 // only words them, and every direction word it prints agrees with the number beside it.
 import { adviseCells } from '../verdicts/advice.js';
 import { describeRatio } from './ratio-words.js';
-import { replayRace } from '../rounds/race.js';
+import { raceRule, replayRace } from '../rounds/race.js';
 import { formatNumber } from './format.js';
+import { describeProduction, productionShape } from '../domain/axes.js';
 
 export const ADVICE_COLUMNS = [
   'experiment',
@@ -52,10 +53,13 @@ export function buildAdvice(results, summary) {
       : null;
   // No more rounds come to a folder without adaptive rounds: the rounds "still needed" are then a what-if.
   const cap = config?.adaptive ? config.adaptive.max_repetitions : null;
-  const answers = adviseCells(summary.cells, results.axes, config?.recommend, { cap }).map((answer) => ({
-    ...answer,
-    words: formatAnswer(answer),
-  }));
+  const rule = config?.search === 'race' ? raceRule(config) : undefined;
+  const paramsOf = new Map((results.info?.cells ?? []).map((cell) => [cell.cell, cell.params]));
+  const answers = adviseCells(summary.cells, results.axes, config?.recommend, { cap, rule }).map((answer) => {
+    const shape = productionShape(answer.workload, paramsOf.get(answer.recommended?.cell.cell) ?? {});
+    const withShape = { ...answer, shape };
+    return { ...withShape, words: formatAnswer(withShape) };
+  });
   return {
     answers,
     rows: answers.map((answer) => toRow(experiment, answer)),
@@ -108,9 +112,23 @@ export function formatAnswer(answer) {
     if (!answer.cheaper.includes(setting)) parts.push(`${setting.label}: ${setting.reason}`);
   parts.push(describeDefault(answer));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));
+  parts.push(describeDeploy(answer));
   if (answer.counted === 'all')
     parts.push(`the host stayed busy: this answer counts its ${answer.clean_runs} runs, disturbed ones too`);
   return `${head}: ${parts.filter(Boolean).join('; ')}.`;
+}
+
+/**
+ * What a person deploys to get the recommendation (docs/own-code.md, "What each setting means in production"), in
+ * short: the first clause of each knob's production words; "no production twin" where the lab's shape has none.
+ */
+function describeDeploy(answer) {
+  const values = answer.recommended.cell.values ?? {};
+  const phrases = answer.knobs
+    .map((axis) => describeProduction(axis, values[axis], answer.shape ?? 'tasks'))
+    .filter(Boolean)
+    .map(({ words, twin }) => (twin ? words.split(/ \(|: /)[0] : 'no production twin for this setting'));
+  return phrases.length ? `to deploy it: ${phrases.join('; ')} (docs/own-code.md)` : '';
 }
 
 function describeBound(boundPct, answer) {
@@ -131,9 +149,9 @@ function describeState(setting, answer) {
     case 'eliminated':
       return setting.reason;
     case 'futile':
-      return `${bound}: ${setting.reason}`;
+      return `${bound ?? 'no bound yet'}: ${setting.reason}`;
     case 'candidate':
-      return `${bound}: not yet within ${margin}`;
+      return `${bound ?? 'no bound yet'}: not yet within ${margin}`;
     case 'not needed':
       return `${bound ?? 'no bound'}: ${setting.reason}`;
     default:
@@ -197,7 +215,7 @@ function formatSettingState(setting, answer) {
   return setting.state;
 }
 
-/** The lines of the terminal and of a text report: a heading, the table, and the sentence, per budget. */
+/** The lines of the terminal and of `advise`: a heading, the table, and the sentence, per budget. */
 export function formatAdviceText(advice) {
   const lines = [];
   for (const table of advice.tables ?? []) {
@@ -213,8 +231,7 @@ export function formatAdviceText(advice) {
     lines.push(`  ${format(table.header)}`, ...table.rows.map((row) => `  ${format(row)}`));
     lines.push(`  ${table.words}`, '');
   }
-  for (const drop of advice.race?.dropped ?? [])
-    lines.push(`race: ${drop.label} stopped after round ${drop.round} (${drop.why})`);
+  // Which settings a race stopped early is in the table (their runs and state); report.md lists when and why.
   return lines;
 }
 

@@ -16,12 +16,13 @@ export function describeRatio(comparison, { lowerIsBetter, than = 'the reference
   const { ratio, ci95_low: low, ci95_high: high } = comparison;
   if (!Number.isFinite(ratio)) return `not comparable with ${than} (no ratio)`;
   const hasInterval = Number.isFinite(low) && Number.isFinite(high);
-  if (formatRatio(ratio) === '1') {
+  const worse = ratio > 1;
+  const shown = worse ? ratio : 1 / ratio;
+  // Said as the number it prints: 0.997 is "1.003× faster" by arithmetic, and "1× faster" in print — the same.
+  if (formatRatio(shown) === '1') {
     const interval = hasInterval ? ` [${formatRatio(low)}, ${formatRatio(high)}]` : '';
     return `about the same as ${than} (ratio 1.00${interval})`;
   }
-  const worse = ratio > 1;
-  const shown = worse ? ratio : 1 / ratio;
   const [from, to] = worse ? [low, high] : [1 / high, 1 / low];
   const interval = hasInterval ? ` [${formatRatio(from)}, ${formatRatio(to)}]` : '';
   const word = lowerIsBetter ? (worse ? 'slower' : 'faster') : worse ? 'lower' : 'higher';

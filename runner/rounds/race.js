@@ -8,6 +8,7 @@
 import { AXIS_COLUMNS } from '../domain/axes.js';
 import { isMeasured } from '../domain/interference.js';
 import { adviseCells } from '../verdicts/advice.js';
+import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
 import { countStatuses } from '../verdicts/failed-settings.js';
 
 /**
@@ -24,7 +25,8 @@ export function replayRace(plan, rows) {
     return {
       cell,
       values,
-      workload,
+      // run.json's cells name the workload among their values only.
+      workload: workload ?? values.workload,
       runs,
       disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
       // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
@@ -33,6 +35,7 @@ export function replayRace(plan, rows) {
   });
   const answers = adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
     cap: plan.experiment.adaptive?.max_repetitions ?? null,
+    rule: raceRule(plan.experiment),
   });
   const open = new Set(answers.flatMap((answer) => answer.next_round ?? []));
   const lastRoundOf = (cell) =>
@@ -44,12 +47,18 @@ export function replayRace(plan, rows) {
       .filter((setting) => setting.state !== 'recommended')
       .map((setting) => ({
         cell: setting.cell.cell,
-        label: `${answer.budget ? `${answer.budget}: ` : ''}${setting.label}`,
+        label: `${[answer.budget, answer.workload].filter(Boolean).join(' · ')}: ${setting.label}`,
         round: lastRoundOf(setting.cell.cell),
         why: setting.reason ?? setting.state,
       })),
   );
   return { dropped, open };
+}
+
+/** The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`). */
+export function raceRule(experiment) {
+  const n0 = experiment.race?.from_round ?? DEFAULT_BOUND_RULE.n0;
+  return { ...DEFAULT_BOUND_RULE, n0, futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom) };
 }
 
 function listAxes(plan) {

@@ -20,11 +20,11 @@ describe('plan', () => {
       config_file: join(ROOT, 'experiments.yml'),
       seed: 1,
       resumed_from: null,
-      count: 64,
+      count: 48,
       warnings: [],
     });
     expect(planned.experiments.map(({ name, cells, runs }) => [name, cells.length, runs.length])).toEqual([
-      ['pool-vs-cores', 16, 64],
+      ['pool-vs-cores', 16, 48],
     ]);
     expect(planned.experiments[0].cells[0]).toEqual(
       expect.objectContaining({

@@ -63,7 +63,7 @@ describe('the default experiments.yml', () => {
     expect(config.experiments[0]).toEqual({
       name: 'pool-vs-cores',
       description: '',
-      repetitions: 4,
+      repetitions: 3,
       warmup: 0,
       adaptive: { max_repetitions: 8, claims: true },
       timeout: 120,
@@ -99,16 +99,18 @@ describe('the default experiments.yml', () => {
         }),
       ],
       recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null },
+      search: 'race',
+      race: { from_round: 3 },
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });
 
   test('locates nodes, and the nearest ancestor of missing ones', async () => {
     const { locate } = await loadConfig(path.join(ROOT, 'experiments.yml'), { host: HOST });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 1])).toEqual({ line: 20, column: 17 });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'])).toEqual({ line: 20, column: 13 });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'], { key: true })).toEqual({ line: 20, column: 7 });
-    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 9])).toEqual({ line: 20, column: 7 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 1])).toEqual({ line: 24, column: 17 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'])).toEqual({ line: 24, column: 13 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus'], { key: true })).toEqual({ line: 24, column: 7 });
+    expect(locate(['experiments', 'pool-vs-cores', 'matrix', 'cpus', 9])).toEqual({ line: 24, column: 7 });
     expect(locate(['experiments', 'pool-vs-cores', 'nope', 'deeper'])).toEqual({ line: 13, column: 3 });
   });
 });

@@ -48,7 +48,7 @@ test('known truth, tight runs: the cheapest setting within 5% is used, with its 
   expect(answer.default.label).toBe('uv_threadpool_size=4');
   expect(answer.default.comparison.ratio).toBeCloseTo(0.99, 1);
   expect(formatAnswer(answer)).toMatch(
-    /^cpus=2 \(pbkdf2, wall_ms, lower is better\): use uv_threadpool_size=2 — at most [\d.]+% slower than the best tried \(95%\), on 6 runs; uv_threadpool_size=1: confidently more than 5% worse than uv_threadpool_size=\d; Node's default \(uv_threadpool_size=4\) is (1\.0\d× faster than the recommendation \[[\d.]+, [\d.]+\]|about the same as the recommendation \(ratio 1\.00 \[[\d.]+, [\d.]+\]\)); settled\.$/,
+    /^cpus=2 \(pbkdf2, wall_ms, lower is better\): use uv_threadpool_size=2 — at most [\d.]+% slower than the best tried \(95%\), on 6 runs; uv_threadpool_size=1: confidently more than 5% worse than uv_threadpool_size=\d; Node's default \(uv_threadpool_size=4\) is (1\.0\d× faster than the recommendation \[[\d.]+, [\d.]+\]|about the same as the recommendation \(ratio 1\.00 \[[\d.]+, [\d.]+\]\)); settled; to deploy it: UV_THREADPOOL_SIZE=2 in the service's environment \(docs\/own-code\.md\)\.$/,
   );
 });
 
@@ -86,10 +86,12 @@ test('open: the rounds that would probably settle it, or that the cap will not',
   const [withCap] = adviseCells(noisy, AXES, normalizeRecommend({}), { cap: 10 });
   expect(withCap.status).toBe('open');
   expect(formatAnswer(withCap)).toMatch(
-    /leading, not settled: uv_threadpool_size=\d — at most [\d.]+% slower than the best tried \(95%\), on 3 runs; .*open: (about \d+ more rounds? would probably bring it under 5%|the 7 rounds left under the cap will probably not bring it under 5%)\.$/,
+    /leading, not settled: uv_threadpool_size=\d — at most [\d.]+% slower than the best tried \(95%\), on 3 runs; .*open: (about \d+ more rounds? would probably bring it under 5%|the 7 rounds left under the cap will probably not bring it under 5%); to deploy it: .*\.$/,
   );
   const [atCap] = adviseCells(noisy, AXES, normalizeRecommend({}), { cap: 3 });
-  expect(formatAnswer(atCap)).toMatch(/open: the cap of rounds is reached; at this spread 5% is out of reach\.$/);
+  expect(formatAnswer(atCap)).toMatch(
+    /open: the cap of rounds is reached; at this spread 5% is out of reach; to deploy it: /,
+  );
 });
 
 test('a constraint a setting confidently breaks eliminates it; one it may break keeps the answer open', () => {
