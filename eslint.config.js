@@ -1,5 +1,5 @@
 // ESLint's recommended rules for the runner, the image's code, the scripts and the tests (Node ES modules);
-// formatting is Prettier's (.prettierrc.json), so no stylistic rule here.
+// formatting is Prettier's (.prettierrc.json), so no stylistic rule here but the bound on line length.
 import js from '@eslint/js';
 import globals from 'globals';
 
@@ -23,6 +23,12 @@ export default [
     },
     rules: {
       'no-unused-vars': ['error', { argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      // Prettier wraps code at 120; this bounds what it cannot wrap (comments). Long messages stay whole strings, so
+      // that a person can grep the code for what the tool printed.
+      'max-len': [
+        'error',
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
+      ],
     },
   },
   {

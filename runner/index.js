@@ -8,9 +8,11 @@ export { run } from './api/run.js';
 /**
  * The runs a matrix would make, checked as a run checks them, without starting anything.
  * @param {string|object} [configOrFile]  experiments.yml's path (default: experiments.yml), or its content as an object
- * @param {{ only?: string[], seed?: number, resume?: string, engines?: string[], slots?: number, resultsRoot?: string }} [options]
+ * @param {{ only?: string[], seed?: number, resume?: string, engines?: string[], slots?: number, resultsRoot?: string
+ *   }} [options]
  *   resultsRoot: where earlier results folders are, for the estimate (default: ./results)
- * @returns {Promise<object>}  { config_file, seed, resumed_from, count, experiments: [{ name, cells, runs }], warnings }
+ * @returns {Promise<object>}  { config_file, seed, resumed_from, count, experiments: [{ name, cells, runs }], warnings
+ *   }
  */
 export async function plan(configOrFile, { resultsRoot, ...options } = {}) {
   const { describePlan, preparePlan } = await import('./api/plan.js');
@@ -27,7 +29,9 @@ export async function judge(dir, claims, options) {
   return (await import('./api/folders.js')).judge(dir, claims, options);
 }
 
-/** What to set, per CPU budget: the recommended setting, what it beats, the Node default against it, settled or open. */
+/**
+ * What to set, per CPU budget: the recommended setting, what it beats, the Node default against it, settled or open.
+ */
 export async function advise(dir, options) {
   return (await import('./api/folders.js')).advise(dir, options);
 }

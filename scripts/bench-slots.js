@@ -7,7 +7,7 @@
 //                        neighbour on the other CPU (shared caches, memory bandwidth) costs each run.
 // The two modes alternate (serial, slots, slots, serial, … for --rounds) so a shared machine's drift hits
 // both alike. Usage: npm run bench:slots [-- --rounds 2 --iterations 1000000] [-- --docs]
-// (--docs also writes docs/bench-slots.md, whose `Measured by` line the README quotes.)
+// (--docs also writes docs/bench-slots.md, whose `Measured by` line docs/README.md quotes.)
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -95,7 +95,10 @@ export async function main(argv) {
   return 0;
 }
 
-/** The page as it stands, cut at the bound study's marker: [comparisons part, bound part]; the one asked for must exist. */
+/**
+ * The page as it stands, cut at the bound study's marker: [comparisons part, bound part]; the one asked for must
+ * exist.
+ */
 function splitPage(out, study) {
   const page = existsSync(out) ? readFileSync(out, 'utf8') : '';
   const at = page.indexOf(BOUND_MARKER);

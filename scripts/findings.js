@@ -432,7 +432,8 @@ function renderHeadlines(context) {
   ];
 }
 
-// findings.md's list: the counts, then every claim with its own class and reason, and the combinations it was judged in.
+// findings.md's list: the counts, then every claim with its own class and reason, and the combinations it was judged
+// in.
 function renderClaimsSummary(_args, context) {
   const counts = describeCounts(context);
   if (counts.judged.length === 0) return ['No published experiment has been run yet.'];

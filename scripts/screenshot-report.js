@@ -1,7 +1,9 @@
-// Screenshots of report.html charts, for docs (docs/findings/*.png):
+// Screenshots of report.html, for docs (the README's docs/report-screenshot.png, docs/findings/*.png):
 //   node scripts/screenshot-report.js DIR OUT.png SECTION[:N,...] ...
-// SECTION is a section id of report.html (heatmaps, scaling, waves, latency, summary); `waves:0,2` takes
-// the waves chart of the runs at those positions of its run list. The pieces are stacked in one PNG.
+// SECTION is a section id of report.html (advice, heatmaps, scaling, waves, latency, summary): its figures where it
+// has some, else the whole section (the advice's tables); `waves:0,2` takes the waves chart of the runs at those
+// positions of its run list. The pieces are stacked in one PNG. The README's picture is
+//   node scripts/screenshot-report.js docs/settling/race-1 docs/report-screenshot.png advice heatmaps
 // Uses Debian's Chromium (/usr/bin/chromium, installed by scripts/setup-browser.js).
 
 import { join } from 'node:path';
@@ -32,7 +34,8 @@ try {
   const shots = [];
   for (const item of sections) {
     const [id, picks] = item.split(':');
-    const figures = page.locator(`#${id} .figures`);
+    const inner = page.locator(`#${id} .figures`);
+    const figures = (await inner.count()) > 0 ? inner : page.locator(`#${id}`);
     if (!picks) {
       shots.push(await figures.screenshot({ animations: 'disabled' }));
       continue;

@@ -1,72 +1,135 @@
 #!/usr/bin/env node
-// Runs (and minutes) to a settled answer: per results folder, how many runs it took, from the first start to the
-// last end, and how many of its claims and pieces of advice were decided — the figure that matters most to a person
-// waiting for an answer. Usage: node scripts/settling.js [DIR ...] [--docs]; without DIR the folders of
-// docs/settling/. --docs writes docs/settling.md from them (generated, never typed).
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+// Runs (and minutes) to a settled answer: per results folder, how many runs it took against the most its plan
+// allowed, from the first start to the last end, how busy the host was, and how many of its claims and budgets were
+// decided, with the widest bound of the advice — the figure that matters most to a person waiting for an answer.
+// Usage: node scripts/settling.js [DIR ...] [--docs]; without DIR the folders of docs/settling/. --docs writes
+// docs/settling.md from them, and the README's example answer from the first `race-*` folder (generated, never typed).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { advise, judge } from '../runner/index.js';
 import { readResults } from '../runner/results/read-results.js';
+import { formatAdviceText } from '../runner/report/advice.js';
+import { planExperiments } from '../runner/plan/plan-runs.js';
+import { countMostExtraRuns } from '../runner/plan/most-runs.js';
+import { countMostReruns } from '../runner/rounds/reruns.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DOCS_FILE = join(ROOT, 'docs/settling.md');
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: { docs: { type: 'boolean', default: false } },
-});
-const base = join(ROOT, 'docs/settling');
-const dirs = positionals.length
-  ? positionals
-  : readdirSync(base)
-      .map((name) => join(base, name))
-      .filter((dir) => existsSync(join(dir, 'runs.csv')))
-      .sort();
+const README = join(ROOT, 'README.md');
+const EXAMPLE = { start: '<!-- settling:example:start -->', end: '<!-- settling:example:end -->' };
 
-const rows = [];
-for (const dir of dirs) {
+/** One folder's figures: runs and their bound, minutes, the host, claims and budgets decided, the widest bound. */
+export async function measureFolder(dir) {
   const { runs, info } = readResults(dir, { keepDisturbed: true });
   const spanMs =
     Math.max(...runs.map((run) => Date.parse(run.finished_at))) -
     Math.min(...runs.map((run) => Date.parse(run.started_at)));
-  const verdicts = await judge(dir);
-  const overall = verdicts.claims.filter((row) => row.kind === 'claim-overall');
+  const overall = (await judge(dir)).claims.filter((row) => row.kind === 'claim-overall');
   const advice = await advise(dir);
-  rows.push({
+  const config = info?.config ?? {};
+  const cells = info?.cells?.length ?? new Set(runs.map((run) => run.cell)).size;
+  const bound = countPlanBound(config, info) ?? cells * (config.repetitions + (config.max_reruns ?? 0));
+  const bounds = advice.answers.map((row) => row.bound_pct).filter((value) => value !== null);
+  return {
     folder: relative(ROOT, dir),
-    experiment: info?.experiment ?? runs[0]?.experiment,
-    revision: info?.project?.git_revision?.slice(0, 7) ?? '?',
+    search: config.search ?? 'grid',
+    // A revision with changes not committed yet is marked: the code that ran is that revision and more.
+    revision: `${info?.project?.git_revision?.slice(0, 7) ?? '?'}${info?.project?.git_dirty ? ' (uncommitted changes)' : ''}`,
     runs: runs.length,
+    bound,
     disturbed: runs.filter((run) => run.disturbed === true).length,
+    waited_s: Math.round((info?.summary?.busy_wait_ms ?? 0) / 1000),
     minutes: spanMs / 60000,
     claims: `${overall.filter((row) => row.verdict !== 'inconclusive').length} of ${overall.length} decided (${overall.map((row) => row.verdict).join(', ') || 'none'})`,
-    advice: `${advice.answers.filter((row) => row.status === 'settled').length} of ${advice.answers.length} settled`,
-  });
+    settled: advice.answers.filter((row) => row.status === 'settled').length,
+    budgets: advice.answers.length,
+    widest: bounds.length ? Math.max(...bounds) : null,
+    advice,
+  };
 }
-const lines = [
-  '| folder | revision | runs | disturbed | minutes | claims | advice |',
-  '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map(
-    (row) =>
-      `| ${row.folder} | ${row.revision} | ${row.runs} | ${row.disturbed} | ${row.minutes.toFixed(1)} | ${row.claims} | ${row.advice} |`,
-  ),
-];
-console.log(lines.join('\n'));
-if (values.docs) {
+
+/** The "up to" the plan printed for this folder's experiment: planned runs, the most rounds may add, the re-runs. */
+function countPlanBound(config, info) {
+  try {
+    const [plan] = planExperiments(
+      { file: 'run.json', experiments: [config] },
+      { defaultNodeMajor: info?.cells?.[0]?.node_major ?? 24 },
+    );
+    return plan.runs.length + countMostExtraRuns(plan).total + countMostReruns(plan);
+  } catch {
+    return null;
+  }
+}
+
+export function formatTable(rows) {
+  return [
+    '| folder | search | revision | runs (plan: up to) | disturbed | waited for a quiet host | minutes | claims | budgets settled | widest bound |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${row.folder} | ${row.search} | ${row.revision} | ${row.runs} (${row.bound}) | ${row.disturbed} | ${row.waited_s} s | ${row.minutes.toFixed(1)} | ${row.claims} | ${row.settled} of ${row.budgets} | ${row.widest === null ? '—' : `${row.widest.toFixed(1)}%`} |`,
+    ),
+  ];
+}
+
+/** The README's example: the first settled budget of the first race folder that names a cheaper setting out. */
+export function pickExample(rows) {
+  const race = rows.find((row) => /\/race-\d+$/.test(row.folder)) ?? rows[0];
+  if (!race) return null;
+  const tables = race.advice.tables ?? [];
+  const settled = tables.filter((each) => each.status === 'settled');
+  // The cheapest row not the one to use: a cheaper setting was ruled out, which shows more of the answer.
+  const table = settled.find((each) => !each.rows[0]?.[4].startsWith('use')) ?? settled[0] ?? tables[0];
+  return table ? { folder: race.folder, lines: formatAdviceText({ tables: [table] }).filter(Boolean) } : null;
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { docs: { type: 'boolean', default: false } },
+  });
+  const base = join(ROOT, 'docs/settling');
+  const dirs = positionals.length
+    ? positionals
+    : readdirSync(base)
+        .map((name) => join(base, name))
+        .filter((dir) => existsSync(join(dir, 'runs.csv')))
+        .sort();
+  const rows = [];
+  for (const dir of dirs) rows.push(await measureFolder(dir));
+  const lines = formatTable(rows);
+  console.log(lines.join('\n'));
+  if (!values.docs) return;
   writeFileSync(
     DOCS_FILE,
     [
       '# Runs to a settled answer',
       '',
       'Generated by `node scripts/settling.js --docs` from the results folders of [docs/settling/](settling/); do not edit by hand.',
-      'Each is one run of a file people start from (the default `experiments.yml`), on this 2-CPU host: how many runs it',
-      'took (disturbed runs and their re-runs included), minutes from the first start to the last end, and how many of',
-      'its claims and pieces of advice the runs decided.',
+      'Each is one run of the default `experiments.yml` on this 2-CPU host: how many runs it took (disturbed runs and',
+      'their re-runs included) against the most its plan allowed, how many of them the rest of the host disturbed and how',
+      'long the runner waited for a quiet host, minutes from the first start to the last end, how many claims and budgets',
+      'the runs decided, and the widest bound of its advice ("at most U% slower than the best tried", 95%).',
+      "`default-experiments` is the file as it was before racing (a grid of 4 runs a cell), judged by today's rules;",
+      "`race-*` are three invocations of today's file on a quiet host; `busy-*` ran beside a program that kept one CPU busy",
+      'throughout.',
       '',
       ...lines,
       '',
     ].join('\n'),
   );
   console.log(`wrote ${DOCS_FILE}`);
+  const example = pickExample(rows);
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf(EXAMPLE.start);
+  const end = readme.indexOf(EXAMPLE.end);
+  if (example && start >= 0 && end > start) {
+    const block = ['```text', ...example.lines, '```'].join('\n');
+    writeFileSync(README, `${readme.slice(0, start + EXAMPLE.start.length)}\n${block}\n${readme.slice(end)}`);
+    console.log(`wrote the example answer of ${example.folder} into ${README}`);
+  }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

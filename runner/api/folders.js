@@ -49,7 +49,8 @@ function checkClaimCellsOf(results, claims) {
  * @param {string} dir
  * @param {object[]|string} [claims]  claims as experiments.yml writes them, or an experiments file whose experiment
  *   of the folder's name has them (claims written after the run); default: those recorded in run.json
- * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3, claims_verdict: string|null,
+ * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3, claims_verdict:
+ *   string|null,
  *   claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows of verdicts.csv
  */
 export async function judge(dir, claims, { keepDisturbed } = {}) {
@@ -148,7 +149,8 @@ export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, al
  * (as experiments.yml writes it), or the defaults (the primary metric, per cpus/cpuset/node/engine, within 5%).
  * @param {string} dir
  * @param {{ recommend?: object }} [options]
- * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[], race: object|null }}
+ * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[], race: object|null
+ *   }}
  *   answers: advice.csv's rows; tables: per budget { budget, workload, metric, status, header, rows, words }, each
  *   setting (cheapest first) with its runs, median, bound and state; race: with `search: race`, the settings that
  *   stopped early, when and why
@@ -174,7 +176,8 @@ export function advise(dir, { recommend, keepDisturbed } = {}) {
  * The capacity model beside the measurements of a results folder: per workload its calibration and, per cell, the
  * model's value against the measured median (the "Model vs measured" table of report.md).
  * @param {string} dir
- * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: count disturbed runs too (default: as the matrix was told)
+ * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: count disturbed runs too (default: as the matrix was
+ *   told)
  * @returns {{ dir: string, experiment: string, tables: { workload: string, calibrations: string[], header: string[],
  *   rows: string[][] }[] }}  tables: none when the folder has no model (no measured run, no run.json parameters, or a
  *   workload without one)

@@ -178,7 +178,8 @@ function describeMemory(memory) {
   };
 }
 // The pool is a knob of this code when it calls what runs on it: 1, Node's default 4, and powers of two up to twice
-// the largest budget's CPUs (pool work that computes gains up to the CPUs; work that waits, fs or dns, may gain beyond).
+// the largest budget's CPUs (pool work that computes gains up to the CPUs; work that waits, fs or dns, may gain
+// beyond).
 async function choosePool(code, from, budgets, cpus) {
   const { findPoolCalls, formatPoolCall } = await import('../user-code/pool-calls.js');
   const { findTypeStripper } = await import('../user-code/check-user-code.js');

@@ -28,8 +28,10 @@ export const DEFAULT_CONFIG_FILE = 'experiments.yml';
  * @param {string} [options.resume]     a results folder: plan only the runs its runs.csv lacks
  * @param {string[]} [options.engines]  Docker context names or URLs: the CPU checks wait for those engines' facts
  * @param {number} [options.slots]
- * @param {boolean} [options.keepDisturbed]  count disturbed runs in the statistics and re-run none (a resume keeps its folder's choice)
- * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots: number,
+ * @param {boolean} [options.keepDisturbed]  count disturbed runs in the statistics and re-run none (a resume keeps its
+ *   folder's choice)
+ * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots:
+ *   number,
  *   warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec, plan/plan-runs.js)
  */
 export async function preparePlan(

@@ -51,7 +51,8 @@ export function run(configOrFile, options = {}) {
 }
 
 /**
- * @typedef {EventEmitter & Promise<RunOutcome> & { stop(): void, preparing: boolean, removeOwnContainers(): Promise<unknown> }} RunTracker
+ * @typedef {EventEmitter & Promise<RunOutcome> & { stop(): void, preparing: boolean, removeOwnContainers():
+ *   Promise<unknown> }} RunTracker
  *   events: 'plan' { plans, warnings, pending, seed }, then those of docker/session.js ('orphans', 'image-progress',
  *   'preflight'), 'ready' { engines }, and those of run-experiments.js ('experiment-start', 'run-start', 'run-end',
  *   'reports', 'reports-failed', 'experiment-end', 'engine-lost')

@@ -10,7 +10,8 @@
 //   throw: it gets a row like any other (collect/to-rows.js judges it).
 // - `signal` aborted (Ctrl-C, a results file that cannot be written): stop the run, remove what it made, resolve with
 //   `{ aborted: true }`; the run gets no row and `--resume` runs it again.
-// - The engine went away (socket refused, vanished): throw `backendLost(...)`. The run gets no row; the dispatcher drops
+// - The engine went away (socket refused, vanished): throw `backendLost(...)`. The run gets no row; the dispatcher
+// drops
 //   every lane of that engine and hands the run to another lane, or returns it as not run.
 // - Any other throw ends the matrix (rows written so far are kept).
 import { LabError } from '../errors.js';

@@ -1,5 +1,6 @@
 // An http run's two containers → one raw outcome of the shape runContainer returns, so judgeRun and
-// toRows treat it like any run (toRows calls this for the executor's { pair, loaderLimits }). The server's line gives the row its timings, cgroup readings and
+// toRows treat it like any run (toRows calls this for the executor's { pair, loaderLimits }). The server's line gives
+// the row its timings, cgroup readings and
 // event-loop delay; the load generator's line adds the http numbers under `metrics`. A failure names
 // the container it came from, and the one that caused it comes last (the error column keeps the tail).
 import { EXIT_CODES } from '../../images/workload/workload-error.js';
@@ -8,13 +9,15 @@ import { parseResultLine } from './parse-result.js';
 /**
  * @param {object} pair  runHttpPair's outcome
  * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean }} pair.server
- * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean }|null} pair.loader  null if never started
+ * @param {{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean }|null} pair.loader  null if
+ *   never started
  * @param {boolean} pair.timedOut
  * @param {boolean} pair.aborted
  * @param {boolean} pair.serverEndedFirst  the server exited on its own before the loader was done
  * @param {number} pair.containerMs
  * @param {string} pair.containerId  the server's
- * @param {{ cpus: number, cpuset: string, shared?: boolean }} loaderLimits  what the loader was given (plan/loader-limits.js)
+ * @param {{ cpus: number, cpuset: string, shared?: boolean }} loaderLimits  what the loader was given
+ *   (plan/loader-limits.js)
  */
 export function combineHttpRaw(pair, loaderLimits) {
   const { server, loader } = pair;

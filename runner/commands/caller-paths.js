@@ -89,7 +89,10 @@ const NPM_ALIASES = {
 };
 const NPM_SCRIPTS = new Set(Object.values(NPM_ALIASES));
 
-/** A command to suggest, in the form this one was started: `npm run matrix -- --resume DIR` or `node-threads-lab run --resume DIR`. */
+/**
+ * A command to suggest, in the form this one was started: `npm run matrix -- --resume DIR` or `node-threads-lab run
+ * --resume DIR`.
+ */
 export function formatCommand(paths, subcommand, args) {
   const alias = paths.npmScript ? NPM_ALIASES[subcommand] : undefined;
   return alias ? `npm run ${alias} -- ${args}` : `node-threads-lab ${subcommand} ${args}`;

@@ -1,4 +1,5 @@
-// What every subcommand (run, plan, report, claims, compare, init, images) shares: argv parsing that turns a mistake into
+// What every subcommand (run, plan, report, claims, compare, init, images) shares: argv parsing that turns a mistake
+// into
 // a usage error (exit 2) with a "did you mean", one place that prints an error once and sets the exit
 // status, and telling whether this module is the program that was started (also through a symlink).
 import { realpathSync } from 'node:fs';

@@ -12,7 +12,8 @@ export const EXPERIMENT_DEFAULTS = {
   timeout: 300,
   memory: '1g',
   // Between the two kinds of run docs/statistics/quiet/noise-3 holds: with the host to itself interference_pct stays
-  // under 2% (nine runs in ten), while the runs a neighbour slowed by 40–50% read 44–49% (docs/statistics.md, The noise).
+  // under 2% (nine runs in ten), while the runs a neighbour slowed by 40–50% read 44–49% (docs/statistics.md, The
+  // noise).
   disturbed_above: 25,
   max_reruns: 2,
   // Seconds, over a whole experiment: long enough to outlast a build or a test run beside it (minutes), short enough

@@ -14,7 +14,8 @@ export { removeOwnContainersOn };
  * @param {object} options
  * @param {object[]} options.plans
  * @param {object} options.config
- * @param {string[]} [options.engineNames]  --engine (else the config's `engines:`, an `engine` axis, or the default engine)
+ * @param {string[]} [options.engineNames]  --engine (else the config's `engines:`, an `engine` axis, or the default
+ *   engine)
  * @param {number} [options.slots]          --slots
  * @param {boolean} [options.allowMixed]    --allow-mixed-engines
  * @param {EventEmitter} [options.events]

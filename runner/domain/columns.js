@@ -352,7 +352,10 @@ export const HEAD_COLUMNS = RUN_HEAD.map((column) => column.name);
 export const MEASURE_COLUMNS = RUN_MEASURES.map((column) => column.name);
 export const TASK_COLUMNS = TASK_TABLE.map((column) => column.name);
 
-/** The numeric columns every run reports, whatever its workload: what a claim's `metric` may name besides the workload's own. */
+/**
+ * The numeric columns every run reports, whatever its workload: what a claim's `metric` may name besides the
+ * workload's own.
+ */
 export const RUN_METRICS = RUN_MEASURES.filter((column) => column.metric).map((column) => column.name);
 
 /** Medians of what the process saw, carried into summary.csv because they explain the results. */
@@ -369,7 +372,10 @@ const namesOfType = (type) =>
     .filter((column) => column.type === type)
     .map((column) => column.name);
 
-/** { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a number or nothing. */
+/**
+ * { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a
+ * number or nothing.
+ */
 export const COLUMN_TYPES = {
   // Text axes are those whose values are strings (workload, cpuset; cpus may be written "1500m" but is a number once
   // normalized: its columnType); a workload's columns say their own type.
@@ -381,7 +387,10 @@ export const COLUMN_TYPES = {
   boolean: new Set([...namesOfType('boolean'), ...workloadColumnsOfType('boolean')]),
 };
 
-/** The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. Env axes go after the built-in axes. */
+/**
+ * The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. Env axes go after
+ * the built-in axes.
+ */
 export function runColumns(envAxes = [], workloads = []) {
   return [...HEAD_COLUMNS, ...AXIS_COLUMNS, ...envAxes, ...MEASURE_COLUMNS, ...workloadColumns(workloads)];
 }

@@ -45,7 +45,10 @@ export function parseComposeCpus(value) {
   return typeof number === 'number' && Number.isFinite(number) ? number : undefined;
 }
 
-/** Compose's `mem_limit` / `deploy.resources.limits.memory`: bytes as a number, or 512m, 1g, 1.5gb; undefined otherwise. */
+/**
+ * Compose's `mem_limit` / `deploy.resources.limits.memory`: bytes as a number, or 512m, 1g, 1.5gb; undefined
+ * otherwise.
+ */
 export function parseComposeBytes(value) {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;

@@ -10,7 +10,8 @@ import { readManifest } from './read-manifest.js';
  * @param {string[]} [options.from]  files to read (absolute), instead of looking
  * @param {string} options.start     where to look from: the module's folder
  * @param {string} options.folder    the experiments file's folder: the paths comments show are relative to it
- * @returns {{ looked: string|null, files: string[], sources: object[], warnings: object[] } & ReturnType<typeof combineBudgets>}
+ * @returns {{ looked: string|null, files: string[], sources: object[], warnings: object[] } & ReturnType<typeof
+ *   combineBudgets>}
  *   looked: the folder searched (null with --from); files: those read; both relative to `folder`
  */
 export function readDeployment({ from = [], start, folder }) {

@@ -24,7 +24,8 @@ import {
  * @property {string} object     Deployment/api, service api
  * @property {string|null} container
  * @property {{ cpus: number, field: string, written: string, line: number, column: number }|null} cpu
- * @property {{ bytes: number, docker: string, field: string, written: string, line: number, column: number }|null} memory
+ * @property {{ bytes: number, docker: string, field: string, written: string, line: number, column: number }|null}
+ *   memory
  */
 
 /**

@@ -3,11 +3,15 @@
 import { AXES } from '../domain/axes.js';
 import { usableCpus } from '../domain/usable-cpus.js';
 
-/** Axes a capacity model explains; every other axis (node, engine, an environment variable) may change the work itself. */
+/**
+ * Axes a capacity model explains; every other axis (node, engine, an environment variable) may change the work
+ * itself.
+ */
 export const CAPACITY_AXES = ['cpus', 'cpuset', 'uv_threadpool_size', 'workers', 'cluster'];
 
 /**
- * @param {{ values: Record<string, unknown>, params: object }} cell  run.json's cell: axis values and the workload's filled-in params
+ * @param {{ values: Record<string, unknown>, params: object }} cell  run.json's cell: axis values and the workload's
+ *   filled-in params
  * @param {number|null} hostCpus
  * @param {{ takenCpus?: number }} [host]  takenCpus: the CPU time per second the rest of the host took from this
  *   cell's CPUs while it ran (runner/model/host-share.js); 0 when unknown

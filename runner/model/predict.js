@@ -103,7 +103,8 @@ export function modelRatioRange(a, b, metric) {
  * B over A as the model predicts it on a host with `scale` times the CPUs: every quota, cpuset and the host's CPUs
  * multiplied (a claim's cells stand for the post's hardware through the file's mapping, so all of it scales
  * together). The calibration (the CPU time of a task) stays this folder's. null without a model.
- * @param {{ workload: string, values: object, params?: object, hostCpus?: number|null, calibration?: object }} a  summary cells
+ * @param {{ workload: string, values: object, params?: object, hostCpus?: number|null, calibration?: object }} a
+ *   summary cells
  */
 export function scaleModelRatio(a, b, metric, scale) {
   const predict = (cell) => {

@@ -70,7 +70,8 @@ function describeSide(side, bound, better) {
   return lower === (better === 'lower') ? 'better' : 'worse';
 }
 
-// One answer per value of the budget axes (verdicts/advice.js: `per`, else those of BUDGET_AXES the cells have) and workload.
+// One answer per value of the budget axes (verdicts/advice.js: `per`, else those of BUDGET_AXES the cells have) and
+// workload.
 function describeAdvice(plan, axes) {
   const { recommend } = plan.experiment;
   if (!recommend) return null;

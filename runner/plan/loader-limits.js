@@ -27,7 +27,8 @@ export const LOADER_MEMORY_BYTES = 512 * 2 ** 20;
  * @param {boolean} [input.pinnedByCell]  the cell has a `cpuset` (default: the server has a cpuset other than the slot)
  * @returns {{ cpus: number, cpuset: string, nanoCpus: number, cpusetCpus: string|undefined, memoryBytes: number,
  *   shared: boolean, serverCpusetCpus?: string }}  cpus and cpuset as recorded in loader_cpus / loader_cpuset ('' when
- *   unpinned); shared as loader_shared; serverCpusetCpus: the cpuset the server is confined to, when the runner chose one
+ *   unpinned); shared as loader_shared; serverCpusetCpus: the cpuset the server is confined to, when the runner chose
+ *   one
  */
 export function planLoaderLimits({
   server,

@@ -1,4 +1,5 @@
-// The most runs adaptive rounds (rounds/adaptive.js) or a race (rounds/race.js) may add, known before any run: each cell
+// The most runs adaptive rounds (rounds/adaptive.js) or a race (rounds/race.js) may add, known before any run: each
+// cell
 // that can get another round may go up to `adaptive.max_repetitions`. Which cells can: every one with
 // `target_ci_pct`; with `claims: true` the cells a claim compares; with `search: race` every cell of a budget that
 // has a knob to set (the advice's settings). The rounds stop earlier when the questions settle; never later.
@@ -8,7 +9,8 @@ import { BUDGET_AXES } from '../config/check-recommend.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
- * @returns {{ perCell: Map<string, number>, total: number, why: string|null }}  why: which rule gave the cells, in words
+ * @returns {{ perCell: Map<string, number>, total: number, why: string|null }}  why: which rule gave the cells, in
+ *   words
  */
 export function countMostExtraRuns(plan) {
   const { adaptive, repetitions } = plan.experiment;

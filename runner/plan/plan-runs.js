@@ -20,15 +20,18 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
  * @property {Record<string, string|number|boolean>} values  the cell's axis values
  * @property {number} repetition      1-based (within warm-ups for a warm-up run)
  * @property {boolean} warmup         a warm-up run: recorded, left out of the statistics
- * @property {string} runKey          `${cell}.${repetition}` (`${cell}.w${repetition}` for warm-ups): identifies the run across folders
+ * @property {string} runKey          `${cell}.${repetition}` (`${cell}.w${repetition}` for warm-ups): identifies the
+ *   run across folders
  * @property {string} workload
  * @property {object} params          this workload's parameters, defaults filled
  * @property {number} nodeMajor
  * @property {Record<string,string>} env
  * @property {{nanoCpus?: number, cpusetCpus?: string, memoryBytes: number}} limits
  * @property {number} timeoutMs
- * @property {number} disturbedAbove  the experiment's `disturbed_above`: a run more disturbed than this is marked (domain/columns.js)
- * @property {number} [rerunOf]       set on a run made in place of a disturbed one: that run's repetition (rounds/reruns.js)
+ * @property {number} disturbedAbove  the experiment's `disturbed_above`: a run more disturbed than this is marked
+ *   (domain/columns.js)
+ * @property {number} [rerunOf]       set on a run made in place of a disturbed one: that run's repetition
+ *   (rounds/reruns.js)
  */
 
 /**
@@ -168,7 +171,10 @@ export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunO
   };
 }
 
-/** `${cell}.${repetition}`, `${cell}.w${repetition}` for a warm-up: a run's identity across folders (resume, run.json order). */
+/**
+ * `${cell}.${repetition}`, `${cell}.w${repetition}` for a warm-up: a run's identity across folders (resume, run.json
+ * order).
+ */
 export function formatRunKey({ cell, warmup, repetition }) {
   return `${cell}.${warmup === true ? 'w' : ''}${repetition}`;
 }

@@ -58,7 +58,9 @@ function countRuns({ runs, keepDisturbed }) {
   };
 }
 
-/** The disturbed runs (warm-ups aside), each with the run made in its place, if any; and the rule they were judged by. */
+/**
+ * The disturbed runs (warm-ups aside), each with the run made in its place, if any; and the rule they were judged by.
+ */
 function listDisturbed({ runs, info, keepDisturbed }) {
   const rerunOf = (run) => runs.find((other) => other.cell === run.cell && other.rerun_of === run.repetition);
   return {
@@ -112,7 +114,8 @@ function disturbedNotes(cells, { axes, keepDisturbed }) {
 
 /**
  * http cells whose load generator ran on the server's CPUs (loader_shared: the host had none to spare beyond the cell's
- * budget, plan/loader-limits.js): what it took, measured, so a reader can judge how much the server's numbers lost to it.
+ * budget, plan/loader-limits.js): what it took, measured, so a reader can judge how much the server's numbers lost to
+ * it.
  */
 function sharedLoaderNotes(cells, axes) {
   const shared = cells

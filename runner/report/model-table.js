@@ -73,7 +73,8 @@ function compareCell(cell, metric, model) {
   ];
 }
 
-// The two intervals apart, the measured one on the worse side: the host gave less than the model; on the better side: more.
+// The two intervals apart, the measured one on the worse side: the host gave less than the model; on the better side:
+// more.
 function flagOf(interval, [low, high], better) {
   if (!interval) return 'n < 2';
   if (interval.high >= low && interval.low <= high) return '';

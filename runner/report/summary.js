@@ -10,7 +10,8 @@ import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
 import { countStatuses } from '../verdicts/failed-settings.js';
 
-// ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the logarithms
+// ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the
+// logarithms
 // — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
 
 // A run counts in statistics when it finished ok, was not a warm-up and was not disturbed (domain/interference.js).

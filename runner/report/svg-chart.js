@@ -2,7 +2,8 @@
 // dot, so the spread is there to see, and the median of each cell is a marker joined per series; the capacity
 // model of each cell (runner/model/), when given, is a dashed line in its series' colour. A numeric x
 // axis is spaced by value (a log2 scale for powers of two or a span of 8× or more, axis-scale.js, and it says
-// so); text values are evenly spaced categories. Same points, same bytes: no dates, no random ids, fixed number formatting.
+// so); text values are evenly spaced categories. Same points, same bytes: no dates, no random ids, fixed number
+// formatting.
 import { orderValues } from '../domain/cells.js';
 import { median } from '../stats/statistics.js';
 import { chooseAxisScale } from './axis-scale.js';

@@ -44,5 +44,8 @@ export function droppedColumns(header, columns) {
  */
 export function relayCsv(text, columns) {
   const records = parse(text, { bom: true, columns: true, skip_empty_lines: true, relax_column_count: true });
-  return stringify(records.map((record) => columns.map((column) => record[column] ?? '')), { header: true, columns, record_delimiter: 'windows' });
+  return stringify(
+    records.map((record) => columns.map((column) => record[column] ?? '')),
+    { header: true, columns, record_delimiter: 'windows' },
+  );
 }

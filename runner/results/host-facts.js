@@ -23,7 +23,8 @@ const MEANT_TO_DIFFER = { node: ['node', 'image'], engine: ['cpu_model', 'cpus',
  */
 export function readHostFacts(info, runs = []) {
   const engines = Array.isArray(info?.engines) && info.engines.length > 0 ? info.engines : null;
-  const machine = (fact) => (engines ? joinDistinct(engines.map((engine) => engine[fact])) : (info?.host?.[fact] ?? null));
+  const machine = (fact) =>
+    engines ? joinDistinct(engines.map((engine) => engine[fact])) : (info?.host?.[fact] ?? null);
   const images = Object.values(info?.images ?? {});
   return {
     cpu_model: machine('cpu_model'),
@@ -44,7 +45,9 @@ export function readHostFacts(info, runs = []) {
 export function findHostDifferences(factsA, factsB, { matchOn } = {}) {
   const meant = new Set(MEANT_TO_DIFFER[matchOn] ?? []);
   return HOST_FACTS.filter(({ fact }) => !meant.has(fact))
-    .filter(({ fact }) => factsA[fact] !== null && factsB[fact] !== null && String(factsA[fact]) !== String(factsB[fact]))
+    .filter(
+      ({ fact }) => factsA[fact] !== null && factsB[fact] !== null && String(factsA[fact]) !== String(factsB[fact]),
+    )
     .map(({ fact, label }) => ({ fact, label, a: factsA[fact], b: factsB[fact] }));
 }
 

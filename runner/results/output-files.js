@@ -1,7 +1,23 @@
 // Where results go and how they get there. Every row is appended and fsync'ed the moment its run
 // ends, so a crash or a Ctrl-C loses at most the run in progress and never leaves half a row. A write that
 // fails (a full disk) is undone to the last whole row and becomes a LabError naming the file (write-failure.js).
-import { accessSync, closeSync, constants, existsSync, fstatSync, statSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  statSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LabError } from '../errors.js';
 import { droppedColumns, formatCsv, readHeader, relayCsv } from './csv.js';
@@ -69,9 +85,13 @@ function upgradeHeader(path, columns) {
   if (!header || header.join() === columns.join()) return;
   const dropped = droppedColumns(header, columns);
   if (dropped.length > 0) {
-    throw new LabError('ERR_RESUME_MISMATCH', `${path} has columns this version no longer writes: ${dropped.join(', ')}`, {
-      hint: 'resume it with the version that wrote it, or start a new results folder',
-    });
+    throw new LabError(
+      'ERR_RESUME_MISMATCH',
+      `${path} has columns this version no longer writes: ${dropped.join(', ')}`,
+      {
+        hint: 'resume it with the version that wrote it, or start a new results folder',
+      },
+    );
   }
   try {
     writeFileSync(`${path}.tmp`, relayCsv(text, columns));
@@ -120,6 +140,9 @@ export function writeJson(dir, name, data) {
 
 /** `results/<experiment>-<UTC timestamp>`, e.g. results/pool-vs-cores-20261122T051500Z. */
 export function defaultOutputDir(root, experiment, now = new Date()) {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return join(root, `${experiment}-${stamp}`);
 }

@@ -8,18 +8,22 @@ import { LabError } from '../errors.js';
 import { restoreText } from './csv.js';
 import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS, RUN_DERIVED_COLUMNS } from '../domain/columns.js';
 
-
 /**
  * @param {string} dir
- * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: disturbed runs count in the statistics (--keep-disturbed);
+ * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: disturbed runs count in the statistics
+ *   (--keep-disturbed);
  *   default: as the matrix that wrote the folder was told (run.json `keep_disturbed`)
- * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[], columns: string[],
- *   keepDisturbed: boolean }}  axes = the axis columns in CSV order (built-in ones first, then environment-variable axes)
+ * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[],
+ *   columns: string[],
+ *   keepDisturbed: boolean }}  axes = the axis columns in CSV order (built-in ones first, then environment-variable
+ *   axes)
  */
 export function readResults(dir, { keepDisturbed } = {}) {
   const runsPath = join(dir, 'runs.csv');
   if (!existsSync(runsPath)) {
-    throw new LabError('ERR_USAGE', `${dir} has no runs.csv`, { hint: 'pass a results folder written by `node-threads-lab run` (results/<experiment>-<timestamp>)' });
+    throw new LabError('ERR_USAGE', `${dir} has no runs.csv`, {
+      hint: 'pass a results folder written by `node-threads-lab run` (results/<experiment>-<timestamp>)',
+    });
   }
   const { rows: runs, columns } = readCsv(runsPath);
   const tasksPath = join(dir, 'tasks.csv');
@@ -31,7 +35,16 @@ export function readResults(dir, { keepDisturbed } = {}) {
   const isAxis = (axis) => axis !== 'engine' || info?.config?.matrix?.engine !== undefined;
   const axes = [...AXIS_COLUMNS, ...envAxes].filter((axis) => columns.includes(axis) && isAxis(axis));
   addDerivedColumns(runs);
-  return { dir, runs, tasks, info, axes, envAxes, columns, keepDisturbed: keepDisturbed ?? info?.keep_disturbed === true };
+  return {
+    dir,
+    runs,
+    tasks,
+    info,
+    axes,
+    envAxes,
+    columns,
+    keepDisturbed: keepDisturbed ?? info?.keep_disturbed === true,
+  };
 }
 
 function addDerivedColumns(runs) {

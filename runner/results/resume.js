@@ -41,17 +41,32 @@ export function checkResumable(plan, state, columns, taskColumns = TASK_COLUMNS)
   for (const key of new Set([...Object.keys(now), ...Object.keys(info.config ?? {})])) {
     if (computeCellId(now[key] ?? null) !== computeCellId(then(key))) differences.push(`\`${key}\` changed`);
   }
-  const cellsNow = plan.cells.map((cell) => cell.cell).sort().join();
-  const cellsThen = (info.cells ?? []).map((cell) => cell.cell).sort().join();
-  if (differences.length === 0 && cellsNow !== cellsThen) differences.push('the cells differ (a default such as the Node.js version changed)');
-  for (const [file, header, now] of [['runs.csv', state.header, columns], ['tasks.csv', state.taskHeader, taskColumns]]) {
+  const cellsNow = plan.cells
+    .map((cell) => cell.cell)
+    .sort()
+    .join();
+  const cellsThen = (info.cells ?? [])
+    .map((cell) => cell.cell)
+    .sort()
+    .join();
+  if (differences.length === 0 && cellsNow !== cellsThen)
+    differences.push('the cells differ (a default such as the Node.js version changed)');
+  for (const [file, header, now] of [
+    ['runs.csv', state.header, columns],
+    ['tasks.csv', state.taskHeader, taskColumns],
+  ]) {
     const dropped = droppedColumns(header, now);
-    if (dropped.length > 0) differences.push(`${file} has columns this version no longer writes: ${dropped.join(', ')}`);
+    if (dropped.length > 0)
+      differences.push(`${file} has columns this version no longer writes: ${dropped.join(', ')}`);
   }
   if (differences.length > 0) {
-    throw new LabError('ERR_RESUME_MISMATCH', `cannot resume experiment ${info.experiment}: the config no longer matches the one recorded in run.json (${differences.join('; ')})`, {
-      hint: 'resuming would mix results of two configs; restore the config as it was, or start a new results folder without --resume',
-    });
+    throw new LabError(
+      'ERR_RESUME_MISMATCH',
+      `cannot resume experiment ${info.experiment}: the config no longer matches the one recorded in run.json (${differences.join('; ')})`,
+      {
+        hint: 'resuming would mix results of two configs; restore the config as it was, or start a new results folder without --resume',
+      },
+    );
   }
 }
 

@@ -6,11 +6,21 @@ import { promisify } from 'node:util';
 
 // Node's own execFile, not execa: this runs before the first container, and both calls go at once. The ceiling
 // keeps git from walking up out of an installed copy (node_modules/node-threads-lab) into the project around it.
-const git = (args, cwd) => promisify(execFile)('git', args, { cwd, env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(resolve(cwd)) } }).then(({ stdout }) => stdout, () => null);
+const git = (args, cwd) =>
+  promisify(execFile)('git', args, {
+    cwd,
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: dirname(resolve(cwd)) },
+  }).then(
+    ({ stdout }) => stdout,
+    () => null,
+  );
 
 export async function readProject(cwd) {
   const [revision, status] = await Promise.all([git(['rev-parse', 'HEAD'], cwd), git(['status', '--porcelain'], cwd)]);
-  return { git_revision: revision === null ? null : revision.trim(), git_dirty: revision === null || status === null ? null : status.trim() !== '' };
+  return {
+    git_revision: revision === null ? null : revision.trim(),
+    git_dirty: revision === null || status === null ? null : status.trim() !== '',
+  };
 }
 
 /** engines, slots (docker/engine-set.js): every engine with its facts, read from the engine itself, and --slots. */
@@ -27,8 +37,22 @@ export function buildRunInfo({ plan, config, engine, engines, slots, images, pro
     planned_runs: plan.runs.length,
     // --keep-disturbed: disturbed runs counted in the statistics and not re-run; `npm run report` keeps to it.
     ...(plan.keepDisturbed ? { keep_disturbed: true } : {}),
-    cells: plan.cells.map(({ cell, values, params, env, limits, nodeMajor }) => ({ cell, values, params, env, limits, node_major: nodeMajor })),
-    host: { cpus: os.cpus().length, available_parallelism: os.availableParallelism?.() ?? null, cpu_model: os.cpus()[0]?.model ?? null, total_memory_bytes: os.totalmem(), kernel: os.release(), hostname: os.hostname() },
+    cells: plan.cells.map(({ cell, values, params, env, limits, nodeMajor }) => ({
+      cell,
+      values,
+      params,
+      env,
+      limits,
+      node_major: nodeMajor,
+    })),
+    host: {
+      cpus: os.cpus().length,
+      available_parallelism: os.availableParallelism?.() ?? null,
+      cpu_model: os.cpus()[0]?.model ?? null,
+      total_memory_bytes: os.totalmem(),
+      kernel: os.release(),
+      hostname: os.hostname(),
+    },
     docker: { engine: engine.host, version: engine.version },
     ...(engines ? { engines, slots } : {}),
     images: Object.fromEntries([...images].map(([major, image]) => [major, image])),

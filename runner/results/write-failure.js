@@ -10,7 +10,9 @@ const FULL = new Set(['ENOSPC', 'EDQUOT']);
 
 /** The LabError for a failed write of `path` (any fs error), with the folder it belongs to in `outDir`. */
 export function toWriteFailure(path, cause) {
-  const reason = FULL.has(cause?.code) ? `no space left on the device (${cause.code})` : `${cause?.code ?? 'error'}: ${cause?.message ?? cause}`;
+  const reason = FULL.has(cause?.code)
+    ? `no space left on the device (${cause.code})`
+    : `${cause?.code ?? 'error'}: ${cause?.message ?? cause}`;
   return new LabError(WRITE_FAILURE, `cannot write ${basename(path)} in ${dirname(path)}: ${reason}`, {
     hint: FULL.has(cause?.code) ? `free space on that disk (df -h ${dirname(path)})` : `check ${dirname(path)}`,
     outDir: dirname(path),
@@ -29,7 +31,7 @@ export function isWriteFailure(error) {
  * @param {{ outDir: string, rowsKept: number, resumable: boolean }} state  resumable: run.json is in the folder
  */
 export function explainWriteFailure(error, { outDir, rowsKept, resumable }) {
-  let kept = 'no run\'s row was written';
+  let kept = "no run's row was written";
   if (rowsKept === 1) kept = 'the 1 run already in runs.csv (with its tasks) is kept, whole';
   if (rowsKept > 1) kept = `the ${rowsKept} runs already in runs.csv (with their tasks) are kept, every row whole`;
   const free = error.full ? `free space on that disk (df -h ${outDir})` : `fix what stops writes to ${outDir}`;

@@ -11,7 +11,8 @@ import { randomFor } from '../plan/run-order.js';
  * @typedef {{ id: string, engine: string, slot: { index: number } }} LaneRef
  * @param {LaneRef[]} lanes
  * @param {{ seed?: number, experimentName: string }} options
- * @returns {(run: { cell: string, runKey: string, values: object }) => string}  the lane id for a run; call in run order
+ * @returns {(run: { cell: string, runKey: string, values: object }) => string}  the lane id for a run; call in run
+ *   order
  */
 export function createLaneAssigner(lanes, { seed = 0, experimentName }) {
   const ordered = orderLanes(lanes);

@@ -37,7 +37,8 @@ export function createBusyGate({ budgetMs, disturbedAbove, events, signal, now =
 
   /** Before a run on `lane`: wait while the host would disturb it, within what is left of the budget. */
   async function beforeRun(run, lane) {
-    if (streak < BUSY_STREAK || waitedMs >= budgetMs || typeof lane.sampleHost !== 'function') return;
+    // Not enough left of the budget for one sample: it is spent, and the runs go on without waiting.
+    if (streak < BUSY_STREAK || budgetMs - waitedMs < SAMPLE_WINDOW_MS || typeof lane.sampleHost !== 'function') return;
     const started = now();
     waits++;
     events.emit('busy-wait', {
@@ -49,10 +50,17 @@ export function createBusyGate({ budgetMs, disturbedAbove, events, signal, now =
     });
     let outcome = 'budget';
     let last = null;
-    while (!signal?.aborted && waitedMs + (now() - started) < budgetMs) {
-      const sample = await lane.sampleHost({ windowMs: SAMPLE_WINDOW_MS, signal }).catch(() => null);
+    while (!signal?.aborted) {
+      // The bound is a promise the plan printed: a sample starts only if it can end within what is left, and it is
+      // cut short (its container stopped) the moment the budget runs out.
+      const leftMs = budgetMs - waitedMs - (now() - started);
+      if (leftMs < SAMPLE_WINDOW_MS) break;
+      const cut = AbortSignal.timeout(Math.max(1, Math.floor(leftMs)));
+      const sample = await lane
+        .sampleHost({ windowMs: SAMPLE_WINDOW_MS, signal: signal ? AbortSignal.any([signal, cut]) : cut })
+        .catch(() => null);
       if (!sample) {
-        outcome = 'no-sample';
+        outcome = cut.aborted ? 'budget' : 'no-sample';
         break;
       }
       last = judgeSample(run, sample, disturbedAbove);

@@ -59,7 +59,8 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
  * @param {{ execute(run, opts): Promise<object> }} [options.executor]  docker/runs/executor.js, or a fake in tests
  * @param {object[]} [options.lanes]  instead of one executor: every engine's slots (docker/engine-set.js); a lane
  *   whose engine is lost is dropped for the rest of the experiments
- * @param {object} options.context  what run.json records besides the plan: { config, engine, images, project, argv, seed }
+ * @param {object} options.context  what run.json records besides the plan: { config, engine, images, project, argv,
+ *   seed }
  * @param {AbortSignal} [options.signal]  abort: start no new run, stop the current one (it gets no row)
  * @param {boolean} [options.failFast]
  * @param {EventEmitter} [options.events]  'experiment-start' { plan, outDir, pending }, 'run-start' and 'run-end'

@@ -27,7 +27,8 @@ import { createBusyGate } from './busy-gate.js';
  * @param {object[]} [options.previousRows]     their rows, for adaptive repetitions
  * @param {AbortSignal} [options.signal]
  * @param {boolean} [options.failFast]
- * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display, 'round-start' { kind, runs },
+ * @param {EventEmitter} [options.events]  'run-start' / 'run-end' for the progress display, 'round-start' { kind, runs
+ *   },
  *   'busy-wait' (busy-gate.js)
  * @returns {Promise<{ total: number, done: number, ok: number, failed: number, disturbed: number, reruns: number,
  *   stoppedBy: null|'abort'|'fail-fast', lost_engines: string[], not_run: number, placements: object,

@@ -23,7 +23,8 @@ const NOT_AN_APP = new Set([...NOT_A_FUNCTION, 'class']);
  * @param {object[]} plans  planExperiments(...)
  * @param {{ file?: string, locate?: Function, raw?: object }} config
  * @returns {Promise<{ modules: object[], warnings: object[] }>}  modules: one per file and export checked —
- *   { experiment, file, export, format, kind, engine: [what only the engine can check] }; warnings as plan-warnings.js's
+ *   { experiment, file, export, format, kind, engine: [what only the engine can check] }; warnings as
+ *   plan-warnings.js's
  * @throws {LabError} exit 2: a module that does not parse, an export it does not have or that is no function,
  *   TypeScript for a Node.js that cannot strip types
  */
@@ -156,7 +157,10 @@ function syntaxError(target, read, place) {
   );
 }
 
-/** The export is missing or no function: an error where the source says so for sure, a warning where it might be made at run time. */
+/**
+ * The export is missing or no function: an error where the source says so for sure, a warning where it might be made
+ * at run time.
+ */
 function checkExport(target, read, where) {
   const name = target.exportName;
   const place = target.exportWritten ? where('export') : { ...where('file'), path: formatPath(target.at) };

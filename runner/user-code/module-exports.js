@@ -86,7 +86,8 @@ function readFormatHint(file, root) {
   return type === 'module' ? 'module' : type === 'commonjs' ? 'commonjs' : null;
 }
 
-// The nearest package.json's "type", looked for up to the mounted folder (inside the container nothing above it exists).
+// The nearest package.json's "type", looked for up to the mounted folder (inside the container nothing above it
+// exists).
 function findPackageType(dir, root) {
   for (let current = dir; ; current = path.dirname(current)) {
     const manifest = path.join(current, 'package.json');
@@ -286,7 +287,9 @@ function propertyName(member) {
 
 // ----- shared
 
-/** `{ a, b: f, 'c': 1, ...rest, [key]: v }` → names a, b, c, and what cannot be known (the spread, the computed key). */
+/**
+ * `{ a, b: f, 'c': 1, ...rest, [key]: v }` → names a, b, c, and what cannot be known (the spread, the computed key).
+ */
 function readObjectKeys(object, locals) {
   const names = new Map();
   const dynamic = [];

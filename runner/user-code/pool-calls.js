@@ -2,7 +2,8 @@
 // user's own files it imports, to a depth: what makes `uv_threadpool_size` a knob of this code. `init` writes the
 // axis when there are some, and says which; `plan` warns when a matrix varies the pool for code with none.
 //
-// What runs on the pool (https://nodejs.org/en/learn/asynchronous-work/dont-block-the-event-loop#what-code-runs-on-the-worker-pool):
+// What runs on the pool
+// (https://nodejs.org/en/learn/asynchronous-work/dont-block-the-event-loop#what-code-runs-on-the-worker-pool):
 // the async forms of crypto's expensive calls (pbkdf2, scrypt, randomBytes with a callback, …), of zlib, of fs (the
 // callback API and fs/promises), and dns.lookup, which http, https, net, tls and fetch call for a host name. A
 // package's code is not read (node_modules: often a native addon that uses the pool, such as bcrypt): it is named,

@@ -133,7 +133,8 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     .sort((a, b) => a.cost - b.cost || (a.memory ?? Infinity) - (b.memory ?? Infinity));
   const most = Math.max(...ordered.map(({ cell }) => countRounds(cell, metric, counted)));
   const options = { within, cap: Math.max(cap ?? most + WHAT_IF_ROUNDS, rule.n0, most), rule, lowerIsBetter };
-  // The settings go by their labels (knob values, unique in a budget), so the decision's reasons name them as people do.
+  // The settings go by their labels (knob values, unique in a budget), so the decision's reasons name them as people
+  // do.
   const labelOf = new Map(ordered.map(({ cell }) => [cell.cell, formatSetting(cell, knobs)]));
   const cellOfLabel = new Map(ordered.map(({ cell }) => [formatSetting(cell, knobs), cell.cell]));
   const inputs = ordered.map(({ cell, cost }) => ({

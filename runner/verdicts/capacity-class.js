@@ -146,7 +146,8 @@ function describeOutOfReach(row, a, b, model, scale) {
 
 /**
  * A claim's overall class from its combinations'. Combinations outside the post's conditions (a version or size it
- * does not stand for) say nothing of the post: they count only when no combination is inside them. Then: not comparable if the claim is; contradicted if
+ * does not stand for) say nothing of the post: they count only when no combination is inside them. Then: not comparable
+ * if the claim is; contradicted if
  * any is; refuted — no model if any is; holds if all do; not reachable here before the inconclusive ones, whose
  * class is "the host predicts no difference" only when every one of them says so.
  */

@@ -62,7 +62,9 @@ export function checkClaimCells(cells, axes, claims) {
   });
 }
 
-/** The metric a claim is judged on in these cells: its own, else the first primary metric of the workloads it covers. */
+/**
+ * The metric a claim is judged on in these cells: its own, else the first primary metric of the workloads it covers.
+ */
 export function resolveClaimMetric(cells, claim) {
   if (claim.metric) return claim.metric;
   const workloads = [

@@ -2,7 +2,8 @@
 // docs/statistics.md (runner/stats/compare-samples.js): claims, steps, the advice's default, adaptive rounds and
 // `compare` all come here, so the method changes in one place. Within a folder, two cells that ran in the same rounds
 // are compared on those rounds, paired (BLOCKED_COMPARISON: runs.csv `repetition` is the round, and a slow period hits
-// both sides of it); otherwise, and across folders, the unpaired DEFAULT_COMPARISON. verdicts.csv's `method` says which.
+// both sides of it); otherwise, and across folders, the unpaired DEFAULT_COMPARISON. verdicts.csv's `method` says
+// which.
 import {
   BLOCKED_COMPARISON,
   BLOCKED_MIN_ROUNDS,

@@ -31,7 +31,8 @@ export function listFigureFolders(root = ROOT) {
 
 /**
  * @returns {{ note: string, folders: Record<string, { started_at: string, host: { cpu_model, cpus } }>,
- *   cells: Record<string, { ms, n, folder }>, groups: Record<string, { workload, calibration, overhead_ms, n, folder }> }}
+ *   cells: Record<string, { ms, n, folder }>, groups: Record<string, { workload, calibration, overhead_ms, n, folder }>
+ *   }}
  *   a cell or a kind of work measured in several folders: the newest folder's
  */
 export function buildRunTimeFigures(root = ROOT) {

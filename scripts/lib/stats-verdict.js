@@ -29,7 +29,10 @@ export const TYPICAL = [
   { claim: 'above', ratio: 1 },
 ];
 
-/** `repetitions`: the fewest runs a cell at which a typical claim is decided right this often (on average) without more. */
+/**
+ * `repetitions`: the fewest runs a cell at which a typical claim is decided right this often (on average) without
+ * more.
+ */
 export const REPETITIONS_DECIDE = 0.75;
 
 /** The cap: the fewest runs a cell at which adaptive rounds decide each typical claim right this often. */

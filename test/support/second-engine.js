@@ -87,7 +87,10 @@ export async function startSecondEngine() {
       if (isAlive(engine.pid)) process.kill(engine.pid, 'SIGKILL');
     }
   };
-  /** Stop it, end what it started (its containerd and shims, found by its own exec-root), remove the bridge and folders. */
+  /**
+   * Stop it, end what it started (its containerd and shims, found by its own exec-root), remove the bridge and
+   * folders.
+   */
   engine.remove = async () => {
     await engine.stop();
     killProcessesMentioning(execRoot);

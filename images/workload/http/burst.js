@@ -14,7 +14,8 @@ import { URL } from 'node:url';
 /**
  * @param {{ url: string, requests: number, rounds: number, recorder: { record(ms: number): void },
  *           fastPath?: string, fastAfterMs?: number }} options
- * @returns {Promise<{ roundsMs: number[], firstMs: number[], fastMs: number[], duration: number, requests: { total: number },
+ * @returns {Promise<{ roundsMs: number[], firstMs: number[], fastMs: number[], duration: number, requests: { total:
+ *   number },
  *           throughput: { total: number }, errors: number, timeouts: number, non2xx: number }>}  the fields of an
  *           autocannon result the loader reads, and the burst's own times
  */

@@ -16,7 +16,8 @@ const PROCESS_INDEX_ENV = 'LAB_PROCESS_INDEX';
 /**
  * @param {{ spec: object, onFork(pid: number): void, onFailure(error: Error): void }} options
  *   onFailure: a child failed or exited before close(); the run cannot be measured any more
- * @returns {Promise<{ drain(): Promise<number>, start(): Promise<void>, stop(): Promise<object[]>, close(): Promise<void> }>}
+ * @returns {Promise<{ drain(): Promise<number>, start(): Promise<void>, stop(): Promise<object[]>, close():
+ *   Promise<void> }>}
  */
 export async function forkServerProcesses({ spec, onFork, onFailure }) {
   cluster.setupPrimary({ exec: RUN_JS, stdio: ['ignore', 2, 2, 'ipc'] });

@@ -16,7 +16,10 @@ export function createLatencyRecorder() {
       values[count++] = ms;
       sum += ms;
     },
-    /** @returns {{ count: number, mean: number|null, p50: number|null, p90: number|null, p99: number|null, max: number|null }} */
+    /**
+     * @returns {{ count: number, mean: number|null, p50: number|null, p90: number|null, p99: number|null, max:
+     * number|null }}
+     */
     summarize() {
       const sorted = values.slice(0, count).sort();
       return {

@@ -24,7 +24,8 @@ export const THRESHOLDS = {
  * @param {number} reading.connections
  * @param {number} reading.pipelining
  * @param {number} [reading.rate]          asked fixed rate, if any
- * @returns {{ saturated: boolean, reasons: string[], cpu_share: number|null, achieved_concurrency: number|null, asked_concurrency: number }}
+ * @returns {{ saturated: boolean, reasons: string[], cpu_share: number|null, achieved_concurrency: number|null,
+ *   asked_concurrency: number }}
  */
 export function judgeLoaderSaturation({
   periodMs,

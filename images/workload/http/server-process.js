@@ -10,7 +10,8 @@ import { prepareWork } from './work.js';
 
 /**
  * @param {import('../spec.js').Spec} spec
- * @returns {Promise<{ drain(): Promise<number>, start(): void, stop(): { loop: object, usage: object, served: number|null }, close(): Promise<void> }>}
+ * @returns {Promise<{ drain(): Promise<number>, start(): void, stop(): { loop: object, usage: object, served:
+ *   number|null }, close(): Promise<void> }>}
  *   drain: resolves, with the ms it waited, once the warm-up's requests are done (drain.js); served: the GET /work
  *   requests whose work finished between start and stop (null for your app, whose work is not ours to count)
  */

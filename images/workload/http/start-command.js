@@ -27,8 +27,10 @@ const OPEN_STATES = new Set(['01', '02', '03', '04', '05', '08', '09', '0B']);
 
 /**
  * @param {{ start: string|string[], port: number, ready?: string, readyTimeout: number }} params  params.http, filled
- * @param {{ onFailure(error: Error): void, log(line: string): void }} hooks  onFailure: the command exited while serving
- * @returns {Promise<{ drain(): Promise<number>, start(): void, stop(): object, close(): Promise<void> }>}  once it answers
+ * @param {{ onFailure(error: Error): void, log(line: string): void }} hooks  onFailure: the command exited while
+ *   serving
+ * @returns {Promise<{ drain(): Promise<number>, start(): void, stop(): object, close(): Promise<void> }>}  once it
+ *   answers
  */
 export async function startUserCommand({ start, port, ready, readyTimeout }, { onFailure, log }) {
   const shown = Array.isArray(start) ? start.join(' ') : start;

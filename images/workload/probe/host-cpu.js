@@ -41,7 +41,10 @@ export function parseProcStat(text) {
   };
 }
 
-/** @returns {HostCpuReading|null}  null where /proc/stat cannot be read (no /proc): the run then has no interference figures */
+/**
+ * @returns {HostCpuReading|null}  null where /proc/stat cannot be read (no /proc): the run then has no interference
+ * figures
+ */
 export function readHostCpu(readText = readTextOrNull, now = readClockMs) {
   const parsed = parseProcStat(readText('/proc/stat'));
   if (!parsed) return null;

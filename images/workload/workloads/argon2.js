@@ -13,7 +13,8 @@ const APP_DIR = fileURLToPath(new URL('../', import.meta.url));
 export const description =
   'argon2.hash calls started at once. Each runs on the libuv thread pool and itself uses `parallelism` lanes.';
 
-// Every task does the same work: the runner compares each run's CPU time per task with its cell's (cpu_per_task_dev_pct).
+// Every task does the same work: the runner compares each run's CPU time per task with its cell's
+// (cpu_per_task_dev_pct).
 export const fixedWork = true;
 
 // npm argon2's own defaults, so a spec that names no parameter measures what a default app pays.

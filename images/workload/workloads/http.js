@@ -1,7 +1,8 @@
 // http: a server (single process, `cluster`, `workers` pool) under autocannon load from a second
 // container, not a batch of tasks. It has no runTask: run.js hands the whole run to runPrimary
 // (http/primary.js) and cluster children to serveChild (http/cluster-server.js), loader.js drives it from a
-// second container, and the runner's executor starts both (`serves`). Object parameters take their defaults key by key (params.js), so
+// second container, and the runner's executor starts both (`serves`). Object parameters take their defaults key by key
+// (params.js), so
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
 import { listPoolLoads, listThreadLoads, shareCpus } from '../lib/capacity.js';
@@ -410,7 +411,10 @@ export function assertRunnable({ work }) {
   if (work === 'argon2') assertArgon2Runnable();
 }
 
-/** With `app`, the user's module: checked by the preflight before the matrix starts (runner/docker/runs/preflight-user-code.js). */
+/**
+ * With `app`, the user's module: checked by the preflight before the matrix starts
+ * (runner/docker/runs/preflight-user-code.js).
+ */
 export const userCode = { kind: 'app', at: ['app'] };
 
 const APP_DEFAULTS = Object.fromEntries(

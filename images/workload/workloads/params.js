@@ -14,7 +14,10 @@ export function readDefaults(params) {
   );
 }
 
-/** Defaults under what was given; an object parameter takes its defaults key by key, so naming one key keeps the others. */
+/**
+ * Defaults under what was given; an object parameter takes its defaults key by key, so naming one key keeps the
+ * others.
+ */
 export function fillParams(params, given = {}) {
   const filled = { ...readDefaults(params), ...given };
   for (const [name, schema] of Object.entries(params)) {

@@ -13,7 +13,8 @@ export const description =
   'crypto.pbkdf2 calls started at once. Async calls queue on the libuv thread pool (UV_THREADPOOL_SIZE), ' +
   'so they finish in waves of pool size; sync calls block the thread that makes them.';
 
-// Every task does the same work: the runner compares each run's CPU time per task with its cell's (cpu_per_task_dev_pct).
+// Every task does the same work: the runner compares each run's CPU time per task with its cell's
+// (cpu_per_task_dev_pct).
 export const fixedWork = true;
 
 export const params = {

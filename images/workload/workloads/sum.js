@@ -30,7 +30,8 @@ export const description =
   'Sum 1..n with a plain JavaScript loop, split into `tasks` slices: synchronous CPU work on the thread that runs ' +
   'each slice (no libuv pool), the case where worker threads and cluster processes add parallelism.';
 
-// Every task does the same work: the runner compares each run's CPU time per task with its cell's (cpu_per_task_dev_pct).
+// Every task does the same work: the runner compares each run's CPU time per task with its cell's
+// (cpu_per_task_dev_pct).
 export const fixedWork = true;
 
 export const params = {

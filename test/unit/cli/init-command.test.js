@@ -158,7 +158,8 @@ export default function handler(req, res) {
     const [experiment] = JSON.parse(planned.stdout).experiments;
     expect([...new Set(experiment.cells.map((cell) => cell.values.cpus))]).toEqual([0.5, 1.5]);
     expect([...new Set(experiment.cells.map((cell) => cell.values.uv_threadpool_size))]).toEqual([1, 2, 4]);
-    // Whether the http load generator shares the CPUs depends on this machine's count (plan-warnings.js): not this test's subject.
+    // Whether the http load generator shares the CPUs depends on this machine's count (plan-warnings.js): not this
+    // test's subject.
     const warnings = JSON.parse(planned.stdout).warnings.filter(
       (warning) => !warning.message.startsWith('the load generator will share'),
     );

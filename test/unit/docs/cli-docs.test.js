@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { EXIT_STATUSES, SUBCOMMANDS } from '../../../runner/commands/table.js';
 
 const read = (file) => readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
-const section = (text, heading) => text.slice(text.indexOf(heading), text.indexOf('\n## ', text.indexOf(heading) + heading.length));
+const section = (text, heading) =>
+  text.slice(text.indexOf(heading), text.indexOf('\n## ', text.indexOf(heading) + heading.length));
 const NAMES = SUBCOMMANDS.map(({ name }) => name).sort();
 
 /** `node-threads-lab X` in the first column of a Markdown table: X, `[run]` read as run. */
@@ -12,15 +13,15 @@ function listTableCommands(text) {
   return [...new Set([...text.matchAll(/^\| `node-threads-lab \[?([a-z]+)/gm)].map(([, name]) => name))].sort();
 }
 
-test('the README\'s command table names every subcommand, and no other', () => {
+test("the README's command table names every subcommand, and no other", () => {
   expect(listTableCommands(section(read('README.md'), '## Commands'))).toEqual(NAMES);
 });
 
-test('docs/cli.md\'s command table too', () => {
+test("docs/cli.md's command table too", () => {
   expect(listTableCommands(read('docs/cli.md'))).toEqual(NAMES);
 });
 
-test('docs/cli.md holds each subcommand\'s --help text, word for word', async () => {
+test("docs/cli.md holds each subcommand's --help text, word for word", async () => {
   const doc = read('docs/cli.md');
   for (const subcommand of SUBCOMMANDS) {
     const { USAGE } = await subcommand.load();
@@ -29,7 +30,9 @@ test('docs/cli.md holds each subcommand\'s --help text, word for word', async ()
   }
 });
 
-test('docs/cli.md\'s exit status table is the code\'s, the one table', () => {
-  const rows = [...section(read('docs/cli.md'), '## Exit status').matchAll(/^\| ([^|]+) \| ([^|]+) \|$/gm)].map(([, status, meaning]) => [status.trim(), meaning.trim()]);
+test("docs/cli.md's exit status table is the code's, the one table", () => {
+  const rows = [...section(read('docs/cli.md'), '## Exit status').matchAll(/^\| ([^|]+) \| ([^|]+) \|$/gm)].map(
+    ([, status, meaning]) => [status.trim(), meaning.trim()],
+  );
   expect(rows.filter(([status]) => status !== 'status' && !/^-+$/.test(status))).toEqual(EXIT_STATUSES);
 });

@@ -28,7 +28,8 @@ function listSchemaKeys(schema) {
       walk(child, [...path, key], inside);
     }
     for (const child of Object.values(node.patternProperties ?? {})) walk(child, [...path, '*'], inside);
-    if (node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties, [...path, '*'], inside);
+    if (node.additionalProperties && typeof node.additionalProperties === 'object')
+      walk(node.additionalProperties, [...path, '*'], inside);
     if (node.items) walk(node.items, [...path, '[]'], inside);
     for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) walk(branch, path, inside);
   };
@@ -42,19 +43,33 @@ const mentions = (text, word) => new RegExp(`\`${word}\`|(^|[\\s{,])${word}:`, '
 const KEYS = listSchemaKeys(buildSchema());
 const isParam = ({ path }) => /^experiments\.\*\.params\.[^.]+\./.test(path);
 
-test('the walk finds the schema\'s keys: the top level, every experiment key, nested ones, the parameters', () => {
+test("the walk finds the schema's keys: the top level, every experiment key, nested ones, the parameters", () => {
   const paths = KEYS.map(({ path }) => path);
-  expect(paths).toEqual(expect.arrayContaining(['engines', 'experiments', 'experiments.*.claims.[].expect.model', 'experiments.*.race.from_round', 'experiments.*.matrix.engine', 'experiments.*.report.pivots.[].stat', 'experiments.*.params.pbkdf2.tasks']));
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      'engines',
+      'experiments',
+      'experiments.*.claims.[].expect.model',
+      'experiments.*.race.from_round',
+      'experiments.*.matrix.engine',
+      'experiments.*.report.pivots.[].stat',
+      'experiments.*.params.pbkdf2.tasks',
+    ]),
+  );
   expect(KEYS.filter(isParam).length).toBeGreaterThan(30);
 });
 
 test('every key the schema accepts (outside params) is in docs/experiments.md', () => {
-  const missing = KEYS.filter((entry) => !isParam(entry) && !mentions(EXPERIMENTS_MD, entry.key)).map(({ path }) => path);
+  const missing = KEYS.filter((entry) => !isParam(entry) && !mentions(EXPERIMENTS_MD, entry.key)).map(
+    ({ path }) => path,
+  );
   expect(missing).toEqual([]);
 });
 
 test('every value a key takes from a list (search, prefer, stat, a workload) is in docs/experiments.md', () => {
-  const missing = KEYS.filter((entry) => !isParam(entry)).flatMap(({ path, enums }) => enums.filter((value) => !EXPERIMENTS_MD.includes(`\`${value}\``)).map((value) => `${path}: ${value}`));
+  const missing = KEYS.filter((entry) => !isParam(entry)).flatMap(({ path, enums }) =>
+    enums.filter((value) => !EXPERIMENTS_MD.includes(`\`${value}\``)).map((value) => `${path}: ${value}`),
+  );
   expect(missing).toEqual([]);
 });
 
@@ -62,11 +77,13 @@ test('every workload parameter is in docs/params.md, which docs/experiments.md l
   expect(EXPERIMENTS_MD).toContain('(params.md)');
   // A nested parameter is written with its parent: `spin.ms`.
   const relative = (path) => path.replace(/^experiments\.\*\.params\.[^.]+\./, '').replaceAll('.[]', '');
-  const missing = KEYS.filter(isParam).filter(({ path }) => !PARAMS_MD.includes(`\`${relative(path)}\``)).map(({ path }) => path);
+  const missing = KEYS.filter(isParam)
+    .filter(({ path }) => !PARAMS_MD.includes(`\`${relative(path)}\``))
+    .map(({ path }) => path);
   expect(missing).toEqual([]);
 });
 
-test('the workload lists of the README and docs/experiments.md are the registry\'s', () => {
+test("the workload lists of the README and docs/experiments.md are the registry's", () => {
   const listed = (text) => {
     const row = text.split('\n').find((line) => line.startsWith('| `workload` |'));
     return [...row.split('|')[2].matchAll(/`([a-z0-9]+)`/g)].map((match) => match[1]);

@@ -7,10 +7,12 @@ import { DOC_FILES } from '../../support/doc-examples.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 test('relative links resolve', () => {
-  const broken = DOC_FILES.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-    .map(([, target]) => target)
-    .filter((target) => !/^[a-z]+:/.test(target))
-    .filter((target) => !existsSync(join(ROOT, dirname(file), target)))
-    .map((target) => `${file} → ${target}`));
+  const broken = DOC_FILES.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map(([, target]) => target)
+      .filter((target) => !/^[a-z]+:/.test(target))
+      .filter((target) => !existsSync(join(ROOT, dirname(file), target)))
+      .map((target) => `${file} → ${target}`),
+  );
   expect(broken).toEqual([]);
 });

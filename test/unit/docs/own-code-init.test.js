@@ -84,7 +84,9 @@ test('a manifest with a CPU amount that is no quantity: the message the page sho
   writeFileSync(join(dir, 'k8s/worker.yaml'), `${deployment.replace('cpu: 1500m', 'cpu: 1500x')}\n`);
   const result = await lab(dir, command.text);
   expect(result.exitCode).toBe(2);
-  expect(result.stderr.replaceAll(`${dir}/`, '')).toBe(examples.find(({ tag }) => tag === 'error k8s/worker.yaml').text);
+  expect(result.stderr.replaceAll(`${dir}/`, '')).toBe(
+    examples.find(({ tag }) => tag === 'error k8s/worker.yaml').text,
+  );
 });
 
 test("installed in the service's node_modules, the first line points at the schema there", async () => {

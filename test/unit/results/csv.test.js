@@ -14,7 +14,10 @@ describe('CSV', () => {
   });
 
   test('numbers stay plain numbers; missing values are empty cells', () => {
-    const text = formatCsv([{ n: 1.5, neg: -2, none: undefined, nil: null, yes: true }], ['n', 'neg', 'none', 'nil', 'yes']);
+    const text = formatCsv(
+      [{ n: 1.5, neg: -2, none: undefined, nil: null, yes: true }],
+      ['n', 'neg', 'none', 'nil', 'yes'],
+    );
     expect(text).toBe('1.5,-2,,,true\r\n');
   });
 

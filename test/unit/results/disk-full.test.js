@@ -15,7 +15,19 @@ const CHILD = join(ROOT, 'test/support/disk-full-child.js');
 async function runFull(scenario) {
   const mountpoint = mkdtempSync(join(tmpdir(), 'disk-full-'));
   try {
-    const { stdout, stderr, exitCode } = await execa('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=256k tmpfs "$0" && exec node "$1" "$0" "$2"', mountpoint, CHILD, scenario], { reject: false, cwd: ROOT });
+    const { stdout, stderr, exitCode } = await execa(
+      'unshare',
+      [
+        '-rm',
+        'sh',
+        '-c',
+        'mount -t tmpfs -o size=256k tmpfs "$0" && exec node "$1" "$0" "$2"',
+        mountpoint,
+        CHILD,
+        scenario,
+      ],
+      { reject: false, cwd: ROOT },
+    );
     if (exitCode !== 0) throw new Error(`the child failed (exit ${exitCode}): ${stderr}`);
     return { ...JSON.parse(stdout), dir: join(mountpoint, 'results') };
   } finally {
@@ -27,9 +39,17 @@ const rowsOf = (text) => (text ? parse(text, { columns: true }) : []);
 
 test('between two runs: the file is named, exit status 4, the run in flight stopped, every row written kept whole; --resume finishes', async () => {
   const { stopped, resumed, dir } = await runFull('between');
-  expect(stopped.error).toMatchObject({ code: 'ERR_RESULTS_WRITE', exitCode: 4, message: `cannot write tasks.csv in ${dir}: no space left on the device (ENOSPC)` });
-  expect(stopped.error.hint).toContain('the 1 run already in runs.csv (with its tasks) is kept, whole; no container is left.');
-  expect(stopped.error.hint).toContain(`free space on that disk (df -h ${dir}), then finish the matrix where it stopped: npm run matrix -- --resume ${dir};`);
+  expect(stopped.error).toMatchObject({
+    code: 'ERR_RESULTS_WRITE',
+    exitCode: 4,
+    message: `cannot write tasks.csv in ${dir}: no space left on the device (ENOSPC)`,
+  });
+  expect(stopped.error.hint).toContain(
+    'the 1 run already in runs.csv (with its tasks) is kept, whole; no container is left.',
+  );
+  expect(stopped.error.hint).toContain(
+    `free space on that disk (df -h ${dir}), then finish the matrix where it stopped: npm run matrix -- --resume ${dir};`,
+  );
   expect(stopped.error.hint).toContain('npm run matrix -- --out OTHER_DIR');
   expect(stopped.error.formatted).not.toMatch(/\n\s+at /);
   // The other lane's run was stopped, not left running; only the run written before the disk filled has rows.
@@ -49,7 +69,11 @@ test('between two runs: the file is named, exit status 4, the run in flight stop
 
 test('at the start: run.json cannot be written — nothing to resume, so the advice is to run again or elsewhere', async () => {
   const { stopped, resumed, dir } = await runFull('start');
-  expect(stopped.error).toMatchObject({ code: 'ERR_RESULTS_WRITE', exitCode: 4, message: `cannot write run.json in ${dir}: no space left on the device (ENOSPC)` });
+  expect(stopped.error).toMatchObject({
+    code: 'ERR_RESULTS_WRITE',
+    exitCode: 4,
+    message: `cannot write run.json in ${dir}: no space left on the device (ENOSPC)`,
+  });
   expect(stopped.error.hint).toContain("no run's row was written; no container is left.");
   expect(stopped.error.hint).toContain('then run the matrix again;');
   expect(stopped.error.hint).not.toContain('--resume');
@@ -60,7 +84,11 @@ test('at the start: run.json cannot be written — nothing to resume, so the adv
 
 test('at the start: runs.csv cannot get its header — the empty file gets it on --resume', async () => {
   const { stopped, resumed, dir } = await runFull('headers');
-  expect(stopped.error).toMatchObject({ code: 'ERR_RESULTS_WRITE', exitCode: 4, message: `cannot write runs.csv in ${dir}: no space left on the device (ENOSPC)` });
+  expect(stopped.error).toMatchObject({
+    code: 'ERR_RESULTS_WRITE',
+    exitCode: 4,
+    message: `cannot write runs.csv in ${dir}: no space left on the device (ENOSPC)`,
+  });
   expect(stopped.error.hint).toContain(`--resume ${dir}`);
   expect(stopped.calls).toBe(0);
   expect(resumed.calls).toBe(4);

@@ -96,7 +96,8 @@ const PAIRED_T = {
 };
 
 // d = log b − log a; estimate = scipy.stats.trim_mean(d, 0.2); s²_w = numpy.var(scipy.stats.mstats.winsorize(d,
-// limits=(0.2, 0.2)), ddof=1); se = √((n − 1)·s²_w / (h·(h − 1))), h = n − 2·⌊0.2 n⌋; ± scipy.stats.t.ppf(0.975, h − 1)·se
+// limits=(0.2, 0.2)), ddof=1); se = √((n − 1)·s²_w / (h·(h − 1))), h = n − 2·⌊0.2 n⌋; ± scipy.stats.t.ppf(0.975, h −
+// 1)·se
 const PAIRED_YUEN = {
   spiky5: { estimate: 0.0031284405082535236, low: -0.017452175509811044, high: 0.02370905652631809, df: 2 },
   three: { estimate: 0.1841054951512701, low: 0.014209744196438584, high: 0.3540012461061016, df: 2 },
@@ -105,7 +106,8 @@ const PAIRED_YUEN = {
 
 // estimate = numpy.median of the Walsh averages (d_i + d_j)/2, i ≤ j; interval: R's wilcox.test(d, conf.int=TRUE)
 // algorithm (qsignrank from the enumerated distribution); p_inside = min(1, 2·max(scipy.stats.wilcoxon(d − lo,
-// alternative='greater', method='exact').pvalue, scipy.stats.wilcoxon(d − hi, alternative='less', method='exact').pvalue))
+// alternative='greater', method='exact').pvalue, scipy.stats.wilcoxon(d − hi, alternative='less',
+// method='exact').pvalue))
 const PAIRED_HODGES_LEHMANN = {
   spiky5: { estimate: 0.0017996922288583406, interval: null, p_inside: 0.125 },
   three: { estimate: 0.17661679132026709, interval: null, p_inside: 0.5 },

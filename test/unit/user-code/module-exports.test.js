@@ -61,7 +61,8 @@ test('a .js file with ESM syntax is an ES module (Node\'s detection); a package.
   const inner = join(dir, 'inner');
   writeFileSync(join(dir, 'esm.js'), 'export const a = 1;\n');
   expect(readModuleExports(join(dir, 'esm.js'), { root: dir }).format).toBe('module');
-  // Mounted from inner/, the module below it has no package.json in the container: CommonJS unless its syntax says otherwise.
+  // Mounted from inner/, the module below it has no package.json in the container: CommonJS unless its syntax says
+  // otherwise.
   mkdirSync(inner);
   writeFileSync(join(inner, 'plain.js'), 'exports.b = 2;\n');
   expect(readModuleExports(join(inner, 'plain.js'), { root: dir }).format).toBe('module');
