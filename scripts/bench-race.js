@@ -94,7 +94,7 @@ for (const [index, mode] of order.entries()) {
 
 const mean = (xs) => xs.reduce((total, x) => total + x, 0) / xs.length;
 // "cpus=2: uv_threadpool_size=2, at most 3.1% slower (settled)": an answer with its bound.
-function formatAnswer({ budget, recommended, status, bound }) {
+function formatAnswer({ budget, recommended, status, bound_pct: read, bound = read }) {
   const at =
     bound === null || bound === undefined || bound === '' ? 'no bound' : `at most ${Number(bound).toFixed(1)}% slower`;
   return `${budget}: ${recommended || '—'}, ${at} (${status})`;

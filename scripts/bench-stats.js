@@ -24,6 +24,7 @@ import {
   CAP_CANDIDATES,
   chooseCap,
   chooseRepetitions,
+  chooseBlocked,
   chooseWinner,
   REPETITION_CANDIDATES,
 } from './lib/stats-verdict.js';
@@ -174,6 +175,7 @@ async function runComparisons(positionals, options) {
   );
   const winner = chooseWinner(results, variants);
   process.stderr.write(`winner: ${winner.method}${winner.paired ? ' paired' : ''}\n`);
+  const blocked = chooseBlocked(results, winner);
 
   // The defaults, per profile: the winner without the disturbed-run rule (it is not built yet, and how often it will
   // catch a slowed run is a guess here), first at a fixed number of runs, then adaptive from the chosen repetitions
@@ -226,6 +228,7 @@ async function runComparisons(positionals, options) {
     variants,
     results,
     winner,
+    blocked,
     defaults,
     options,
     runsPerCell: RUNS_PER_CELL,

@@ -9,6 +9,7 @@ import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 const COMMENT_COLUMN = 44;
 // The study's runs a cell (docs/statistics.md), written out so the person sees what they can change.
 const REPETITIONS = EXPERIMENT_DEFAULTS.repetitions;
+const CAP = EXPERIMENT_DEFAULTS.adaptive_max_repetitions;
 // A comment that says more than a line holds: shown under its key, so long.
 const MOST_LISTED = 8;
 
@@ -45,10 +46,16 @@ export function formatInitFile(input) {
     ['experiments:'],
     [`  ${input.name}:`, `results/${input.name}-<UTC time>/ and the \`experiment\` column`],
     [`    description: ${formatScalar(matrix.question)}`],
-    [`    repetitions: ${REPETITIONS}`, 'runs per cell, each in a fresh container, in a shuffled order'],
+    [
+      `    repetitions: ${REPETITIONS}`,
+      `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${CAP} a cell`,
+    ],
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
-    ['    matrix:', `every combination is one cell: ${cells} cells × ${REPETITIONS} = ${cells * REPETITIONS} runs`],
+    [
+      '    matrix:',
+      `every combination is one cell: ${cells} cells × ${REPETITIONS} = ${cells * REPETITIONS} runs to start, at most ${cells * CAP} in all (and re-runs of disturbed ones)`,
+    ],
     ...matrix.axes.flatMap(formatAxis),
     ...(matrix.exclude
       ? [

@@ -96,14 +96,16 @@ export const RECOMMEND_PROPERTY = {
 export const SEARCH_PROPERTY = {
   type: 'string',
   enum: ['grid', 'race'],
-  default: 'grid',
-  examples: ['race'],
+  default: 'race',
+  examples: ['grid'],
   title: 'Search',
   description:
-    '`grid` (default): every cell gets its runs. `race`: after the first rounds (`repetitions`, and at least ' +
+    '`race` (default): after the first rounds (`repetitions`, and at least ' +
     '`race.from_round`), a budget runs on only while its answer is not settled, and each round only the settings ' +
     'that can still change it: the cheaper candidates still in reach of `within` and the setting that binds each ' +
-    "one's bound, up to `adaptive.max_repetitions` a cell (docs/experiments.md).",
+    "one's bound, up to `adaptive.max_repetitions` a cell (default 8; with claims still undecided run too). A matrix " +
+    'without a knob to set (no axis besides the budget and the workload) runs its `repetitions` and no more. `grid`: ' +
+    'every cell gets its `repetitions` runs, and adaptive rounds only if `adaptive:` asks (docs/experiments.md).',
 };
 
 export const RACE_PROPERTY = {
@@ -130,20 +132,6 @@ export const RACE_PROPERTY = {
 export function checkRecommend(experiment, at) {
   const { recommend } = experiment;
   const issues = [];
-  if (experiment.search === 'race' && !isPlainObject(recommend)) {
-    issues.push({
-      path: [...at, 'search'],
-      message: '`search: race` races settings toward a recommendation, and this experiment has no `recommend:`',
-      hint: 'add `recommend: {}` (the defaults: the primary metric, per cpus, within 5%), or write `search: grid`',
-    });
-  }
-  if (experiment.search === 'race' && !isPlainObject(experiment.adaptive)) {
-    issues.push({
-      path: [...at, 'search'],
-      message: '`search: race` needs a cap on its rounds, and this experiment has no `adaptive.max_repetitions`',
-      hint: 'add e.g. `adaptive: {max_repetitions: 10}`',
-    });
-  }
   if (!isPlainObject(recommend) || !isPlainObject(experiment.matrix)) return issues;
   const path = [...at, 'recommend'];
   const axes = listAxes(experiment);

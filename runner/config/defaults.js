@@ -2,12 +2,14 @@
 
 export const EXPERIMENT_DEFAULTS = {
   description: '',
-  // docs/statistics.md (npm run bench:stats) chose these: the fewest runs a cell that decide a typical claim
-  // right at least 75% of the time on this host's noise, and the adaptive cap that decides each 95% of the time.
-  repetitions: 4,
+  // A matrix races toward its answer unless it says `search: grid` (docs/bench-race.md: the race settles as the grid
+  // does, on about half its runs). Its start rounds are those of the bound rule docs/statistics.md chose
+  // (DEFAULT_BOUND_RULE.n0, a unit test keeps them equal).
+  search: 'race',
+  repetitions: 3,
   warmup: 0,
   adaptive: null,
-  // The adaptive cap when `adaptive:` names none (the study's, as `repetitions`).
+  // The cap a cell when `adaptive:` names none: the default file's (docs/settling.md), under the bound study's 10.
   adaptive_max_repetitions: 8,
   timeout: 300,
   memory: '1g',

@@ -10,16 +10,31 @@ import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
 
 export function normalizeExperiment(name, experiment) {
-  const { description, repetitions, warmup, adaptive, timeout, memory, disturbed_above, max_reruns, busy_wait } = {
+  const {
+    description,
+    search,
+    repetitions,
+    warmup,
+    adaptive,
+    timeout,
+    memory,
+    disturbed_above,
+    max_reruns,
+    busy_wait,
+  } = {
     ...EXPERIMENT_DEFAULTS,
     ...experiment,
   };
+  // A race needs a cap; one the file does not give is the default's, with rounds for the claims still undecided too.
+  const cap = { max_repetitions: EXPERIMENT_DEFAULTS.adaptive_max_repetitions };
+  const adaptiveOf = () =>
+    adaptive ? { ...cap, ...adaptive } : search === 'race' ? { ...cap, claims: true } : adaptive;
   return {
     name,
     description,
     repetitions,
     warmup,
-    adaptive: adaptive ? { max_repetitions: EXPERIMENT_DEFAULTS.adaptive_max_repetitions, ...adaptive } : adaptive,
+    adaptive: adaptiveOf(),
     timeout,
     memory,
     memory_bytes: parseMemoryBytes(memory),
@@ -35,13 +50,13 @@ export function normalizeExperiment(name, experiment) {
     params: fillAllParams(experiment.params),
     ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
     ...(experiment.recommend ? { recommend: normalizeRecommend(experiment.recommend) } : {}),
-    ...(experiment.search ? { search: experiment.search } : {}),
+    search,
     // Written only when set, so run.json of a folder made before these keys reads the same (resume takes them at
     // their defaults).
     ...(experiment.round_order ? { round_order: experiment.round_order } : {}),
     ...(experiment.speed_probe ? { speed_probe: true } : {}),
     ...(experiment.batches ? { batches: { ...BATCH_DEFAULTS, ...experiment.batches } } : {}),
-    ...(experiment.search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
+    ...(search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
   };

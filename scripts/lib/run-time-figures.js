@@ -15,14 +15,17 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const FIGURES_FILE = join(ROOT, 'runner/plan/run-time-figures.json');
 
 // The folders published as measurements of the lab's own workloads; docs/interference/ and docs/statistics/ measure
-// a busy host or the noise on purpose, which is not what a plan should expect.
+// a busy host or the noise on purpose, which is not what a plan should expect — nor docs/settling/busy-*, the default
+// file run beside a program that kept a CPU busy.
 const BASES = ['docs/settling', 'docs/findings'];
+const BUSY_ON_PURPOSE = /^busy-/;
 
 /** The committed folders the figures come from, as paths relative to the repository. */
 export function listFigureFolders(root = ROOT) {
   return BASES.flatMap((base) =>
     existsSync(join(root, base))
       ? readdirSync(join(root, base))
+          .filter((name) => !BUSY_ON_PURPOSE.test(name))
           .map((name) => join(root, base, name))
           .filter((dir) => existsSync(join(dir, 'runs.csv')) && existsSync(join(dir, 'run.json')))
       : [],

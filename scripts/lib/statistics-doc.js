@@ -12,7 +12,17 @@ import {
 
 const nameOf = (variant) => `${variant.method}${variant.paired ? ' paired' : ''}`;
 
-export function renderStatisticsDoc({ profiles, rules, variants, results, winner, defaults, options, runsPerCell }) {
+export function renderStatisticsDoc({
+  profiles,
+  rules,
+  variants,
+  results,
+  winner,
+  blocked,
+  defaults,
+  options,
+  runsPerCell,
+}) {
   const standingOf = (variant) =>
     winner.standing.find((row) => row.method === variant.method && row.paired === variant.paired);
   const [home] = profiles;
@@ -39,6 +49,8 @@ export function renderStatisticsDoc({ profiles, rules, variants, results, winner
     ...describeProfileWinners(winner, profiles, results),
     '',
     ...describeDefaults(defaults, profiles, nameOf(winner), true),
+    '',
+    ...describeBlocked(blocked, nameOf(winner)),
     '',
     '## The noise',
     '',
@@ -284,7 +296,7 @@ function describeDefaults(defaults, profiles, method, short) {
   const cap = (d) => d.cap ?? `more than ${d.adaptive.at(-1)?.cap ?? d.repetitions}`;
   if (short) {
     return [
-      `Recommended defaults (profile ${home.profile}): **\`repetitions: ${home.repetitions}\`**, adaptive cap **\`max_repetitions: ${cap(home)}\`** (see Defaults).`,
+      `For a \`search: grid\` matrix whose claims should be decided (profile ${home.profile}): **\`repetitions: ${home.repetitions}\`**, adaptive cap **\`max_repetitions: ${cap(home)}\`** (see Defaults). A race (the default search) starts with the bound rule's rounds instead (The answer per budget, below).`,
     ];
   }
   return [
@@ -294,6 +306,40 @@ function describeDefaults(defaults, profiles, method, short) {
     `with no claim and ratio wrong in more than ${formatPct(MAX_WRONG, 0)}.`,
     ...others.map(
       (d) => `On profile ${d.profile} the same rules give \`repetitions: ${d.repetitions}\` and a cap of ${cap(d)}.`,
+    ),
+  ];
+}
+
+/** Within a folder, rounds as blocks: the paired method and the runs a cell from which it is used. */
+function describeBlocked(blocked, winner) {
+  if (!blocked)
+    return ['## Within a folder', '', 'No paired method met the rule: cells of a folder compare unpaired too.'];
+  const counts = [...new Set(blocked.rows.map((row) => row.n))];
+  const profiles = [...new Set(blocked.rows.map((row) => row.profile))];
+  const name = `${blocked.method} paired`;
+  const from =
+    blocked.minRounds === null
+      ? `never (at no count of runs does it decide as often as ${winner} on every profile)`
+      : `from ${blocked.minRounds} common rounds`;
+  return [
+    '## Within a folder',
+    '',
+    `**Within a folder, on common rounds: \`${name}\`, ${from}.** Two cells of one folder that ran the same rounds are`,
+    'compared on those rounds: a slow round hits both sides, and the difference of the logs cancels it. Of the paired',
+    `methods that meet the rule above, ${name} decides right most often; with fewer common rounds than this (or at any`,
+    `count, where it never catches up), its t on the differences loses more degrees of freedom than the blocks remove,`,
+    `so those pairs are compared by ${winner}, unpaired. The advice's bounds compare on rounds all the same: the bound`,
+    'study (The answer per budget, below) chose its variance method with the blocks.',
+    'Decided right (%), disturbed-run rule on, the paired method / the winner:',
+    '',
+    `| profile | ${counts.map((n) => `${n} runs`).join(' | ')} |`,
+    `| --- |${counts.map(() => ' --- |').join('')}`,
+    ...profiles.map(
+      (profile) =>
+        `| ${profile} | ${counts
+          .map((n) => blocked.rows.find((row) => row.profile === profile && row.n === n))
+          .map((row) => `${formatPct(row.paired, 0)} / ${formatPct(row.unpaired, 0)}`)
+          .join(' | ')} |`,
     ),
   ];
 }

@@ -101,6 +101,35 @@ export function chooseWinner(results, variants) {
   return { method: best.method, paired: best.paired, eligible: best.eligible, standing };
 }
 
+/**
+ * Within a folder, two cells that ran the same rounds can be compared on those rounds (paired): the eligible paired
+ * method (coverage and wrong decisions as for the winner) that decides right most often, and the fewest runs a cell
+ * from which it decides as often as the unpaired winner or more, at every larger count too, on every profile that
+ * decides (the disturbed-run rule on, as the runner runs).
+ * @returns {{ method: string, paired: true, minRounds: number|null, rows: object[] }|null}  rows: per profile and runs
+ *   a cell, the paired method's right share beside the winner's
+ */
+export function chooseBlocked(results, winner) {
+  const paired = winner.standing.filter((row) => row.paired && row.eligible).sort((u, v) => v.right - u.right)[0];
+  if (!paired) return null;
+  const deciding = [...new Set(results.map((row) => row.profile))].filter((p) => !GUARD_ONLY_PROFILES.includes(p));
+  const counts = [...new Set(results.map((row) => row.n))].sort((a, b) => a - b);
+  const rightOf = (variant, profile, n) =>
+    results.find(
+      (row) =>
+        row.method === variant.method &&
+        row.paired === variant.paired &&
+        row.profile === profile &&
+        row.n === n &&
+        row.rule === 'on',
+    )?.right ?? null;
+  const rows = deciding.flatMap((profile) =>
+    counts.map((n) => ({ profile, n, paired: rightOf(paired, profile, n), unpaired: rightOf(winner, profile, n) })),
+  );
+  const atLeast = (n) => rows.filter((row) => row.n >= n).every((row) => row.paired >= row.unpaired);
+  return { method: paired.method, paired: true, minRounds: counts.find(atLeast) ?? null, rows };
+}
+
 /** Candidate values of `repetitions` and of the adaptive cap the study tries. */
 export const REPETITION_CANDIDATES = [3, 4, 5, 6, 7, 8, 10];
 export const CAP_CANDIDATES = [6, 8, 10, 12, 15, 20];

@@ -52,8 +52,8 @@ describe('mistakes get a "did you mean", exit 2', () => {
 
 describe('a typo in experiments.yml: exit 2, the place in the file, an example; never a stack trace', () => {
   test.each([
-    ['search: racing', '5:13', 'experiments.a.search', 'write e.g. `search: race`'],
-    ['search: [race]', '5:13', 'experiments.a.search', 'write e.g. `search: race`'],
+    ['search: racing', '5:13', 'experiments.a.search', 'write e.g. `search: grid`'],
+    ['search: [race]', '5:13', 'experiments.a.search', 'write e.g. `search: grid`'],
     ['race: 5', '5:11', 'experiments.a.race', 'write e.g. `race: {from_round: 3}`'],
     ['race: {from_round: two}', '5:24', 'experiments.a.race.from_round', 'write e.g. `from_round: 3`'],
   ])('%s', async (line, position, keyPath, hint) => {

@@ -77,10 +77,11 @@ describe.each(FORMS)('init %s', (_, args, params, workloads) => {
       count,
       experiments: [experiment],
     } = JSON.parse(planned.stdout);
-    const said = /# every combination is one cell: (\d+) cells × 4 = (\d+) runs/.exec(
+    const said = /# every combination is one cell: (\d+) cells × 3 = (\d+) runs to start, at most (\d+) in all/.exec(
       readFileSync(join(dir, 'experiments.yml'), 'utf8'),
     );
     expect([experiment.cells.length, count]).toEqual([Number(said[1]), Number(said[2])]);
+    expect(count + JSON.parse(planned.stdout).up_to_more).toBeLessThanOrEqual(Number(said[3]));
     expect([...new Set(experiment.cells.map((cell) => cell.workload))]).toEqual(workloads);
     expect(Math.max(...experiment.cells.map((cell) => cell.values.cpus))).toBe(CPUS);
   });

@@ -47,7 +47,7 @@ test("the default file: a cell table, the claims' metrics, the advice's, an esti
   );
   // No earlier folder: the figures shipped with the package, which ran this very file.
   expect(stdout).toMatch(
-    /^ {2}time: about \d+ min: every cell as measured in the figures shipped with node-threads-lab \(docs\/settling\/default-experiments \d+, .*; measured on 2 CPUs of .+\)$/m,
+    /^ {2}time: about \d+ min: every cell as measured in the figures shipped with node-threads-lab \(docs\/settling\/race-\d[^;]*; measured on 2 CPUs of .+\)$/m,
   );
   expect(lines.at(-1)).toMatch(
     /^48 runs \(up to 128 with adaptive rounds, \d+ min\), about \d+ min, and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\), and up to 2 min waiting for a quiet host if runs keep being disturbed \(`busy_wait`\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
@@ -68,7 +68,7 @@ test('warnings come after the table', async () => {
     extendEnv: false,
   });
   expect(exitCode).toBe(0);
-  const total = stdout.indexOf('\n4 runs');
+  const total = stdout.indexOf('\n3 runs');
   expect(total).toBeGreaterThan(0);
   expect(stdout.indexOf('warning: cells with cpus 2 and cpuset "0"')).toBeGreaterThan(total);
   expect(stdout.indexOf('warning: `params.argon2` is ignored: no cell runs the argon2 workload')).toBeGreaterThan(
@@ -118,7 +118,7 @@ test('a closed pipe (`plan | head -1`) ends quietly, exit 0', async () => {
 test('with an earlier folder of the experiment under results/, its run times; --json carries the same', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'plan-previous-'));
   const text =
-    'experiments:\n  small:\n    repetitions: 2\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [1, 4]}\n';
+    'experiments:\n  small:\n    repetitions: 2\n    search: grid\n    matrix: {workload: [pbkdf2], uv_threadpool_size: [1, 4]}\n';
   writeFileSync(join(dir, 'experiments.yml'), text);
   const { raw, locate } = parseYaml(text, join(dir, 'experiments.yml'));
   const plans = planExperiments(validateConfig(raw, { file: join(dir, 'experiments.yml'), locate }), {

@@ -9,6 +9,7 @@ import { createFakeRun } from '../../support/fake-run.js';
 const TWO_EXPERIMENTS = `experiments:
   pool:
     repetitions: 2
+    search: grid
     matrix: {workload: pbkdf2, uv_threadpool_size: [1, 4]}
     params: {pbkdf2: {tasks: 2}}
     claims:

@@ -43,6 +43,7 @@ test('adaptive with claims: max_repetitions − repetitions for each cell a clai
   const { plan } = planOf(`${POOL}    claims:
       - {says: a, compare: {uv_threadpool_size: [1, 4]}, where: {cpus: 2}, expect: {below: 0.7}}
     adaptive: {max_repetitions: 10, claims: true}
+    search: grid
 `);
   const { table, up_to_more: more, up_to_more_why: why } = outline(plan);
   expect(table.filter((row) => row.up_to_more > 0).map((row) => row.values)).toEqual([
@@ -62,7 +63,9 @@ test('adaptive with target_ci_pct: every cell; a race: every cell of a budget wi
     `experiments:\n  q:\n    matrix: {workload: [pbkdf2], cpus: [1, 2]}\n    adaptive: {max_repetitions: 6}\n    search: race\n    recommend: {}\n`,
   ).plan;
   expect(outline(noKnob).up_to_more).toBe(0);
-  expect(outline(planOf(POOL).plan).up_to_more).toBe(0);
+  expect(outline(planOf(`${POOL}    search: grid\n`).plan).up_to_more).toBe(0);
+  // The default search is a race with the default cap (8): 5 more for each of the POOL's 6 cells (3 start rounds).
+  expect(outline(planOf(POOL).plan).up_to_more).toBe(30);
 });
 
 test('the estimate: measured cells from an earlier folder, the benchmarked overhead for the rest (a lower bound), said which', () => {
