@@ -8,8 +8,9 @@
 //   exit             = its last line of output → the process gone.
 // Overhead and floor are interleaved so the machine's drift hits both alike; the figure that counts is
 // the ratio of medians (goal: ≤ 1, the runner costs no more than the bare CLI). Usage:
-//   npm run bench [-- --runs 15] [-- --docs]   (--docs also writes docs/bench.md and runner/plan/bench-figures.json,
-//   the figures `plan` estimates a matrix's time from: runner/plan/estimate.js)
+//   npm run bench [-- --runs 15] [-- --docs]   (--docs also writes docs/bench.md and
+// runner/estimate/bench-figures.json,
+//   the figures `plan` estimates a matrix's time from: runner/estimate/estimate.js)
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ import { timeCommand } from './lib/time-cli.js';
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const TINY = fileURLToPath(new URL('../test/fixtures/integration/tiny.yml', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench.md', import.meta.url));
-const FIGURES_FILE = fileURLToPath(new URL('../runner/plan/bench-figures.json', import.meta.url));
+const FIGURES_FILE = fileURLToPath(new URL('../runner/estimate/bench-figures.json', import.meta.url));
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '15' }, docs: { type: 'boolean', default: false } },

@@ -62,7 +62,11 @@ export function listSteps(root = ROOT) {
       writes: ['docs/findings.md', 'docs/findings/charts/', 'README.md'],
     },
     { name: 'settling', argv: ['scripts/settling.js', '--docs'], writes: ['docs/settling.md'] },
-    { name: 'run times', argv: ['scripts/write-run-time-figures.js'], writes: ['runner/plan/run-time-figures.json'] },
+    {
+      name: 'run times',
+      argv: ['scripts/write-run-time-figures.js'],
+      writes: ['runner/estimate/run-time-figures.json'],
+    },
     { name: 'statistics', argv: ['scripts/bench-stats.js'], writes: ['docs/statistics.md'] },
   ];
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Writes runner/plan/run-time-figures.json from the committed results folders (scripts/lib/run-time-figures.js): the
+// Writes runner/estimate/run-time-figures.json from the committed results folders (scripts/lib/run-time-figures.js):
+// the
 // figures `plan` estimates from when no earlier folder of its own ran the work. Run it after a folder under
 // docs/settling/ or docs/findings/ is measured again. Usage: node scripts/write-run-time-figures.js
 import { writeFileSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { readHost } from '../config/host.js';
 import { DEFAULT_NODE_MAJOR } from '../domain/axes.js';
 import { planColumns } from '../domain/columns.js';
 import { checkUserCode } from '../user-code/check-user-code.js';
-import { readBenchFigures } from '../plan/estimate.js';
+import { readBenchFigures } from '../estimate/estimate.js';
 import { outlinePlan } from '../plan/outline.js';
 import { planExperiments } from '../plan/plan-runs.js';
 import { findPlanWarnings } from '../plan/plan-warnings.js';

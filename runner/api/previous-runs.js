@@ -1,11 +1,11 @@
-// The earlier results folders a plan's estimate starts from (plan/estimate.js), most relevant first: the folder
+// The earlier results folders a plan's estimate starts from (estimate/estimate.js), most relevant first: the folder
 // being resumed, else the newest folder of the same experiment; then the other folders under the results root
 // (results/<experiment>-<UTC stamp>, where `run` puts them), newest first; then the run times shipped with the
-// package. Each is read into run times per cell and calibrations per kind of work (plan/run-times.js).
+// package. Each is read into run times per cell and calibrations per kind of work (estimate/run-times.js).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readShippedRunTimes } from '../plan/estimate.js';
-import { summarizeRunTimes } from '../plan/run-times.js';
+import { readShippedRunTimes } from '../estimate/estimate.js';
+import { summarizeRunTimes } from '../estimate/run-times.js';
 import { listResultsFolders } from '../results/results-folders.js';
 
 // Reading a folder is a CSV parse: enough of the newest ones to know this host, not a whole archive.

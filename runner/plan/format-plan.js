@@ -1,7 +1,7 @@
 // `plan`'s text, from the document `plan --json` prints (api/plan.js describePlan), so the two never disagree: per
 // experiment a table of its cells, its claims with the metric each is judged on, the advice's metric, the estimate
 // and where it comes from; the user's modules and what only the engine can check of them; then the total.
-import { formatDuration } from './estimate.js';
+import { formatDuration } from '../estimate/estimate.js';
 
 const MORE_WORDS = 'adaptive rounds';
 

@@ -4,7 +4,7 @@
 // metric. Plain data: `plan --json` prints it, plan/format-plan.js turns it into the text.
 import { sortByAxes, varyingAxes } from '../domain/cells.js';
 import { describeQuestions } from './describe-questions.js';
-import { estimatePlan, knownWorkloadMs } from './estimate.js';
+import { estimatePlan, knownWorkloadMs } from '../estimate/estimate.js';
 import { countMostExtraRuns, listAxes } from './most-runs.js';
 
 /**

@@ -1,7 +1,8 @@
-// The run times shipped with the package (runner/plan/run-time-figures.json), built from the results folders this
+// The run times shipped with the package (runner/estimate/run-time-figures.json), built from the results folders this
 // repository commits under docs/settling/ and docs/findings/: what the default file and the published experiments
 // took on the host they were measured on, per cell, and each kind of work's capacity-model calibration. `plan` reads
-// them when no earlier folder of its own ran the work (runner/plan/estimate.js): a calibration that needs no engine.
+// them when no earlier folder of its own ran the work (runner/estimate/estimate.js): a calibration that needs no
+// engine.
 // Generated, never typed: npm run run-times (scripts/write-run-time-figures.js, a step of npm run docs);
 // test/unit/plan/run-time-figures.test.js fails while the committed file and the folders disagree.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,10 +10,10 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCsv } from '../../runner/results/read-results.js';
 import { readHostFacts } from '../../runner/results/host-facts.js';
-import { summarizeRunTimes } from '../../runner/plan/run-times.js';
+import { summarizeRunTimes } from '../../runner/estimate/run-times.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const FIGURES_FILE = join(ROOT, 'runner/plan/run-time-figures.json');
+export const FIGURES_FILE = join(ROOT, 'runner/estimate/run-time-figures.json');
 
 // The folders published as measurements of the lab's own workloads; docs/interference/ and docs/statistics/ measure
 // a busy host or the noise on purpose, which is not what a plan should expect — nor docs/settling/busy-*, the default

@@ -30,6 +30,8 @@ const LAYERS = [
   // half, and what in them runs on the libuv pool); manifests/ reads the service's deployment files (Kubernetes,
   // Compose) for init's CPU budgets and memory limit; rounds/ decides what runs next from the rows so far (re-runs,
   // adaptive rounds, the race).
+  // estimate/: how long a plan will take (earlier folders' run times, the shipped figures, the model).
+  ['runner/estimate/'],
   ['runner/plan/', 'runner/user-code/', 'runner/manifests/'],
   ['runner/rounds/'],
   // The backend contract (what the run loop asks of whatever runs a container); docker/ implements it.

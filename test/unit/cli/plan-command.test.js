@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
-import { readBenchFigures } from '../../../runner/plan/estimate.js';
+import { readBenchFigures } from '../../../runner/estimate/estimate.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { createFakeExecutor } from '../../support/fake-executor.js';

@@ -1,4 +1,4 @@
-// What one results folder knows about how long a run takes, for a plan's estimate (plan/estimate.js): each cell's
+// What one results folder knows about how long a run takes, for a plan's estimate (estimate/estimate.js): each cell's
 // median run time (container start to removal: runs.csv's started_at → finished_at, warm-ups and failed runs
 // included: they took their time too), and for each calibration group (same workload, parameters and non-capacity
 // axes: model/calibrate.js) the capacity model's calibration plus the time a run spends outside the workload's

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { plan } from '../../../runner/index.js';
 import { preparePlan } from '../../../runner/api/plan.js';
 import { outlinePlan } from '../../../runner/plan/outline.js';
-import { readBenchFigures, readShippedRunTimes } from '../../../runner/plan/estimate.js';
+import { readBenchFigures, readShippedRunTimes } from '../../../runner/estimate/estimate.js';
 import { buildRunTimeFigures, FIGURES_FILE, ROOT } from '../../../scripts/lib/run-time-figures.js';
 
 const RACES = readdirSync(join(ROOT, 'docs/settling')).filter((name) => name.startsWith('race-'));
@@ -17,7 +17,7 @@ const info = infos[0];
 const realMs =
   infos.reduce((sum, each) => sum + Date.parse(each.finished_at) - Date.parse(each.started_at), 0) / infos.length;
 
-test('runner/plan/run-time-figures.json is what the committed folders give (node scripts/write-run-time-figures.js)', () => {
+test('runner/estimate/run-time-figures.json is what the committed folders give (node scripts/write-run-time-figures.js)', () => {
   expect(JSON.parse(readFileSync(FIGURES_FILE, 'utf8'))).toEqual(buildRunTimeFigures());
 });
 
