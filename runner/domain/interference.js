@@ -9,6 +9,10 @@ import { usableCpus } from './usable-cpus.js';
 // allowed CPU time (window × allowed CPUs) that alone would move the share by more than ±4%, so it is not given.
 export const MIN_ALLOWED_MS = 500;
 
+/** Disturbed runs in a row after which the runner waits for a quiet host (run/busy-gate.js): one could be a blip; three
+ * are a neighbour at work. */
+export const BUSY_STREAK = 3;
+
 /**
  * host_other_cpu_ms: the whole host's CPU time over the window less the run's own (its cgroup's exact counter, and
  * for http the load generator's, which runs in a second container beside it). /proc/stat counts in 10 ms ticks, so

@@ -8,6 +8,7 @@ import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
 import { BOUND_WORDS } from './advice.js';
+import { BUSY_STREAK } from '../domain/interference.js';
 import { CENTRE_TEXT } from './answers.js';
 
 /** Advice first: per budget a table of its settings, cheapest first, and the sentence under it. */
@@ -72,6 +73,12 @@ function formatRun(info, counts, disturbed) {
     `- Disturbed: ${formatDisturbedCount(counts, disturbed)}`,
   ];
   if (!info) return [...lines, '- run.json is missing: axis values and the host come from runs.csv alone'];
+  const waited = info.summary?.busy_waits ?? 0;
+  lines.push(
+    waited > 0
+      ? `- Host busy: after ${BUSY_STREAK} disturbed runs in a row the runner waited ${formatNumber((info.summary.busy_wait_ms ?? 0) / 1000, 3)} s for a quiet host (${waited} time${waited === 1 ? '' : 's'}, \`busy_wait\` ${formatNumber(info.config?.busy_wait ?? 0)} s at most); each answer's table says how many clean runs it rests on`
+      : '- Host busy: no wait for a quiet host was needed',
+  );
   const host = info.host ?? {};
   lines.push(
     `- Host: ${escapeMarkdown(host.cpu_model ?? 'unknown CPU')}, ${host.cpus ?? '?'} CPUs, kernel ${escapeMarkdown(host.kernel ?? '?')}`,

@@ -1,7 +1,7 @@
 // Verdict rows → sentences a person reads: percentages for steps, ratios for claims (their expectations are
-// ratios), always with the interval and the runs behind it.
+// ratios), always with the interval and the runs behind it. One estimator a sentence: the ratio and its interval are
+// the comparison method's (docs/report.md names it once); the medians are in the summary table, not beside the ratio.
 import { formatNumber } from './format.js';
-import { findMetric } from '../domain/metrics.js';
 import { CHANGE_VERDICTS, STEP_EQUIVALENCE } from '../verdicts/regions.js';
 
 /** 0.51 → "−49%", 1.004 → "+0.4%": the change a ratio means, signed. */
@@ -18,12 +18,20 @@ function interval({ ratio, ci95_low: low, ci95_high: high }, format) {
   return low === null ? `${format(ratio)} (no interval)` : `${format(ratio)} [${format(low)}, ${format(high)}]`;
 }
 
-// The medians of both cells beside every ratio (the ratio is of geometric means), then the runs behind it.
+// The runs behind a ratio, and whether they were compared round by round.
 function runs(row) {
-  const n = `n ${row.comparison.n_a}/${row.comparison.n_b}`;
-  if (!Number.isFinite(row.median_a) || !Number.isFinite(row.median_b)) return n;
-  const { unit } = findMetric(row.metric);
-  return `medians ${formatNumber(row.median_a)} → ${formatNumber(row.median_b)}${unit ? ` ${unit}` : ''}, ${n}`;
+  return `n ${row.comparison.n_a}/${row.comparison.n_b}${row.comparison.paired ? ', paired by round' : ''}`;
+}
+
+/**
+ * A comparison with no run on a side has nothing to judge: the sentence says so, and why, instead of a verdict.
+ * @returns {string|null}
+ */
+function describeUncounted(row) {
+  const { n_a: a, n_b: b } = row.comparison ?? {};
+  if (a > 0 && b > 0) return null;
+  const side = a === 0 && b === 0 ? 'either side' : a === 0 ? `${row.a}` : `${row.b}`;
+  return `not judged: no run of ${side} counted (each failed, was a warm-up, or was disturbed and left out)`;
 }
 
 /**
@@ -60,6 +68,8 @@ function holmNote(row) {
 
 export function formatStep(row) {
   const { comparison } = row;
+  const uncounted = describeUncounted(row);
+  if (uncounted) return `${stepHead(row)}: ${row.metric} ${uncounted}`;
   const measured = `${row.metric} ${interval(comparison, formatChange)} (${runs(row)})`;
   if (CHANGE_VERDICTS.has(row.verdict)) return `${stepHead(row)}: ${measured}, ${row.verdict}`;
   if (row.verdict === 'no-change') {
@@ -73,6 +83,9 @@ export function formatStep(row) {
 
 export function formatClaimRow(row) {
   const { comparison } = row;
+  const uncounted = describeUncounted(row);
+  if (uncounted)
+    return `${row.verdict}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${row.metric} ${uncounted}; expected ${row.expect}`;
   const measured = `${row.metric} B/A ${interval(comparison, (value) => formatNumber(value, 3))} = ${interval(comparison, formatChange)} (${runs(row)})`;
   const more = row.verdict === 'inconclusive' ? formatRunsNeeded(row) : '';
   return `${row.verdict}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}: ${measured}; expected ${row.expect}${holmNote(row)}${more ? `; ${more}` : ''}${formatClassNote(row)}`;

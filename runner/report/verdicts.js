@@ -99,6 +99,11 @@ function findLeaders(steps) {
   return workloads.map((key) => {
     const [workload, metric] = key.split('\u0000');
     const found = best.get(key)?.row ?? null;
+    // "Beyond the noise" only where runs were compared: steps with no run counted on a side judge nothing.
+    const judged = steps.filter(
+      (row) => `${row.workload}\u0000${row.metric}` === key && row.comparison?.n_a > 0 && row.comparison?.n_b > 0,
+    );
+    const none = `${workload} ${metric}: no step could be judged — no run counted on both sides of any (each failed, was a warm-up, or was disturbed)`;
     return {
       workload,
       metric,
@@ -106,7 +111,9 @@ function findLeaders(steps) {
       step: found,
       words: found
         ? `${workload} ${metric}: ${found.axis} moves it most (${found.words})`
-        : `${workload} ${metric}: no step changes it beyond the noise`,
+        : judged.length === 0
+          ? none
+          : `${workload} ${metric}: no step changes it beyond the noise (${judged.length} judged)`,
     };
   });
 }

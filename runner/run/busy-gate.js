@@ -4,11 +4,11 @@
 // interference_pct, domain/interference.js — or until the experiment's `busy_wait` seconds are spent, over the
 // whole experiment. Every wait is announced with its reason and its bound, and ends with a line: a person never
 // wonders whether the tool hangs. Runs after the bound go on and are marked as before.
-import { measureContendedPct } from '../domain/interference.js';
+import { BUSY_STREAK, measureContendedPct } from '../domain/interference.js';
+
+export { BUSY_STREAK };
 import { usableCpus } from '../domain/usable-cpus.js';
 
-/** Disturbed runs in a row that start a wait: one could be a blip; three are a neighbour at work. */
-export const BUSY_STREAK = 3;
 /** How long one sample of the host lasts: a few of /proc/stat's 10 ms ticks would swamp a shorter one. */
 export const SAMPLE_WINDOW_MS = 2000;
 

@@ -23,7 +23,7 @@ test('verdicts.csv: one step row per neighbouring pair of values, per combinatio
     verdict: 'faster',
     family: '4',
     words:
-      'uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (medians 1903 → 1538 ms, n 3/3), faster',
+      'uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (n 3/3), faster',
   });
 });
 

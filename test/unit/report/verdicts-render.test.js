@@ -26,7 +26,7 @@ test('the Answers section of report.md: badges, the claim in words, its combinat
   // Refuted with no capacity model of the metric: the class says so beside the verdict.
   expect(text).toContain('- **✘ refuted** (read: **refuted — no model**): claimed: "no gain"');
   expect(text).toMatch(
-    / {2}- holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% \\\[−5\d%, −\d\d%\\\] \(medians 1003 → 501 ms, n 4\/4\)/,
+    / {2}- holds: cpus 1 → 2: wall_ms B\/A 0\.(49|5)\d* \\\[0\.\d+, 0\.\d+\\\] = −50% \\\[−5\d%, −\d\d%\\\] \(n 4\/4\)/,
   );
   expect(text).toContain('### What each axis does');
   expect(text).toContain('- pbkdf2 wall_ms: cpus moves it most');
