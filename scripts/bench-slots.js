@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import { execa } from 'execa';
-import { median } from 'simple-statistics';
+import { median } from '../runner/stats/statistics.js';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/bench-slots.md', import.meta.url));

@@ -38,6 +38,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from '../runner/stats/statistics.js';
 import { parseCommandLine, runCommand } from '../runner/commands/command-line.js';
 import { LabError } from '../runner/errors.js';
 import { loadConfig } from '../runner/config/load-config.js';
@@ -516,22 +517,14 @@ function renderIncrement({ name, metric, axis, a, b, where }, context) {
   const folder = folderOf(context, name);
   if (!folder) return ['(increment: not run yet)'];
   const runs = selectRuns(folder, where);
-  const median = (value) => {
+  const medianAt = (value) => {
     const sample = runs
       .filter((run) => String(run[axis]) === value)
       .map((run) => run[metric])
-      .filter(Number.isFinite)
-      .sort((x, y) => x - y);
-    if (sample.length === 0) return null;
-    return {
-      n: sample.length,
-      value:
-        sample.length % 2
-          ? sample[(sample.length - 1) / 2]
-          : (sample[sample.length / 2 - 1] + sample[sample.length / 2]) / 2,
-    };
+      .filter(Number.isFinite);
+    return sample.length === 0 ? null : { n: sample.length, value: median(sample) };
   };
-  const [low, high] = [median(a), median(b)];
+  const [low, high] = [medianAt(a), medianAt(b)];
   if (!low || !high) return [`(increment: no ${metric} at ${axis} ${low ? b : a})`];
   const steps = Number(b) - Number(a);
   const at = where ? ` at ${where.replace(':', ' ')}` : '';

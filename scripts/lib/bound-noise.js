@@ -3,7 +3,7 @@
 // it was fitted to: each run's own noise is resampled from the folder's standardised residuals (skew and one-sided
 // tail included), each round's shift is a Gaussian AR(1) process with the fitted spread and lag-1 correlation (a
 // drift from round to round, as the noisy folder shows), and one-sided spikes may be laid on top.
-import { median } from 'simple-statistics';
+import { median } from '../../runner/stats/statistics.js';
 import { primaryMetrics } from '../../runner/domain/metrics.js';
 import { fitTwoWay } from '../../runner/stats/mcb.js';
 

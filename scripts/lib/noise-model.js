@@ -2,7 +2,8 @@
 // primary metric, pooled over cells with enough runs. Its shape is kept, not assumed: a core resampled from the
 // residuals themselves and, apart from it, one-sided spikes (runs slowed while something else was busy) with
 // their observed rate and sizes; and how often two cells' runs of the same round are slowed together.
-import { median, medianAbsoluteDeviation } from 'simple-statistics';
+import { medianAbsoluteDeviation } from 'simple-statistics';
+import { median } from '../../runner/stats/statistics.js';
 import { primaryMetrics } from '../../runner/domain/metrics.js';
 import { LabError } from '../../runner/errors.js';
 import { OUTLIER_THRESHOLD } from '../../runner/stats/statistics.js';

@@ -1,6 +1,6 @@
 // A check on the simulation that needs no model: every method on the real folders themselves, for every two
 // cells of a folder with enough runs (paired by their `repetition`), and how wide its interval is there.
-import { median } from 'simple-statistics';
+import { median } from '../../runner/stats/statistics.js';
 import { compareSamples } from '../../runner/stats/compare-samples.js';
 import { primaryMetrics } from '../../runner/domain/metrics.js';
 import { MIN_RUNS_PER_CELL } from './noise-model.js';

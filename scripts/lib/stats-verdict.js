@@ -1,6 +1,6 @@
 // What the simulation's counts say: per method a summary, the winner by a rule fixed here before any run (keep
 // coverage at the nominal level, then decide most often), and the defaults for repetitions and the adaptive cap.
-import { median } from 'simple-statistics';
+import { median } from '../../runner/stats/statistics.js';
 import { CLAIMS, TRUE_RATIOS, trueLabels } from './stats-simulation.js';
 
 /** An interval at nominal 95% must cover the truth at least this often in simulation (2000 trials: ±0.5%). */
