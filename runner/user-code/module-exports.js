@@ -271,8 +271,9 @@ const isModuleExports = (node) =>
   node.object.name === 'module' &&
   node.property.name === 'exports';
 const isExportsObject = (node) => (node.type === 'Identifier' && node.name === 'exports') || isModuleExports(node);
-const isRequireCall = (node) =>
-  node.type === 'CallExpression' &&
+/** `require('…')` with a literal: the one form a static reading can follow. */
+export const isRequireCall = (node) =>
+  node?.type === 'CallExpression' &&
   node.callee.type === 'Identifier' &&
   node.callee.name === 'require' &&
   node.arguments[0]?.type === 'Literal' &&
@@ -388,11 +389,11 @@ function describeNode(node) {
   }
 }
 
-/** Every bare specifier imported, re-exported, required or import()ed with a literal, builtins left out. */
-function listPackages(ast) {
-  const specifiers = new Set();
+/** Every specifier the module imports, re-exports, requires or import()s with a literal, in the order it names them. */
+export function listSpecifiers(ast) {
+  const specifiers = [];
   const add = (source) => {
-    if (source?.type === 'Literal' && typeof source.value === 'string') specifiers.add(source.value);
+    if (source?.type === 'Literal' && typeof source.value === 'string') specifiers.push(source.value);
   };
   ancestor(ast, {
     ImportDeclaration: (node) => add(node.source),
@@ -403,7 +404,12 @@ function listPackages(ast) {
       if (isRequireCall(node)) add(node.arguments[0]);
     },
   });
-  return [...specifiers]
+  return specifiers;
+}
+
+/** Every bare specifier imported, re-exported, required or import()ed with a literal, builtins left out. */
+function listPackages(ast) {
+  return listSpecifiers(ast)
     .filter(isPackageSpecifier)
     .map(packageName)
     .filter((name, index, all) => all.indexOf(name) === index);

@@ -11,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ancestor } from 'acorn-walk';
-import { isPackageSpecifier, packageName, parseUserModule } from './module-exports.js';
+import { isPackageSpecifier, isRequireCall, listSpecifiers, packageName, parseUserModule } from './module-exports.js';
 
 // How deep imports of the user's own files are followed from the module.
 export const MAX_DEPTH = 8;
@@ -269,16 +269,16 @@ function readBindings(ast) {
 /** `require('fs')`, `require('fs').promises`, `await import('node:crypto')` → the module they give. */
 function moduleOfInit(init) {
   const value = init.type === 'AwaitExpression' ? init.argument : init;
-  if (isRequire(value) || (value.type === 'ImportExpression' && value.source.type === 'Literal'))
-    return builtinOf(isRequire(value) ? value.arguments[0].value : value.source.value);
-  if (value.type === 'MemberExpression' && propertyName(value) === 'promises' && isRequire(value.object))
+  if (isRequireCall(value) || (value.type === 'ImportExpression' && value.source.type === 'Literal'))
+    return builtinOf(isRequireCall(value) ? value.arguments[0].value : value.source.value);
+  if (value.type === 'MemberExpression' && propertyName(value) === 'promises' && isRequireCall(value.object))
     return PROMISES[builtinOf(value.object.arguments[0].value)];
   return undefined;
 }
 
 function moduleOf(node, modules) {
   if (node.type === 'Identifier') return modules.get(node.name);
-  if (isRequire(node)) return builtinOf(node.arguments[0].value);
+  if (isRequireCall(node)) return builtinOf(node.arguments[0].value);
   return undefined;
 }
 
@@ -325,28 +325,9 @@ function propertyName(member) {
     : undefined;
 }
 
-const isRequire = (node) =>
-  node?.type === 'CallExpression' &&
-  node.callee.type === 'Identifier' &&
-  node.callee.name === 'require' &&
-  node.arguments[0]?.type === 'Literal' &&
-  typeof node.arguments[0].value === 'string';
-
 /** The relative specifiers the file imports, re-exports, requires or import()s with a literal; and its packages. */
 function listImports(ast) {
-  const specifiers = [];
-  const add = (source) => {
-    if (source?.type === 'Literal' && typeof source.value === 'string') specifiers.push(source.value);
-  };
-  ancestor(ast, {
-    ImportDeclaration: (node) => add(node.source),
-    ExportNamedDeclaration: (node) => add(node.source),
-    ExportAllDeclaration: (node) => add(node.source),
-    ImportExpression: (node) => add(node.source),
-    CallExpression: (node) => {
-      if (isRequire(node)) add(node.arguments[0]);
-    },
-  });
+  const specifiers = listSpecifiers(ast);
   return {
     relative: specifiers.filter((specifier) => /^\.\.?\//.test(specifier)),
     packages: [...new Set(specifiers.filter(isPackageSpecifier).map(packageName))],
