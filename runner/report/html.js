@@ -221,7 +221,7 @@ function renderAdviceHtml(advice) {
       .join('\n');
     return (
       `<h3>${badge} ${escapeHtml(`${table.budget || 'every cell'} · ${table.workload}`)}</h3>` +
-      `<table class="advice-table"><thead>${head}</thead><tbody>${rows}</tbody></table>` +
+      `<div class="scroll"><table class="advice-table"><thead>${head}</thead><tbody>${rows}</tbody></table></div>` +
       `<p class="advice-words">${escapeHtml(table.words)}</p>`
     );
   });
@@ -258,7 +258,7 @@ figure { margin: 0; min-width: 0; } figcaption { font-weight: 600; margin-bottom
 .chart { position: relative; width: 100%; min-width: 0; }
 .scroll { overflow-x: auto; max-width: 100%; }
 #heatmaps figure { max-width: 100%; overflow-x: auto; }
-ul.answers li { overflow-wrap: anywhere; }
+ul.answers li, p.advice-words { overflow-wrap: anywhere; }
 table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; white-space: nowrap; } th { background: #f3f3f3; }
 select { font: inherit; margin-bottom: 8px; }

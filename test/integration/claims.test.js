@@ -61,12 +61,12 @@ describe('claims on a real matrix', () => {
     ]);
   });
 
-  test('the answers open report.md and close the terminal output', () => {
+  test('the answers open report.md and are in the results on stdout', () => {
     const report = readFileSync(join(outDir, 'report.md'), 'utf8');
     expect(report.indexOf('## Answers')).toBeLessThan(report.indexOf('## Summary'));
     expect(report).toContain('**✘ refuted**');
-    expect(result.stderr).toMatch(/Answers \(all in verdicts.csv[^\n]*\n {2}HOLDS: claimed: "One CPU finishes/);
-    expect(result.stderr).toMatch(/REFUTED: claimed: "One CPU is barely faster/);
+    expect(result.stdout).toMatch(/Answers \(all in verdicts.csv[^\n]*\n {2}HOLDS: claimed: "One CPU finishes/);
+    expect(result.stdout).toMatch(/REFUTED: claimed: "One CPU is barely faster/);
     expect(readFileSync(join(outDir, 'report.html'), 'utf8')).toContain('<span class="badge refuted">refuted</span>');
   });
 

@@ -59,11 +59,11 @@ test('init from the Deployment, then run: every run ok, at the budget and memory
     /^ {8}- 1 +# k8s\/deployment\.yaml: Deployment\/login, container login \(limits\.cpu 1000m\)$/m,
   );
   expect(written).toMatch(/^ {6}uv_threadpool_size: \[1, 2, 4\] +# .*\n +# +src\/app\.js:4 crypto\.pbkdf2$/m);
-  // One repetition of a short load: the only change to what init wrote.
+  // One repetition of a short load, every cell once (search: grid): the only changes to what init wrote.
   writeFileSync(
     join(service, 'experiments.yml'),
     written
-      .replace(/repetitions: 4 /, 'repetitions: 1 ')
+      .replace(/repetitions: 3 /, 'repetitions: 1 \n    search: grid')
       .replace(/duration: 10 /, 'duration: 1  ')
       .replace(/warmup: 3 /, 'warmup: 1 ')
       .replace(/connections: 10 /, 'connections: 2  '),

@@ -182,7 +182,7 @@ describe('failure cases', () => {
     const { result } = await runMatrix(MISSING_FILE);
     expect(result.exitCode).toBe(2);
     expect(result.all).toMatch(
-      /missing-file\.yml:7:22: experiments\.missing-file\.params\.script\.file: expected a JavaScript file, found nothing at \S+no-such-file\.js/,
+      /missing-file\.yml:8:22: experiments\.missing-file\.params\.script\.file: expected a JavaScript file, found nothing at \S+no-such-file\.js/,
     );
   });
 

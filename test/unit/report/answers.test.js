@@ -22,8 +22,7 @@ test('verdicts.csv: one step row per neighbouring pair of values, per combinatio
     b: '2',
     verdict: 'faster',
     family: '4',
-    words:
-      'uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (n 3/3), faster',
+    words: 'uv_threadpool_size 1 → 2 at workload=argon2 cpus=2: wall_ms −19% [−23%, −14%] (n 3/3), faster',
   });
 });
 
