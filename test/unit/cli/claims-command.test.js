@@ -27,8 +27,11 @@ function writeConfig(dir, claims) {
   return file;
 }
 
+// From an empty folder: without DIR, claims takes the newest folder under ./results, and the checkout's own results/
+// (a matrix run before the tests) must not count.
+const NOWHERE = mkdtempSync(join(tmpdir(), 'claims-cwd-'));
 function runClaims(args) {
-  return execa('node', ['runner/cli.js', 'claims', ...args], { cwd: ROOT, reject: false });
+  return execa('node', [join(ROOT, 'runner/cli.js'), 'claims', ...args], { cwd: NOWHERE, reject: false });
 }
 
 describe('npm run claims -- DIR', () => {

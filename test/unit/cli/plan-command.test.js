@@ -179,6 +179,6 @@ test('a misspelled export: exit 2 at file:line:column, before any engine', async
   );
   expect(exitCode).toBe(2);
   expect(stderr).toMatch(
-    /failures\.yml:7:50: experiments\.missing-export\.params\.script\.export: bench\/functions\.js has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/,
+    /failures\.yml:8:50: experiments\.missing-export\.params\.script\.export: bench\/functions\.js has no export `hashPasword`; its exports: brokenHandler, explode, fine, notAFunction/,
   );
 });
