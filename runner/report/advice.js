@@ -107,9 +107,9 @@ export function formatAnswer(answer) {
     `${verb} ${recommended.label} — ${describeBound(recommended.bound_pct, answer)}, on ${recommended.n} run${recommended.n === 1 ? '' : 's'}`,
   ];
   for (const setting of answer.cheaper) parts.push(`${setting.label}: ${describeState(setting, answer)}`);
-  const failed = answer.settings.filter((setting) => setting.state === 'failed' || setting.constraints?.length);
-  for (const setting of failed.filter((each) => each.state === 'failed' || each.state === 'eliminated'))
-    if (!answer.cheaper.includes(setting)) parts.push(`${setting.label}: ${setting.reason}`);
+  // Settings out before the comparison (out of memory, a broken constraint), whatever they cost.
+  for (const setting of answer.settings.filter((each) => each.outside))
+    parts.push(`${setting.label}: ${setting.reason}`);
   parts.push(describeDefault(answer));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));
   parts.push(describeDeploy(answer));

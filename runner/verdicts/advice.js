@@ -80,9 +80,11 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     metric,
   );
   const measured = eligible.filter(({ cell }) => valuesOf(cell, metric, counted).length > 0);
+  // Out before the comparison (`outside`: the words list them apart from the settings the bound ranks).
   const outside = [
-    ...failed,
+    ...failed.map((setting) => ({ ...setting, outside: true })),
     ...breaking.map(({ cell, constraints }) => ({
+      outside: true,
       ...describeCell(cell, knobs, metric, counted),
       state: 'eliminated',
       reason: constraints
