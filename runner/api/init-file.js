@@ -5,10 +5,9 @@
 // does and where it comes from. Pure: the caller reads the engine, the deployment files and the code (api/init.js).
 
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
+import { defaultRepetitions } from '../config/normalize.js';
 
 const COMMENT_COLUMN = 44;
-// The study's runs a cell (docs/statistics.md), written out so the person sees what they can change.
-const REPETITIONS = EXPERIMENT_DEFAULTS.repetitions;
 const CAP = EXPERIMENT_DEFAULTS.adaptive_max_repetitions;
 // A comment that says more than a line holds: shown under its key, so long.
 const MOST_LISTED = 8;
@@ -37,6 +36,10 @@ const MOST_LISTED = 8;
 export function formatInitFile(input) {
   const matrix = chooseMatrix(input);
   const cells = countCells(matrix);
+  // The default's start rounds (docs/statistics.md), written out so the person sees what they can change.
+  const repetitions = defaultRepetitions({
+    matrix: Object.fromEntries(matrix.axes.map(([axis, values]) => [axis, values])),
+  });
   const lines = [
     ...(input.schema ? [[`# yaml-language-server: $schema=${input.schema}`]] : []),
     [`# Written by \`${input.invocation}\` for ${describeCode(input)}.`],
@@ -47,14 +50,14 @@ export function formatInitFile(input) {
     [`  ${input.name}:`, `results/${input.name}-<UTC time>/ and the \`experiment\` column`],
     [`    description: ${formatScalar(matrix.question)}`],
     [
-      `    repetitions: ${REPETITIONS}`,
+      `    repetitions: ${repetitions}`,
       `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${CAP} a cell`,
     ],
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
     [
       '    matrix:',
-      `every combination is one cell: ${cells} cells × ${REPETITIONS} = ${cells * REPETITIONS} runs to start, at most ${cells * CAP} in all (and re-runs of disturbed ones)`,
+      `every combination is one cell: ${cells} cells × ${repetitions} = ${cells * repetitions} runs to start, at most ${cells * CAP} in all (and re-runs of disturbed ones)`,
     ],
     ...matrix.axes.flatMap(formatAxis),
     ...(matrix.exclude

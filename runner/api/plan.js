@@ -158,6 +158,16 @@ export async function describePlan(
     estimate: {
       planned_ms: sum('planned_ms'),
       up_to_more_ms: sum('up_to_more_ms'),
+      // Every experiment's likely figure, a grid's being its planned runs; null when none is a race.
+      likely_runs: estimates.some((estimate) => estimate.likely_runs !== null)
+        ? experiments.reduce((total, { estimate, planned }) => total + (estimate.likely_runs ?? planned), 0)
+        : null,
+      likely_ms: estimates.some((estimate) => estimate.likely_ms !== null)
+        ? sum('planned_ms') === null
+          ? null
+          : estimates.reduce((total, estimate) => total + (estimate.likely_ms ?? estimate.planned_ms), 0)
+        : null,
+      likely_from: [...new Set(estimates.flatMap((estimate) => estimate.likely_from ?? []))],
       lower_bound: estimates.some((estimate) => estimate.lower_bound),
     },
     user_code: userModules,

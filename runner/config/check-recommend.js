@@ -121,7 +121,7 @@ export const RACE_PROPERTY = {
       title: 'Rounds every setting runs before any stops',
       description:
         'The start rounds: until then every setting of a budget runs each round, and no setting is eliminated or ' +
-        'found futile (default: 3, the rule docs/statistics.md chose).',
+        `found futile (default: ${RACE_DEFAULTS.from_round}, the rule docs/statistics.md chose).`,
       examples: [3],
     },
   },

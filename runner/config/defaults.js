@@ -4,9 +4,12 @@ export const EXPERIMENT_DEFAULTS = {
   description: '',
   // A matrix races toward its answer unless it says `search: grid` (docs/bench-race.md: the race settles as the grid
   // does, on about half its runs). Its start rounds are those of the bound rule docs/statistics.md chose
-  // (DEFAULT_BOUND_RULE.n0, a unit test keeps them equal).
+  // (DEFAULT_BOUND_RULE.n0, a unit test keeps them equal): after them the race gives more runs to what is still open.
   search: 'race',
-  repetitions: 3,
+  repetitions: 2,
+  // A grid gets no more runs than these unless `adaptive:` asks, so it starts with one more: three runs a cell is the
+  // fewest that let a claim's interval decide on this host (docs/statistics.md, The comparisons).
+  grid_repetitions: 3,
   warmup: 0,
   adaptive: null,
   // The cap a cell when `adaptive:` names none: the default file's (docs/settling.md), under the bound study's 10.

@@ -4,7 +4,7 @@
 import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
 import { normalizeClaim } from './check-claims.js';
-import { normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
+import { BUDGET_AXES, normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
 import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
@@ -23,6 +23,7 @@ export function normalizeExperiment(name, experiment) {
     busy_wait,
   } = {
     ...EXPERIMENT_DEFAULTS,
+    repetitions: defaultRepetitions(experiment),
     ...experiment,
   };
   // A race needs a cap; one the file does not give is the default's, with rounds for the claims still undecided too.
@@ -72,4 +73,21 @@ function normalizeEntry(entry) {
 
 function mapValues(object, map) {
   return Object.fromEntries(Object.entries(object).map(([key, value]) => [key, map(value, key)]));
+}
+
+// `repetitions` left out: a race's start rounds, after which only what is still open runs; a grid's runs — and a race
+// with no knob to set (no axis with two values besides the workload and the budgets), which has nothing to race and
+// runs its start rounds only, so gets a grid's.
+export function defaultRepetitions(experiment) {
+  const budgets = experiment.recommend?.per ?? BUDGET_AXES;
+  const valuesOf = (axis) =>
+    new Set([
+      ...ensureList(experiment.matrix?.[axis] ?? []),
+      ...(experiment.include ?? []).flatMap((entry) => (entry[axis] === undefined ? [] : [entry[axis]])),
+    ]);
+  const axes = new Set([...Object.keys(experiment.matrix ?? {}), ...(experiment.include ?? []).flatMap(Object.keys)]);
+  const knob = [...axes].some((axis) => axis !== 'workload' && !budgets.includes(axis) && valuesOf(axis).size > 1);
+  return (experiment.search ?? EXPERIMENT_DEFAULTS.search) === 'race' && knob
+    ? EXPERIMENT_DEFAULTS.repetitions
+    : EXPERIMENT_DEFAULTS.grid_repetitions;
 }

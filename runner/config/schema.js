@@ -31,7 +31,10 @@ export const EXPERIMENT_PROPERTIES = {
     default: EXPERIMENT_DEFAULTS.repetitions,
     examples: [3, 5],
     title: 'Repetitions',
-    description: 'Runs per cell, each in a fresh container.',
+    description:
+      'Runs per cell, each in a fresh container. For a race (the default `search`), the start rounds every cell ' +
+      `runs before the race gives more runs only to what is still open (default ${EXPERIMENT_DEFAULTS.repetitions}); ` +
+      `with \`search: grid\`, every run the cell gets (default ${EXPERIMENT_DEFAULTS.grid_repetitions}).`,
   },
   warmup: {
     type: 'integer',

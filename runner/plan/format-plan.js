@@ -168,6 +168,11 @@ function formatTotal(planned) {
     more > 0
       ? ` (up to ${count + more} with ${MORE_WORDS}${estimate.up_to_more_ms === null ? '' : `, ${formatDuration(estimate.planned_ms + estimate.up_to_more_ms)}`})`
       : '';
+  // A race's start rounds are not its length: say how far races went before, and where.
+  const likely =
+    estimate.likely_runs === null || estimate.likely_runs === undefined
+      ? ''
+      : `; likely ${estimate.likely_runs} runs${estimate.likely_ms === null ? '' : `, about ${formatDuration(estimate.likely_ms)}`}, as the races of ${formatFolders(estimate.likely_from)} went`;
   const reruns =
     planned.most_reruns > 0
       ? `, and up to ${planned.most_reruns} re-runs of disturbed runs (\`max_reruns\` a cell)`
@@ -176,9 +181,17 @@ function formatTotal(planned) {
     planned.most_busy_wait_ms > 0
       ? `, and up to ${formatDuration(planned.most_busy_wait_ms)} waiting for a quiet host if runs keep being disturbed (\`busy_wait\`)`
       : '';
-  return `${count} runs${extra}${time}${reruns}${waiting}; seed ${seed} (--seed ${seed} gives this order again; --verbose lists every run)`;
+  return `${count} runs${extra}${time}${likely}${reruns}${waiting}; seed ${seed} (--seed ${seed} gives this order again; --verbose lists every run)`;
 }
 
 function formatPercent(fraction) {
   return `${Number((fraction * 100).toPrecision(3))}%`;
+}
+
+// docs/settling/race-1, docs/settling/race-2 → docs/settling/race-1 and race-2: one folder's path said once.
+function formatFolders(folders) {
+  const [first, ...rest] = folders;
+  const base = first.slice(0, first.lastIndexOf('/') + 1);
+  const names = [first, ...rest.map((folder) => (folder.startsWith(base) ? folder.slice(base.length) : folder))];
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -21,6 +21,7 @@ export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = nul
   const estimate = estimatePlan(plan, { pending, extra: most.perCell, bench, sources, hostCpus, lanes });
   const planned = new Map();
   for (const run of pending) planned.set(run.cell, (planned.get(run.cell) ?? 0) + 1);
+  const likely = expectRace(plan, { pending, most, estimate, sources });
   const { claims, advice } = describeQuestions(plan);
   return {
     axes: columns,
@@ -48,6 +49,10 @@ export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = nul
     estimate: {
       planned_ms: roundOrNull(estimate.planned_ms),
       up_to_more_ms: roundOrNull(estimate.extra_ms),
+      // A race: the runs and time it will likely take, as the races of the folders named went (null for a grid).
+      likely_runs: likely?.runs ?? null,
+      likely_ms: likely ? roundOrNull(likely.ms) : null,
+      likely_from: likely?.from ?? null,
       lower_bound: estimate.lower_bound,
       measured_cells: estimate.measured_cells,
       model_cells: estimate.model_cells,
@@ -88,6 +93,19 @@ function listSources(perCell, sources) {
       const host = rank(entry.folder) === sources.length ? shipped?.folders?.[entry.folder]?.host : undefined;
       return { ...entry, shipped: Boolean(host), host: host ?? null };
     });
+}
+
+// A race runs its start rounds and then only what is still open: how far it goes is not known before it runs. The
+// shipped figures say how far the races of their folders went, as a share of the runs left to the cap
+// (scripts/lib/run-time-figures.js); a race is expected to go about as far.
+function expectRace(plan, { pending, most, estimate, sources }) {
+  const races = sources.find((source) => source.shipped)?.races;
+  if (plan.experiment.search !== 'race' || !races || most.total === 0) return null;
+  return {
+    runs: pending.length + Math.round(races.extra_share * most.total),
+    ms: estimate.planned_ms === null ? null : estimate.planned_ms + races.extra_share * estimate.extra_ms,
+    from: races.folders,
+  };
 }
 
 function roundOrNull(ms) {

@@ -65,16 +65,18 @@ export const WINSORIZE_AT = 2.5;
  * @param {{ lowerIsBetter?: boolean, alpha?: number, method?: string, winsorize?: boolean }} [options]
  *   lowerIsBetter (default true): false for a rate (req/s), compared on −log; alpha (0.05): family-wise level;
  *   method: one of BOUND_METHODS (default 'pooled'); winsorize (false): one pass of the two-way fit that pulls
- *   residuals beyond WINSORIZE_AT robust SDs in, before any method is applied
- * @returns {{ method: string, alpha: number, k: number, winsorized: number,
+ *   residuals beyond WINSORIZE_AT robust SDs in, before any method is applied; family (k): the number of settings
+ *   the t quantile spreads α over (1 − α/(family − 1)): k, or fewer once some settings are known not to be the
+ *   best (verdicts/choose-setting.js, rule.stepDown)
+ * @returns {{ method: string, alpha: number, k: number, family: number, winsorized: number,
  *   fit: { df: number, sd: number|null, sds: (number|null)[] }, settings: SettingBound[] }}
- *   k: settings compared; winsorized: values pulled in; fit: the two-way fit's residual df, pooled residual SD and
- *   each setting's own residual SD (unbiased under unequal spreads from three settings up; null where not
- *   estimable), in input order
+ *   k: settings compared; family: the count the quantile used; winsorized: values pulled in; fit: the two-way fit's
+ *   residual df, pooled residual SD and each setting's own residual SD (unbiased under unequal spreads from three
+ *   settings up; null where not estimable), in input order
  */
 export function compareWithBest(
   settings,
-  { lowerIsBetter = true, alpha = 0.05, method = 'pooled', winsorize = false } = {},
+  { lowerIsBetter = true, alpha = 0.05, method = 'pooled', winsorize = false, family = null } = {},
 ) {
   checkInput(settings, method, alpha);
   const sign = lowerIsBetter ? 1 : -1;
@@ -90,7 +92,7 @@ export function compareWithBest(
   const measured = settings.map((setting) => setting.values.length > 0);
   const k = measured.filter(Boolean).length;
   const perRound = meanPerRound(observations, settings.length);
-  const quantile = (df) => quantileMcb(alpha, k, df);
+  const quantile = (df) => quantileMcb(alpha, family ?? k, df);
   const results = settings.map((setting, i) => {
     const result = {
       id: setting.id,
@@ -122,6 +124,7 @@ export function compareWithBest(
     method,
     alpha,
     k,
+    family: family ?? k,
     winsorized,
     fit: { df: fit.df, sd: fit.df > 0 ? Math.sqrt(fit.rss / fit.df) : null, sds: fit.sds },
     settings: results,

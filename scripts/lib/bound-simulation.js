@@ -16,31 +16,44 @@ export const GRID_RUNS = [4, 10];
 /** The rounds with paired variances before futility may stop a candidate (docs: too few pairs say nothing). */
 const PAIRED_FUTILITY_FROM = 5;
 
+/** Futility needs a few rounds of differences to project from: never before this round. */
+const FUTILITY_FROM = 3;
+
 /**
  * The candidate rules: each variance method of mcb.js × n0 (rounds before any drop) × one winsorising pass or none
- * (for the methods built on the two-way fit that pools: pooled and hybrid).
+ * (for the methods built on the two-way fit that pools: pooled and hybrid) × the step down or none (the quantile
+ * spread over the settings not eliminated; tried with the short starts, where it can shorten the race).
  */
 export function listRules() {
   const rules = [];
   for (const method of ['pooled', 'hybrid', 'paired', 'blocked-welch', 'welch']) {
     for (const winsorize of method === 'pooled' || method === 'hybrid' ? [false, true] : [false]) {
-      for (const n0 of [3, 4, 5]) {
-        const futilityFrom = method === 'paired' ? Math.max(n0, PAIRED_FUTILITY_FROM) : n0;
-        rules.push({ key: ruleKey({ method, n0, winsorize }), method, n0, winsorize, futilityFrom });
+      for (const n0 of [2, 3, 4, 5]) {
+        for (const stepDown of n0 <= 3 ? [false, true] : [false]) {
+          const futilityFrom = Math.max(n0, method === 'paired' ? PAIRED_FUTILITY_FROM : FUTILITY_FROM);
+          rules.push({
+            key: ruleKey({ method, n0, winsorize, stepDown }),
+            method,
+            n0,
+            winsorize,
+            stepDown,
+            futilityFrom,
+          });
+        }
       }
     }
   }
   return rules;
 }
 
-export function ruleKey({ method, n0, winsorize }) {
-  return `${method}${winsorize ? ' + winsorising' : ''}, n0 = ${n0}`;
+export function ruleKey({ method, n0, winsorize, stepDown = false }) {
+  return `${method}${winsorize ? ' + winsorising' : ''}${stepDown ? ' + step-down' : ''}, n0 = ${n0}`;
 }
 
 /** The variance methods as the grid uses them (one answer after a fixed number of rounds: n0 plays no part). */
 export function listGridMethods() {
   return listRules()
-    .filter(({ n0 }) => n0 === 3)
+    .filter(({ n0, stepDown }) => n0 === 3 && !stepDown)
     .map(({ method, winsorize }) => ({ method, winsorize }));
 }
 

@@ -53,6 +53,7 @@ export function buildRunTimeFigures(root = ROOT) {
     folders: {},
     cells: {},
     groups: {},
+    races: measureRaces(folders),
   };
   for (const { dir, name, info } of folders) {
     const { cells, groups } = summarizeRunTimes({ dir: name, rows: readCsv(join(dir, 'runs.csv')).rows, info });
@@ -62,6 +63,32 @@ export function buildRunTimeFigures(root = ROOT) {
     for (const [key, group] of Object.entries(groups)) figures.groups[key] = { ...round(group), folder: name };
   }
   return figures;
+}
+
+/**
+ * How far the races of these folders went: of the runs the start rounds leave to the cap (cells × (cap − start
+ * rounds)), the share they ran (re-runs of disturbed runs left out, as the plan counts them apart). `plan` expects a
+ * race of its own to go about as far: what a race needs depends on how far apart the settings are, so this is a
+ * figure of the folders it names, said with them.
+ * @returns {{ extra_share: number, folders: string[] }|null}  null without a race among the folders
+ */
+export function measureRaces(folders) {
+  let ran = 0;
+  let room = 0;
+  const names = [];
+  for (const { dir, name, info } of folders) {
+    const { config } = info;
+    const cap = config?.adaptive?.max_repetitions;
+    if (config?.search !== 'race' || !(cap > config.repetitions)) continue;
+    const cells = info.cells.length;
+    const rows = readCsv(join(dir, 'runs.csv')).rows.filter(
+      (row) => row.warmup !== true && !Number.isFinite(row.rerun_of),
+    );
+    ran += rows.filter((row) => Number(row.repetition) > config.repetitions).length;
+    room += cells * (cap - config.repetitions);
+    names.push(name);
+  }
+  return names.length === 0 ? null : { extra_share: Math.round((1000 * ran) / room) / 1000, folders: names.sort() };
 }
 
 // Milliseconds to the microsecond: the folders' own precision, and a file that diffs quietly.

@@ -20,11 +20,11 @@ describe('plan', () => {
       config_file: join(ROOT, 'experiments.yml'),
       seed: 1,
       resumed_from: null,
-      count: 48,
+      count: 32,
       warnings: [],
     });
     expect(planned.experiments.map(({ name, cells, runs }) => [name, cells.length, runs.length])).toEqual([
-      ['pool-vs-cores', 16, 48],
+      ['pool-vs-cores', 16, 32],
     ]);
     expect(planned.experiments[0].cells[0]).toEqual(
       expect.objectContaining({
@@ -160,13 +160,13 @@ describe('init', () => {
     expect(written.text).toContain('# CPUs: 2, from the test.');
     // The function calls nothing that runs on libuv's pool: no pool axis, and a line that says why.
     expect(written.text).toMatch(
-      /matrix: +# every combination is one cell: 4 cells × 3 = 12 runs to start, at most 32 in all/,
+      /matrix: +# every combination is one cell: 4 cells × 2 = 8 runs to start, at most 32 in all/,
     );
     expect(written.text).toContain("# no uv_threadpool_size: no call in your module runs on libuv's pool");
     for (const line of written.text.split('\n').filter((text) => /^ {6}\w+: \[/.test(text)))
       expect(line).toMatch(/# \S/);
     const planned = await plan(written.file, { seed: 1 });
-    expect(planned.count).toBe(12);
+    expect(planned.count).toBe(8);
     expect(planned.experiments[0].cells.map(({ values }) => values)).toContainEqual({
       workload: 'script',
       cpus: 2,

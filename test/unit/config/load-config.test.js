@@ -63,7 +63,7 @@ describe('the default experiments.yml', () => {
     expect(config.experiments[0]).toEqual({
       name: 'pool-vs-cores',
       description: '',
-      repetitions: 3,
+      repetitions: 2,
       warmup: 0,
       adaptive: { max_repetitions: 8, claims: true },
       timeout: 120,
@@ -100,7 +100,7 @@ describe('the default experiments.yml', () => {
       ],
       recommend: { metric: null, per: null, within: 0.05, prefer: 'fewest', require: {}, default: null },
       search: 'race',
-      race: { from_round: 3 },
+      race: { from_round: 2 },
     });
     expect(config.raw.experiments['pool-vs-cores'].timeout).toBe(120);
   });
@@ -127,7 +127,7 @@ describe('good configs', () => {
       // A race by default: the default cap, and rounds for claims still undecided.
       adaptive: { max_repetitions: 8, claims: true },
       search: 'race',
-      race: { from_round: 3 },
+      race: { from_round: 2 },
       timeout: 60.5,
       memory: '1.5g',
       memory_bytes: 1.5 * 1024 ** 3,
@@ -183,7 +183,7 @@ describe('good configs', () => {
         warmup: 0,
         adaptive: { max_repetitions: 8, claims: true },
         search: 'race',
-        race: { from_round: 3 },
+        race: { from_round: 2 },
         timeout: 300,
         memory: '1g',
         memory_bytes: 1073741824,
@@ -204,6 +204,19 @@ describe('good configs', () => {
         },
       },
     ]);
+  });
+
+  test("repetitions left out: a race's start rounds (the bound rule's n0), a grid's three, and a race's with no knob", () => {
+    const config = validate({
+      experiments: {
+        race: { matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } },
+        included: { matrix: { workload: 'pbkdf2' }, include: [{ workers: 0 }, { workers: 2 }] },
+        grid: { search: 'grid', matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } },
+        budgets: { matrix: { workload: ['pbkdf2', 'argon2'], cpus: [1, 2] } },
+        given: { search: 'grid', repetitions: 5, matrix: { workload: 'pbkdf2' } },
+      },
+    });
+    expect(config.experiments.map(({ repetitions }) => repetitions)).toEqual([2, 2, 3, 3, 5]);
   });
 
   test('keeps matrix keys and experiments in file order', () => {

@@ -35,7 +35,7 @@ test('every property and definition has a title and a description, so editors ca
 test('settings and parameters publish their defaults', () => {
   const experiment = published.definitions.experiment.properties;
   expect([experiment.repetitions.default, experiment.timeout.default, experiment.memory.default]).toEqual([
-    3,
+    2,
     300,
     '1g',
   ]);

@@ -122,9 +122,9 @@ describe('the CLI loads no Docker code', () => {
     const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 3 runs = 48 runs/m);
+    expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 2 runs = 32 runs/m);
     expect(result.stdout).toMatch(
-      /^48 runs \(up to 128 with adaptive rounds.*, and up to 32 re-runs of disturbed runs/m,
+      /^32 runs \(up to 128 with adaptive rounds.*, and up to 32 re-runs of disturbed runs/m,
     );
   });
 
@@ -132,7 +132,7 @@ describe('the CLI loads no Docker code', () => {
     const result = await cli('plan', '--json', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout).count).toBe(48);
+    expect(JSON.parse(result.stdout).count).toBe(32);
   });
 
   test('for a config error', async () => {

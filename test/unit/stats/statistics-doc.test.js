@@ -34,15 +34,17 @@ test('cells of a folder that ran the same rounds are compared as docs/statistics
 
 test('DEFAULT_BOUND_RULE is the rule the bound study of docs/statistics.md chose', async () => {
   const { DEFAULT_BOUND_RULE } = await import('../../../runner/verdicts/choose-setting.js');
-  const chosen = /\*\*Chosen rule: `([a-z-]+)`, n0 = (\d+), winsorising (on|off), futility from round (\d+)\*\*/.exec(
-    page,
-  );
+  const chosen =
+    /\*\*Chosen rule: `([a-z-]+)`, n0 = (\d+), winsorising (on|off), step-down (on|off), futility from round (\d+)\*\*/.exec(
+      page,
+    );
   expect(chosen).not.toBeNull();
-  const [, method, n0, winsorize, futilityFrom] = chosen;
+  const [, method, n0, winsorize, stepDown, futilityFrom] = chosen;
   expect(DEFAULT_BOUND_RULE).toEqual({
     method,
     n0: Number(n0),
     winsorize: winsorize === 'on',
+    stepDown: stepDown === 'on',
     futilityFrom: Number(futilityFrom),
   });
 });

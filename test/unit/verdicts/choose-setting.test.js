@@ -168,6 +168,7 @@ test('DEFAULT_BOUND_RULE names a method, a start and a futility round', () => {
     method: expect.any(String),
     n0: expect.any(Number),
     winsorize: expect.any(Boolean),
+    stepDown: expect.any(Boolean),
     futilityFrom: expect.any(Number),
   });
 });
@@ -180,4 +181,40 @@ test('a round only one setting ran (a re-run made later, alone) does not count t
   const decision = chooseSetting(budget.settings, { cap: 10, within: 0.05, rule: RULE });
   expect(decision.rounds).toBe(2);
   expect(decision.nextRound).toEqual(['pool-1', 'pool-2', 'pool-4', 'pool-8']);
+});
+
+test('step-down: once a setting is eliminated, the bounds spread α over the settings still in, never below two', () => {
+  // Four settings, one of them twice as slow: eliminated at round 3, so the other three's bounds use the quantile of
+  // three settings (1 − 0.05/2), not four (1 − 0.05/3); elimination itself keeps the quantile of four.
+  const budget = makeBudget([0.7, 0, 0.01, 0.02], { sd: 0.02, seed: 5 });
+  for (let round = 1; round <= 3; round++)
+    budget.run(
+      round,
+      budget.settings.map(({ id }) => id),
+      budget,
+    );
+  const plain = chooseSetting(budget.settings, { cap: 10, rule: RULE });
+  const stepped = chooseSetting(budget.settings, { cap: 10, rule: { ...RULE, stepDown: true } });
+  expect(stateOf(plain, 'pool-1').state).toBe('eliminated');
+  expect(stateOf(stepped, 'pool-1').state).toBe('eliminated');
+  expect([plain.comparison.family, stepped.comparison.family]).toEqual([4, 3]);
+  // The same differences and standard errors; only the constant changes, by the ratio of the two t quantiles.
+  const pair = (decision) => decision.comparison.settings[1].pairs.find(({ id }) => id === 'pool-4');
+  const [before, after] = [pair(plain), pair(stepped)];
+  expect(after.D).toBe(before.D);
+  expect(after.SE).toBe(before.SE);
+  expect(after.df).toBe(before.df);
+  // t quantiles of df 6 (12 runs − 4 settings − 3 rounds + 1), from SciPy: t.ppf(1 - 0.05/3, 6), t.ppf(1 - 0.025, 6).
+  expect(before.c).toBeCloseTo(2.74906, 4);
+  expect(after.c).toBeCloseTo(2.44691, 4);
+  for (const id of ['pool-2', 'pool-4', 'pool-8']) expect(stateOf(stepped, id).U).toBeLessThan(stateOf(plain, id).U);
+  // Nothing eliminated: no step down.
+  const even = makeBudget([0, 0.01, 0.02], { sd: 0.02, seed: 6 });
+  for (let round = 1; round <= 3; round++)
+    even.run(
+      round,
+      even.settings.map(({ id }) => id),
+      even,
+    );
+  expect(chooseSetting(even.settings, { cap: 10, rule: { ...RULE, stepDown: true } }).comparison.family).toBe(3);
 });
