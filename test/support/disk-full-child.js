@@ -11,18 +11,10 @@ import { join } from 'node:path';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { readResumeState } from '../../runner/results/resume.js';
 import { prepareJobs, runExperiments } from '../../runner/run/run-experiments.js';
-import { createFakeExecutor } from './fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from './fake-executor.js';
 
 const [dir, scenario] = process.argv.slice(2);
 const FILLER = join(dir, 'filler');
-const CONTEXT = {
-  config: { file: 'x.yml' },
-  engine: { host: 'fake', version: '0' },
-  images: new Map(),
-  project: { git_revision: null, git_dirty: null },
-  argv: [],
-  seed: 7,
-};
 const CONFIG = {
   file: 'x.yml',
   experiments: [

@@ -3,6 +3,16 @@
 // the default is a plausible success; `{ lost: true }` is an engine that went away during the run.
 import { backendLost } from '../../runner/backend/contract.js';
 
+/** The run context (runExperiments' `context`) of a matrix on the fake backend: no engine, image or git behind it. */
+export const FAKE_CONTEXT = Object.freeze({
+  config: { file: 'x.yml' },
+  engine: { host: 'fake', version: '0' },
+  images: new Map(),
+  project: { git_revision: null, git_dirty: null },
+  argv: [],
+  seed: 7,
+});
+
 export function fakeResult(run, overrides = {}) {
   const tasks = Array.from({ length: run.params.tasks ?? 2 }, (_, task) => ({
     task,

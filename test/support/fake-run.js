@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import { preparePlan } from '../../runner/api/plan.js';
 import { prepareJobs, runExperiments } from '../../runner/run/run-experiments.js';
-import { createFakeExecutor } from './fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT } from './fake-executor.js';
 
 /** A stand-in for run(configOrFile, options) whose runs `outcome(run)` decides (fake-executor.js). */
 export function createFakeRun(outcome) {
@@ -15,14 +15,7 @@ export function createFakeRun(outcome) {
       const { config, plans, resumed, seed, warnings, pending } = await preparePlan(configOrFile, options);
       tracker.emit('plan', { plans, warnings, pending, seed });
       const jobs = prepareJobs({ plans, out: options.out, resultsRoot: resolve('results'), resumed });
-      const context = {
-        config,
-        engine: { host: 'fake', version: '0' },
-        images: new Map(),
-        project: { git_revision: null, git_dirty: null },
-        argv: options.argv ?? [],
-        seed,
-      };
+      const context = { ...FAKE_CONTEXT, config, argv: options.argv ?? [], seed };
       const result = await runExperiments({ jobs, executor: createFakeExecutor(outcome), context, events: tracker });
       return {
         ...result,

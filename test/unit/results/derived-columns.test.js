@@ -7,16 +7,7 @@ import { join } from 'node:path';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
-
-const CONTEXT = {
-  config: { file: 'x.yml' },
-  engine: { host: 'fake', version: '0' },
-  images: new Map(),
-  project: { git_revision: null, git_dirty: null },
-  argv: [],
-  seed: 7,
-};
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT, fakeResult } from '../../support/fake-executor.js';
 
 test("cpu_per_task_dev_pct: each run's CPU time against its cell's median of ok runs, in percent", async () => {
   const config = {

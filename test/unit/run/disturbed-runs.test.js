@@ -12,16 +12,8 @@ import { readResults } from '../../../runner/results/read-results.js';
 import { buildReport } from '../../../runner/report/build-report.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { main as runCommandLine } from '../../../runner/cli.js';
-import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT, fakeResult } from '../../support/fake-executor.js';
 
-const CONTEXT = {
-  config: { file: 'x.yml' },
-  engine: { host: 'fake', version: '0' },
-  images: new Map(),
-  project: { git_revision: null, git_dirty: null },
-  argv: [],
-  seed: 7,
-};
 const MAX_RERUNS = 2;
 
 function planOf({ keepDisturbed = false, claims } = {}) {

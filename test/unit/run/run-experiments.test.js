@@ -11,17 +11,9 @@ import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { checkResumable, readResumeState } from '../../../runner/results/resume.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor } from '../../support/fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../support/fake-executor.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CONTEXT = {
-  config: { file: 'x.yml' },
-  engine: { host: 'fake', version: '0' },
-  images: new Map(),
-  project: { git_revision: null, git_dirty: null },
-  argv: [],
-  seed: 7,
-};
 
 function configOf(...names) {
   return {
