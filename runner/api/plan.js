@@ -158,19 +158,24 @@ export async function describePlan(
     estimate: {
       planned_ms: sum('planned_ms'),
       up_to_more_ms: sum('up_to_more_ms'),
-      // Every experiment's likely figure, a grid's being its planned runs; null when none is a race.
-      likely_runs: estimates.some((estimate) => estimate.likely_runs !== null)
-        ? experiments.reduce((total, { estimate, planned }) => total + (estimate.likely_runs ?? planned), 0)
-        : null,
-      likely_ms: estimates.some((estimate) => estimate.likely_ms !== null)
-        ? sum('planned_ms') === null
-          ? null
-          : estimates.reduce((total, estimate) => total + (estimate.likely_ms ?? estimate.planned_ms), 0)
-        : null,
-      likely_from: [...new Set(estimates.flatMap((estimate) => estimate.likely_from ?? []))],
+      // Every experiment's likely figure, a grid's being its planned one; null when none is a race.
+      ...sumLikely(experiments),
       lower_bound: estimates.some((estimate) => estimate.lower_bound),
     },
     user_code: userModules,
     warnings,
   };
+}
+
+// The experiments' likely runs and time: a race's own figure, a grid's planned one (null where a time is unknown).
+function sumLikely(experiments) {
+  const from = [...new Set(experiments.flatMap(({ estimate }) => estimate.likely_from ?? []))];
+  if (from.length === 0) return { likely_runs: null, likely_ms: null, likely_from: [] };
+  let runs = 0;
+  let ms = 0;
+  for (const { estimate, planned } of experiments) {
+    runs += estimate.likely_runs ?? planned;
+    ms = ms === null || estimate.planned_ms === null ? null : ms + (estimate.likely_ms ?? estimate.planned_ms);
+  }
+  return { likely_runs: runs, likely_ms: ms, likely_from: from };
 }
