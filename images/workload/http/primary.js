@@ -5,6 +5,7 @@
 // it ends: POST /__lab/start waits for them (drain.js). Returns the result; run.js prints it.
 
 import http from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { readClockMs } from '../clock.js';
 import { WorkloadError } from '../workload-error.js';
 import { diffCgroupCounters, readCgroupSnapshot } from '../probe/cgroup.js';
@@ -40,9 +41,15 @@ export async function runHttpPrimary(spec) {
   } finally {
     control.closeAllConnections();
     control.close();
-    await units.close();
+    // The result is whole once the period is measured; closing only tidies up before run.js prints and exits. A worker
+    // thread's terminate() waits for its calls still on libuv's pool (a queue of pbkdf2 under a 1-CPU quota can take
+    // longer than the runner's grace after /__lab/stop, which then killed a server that had its numbers): wait for
+    // the close at most CLOSE_WAIT_MS, and let the exit end what is left.
+    await Promise.race([units.close(), delay(CLOSE_WAIT_MS, undefined, { ref: false })]);
   }
 }
+
+const CLOSE_WAIT_MS = 2000;
 
 async function startUnits(spec, { onFork, onFailure }) {
   if (spec.params.start) {
