@@ -3,6 +3,7 @@
 import { summarizeCells } from './summary.js';
 import { isFirstPass } from '../domain/columns.js';
 import { isMeasured } from '../domain/interference.js';
+import { getWorkload } from '../domain/workloads.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues, formatNumber } from './format.js';
 import { median } from '../stats/statistics.js';
@@ -138,7 +139,8 @@ function sharedLoaderNotes(cells, axes) {
 
 /**
  * Per cell, the first measured repetition that has tasks: its task rows, sorted by task index.
- * Warm-up tasks are left out when tasks.csv says which they are.
+ * Warm-up tasks are left out when tasks.csv says which they are. A server's rows are seconds of its measured period,
+ * not tasks that finish in waves: none of them.
  */
 function pickWaveRuns(cells, tasks, axes) {
   const byRun = new Map();
@@ -149,6 +151,7 @@ function pickWaveRuns(cells, tasks, axes) {
     byRun.get(key).push(task);
   }
   return cells.flatMap((cell) => {
+    if (getWorkload(cell.workload)?.serves) return [];
     const run = [...cell.runs]
       .sort((a, b) => a.repetition - b.repetition)
       .find((candidate) => byRun.has(`${cell.cell}.${candidate.repetition}`));

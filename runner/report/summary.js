@@ -117,8 +117,11 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
     disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
     runs: measured,
     // The ok runs the host disturbed and the statistics leave out: what an answer may count when the host stayed busy
-    // through every round (verdicts/advice.js chooseCounted).
-    disturbedRuns: cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true && !counts(run)),
+    // through every round (verdicts/advice.js chooseCounted). Not a run whose open-loop generator fell behind: that one
+    // counts in no fallback.
+    disturbedRuns: cellRuns.filter(
+      (run) => run.status === 'ok' && run.warmup !== true && run.loader_behind !== true && !counts(run),
+    ),
     stats,
     outlierRuns,
     seen,

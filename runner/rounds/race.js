@@ -28,7 +28,9 @@ export function replayRace(plan, rows) {
       // run.json's cells name the workload among their values only.
       workload: workload ?? values.workload,
       runs,
-      disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
+      disturbedRuns: own.filter(
+        (row) => row.status === 'ok' && row.warmup !== true && row.loader_behind !== true && !runs.includes(row),
+      ),
       // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
       statuses: countStatuses(own),
     };
