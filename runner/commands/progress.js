@@ -123,7 +123,9 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
     // Rounds after the planned ones raise the total: the bar follows.
     if (bar && bar.getTotal() !== total) bar.setTotal(total);
     // The bar counts finished runs (run-end); a start only names the cell.
-    const rerun = run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed)`;
+    const rerun =
+      (run.arrivalRate === undefined ? '' : ` at ${run.arrivalRate} req/s`) +
+      (run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed or behind)`);
     if (bar) bar.update({ cell: `${formatAssignments(run.values)}${rerun}` });
     else
       print(
@@ -159,6 +161,7 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
 const ROUND_WORDS = {
   rerun: 'a run again in place of each disturbed one',
   adaptive: 'one more round for the questions still open',
+  capacity: 'the capacity search: each cell still open at its next rate',
 };
 
 /** A wait for a quiet host, in words: why it waits, for how long at most, what each sample saw, how it ended. */
