@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { formatAssignments } from '../plan/plan-runs.js';
 import { formatAdviceText } from '../report/advice.js';
+import { formatCapacityText } from '../report/capacity.js';
 import { formatAnswersText } from '../report/answers.js';
 
 const require = createRequire(import.meta.url);
@@ -68,9 +69,11 @@ export function printRunResults(events, { stream = process.stdout } = {}) {
   const write = (line) => stream.write(`${line}\n`);
   const answers = new Map();
   const advice = new Map();
-  events.on('reports', ({ outDir, verdicts, advice: answered }) => {
+  const capacities = new Map();
+  events.on('reports', ({ outDir, verdicts, advice: answered, capacity }) => {
     if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
     if (answered) advice.set(outDir, formatAdviceText(answered));
+    if (capacity) capacities.set(outDir, formatCapacityText(capacity));
   });
   events.on('experiment-end', (ended) => {
     const { outDir } = ended;
@@ -79,6 +82,8 @@ export function printRunResults(events, { stream = process.stdout } = {}) {
     const advised = advice.get(outDir) ?? [];
     if (advised.length)
       write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`.trimEnd()).join('\n')}`);
+    const capacity = capacities.get(outDir) ?? [];
+    if (capacity.length) write(`Capacity (all in capacity.csv):\n${capacity.map((line) => `  ${line}`).join('\n')}`);
     const lines = answers.get(outDir) ?? [];
     if (lines.length)
       write(

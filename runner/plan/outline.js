@@ -6,6 +6,7 @@ import { sortByAxes, varyingAxes } from '../domain/cells.js';
 import { describeQuestions } from './describe-questions.js';
 import { estimatePlan, knownWorkloadMs } from '../estimate/estimate.js';
 import { countMostExtraRuns, listAxes } from './most-runs.js';
+import { describeLoad, describeSlo } from './describe-load.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
@@ -70,6 +71,9 @@ export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = nul
     },
     claims,
     advice,
+    // What load the http cells put on their servers, each different description once; with `slo:`, the search.
+    loads: [...new Set(plan.cells.filter((cell) => cell.workload === 'http').map((cell) => describeLoad(cell.params)))],
+    slo: plan.experiment.slo ? describeSlo(plan.experiment) : null,
   };
 }
 

@@ -10,6 +10,7 @@ import { median } from '../stats/statistics.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
 import { judgeResults } from './verdicts.js';
 import { buildAdvice } from './advice.js';
+import { buildCapacity } from './capacity.js';
 
 /**
  * @param {object} results  readResults(dir)
@@ -45,6 +46,8 @@ export function buildReport(results, options = {}) {
     waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
     verdicts: judgeResults(results, { summary }),
     advice: buildAdvice(results, summary),
+    // With `slo:`: the capacity search's answer per budget (null without).
+    capacity: buildCapacity(results),
   };
 }
 

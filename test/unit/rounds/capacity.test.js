@@ -9,6 +9,7 @@ import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { judgeCapacityCells } from '../../../runner/rounds/capacity.js';
 import { runMatrix } from '../../../runner/run/run-matrix.js';
+import { buildCapacity } from '../../../runner/report/capacity.js';
 import { createGrid, judgeCapacity } from '../../../runner/verdicts/capacity.js';
 import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
 
@@ -120,6 +121,23 @@ describe('the capacity search through the run loop', () => {
       expect(bracket.high / bracket.low).toBeLessThanOrEqual(1.2 * 1.005);
       expect(runs.filter((row) => row.cell === cell.cell).length).toBeLessThanOrEqual(12);
     }
+    // The answer per budget, from the folder: the setting with the most shown within first, Node's default beside it.
+    const capacity = buildCapacity({
+      ...readResults(outDir),
+      info: { experiment: 'capacity', config: plan.experiment, cells: plan.cells },
+    });
+    const [answer] = capacity.answers;
+    const four = judged.get(plan.cells.find((cell) => cell.values.uv_threadpool_size === 4).cell);
+    const one = judged.get(plan.cells.find((cell) => cell.values.uv_threadpool_size === 1).cell);
+    expect(answer).toMatchObject({ budget: 'cpus=1', status: 'settled', loader_shared: false });
+    expect(answer.words).toBe(
+      `cpus=1 (http, p99 ≤ 50 ms): serves at most ${four.low} req/s within the SLO (95%; over it at ${four.high} req/s) ` +
+        `with uv_threadpool_size=4; that is Node's default; uv_threadpool_size=1: at most ${one.low} req/s (over it at ${one.high}); settled.`,
+    );
+    expect(capacity.rows.map((row) => [row.setting, row.low, row.high])).toEqual([
+      ['uv_threadpool_size=4', four.low, four.high],
+      ['uv_threadpool_size=1', one.low, one.high],
+    ]);
     // Rounds as blocks: every repetition number after the first round holds at most one run of each cell.
     const rounds = new Map();
     for (const row of runs) rounds.set(row.repetition, [...(rounds.get(row.repetition) ?? []), row.cell]);
