@@ -6,6 +6,7 @@
 
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 import { defaultRepetitions } from '../config/normalize.js';
+import { CAPACITY_DEFAULTS } from '../verdicts/capacity.js';
 
 const COMMENT_COLUMN = 44;
 const CAP = EXPERIMENT_DEFAULTS.adaptive_max_repetitions;
@@ -29,6 +30,8 @@ const MOST_LISTED = 8;
  * @param {string} [input.file]        script / http-app: the module, relative to the experiments file's folder
  * @param {string} [input.exportName]
  * @param {boolean} [input.mountHere]  the module is inside the experiments file's folder: mount that folder
+ * @param {number} [input.rate]       http-app: the open-loop rate (req/s) to measure at, or the search's start
+ * @param {number} [input.sloP99]     http-app: the SLO's p99 in ms: the capacity search (`slo:`)
  * @param {string[]} [input.argv]      command
  * @param {string} [input.image]       command
  * @returns {string}
@@ -39,7 +42,10 @@ export function formatInitFile(input) {
   // The default's start rounds (docs/statistics.md), written out so the person sees what they can change.
   const repetitions = defaultRepetitions({
     matrix: Object.fromEntries(matrix.axes.map(([axis, values]) => [axis, values])),
+    ...(input.sloP99 ? { slo: {} } : {}),
   });
+  // A capacity search's cap is its own (runs a cell to bracket its rate).
+  const cap = input.sloP99 ? CAPACITY_DEFAULTS.cap : CAP;
   const lines = [
     ...(input.schema ? [[`# yaml-language-server: $schema=${input.schema}`]] : []),
     [`# Written by \`${input.invocation}\` for ${describeCode(input)}.`],
@@ -51,13 +57,30 @@ export function formatInitFile(input) {
     [`    description: ${formatScalar(matrix.question)}`],
     [
       `    repetitions: ${repetitions}`,
-      `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${CAP} a cell`,
+      input.sloP99
+        ? `the first round, at the start rate; then each cell at the rates its runs call for, up to ${cap} a cell`
+        : `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${CAP} a cell`,
     ],
+    ...(input.sloP99
+      ? [
+          [
+            `    slo: {p99_ms: ${input.sloP99}}`,
+            'your SLO: per budget and setting, the most req/s whose p99 stays within it (docs/experiments.md)',
+          ],
+        ]
+      : input.rate
+        ? [
+            [
+              '    recommend: {metric: latency_p99_ms}',
+              'at your rate, the answer is on p99 latency (every setting serves the rate)',
+            ],
+          ]
+        : []),
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
     [
       '    matrix:',
-      `every combination is one cell: ${cells} cells × ${repetitions} = ${cells * repetitions} runs to start, at most ${cells * CAP} in all (and re-runs of disturbed ones)`,
+      `every combination is one cell: ${cells} cells × ${repetitions} = ${cells * repetitions} runs to start, at most ${cells * cap} in all (and re-runs of disturbed ones)`,
     ],
     ...matrix.axes.flatMap(formatAxis),
     ...(matrix.exclude
@@ -160,7 +183,7 @@ function listCalls(calls = []) {
   return calls.length > MOST_LISTED ? [...shown, `and ${calls.length - MOST_LISTED} more`] : shown;
 }
 
-function formatParams({ kind, file, exportName, mountHere, argv, image }) {
+function formatParams({ kind, file, exportName, mountHere, argv, image, rate, sloP99 }) {
   const mount = mountHere
     ? [['root: .', 'this folder, mounted read-only: its node_modules is what the imports find']]
     : [];
@@ -189,7 +212,7 @@ function formatParams({ kind, file, exportName, mountHere, argv, image }) {
       ]),
       ['        duration: 10', 'measured seconds per run'],
       ['        warmup: 3', 'seconds of load before, not counted (JIT, connections)'],
-      ['        connections: 10', 'connections autocannon keeps busy'],
+      ...formatLoad({ rate, sloP99 }),
     ];
   }
   return indent(6, 'command:', [
@@ -200,6 +223,19 @@ function formatParams({ kind, file, exportName, mountHere, argv, image }) {
     ['root: .', 'this folder, mounted read-only at /lab/user: the working directory'],
     ['tasks: 1', 'times each run starts the command, one after another'],
   ]);
+}
+
+// Your traffic (--rate) or your SLO (--slo-p99): an open loop at that rate, or from it; else a closed loop.
+function formatLoad({ rate, sloP99 }) {
+  if (rate === undefined && sloP99 === undefined)
+    return [['        connections: 10', 'connections autocannon keeps busy']];
+  return [
+    ['        load: open', 'requests at a fixed rate whatever the answers, each timed from when it was due'],
+    [
+      `        open: {rate: ${rate ?? 100}}`,
+      sloP99 ? 'req/s the capacity search starts from (it doubles or halves from here)' : 'req/s: your traffic',
+    ],
+  ];
 }
 
 function indent(spaces, head, entries) {

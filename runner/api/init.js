@@ -33,12 +33,15 @@ const CPUS_HINT = 'numbers of CPUs or Kubernetes CPU quantities, comma-separated
  *   looking in the module's project
  * @param {{ count: number, source: string }} [options.cpus]  the engine's CPUs, instead of asking the engine
  * @param {string} [options.invocation]  the command line quoted in the file's first line
+ * @param {number|string} [options.rate]  http app: the open-loop arrival rate to measure at (req/s)
+ * @param {number|string} [options.sloP99]  http app: the SLO's p99 (ms): the capacity search
  * @returns {Promise<{ file: string, kind: string, cpus: { count: number, source: string }, budgets: { values:
  *   number[], from: string }|null, memory: string|null, warnings: object[], text: string }>}  budgets: null when
  *   the file has the engine's CPUs; warnings: files not read (a Helm template), as plan's warnings
  */
 export async function init(options = {}) {
   const kind = chooseKind(options);
+  const traffic = readTraffic(options, kind);
   const file = path.resolve(options.config ?? DEFAULT_CONFIG_FILE);
   refuseExisting(file);
   const folder = path.dirname(file);
@@ -66,6 +69,7 @@ export async function init(options = {}) {
     notes,
     memory: describeMemory(deployment?.memory),
     pool: pool ?? undefined,
+    ...traffic,
     ...code,
   });
   // The file must pass what `plan` checks; if not, the fault is this template's, and nothing is written.
@@ -234,6 +238,25 @@ function chooseKind({ script, httpApp, command, image }) {
       hint: "a function or an HTTP app runs in the lab's own image",
     });
   return given[0][0];
+}
+
+// --rate and --slo-p99: the traffic an http app gets and its SLO, as positive numbers.
+function readTraffic({ rate, sloP99 }, kind) {
+  const read = (value, flag, hint) => {
+    if (value === undefined) return undefined;
+    const number = Number(value);
+    if (!(number > 0))
+      throw new LabError('ERR_USAGE', `${flag}: expected a positive number, found ${JSON.stringify(value)}`, { hint });
+    if (kind !== 'http-app')
+      throw new LabError('ERR_USAGE', `${flag} goes with --http-app`, {
+        hint: "a rate and an SLO are an HTTP service's: give --http-app FILE",
+      });
+    return number;
+  };
+  return {
+    rate: read(rate, '--rate', 'requests per second, e.g. --rate 200'),
+    sloP99: read(sloP99, '--slo-p99', 'milliseconds, e.g. --slo-p99 50'),
+  };
 }
 
 function refuseExisting(file) {

@@ -28,6 +28,10 @@ and the libuv pool is one when the code calls APIs that run on it (the calls are
                     no deployment file is looked for
   --from FILE       a Kubernetes manifest or Compose file to read the budgets and memory limit from, instead of
                     looking in the module's project (repeat for more); with --cpus, only its memory limit is used
+  --rate N          (--http-app) your traffic: N requests per second, sent open-loop whatever the answers, each
+                    timed from when it was due (\`load: open\`); the latency at that rate is what is measured
+  --slo-p99 MS      (--http-app) your SLO: find, per budget and setting, the most requests per second whose p99
+                    stays within MS ms (\`slo:\`, the capacity search), starting from --rate (default 100)
   --config FILE     the file to write (default: experiments.yml); paths in it are relative to its folder
   -h, --help        this text
 
@@ -42,6 +46,8 @@ const OPTIONS = {
   cpus: { type: 'string', multiple: true },
   from: { type: 'string', multiple: true },
   config: { type: 'string' },
+  rate: { type: 'string' },
+  'slo-p99': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
@@ -66,6 +72,8 @@ export async function main(argv, { stdout, stderr, paths }) {
     image: values.image,
     budgets: values.cpus,
     from: values.from?.map((file) => resolveTyped(paths, file)),
+    rate: values.rate,
+    sloP99: values['slo-p99'],
     // Beside the person's code, where they are: init has no npm script of its own.
     config: resolveTyped(paths, values.config ?? 'experiments.yml'),
     invocation: ['node-threads-lab init', ...argv.map(quoteWord)].join(' '),
