@@ -100,6 +100,8 @@ function toRow(experiment, answer) {
  */
 export function formatAnswer(answer) {
   const head = `${answer.budget || 'every cell'} (${answer.workload}, ${answer.metric}, ${answer.better} is better)`;
+  if (answer.status === 'not measured')
+    return `${head}: ${answer.reason}, so no setting is recommended and no bound given for this budget; measure it again on a quieter host (docs/report.md#which-runs-count).`;
   if (!answer.recommended) return `${head}: no recommendation — ${answer.reason}.`;
   const { recommended } = answer;
   const verb = answer.status === 'settled' ? 'use' : 'leading, not settled:';
@@ -212,6 +214,7 @@ export function buildAdviceTable(answer) {
 function formatSettingState(setting, answer) {
   if (setting === answer.recommended) return answer.status === 'settled' ? 'use this (settled)' : 'leading (open)';
   if (setting.state === 'failed') return 'failed';
+  if (setting.state === 'not measured') return `not measured: ${setting.reason}`;
   return setting.state;
 }
 

@@ -30,7 +30,8 @@ const DEFAULT_WITHIN = 0.05;
 export const WHAT_IF_ROUNDS = 20;
 
 /**
- * @param {object[]} cells  summary cells ({ cell, values, workload, runs: the measured runs, disturbedRuns })
+ * @param {object[]} cells  summary cells ({ cell, values, workload, runs: the runs that count, disturbedRuns, delivery:
+ *   whether the host gave the cell its CPUs — domain/delivery.js sortCellRuns })
  * @param {string[]} axes   the folder's axis columns
  * @param {object|undefined} recommend  the experiment's normalized `recommend:` (config/check-recommend.js), or
  *   undefined: advice on the primary metric with the defaults
@@ -64,7 +65,16 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     first.values,
     groupAxes.filter((axis) => axis !== 'workload'),
   );
-  const base = { workload: first.workload, budget, metric, better: lowerIsBetter ? 'lower' : 'higher', within, knobs };
+  const base = {
+    workload: first.workload,
+    budget,
+    metric,
+    better: lowerIsBetter ? 'lower' : 'higher',
+    within,
+    knobs,
+    // The CPUs the budget allows and those its runs got, on average over the runs that count.
+    delivery: summarizeDelivery(candidates),
+  };
   // Out of memory in any run: listed as failed, never compared or recommended (verdicts/failed-settings.js).
   const failed = candidates
     .map((cell) => judgeFailures(cell, formatSetting(cell, knobs)))
@@ -75,17 +85,22 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     .map((cell) => ({ cell, constraints: judgeConstraints(cell, recommend?.require ?? {}) }));
   const breaking = constrained.filter(({ constraints }) => constraints.some((each) => each.state === 'breaks'));
   const eligible = constrained.filter((entry) => !breaking.includes(entry));
-  const counted = chooseCounted(
-    eligible.map(({ cell }) => cell),
-    metric,
-  );
-  const measured = eligible.filter(({ cell }) => valuesOf(cell, metric, counted).length > 0);
+  const counted = candidates.some((cell) => cell.runs.some((run) => run.disturbed === true)) ? 'all' : 'clean';
+  // A budget the host did not give its runs is not answered at all (domain/delivery.js): its runs measured another.
+  const undelivered = candidates.filter((cell) => cell.delivery?.delivered === false);
+  if (undelivered.length > 0) {
+    const starting = eligible
+      .map(({ cell }) => cell)
+      .filter((cell) => countRounds(cell, metric) < Math.min(rule.n0, cap ?? Infinity));
+    return describeUndelivered({ ...base, counted }, candidates, undelivered, { knobs, metric, starting });
+  }
+  const measured = eligible.filter(({ cell }) => valuesOf(cell, metric).length > 0);
   // Out before the comparison (`outside`: the words list them apart from the settings the bound ranks).
   const outside = [
     ...failed.map((setting) => ({ ...setting, outside: true })),
     ...breaking.map(({ cell, constraints }) => ({
       outside: true,
-      ...describeCell(cell, knobs, metric, counted),
+      ...describeCell(cell, knobs, metric),
       state: 'eliminated',
       reason: constraints
         .filter((each) => each.state === 'breaks')
@@ -96,7 +111,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   ];
   // The bound compares ratios, on the logs: a value of 0 or below has no ratio (a metric that can be 0, or a broken
   // run). No run is left out for its value; the answer says why it has no bound instead.
-  const nonPositive = measured.some(({ cell }) => valuesOf(cell, metric, counted).some(({ value }) => value <= 0));
+  const nonPositive = measured.some(({ cell }) => valuesOf(cell, metric).some(({ value }) => value <= 0));
   if (measured.length === 0 || nonPositive) {
     return {
       ...base,
@@ -133,7 +148,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
       memory: cellMedian(cell, 'peak_rss_mb'),
     }))
     .sort((a, b) => a.cost - b.cost || (a.memory ?? Infinity) - (b.memory ?? Infinity));
-  const most = Math.max(...ordered.map(({ cell }) => countRounds(cell, metric, counted)));
+  const most = Math.max(...ordered.map(({ cell }) => countRounds(cell, metric)));
   const options = { within, cap: Math.max(cap ?? most + WHAT_IF_ROUNDS, rule.n0, most), rule, lowerIsBetter };
   // The settings go by their labels (knob values, unique in a budget), so the decision's reasons name them as people
   // do.
@@ -142,7 +157,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   const inputs = ordered.map(({ cell, cost }) => ({
     id: labelOf.get(cell.cell),
     cost,
-    values: valuesOf(cell, metric, counted),
+    values: valuesOf(cell, metric),
   }));
   let decision = chooseSetting(inputs, options);
   if (recommend?.prefer === 'best') {
@@ -162,7 +177,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   const settings = ordered.map(({ cell, constraints, cost, memory }) => {
     const state = stateOf.get(cell.cell);
     return {
-      ...describeCell(cell, knobs, metric, counted),
+      ...describeCell(cell, knobs, metric),
       cost,
       memory,
       constraints,
@@ -179,10 +194,9 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     (lowerIsBetter ? setting.estimate < leader.estimate : setting.estimate > leader.estimate) ? setting : leader,
   );
   const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
-  const fallback = candidates.find(
-    (cell) =>
-      sampleOf(cell, metric).length > 0 &&
-      knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])),
+  // Looked up among every setting of the budget: one with no run that counts is in the matrix all the same.
+  const fallback = candidates.find((cell) =>
+    knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])),
   );
   const openConstraint = recommended.constraints.some((each) => each.state === 'open');
   const status = decision.status === 'settled' && !openConstraint ? 'settled' : 'open';
@@ -204,7 +218,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
         ...decision.nextRound.map((label) => cellOfLabel.get(label)),
         ...eligible
           .map(({ cell }) => cell)
-          .filter((cell) => countRounds(cell, metric, counted) < Math.min(rule.n0, cap ?? Infinity))
+          .filter((cell) => countRounds(cell, metric) < Math.min(rule.n0, cap ?? Infinity))
           .map((cell) => cell.cell),
       ]),
     ],
@@ -222,29 +236,76 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   };
 }
 
-/**
- * Which runs the answer rests on: the clean ones (measured: ok, not a warm-up, not disturbed) — unless the host was so
- * busy that no two settings of the budget share a clean round, when no bound could be given at all. Then every ok run
- * counts, disturbed ones too, and the answer says so. A rule on the host's counters, fixed before any value is read.
- * @returns {'clean'|'all'}
- */
-export function chooseCounted(cells, metric) {
-  const rounds = new Map();
-  for (const cell of cells) {
-    for (const round of new Set(cell.runs.filter((run) => Number.isFinite(run[metric])).map(roundOf)))
-      rounds.set(round, (rounds.get(round) ?? 0) + 1);
-  }
-  const shared = [...rounds.values()].filter((count) => count >= 2).length;
-  const anyDisturbed = cells.some((cell) => (cell.disturbedRuns ?? []).length > 0);
-  return shared >= 2 || !anyDisturbed || cells.length < 2 ? 'clean' : 'all';
-}
-
-/** A setting's values with their rounds, as the bound compares them. */
-export function valuesOf(cell, metric, counted = 'clean') {
-  const runs = counted === 'all' ? [...cell.runs, ...(cell.disturbedRuns ?? [])] : cell.runs;
-  return runs
+/** A setting's values with their rounds, as the bound compares them: its runs that count (domain/delivery.js). */
+export function valuesOf(cell, metric) {
+  return cell.runs
     .filter((run) => typeof run[metric] === 'number' && Number.isFinite(run[metric]))
     .map((run) => ({ round: roundOf(run), value: run[metric] }));
+}
+
+/**
+ * The answer of a budget whose runs did not get its CPUs (a cell the host did not deliver): no recommendation, no
+ * bound, the CPUs the runs got instead. The race runs its settings again while they lack the start rounds, in case
+ * the host grows quiet.
+ */
+function describeUndelivered(base, candidates, undelivered, { knobs, metric, starting }) {
+  const settings = candidates.map((cell) => {
+    const missing = cell.delivery?.delivered === false;
+    return {
+      ...describeCell(cell, knobs, metric),
+      state: missing ? 'not measured' : 'measured',
+      reason: missing ? formatDelivery(cell.delivery) : null,
+      bound_pct: null,
+      delivery: cell.delivery ?? null,
+    };
+  });
+  const given = summarizeDelivery(undelivered);
+  const missing = settings.filter((setting) => setting.state === 'not measured');
+  const whose =
+    missing.length === settings.length ? 'these runs' : `the runs of ${missing.map((s) => s.label).join(', ')}`;
+  return {
+    ...base,
+    status: 'not measured',
+    recommended: null,
+    bound_pct: null,
+    settings,
+    best: null,
+    as_good: [],
+    eliminated: [],
+    cheaper: [],
+    rounds_needed: null,
+    rounds_left: null,
+    next_round: starting.map((cell) => cell.cell),
+    stop: null,
+    clean_runs: settings.reduce((sum, setting) => sum + setting.n, 0),
+    delivery: given,
+    reason: `not measured here: the host gave ${whose} about ${formatCpus(given.got)} of ${formatCpus(given.cpus, { unit: false })}`,
+    default: null,
+  };
+}
+
+/** The CPUs asked and got over some cells' runs, each run weighed alike: { cpus, got, runs }. */
+export function summarizeDelivery(cells) {
+  const read = cells.map((cell) => cell.delivery).filter((delivery) => delivery && delivery.runs > 0);
+  const runs = read.reduce((sum, delivery) => sum + delivery.runs, 0);
+  const weigh = (key) =>
+    runs > 0 && read.every((delivery) => delivery[key] !== null)
+      ? read.reduce((sum, delivery) => sum + delivery[key] * delivery.runs, 0) / runs
+      : null;
+  return { cpus: weigh('cpus'), got: weigh('got'), runs };
+}
+
+function formatDelivery(delivery) {
+  const runs = `its ${delivery.runs} run${delivery.runs === 1 ? '' : 's'}`;
+  if (delivery.got === null) return `${runs} did not get the CPUs asked`;
+  return `${runs} got about ${formatCpus(delivery.got)} of ${formatCpus(delivery.cpus, { unit: false })}`;
+}
+
+/** 1.01 → "1 CPU", 1.06 → "1.1 CPUs": two significant digits, as much as the host's ticks tell. */
+export function formatCpus(cpus, { unit = true } = {}) {
+  if (cpus === null || !Number.isFinite(cpus)) return unit ? 'fewer CPUs' : 'those asked';
+  const shown = Number(cpus.toPrecision(2));
+  return unit ? `${shown} CPU${shown === 1 ? '' : 's'}` : String(shown);
 }
 
 // A re-run takes the round of the run it replaces (domain/cells.js roundsOf): the block the disturbance broke.
@@ -252,12 +313,12 @@ function roundOf(run) {
   return Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition;
 }
 
-function countRounds(cell, metric, counted) {
-  return new Set(valuesOf(cell, metric, counted).map((value) => value.round)).size;
+function countRounds(cell, metric) {
+  return new Set(valuesOf(cell, metric).map((value) => value.round)).size;
 }
 
-function describeCell(cell, knobs, metric, counted) {
-  const values = valuesOf(cell, metric, counted).map((value) => value.value);
+function describeCell(cell, knobs, metric) {
+  const values = valuesOf(cell, metric).map((value) => value.value);
   return {
     cell,
     label: formatSetting(cell, knobs),
@@ -278,6 +339,7 @@ function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defa
   if (!cell) return { label, in_matrix: false };
   if (!recommended || recommended.cell === cell)
     return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
+  if (sampleOf(cell, metric).length === 0) return { label, in_matrix: true, cell: cell.cell, is_recommended: false };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
   const comparison = lowerIsBetter
     ? compareCells(recommended.cell, cell, metric)
