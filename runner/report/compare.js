@@ -8,12 +8,13 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mean } from 'simple-statistics';
 import { LabError } from '../errors.js';
-import { significanceMark } from '../stats/statistics.js';
+import { median, significanceMark } from '../stats/statistics.js';
 import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { compareUnpaired } from '../verdicts/compare-pair.js';
 import { DEFAULT_THRESHOLD, judgeChange, judgeGate, pairCells, parseThreshold } from '../verdicts/compare-cells.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
 import { varyingAxes } from '../domain/cells.js';
+import { keepDelivered } from '../domain/delivery.js';
 import { readResults } from '../results/read-results.js';
 import { findHostDifferences, readHostFacts } from '../results/host-facts.js';
 import { formatCsv } from '../results/csv.js';
@@ -55,7 +56,9 @@ export const COMPARE_COLUMNS = [
 export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } = {}) {
   const axes = [...new Set([...a.axes, ...b.axes])];
   const paramsOf = (side, id) => (side === 'a' ? a : b).info?.cells?.find((cell) => cell.cell === id)?.params ?? null;
-  const { pairs, onlyA, onlyB } = pairCells(summarizeCells(a).cells, summarizeCells(b).cells, { matchOn, paramsOf });
+  // The runs an answer counts on each side (domain/delivery.js): none of a cell the host did not give its CPUs.
+  const [cellsA, cellsB] = [a, b].map((results) => keepDelivered(summarizeCells(results).cells));
+  const { pairs, onlyA, onlyB } = pairCells(cellsA, cellsB, { matchOn, paramsOf });
   const rows = [];
   const pRegression = [];
   const naming = varyingAxes(
@@ -81,10 +84,10 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
           ]),
         ),
         metric: column,
-        n_a: cellA.stats[column].n,
-        n_b: cellB.stats[column].n,
-        median_a: cellA.stats[column].median,
-        median_b: cellB.stats[column].median,
+        n_a: x.length,
+        n_b: y.length,
+        median_a: median(x),
+        median_b: median(y),
         mean_a: x.length ? mean(x) : null,
         mean_b: y.length ? mean(y) : null,
         ratio: result.ratio,

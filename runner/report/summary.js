@@ -64,21 +64,27 @@ export function summarizeCells(results, { baseline } = {}) {
 
 // Cells in run.json order (the matrix order); cells only runs.csv knows (no run.json) in order of appearance.
 function listCells({ runs, info, axes }) {
-  const cells = new Map((info?.cells ?? []).map(({ cell, values }) => [cell, { cell, values }]));
+  const cells = new Map((info?.cells ?? []).map(({ cell, values, limits }) => [cell, { cell, values, limits }]));
   for (const run of runs) {
     if (!cells.has(run.cell)) cells.set(run.cell, { cell: run.cell, values: null, firstRun: run });
   }
-  return [...cells.values()].map(({ cell, values, firstRun }) => ({
+  return [...cells.values()].map(({ cell, values, limits, firstRun }) => ({
     cell,
     values: values ?? pickAxes(firstRun, axes),
+    memoryMb: toMebibytes(limits?.memoryBytes),
   }));
+}
+
+/** A memory limit in bytes → MiB, the unit of peak_rss_mb; null when the folder does not say. */
+export function toMebibytes(bytes) {
+  return Number.isFinite(bytes) && bytes > 0 ? bytes / 2 ** 20 : null;
 }
 
 function pickAxes(run, axes) {
   return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
 }
 
-function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, sorting) {
+function summarizeCell({ experiment, cell, values, memoryMb }, cellRuns, hostCpus, sorting) {
   const { runs: measured, disturbedRuns, delivery } = sortCellRuns(cellRuns, sorting);
   const workload = values.workload ?? cellRuns[0]?.workload;
   const stats = {};
@@ -110,6 +116,8 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, sorting
     cell,
     values,
     workload,
+    // The memory limit the cell ran under (MiB): what the advice weighs measured memory against.
+    memoryMb,
     n: measured.length,
     failed: cellRuns.filter((run) => run.status !== 'ok').length,
     // What the advice needs to know of the runs that did not count: which ran out of memory.

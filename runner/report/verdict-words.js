@@ -31,7 +31,7 @@ function describeUncounted(row) {
   const { n_a: a, n_b: b } = row.comparison ?? {};
   if (a > 0 && b > 0) return null;
   const side = a === 0 && b === 0 ? 'either side' : a === 0 ? `${row.a}` : `${row.b}`;
-  return `not judged: no run of ${side} counted (each failed, was a warm-up, or was disturbed and left out)`;
+  return `not judged: no run of ${side} counted (each failed, was a warm-up, or was disturbed and left out; or the host did not give the cell its CPUs)`;
 }
 
 /**

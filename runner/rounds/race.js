@@ -20,11 +20,13 @@ import { countStatuses } from '../verdicts/failed-settings.js';
  */
 export function replayRace(plan, rows) {
   const sorting = { keepDisturbed: plan.keepDisturbed, disturbedAbove: plan.experiment.disturbed_above };
-  const cells = plan.cells.map(({ cell, values, workload }) => {
+  const cells = plan.cells.map(({ cell, values, workload, limits }) => {
     const own = rows.filter((row) => row.cell === cell);
     return {
       cell,
       values,
+      // The memory limit the advice weighs measured memory against (verdicts/advice.js orderByCost), in MiB.
+      memoryMb: Number.isFinite(limits?.memoryBytes) ? limits.memoryBytes / 2 ** 20 : null,
       // run.json's cells name the workload among their values only.
       workload: workload ?? values.workload,
       // The runs that count, those left out as disturbed, and whether the host gave the cell its CPUs: as the report

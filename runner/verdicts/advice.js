@@ -139,15 +139,10 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
       default: null,
     };
   }
-  // Cheapest first (threads and processes, then memory): the order the decision prefers and the tables list.
-  const ordered = measured
-    .map(({ cell, constraints }) => ({
-      cell,
-      constraints,
-      cost: countResources(cell.values),
-      memory: cellMedian(cell, 'peak_rss_mb'),
-    }))
-    .sort((a, b) => a.cost - b.cost || (a.memory ?? Infinity) - (b.memory ?? Infinity));
+  // Cheapest in production first (countProductionCost): the order the decision prefers and the tables list.
+  const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
+  const isToday = (cell) => knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis]));
+  const ordered = orderByCost(measured, { within, isToday });
   const most = Math.max(...ordered.map(({ cell }) => countRounds(cell, metric)));
   const options = { within, cap: Math.max(cap ?? most + WHAT_IF_ROUNDS, rule.n0, most), rule, lowerIsBetter };
   // The settings go by their labels (knob values, unique in a budget), so the decision's reasons name them as people
@@ -174,12 +169,14 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   const estimateOf = new Map(
     decision.comparison.settings.map((setting) => [cellOfLabel.get(setting.id), setting.estimate]),
   );
-  const settings = ordered.map(({ cell, constraints, cost, memory }) => {
+  const settings = ordered.map(({ cell, constraints, cost, memory, processes, today }) => {
     const state = stateOf.get(cell.cell);
     return {
       ...describeCell(cell, knobs, metric),
       cost,
       memory,
+      processes,
+      today,
       constraints,
       state: state.state,
       reason: state.reason,
@@ -193,11 +190,8 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   const best = settings.reduce((leader, setting) =>
     (lowerIsBetter ? setting.estimate < leader.estimate : setting.estimate > leader.estimate) ? setting : leader,
   );
-  const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
   // Looked up among every setting of the budget: one with no run that counts is in the matrix all the same.
-  const fallback = candidates.find((cell) =>
-    knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])),
-  );
+  const fallback = candidates.find(isToday);
   const openConstraint = recommended.constraints.some((each) => each.state === 'open');
   const status = decision.status === 'settled' && !openConstraint ? 'settled' : 'open';
   return {
@@ -232,7 +226,10 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
           .map((each) => each.words)
           .join('; ')}`
       : null,
-    default: describeDefault(fallback, recommended, { metric, lowerIsBetter, knobs, defaults }),
+    default: describeDefault(fallback, recommended, {
+      ...{ metric, lowerIsBetter, knobs, defaults },
+      source: recommend?.default ? 'recommend.default' : 'node',
+    }),
   };
 }
 
@@ -334,18 +331,20 @@ function matchesDefault(axis, value, wanted) {
   return actual !== undefined && sameValue(actual, wanted);
 }
 
-function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defaults }) {
+function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defaults, source }) {
   const label = knobs.map((axis) => `${axis}=${defaults[axis] ?? 'unset'}`).join(' ');
-  if (!cell) return { label, in_matrix: false };
+  if (!cell) return { label, source, in_matrix: false };
   if (!recommended || recommended.cell === cell)
-    return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
-  if (sampleOf(cell, metric).length === 0) return { label, in_matrix: true, cell: cell.cell, is_recommended: false };
+    return { label, source, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
+  if (sampleOf(cell, metric).length === 0)
+    return { label, source, in_matrix: true, cell: cell.cell, is_recommended: false };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
   const comparison = lowerIsBetter
     ? compareCells(recommended.cell, cell, metric)
     : compareCells(cell, recommended.cell, metric);
   return {
     label,
+    source,
     in_matrix: true,
     cell: cell.cell,
     is_recommended: false,
@@ -374,13 +373,45 @@ function judgeConstraints(cell, require) {
   });
 }
 
-/** Threads and processes a setting starts: each working process has its main thread, its workers and its pool. */
-export function countResources(values) {
+/**
+ * The settings in the order of what they cost in production, cheapest first, each with its `cost` (a rank: equal
+ * costs share one) — what a service pays for, not what a lab can count:
+ * 1. **processes** (countProcesses): each is a Node.js runtime with its own heap, event loop and connections, what a
+ *    cluster multiplies and a replica count pays for;
+ * 2. **measured memory**: the median peak_rss_mb (every process of the setting), in steps of `within` of the
+ *    memory limit — the limit is what a container is given and billed for, and a smaller difference does not change
+ *    the limit it needs (no limit known: steps of `within` of the largest median);
+ * 3. **the setting the service runs today** (Node's default, or `recommend.default`): at equal cost a change buys
+ *    nothing, so today's comes first and the answer is "keep it" when it is within `within` of the best.
+ * Idle pool threads are no cost: a libuv thread that waits costs a stack of address space and no CPU, so pool 1 is
+ * not "cheaper" than pool 4. Equal costs keep the matrix order.
+ * @param {{ cell: object, constraints: object[] }[]} entries
+ * @param {{ within: number, isToday: (cell: object) => boolean }} options
+ */
+export function orderByCost(entries, { within, isToday }) {
+  const withMemory = entries.map((entry) => ({ ...entry, memory: cellMedian(entry.cell, 'peak_rss_mb') }));
+  const known = withMemory.map((entry) => entry.memory).filter((memory) => memory !== null);
+  const limits = withMemory.map((entry) => entry.cell.memoryMb).filter((limit) => Number.isFinite(limit));
+  const step = within * (limits.length ? Math.min(...limits) : known.length ? Math.max(...known) : 1);
+  const keyed = withMemory.map((entry, index) => ({
+    ...entry,
+    processes: countProcesses(entry.cell.values),
+    memoryStep: entry.memory === null ? Infinity : Math.round(entry.memory / step),
+    today: isToday(entry.cell),
+    index,
+  }));
+  const compare = (a, b) => a.processes - b.processes || a.memoryStep - b.memoryStep || b.today - a.today;
+  const sorted = keyed.sort((a, b) => compare(a, b) || a.index - b.index);
+  return sorted.map((entry) => {
+    const { memoryStep, index, ...rest } = entry;
+    return { ...rest, cost: sorted.findIndex((other) => compare(other, entry) === 0) };
+  });
+}
+
+/** The processes a setting runs: one, or a cluster's workers and their primary. Worker threads are not processes. */
+export function countProcesses(values) {
   const cluster = Number(values.cluster ?? 0);
-  const processes = Math.max(1, cluster);
-  const perProcess =
-    1 + Number(values.workers ?? 0) + Number(values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset);
-  return processes * perProcess + (cluster > 0 ? 1 : 0);
+  return cluster > 0 ? cluster + 1 : 1;
 }
 
 export function isLowerBetter(metric) {
