@@ -76,7 +76,7 @@ export const EXIT_STATUSES = [
   ],
   [
     '3',
-    'some claims are inconclusive and none is refuted (claims, unless --fail-on refuted; run with --fail-on inconclusive, every run ok); some advice is still open (advise)',
+    'some claims are inconclusive and none is refuted (claims, unless --fail-on refuted; run with --fail-on inconclusive, every run ok); some advice is still open, or a budget not measured here (advise); with --threshold, no regression but some cells cannot be judged: fewer than 2 runs that count on a side (compare)',
   ],
   [
     '4',

@@ -66,10 +66,19 @@ export function describeRatio(comparison, { lowerIsBetter, than = 'the reference
     return `not distinguishable from ${than} (${plain ?? `ratio ${formatPlain(ratio)}, no interval`})`;
   const worse = read === READINGS.worse;
   const [shown, from, to] = worse ? [ratio, low, high] : [1 / ratio, 1 / high, 1 / low];
-  // An interval that excludes 1 so narrowly that three digits print 1: said with the digits that tell it apart.
-  const digits = formatRatio(shown) === '1' ? 4 : 3;
-  const format = (value) => String(Number(value.toPrecision(digits)));
-  return `${format(shown)}× ${directionWord(worse, lowerIsBetter)} than ${than} [${format(from)}, ${format(to)}]`;
+  return `${formatApart(shown)}× ${directionWord(worse, lowerIsBetter)} than ${than} [${formatApart(from)}, ${formatApart(to)}]`;
+}
+
+/**
+ * Three significant digits, or as many more as it takes not to print 1 for a value that is not 1: an interval that
+ * excludes 1 narrowly must not read as one that touches it ("[1, 1.04]" for 1.0004).
+ */
+export function formatApart(value) {
+  for (let digits = 3; digits < 8; digits++) {
+    const text = String(Number(value.toPrecision(digits)));
+    if (text !== '1' || value === 1) return text;
+  }
+  return String(value);
 }
 
 // A family's verdict may take a direction or "same" back (Holm), never add one the interval alone does not give.
@@ -78,9 +87,9 @@ function weaker(read, verdict) {
   return READINGS.undistinguished;
 }
 
-// "1.00", "1.03": a ratio said plainly, with two decimals, as a reader compares it with 1.
+// "1.00", "1.03": a ratio said plainly, with two decimals, as a reader compares it with 1 (far from 1: 3 digits).
 function formatPlain(ratio) {
-  return ratio.toFixed(2);
+  return ratio >= 0.1 && ratio < 10 ? ratio.toFixed(2) : formatRatio(ratio);
 }
 
 function formatMargin(margin) {
