@@ -157,9 +157,8 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   let decision = chooseSetting(inputs, options);
   if (recommend?.prefer === 'best') {
     // `prefer: best`: the best estimate first, whatever it costs — the same decision with the estimates' order as cost.
-    const rank = [...decision.comparison.settings]
-      .sort((a, b) => (lowerIsBetter ? a.estimate - b.estimate : b.estimate - a.estimate))
-      .map((setting) => setting.id);
+    // The estimates are on the log scale with the sign the bound compares by (−log for a rate): the least is best.
+    const rank = [...decision.comparison.settings].sort((a, b) => a.estimate - b.estimate).map((setting) => setting.id);
     decision = chooseSetting(
       inputs.map((input) => ({ ...input, cost: rank.indexOf(input.id) })),
       options,
@@ -186,10 +185,9 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     };
   });
   const recommended = settings.find((setting) => setting.label === decision.recommended);
-  // The best estimate tried (geometric mean on the log scale): what "the best tried" in the bound refers to.
-  const best = settings.reduce((leader, setting) =>
-    (lowerIsBetter ? setting.estimate < leader.estimate : setting.estimate > leader.estimate) ? setting : leader,
-  );
+  // The best estimate tried: what "the best tried" in the bound refers to. The estimates are logs with the sign the
+  // bound compares by (stats/mcb.js: −log for a rate), so the least is the best either way.
+  const best = settings.reduce((leader, setting) => (setting.estimate < leader.estimate ? setting : leader));
   // Looked up among every setting of the budget: one with no run that counts is in the matrix all the same.
   const fallback = candidates.find(isToday);
   const openConstraint = recommended.constraints.some((each) => each.state === 'open');

@@ -142,6 +142,8 @@ test('a rate metric: higher is better, the bound reads "the best is at most U% h
   );
   expect(answer.better).toBe('higher');
   expect(answer.recommended.label).toBe('workers=2');
+  // The best tried is the highest rate (the estimates are −log for a rate: the least is the best).
+  expect(answer.best.label).toBe('workers=4');
   // A rate's bound: how much higher the best tried can be, never "more than 100% lower".
   expect(formatAnswer(answer)).toMatch(
     /use workers=2 — (the best tried is at most [\d.]+% higher|the best of those tried) \(95%\)/,
