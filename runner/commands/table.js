@@ -72,7 +72,7 @@ export const EXIT_STATUSES = [
   ],
   [
     '2',
-    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
+    'bad arguments, config or results folder (a damaged one: the file, the line and what is wrong; one written by a newer version), or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
   ],
   [
     '3',
