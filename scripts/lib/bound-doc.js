@@ -51,7 +51,7 @@ export function renderBoundDoc(study, { seed }) {
     "  The bounds of all the budget's settings hold together (Hsu's *multiple comparisons with the best*), so picking",
     '  the setting that looks best does not spoil its own bound.',
     `- *Settled*: the bound is at most \`within\` (${pct(within, 0)} here); then the recommendation is the **cheapest** setting in`,
-    "  production (fewest processes, then measured memory, then the setting the service runs today: it is kept when it is",
+    '  production (fewest processes, then measured memory, then the setting the service runs today: it is kept when it is',
     "  within) whose bound is that small, even when a dearer one measured faster. *Open*: no setting's",
     '  bound is that small yet; the advice names the one with the smallest bound and how many more rounds would',
     '  probably bring it under (or that the rounds left will not).',

@@ -148,7 +148,9 @@ test('a rate metric: higher is better, the bound reads "the best is at most U% h
   expect(formatAnswer(answer)).toMatch(
     /use workers=2 — (the best tried is at most [\d.]+% higher|the best of those tried) \(95%\)/,
   );
-  expect(formatAnswer(answer)).toMatch(/Node's default \(workers=0\): .*; it is 2(\.0\d*)?× lower than the recommendation/);
+  expect(formatAnswer(answer)).toMatch(
+    /Node's default \(workers=0\): .*; it is 2(\.0\d*)?× lower than the recommendation/,
+  );
   expect(formatAnswer(answer)).toContain("Node's default (workers=0): confidently more than 5% worse than workers=");
 });
 
@@ -195,7 +197,7 @@ test('a budget the host did not give its CPUs is not measured: no recommendation
   expect(one.delivery).toMatchObject({ cpus: 1, got: 0.995 });
 });
 
-test('no knob, no advice; cheapest in production first: processes, then memory in steps, then today\'s setting', () => {
+test("no knob, no advice; cheapest in production first: processes, then memory in steps, then today's setting", () => {
   expect(adviseCells([cell(1, 4, [1, 2]), cell(2, 4, [1, 2])], AXES, undefined)).toEqual([]);
   // Idle pool threads are no cost; worker threads are not processes; a cluster of 2 runs 3.
   expect(countProcesses({ uv_threadpool_size: 1 })).toBe(countProcesses({ uv_threadpool_size: 8 }));
