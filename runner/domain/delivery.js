@@ -36,15 +36,18 @@ export function readRunCpus(run) {
  * - `disturbedRuns`: the ok runs left out as disturbed;
  * - `delivery`: the share of the cell's CPUs its runs got, averaged over the runs that count (over the disturbed ones
  *   when none counts: what the host gave the runs it made). The cell was **delivered** when some run counts and that
- *   share is at least 1 − disturbed_above / 100: the same threshold the experiment fixed for one run, so a quiet
- *   host's cell always is, and one whose every run was disturbed never is. A cell with no reading, or no ok run,
- *   is not said to be undelivered: there is nothing the host failed to give.
+ *   share is at least 1 − disturbed_above / 100: the same threshold the experiment fixed for one run, so a cell with a
+ *   clean run always is, and one whose every run was disturbed never is. A cell with no reading, or no ok run, is not
+ *   said to be undelivered: there is nothing the host failed to give. With keepDisturbed (--keep-disturbed, a person's
+ *   choice to count every ok run whatever the host gave) every cell counts as delivered, and `short` says whether the
+ *   host gave its runs less: the answers say so in words instead.
  * @param {object[]} cellRuns  the cell's typed rows
  * @param {{ keepDisturbed?: boolean, disturbedAbove?: number|null }} [options]
  * @returns {{ runs: object[], disturbedRuns: object[], delivery: Delivery }}
  *
  * @typedef {object} Delivery
- * @property {boolean} delivered
+ * @property {boolean} delivered  whether its runs count in the answers
+ * @property {boolean} short  whether the host gave its runs less than the threshold share (or none counts)
  * @property {number|null} share  the mean share of the allowed CPU time the runs got (0–1)
  * @property {number|null} cpus  the CPUs the cell was allowed (the runs' median)
  * @property {number|null} got  the CPUs the runs got on average (share × allowed, run by run)
@@ -61,19 +64,18 @@ export function sortCellRuns(cellRuns, { keepDisturbed = false, disturbedAbove =
   const allowed = read.map((each) => each.cpus).filter((cpus) => cpus !== null);
   const got = allowed.length === read.length && read.length ? mean(read.map((each) => each.share * each.cpus)) : null;
   const threshold = 1 - (disturbedAbove ?? DEFAULT_DISTURBED_ABOVE) / 100;
-  const delivered =
-    share === null ? runs.length > 0 || disturbedRuns.length === 0 : runs.length > 0 && share >= threshold;
+  // Short: the host gave the runs less than the threshold share (or none of them counts but some were disturbed).
+  const short = share === null ? runs.length === 0 && disturbedRuns.length > 0 : runs.length === 0 || share < threshold;
+  const cpus = allowed.length ? median(allowed) : null;
+  // --keep-disturbed counts every ok run whatever the host gave (a choice the answers then say): delivered.
   return {
     runs,
     disturbedRuns,
-    delivery: { delivered, share, cpus: allowed.length ? median(allowed) : null, got, runs: read.length },
+    delivery: { delivered: keepDisturbed || !short, short, share, cpus, got, runs: read.length },
   };
 }
 
-/**
- * The runs an answer counts of a summary cell: none when the host did not deliver its budget (with --keep-disturbed
- * the summary still describes them; no answer rests on them).
- */
+/** The runs an answer counts of a summary cell: none when the host did not deliver its budget. */
 export function countedRuns(cell) {
   return cell.delivery?.delivered === false ? [] : cell.runs;
 }

@@ -2,7 +2,7 @@
 // and one sentence under it ("cpus=2: use uv_threadpool_size=2 — at most 3.1% slower than the best tried (95%)"),
 // the rows of advice.csv, the race's dropped settings. The decisions are runner/verdicts/advice.js's; this module
 // only words them, and every direction word it prints agrees with the number beside it.
-import { adviseCells } from '../verdicts/advice.js';
+import { adviseCells, formatCpus } from '../verdicts/advice.js';
 import { describeRatio } from './ratio-words.js';
 import { raceRule, replayRace } from '../rounds/race.js';
 import { formatNumber } from './format.js';
@@ -132,9 +132,19 @@ export function formatAnswer(answer) {
   parts.push(describeDefault(answer));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));
   if (!keep) parts.push(describeDeploy(answer));
-  if (answer.counted === 'all')
-    parts.push(`this answer counts its ${answer.clean_runs} runs, disturbed ones too (--keep-disturbed)`);
+  const kept = answer.counted === 'all' ? describeKept(answer) : '';
+  // A budget the host gave less than it allows is said first: what follows answers for fewer CPUs.
+  if (answer.delivery?.short && /though the host/.test(kept)) parts.unshift(kept);
+  else parts.push(kept);
   return `${head}: ${parts.filter(Boolean).join('; ')}.`;
+}
+
+// --keep-disturbed counted every ok run: said, with the CPUs the host gave them when it gave less than the budget.
+function describeKept(answer) {
+  const counted = `this answer counts its ${answer.clean_runs} runs, disturbed ones too (--keep-disturbed)`;
+  const { cpus, got, short } = answer.delivery ?? {};
+  if (!short || got === null || cpus === null) return counted;
+  return `${counted}, though the host gave them about ${formatCpus(got)} of ${formatCpus(cpus, { unit: false })}: what follows answers for fewer CPUs than the budget`;
 }
 
 // "Node's default", or the setting the file marks as the service's own (`recommend.default`).

@@ -279,7 +279,10 @@ function describeUndelivered(base, candidates, undelivered, { knobs, metric, sta
   };
 }
 
-/** The CPUs asked and got over some cells' runs, each run weighed alike: { cpus, got, runs }. */
+/**
+ * The CPUs asked and got over some cells' runs, each run weighed alike: { cpus, got, runs, short } — short: some cell's
+ * runs got less than the threshold share (domain/delivery.js).
+ */
 export function summarizeDelivery(cells) {
   const read = cells.map((cell) => cell.delivery).filter((delivery) => delivery && delivery.runs > 0);
   const runs = read.reduce((sum, delivery) => sum + delivery.runs, 0);
@@ -287,7 +290,7 @@ export function summarizeDelivery(cells) {
     runs > 0 && read.every((delivery) => delivery[key] !== null)
       ? read.reduce((sum, delivery) => sum + delivery[key] * delivery.runs, 0) / runs
       : null;
-  return { cpus: weigh('cpus'), got: weigh('got'), runs };
+  return { cpus: weigh('cpus'), got: weigh('got'), runs, short: read.some((delivery) => delivery.short === true) };
 }
 
 function formatDelivery(delivery) {
