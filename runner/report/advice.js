@@ -308,6 +308,7 @@ function formatSettingState(setting, answer) {
   }
   if (setting.state === 'failed') return 'failed';
   if (setting.state === 'not measured') return `not measured: ${setting.reason}`;
+  if (setting.state === 'measured') return 'measured, waits for the others';
   return setting.state;
 }
 

@@ -89,10 +89,8 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   // A budget the host did not give its runs is not answered at all (domain/delivery.js): its runs measured another.
   const undelivered = candidates.filter((cell) => cell.delivery?.delivered === false);
   if (undelivered.length > 0) {
-    const starting = eligible
-      .map(({ cell }) => cell)
-      .filter((cell) => countRounds(cell, metric) < Math.min(rule.n0, cap ?? Infinity));
-    return describeUndelivered({ ...base, counted }, candidates, undelivered, { knobs, metric, starting });
+    const again = eligible.map(({ cell }) => cell);
+    return describeUndelivered({ ...base, counted }, candidates, undelivered, { knobs, metric, again });
   }
   const measured = eligible.filter(({ cell }) => valuesOf(cell, metric).length > 0);
   // Out before the comparison (`outside`: the words list them apart from the settings the bound ranks).
@@ -240,10 +238,10 @@ export function valuesOf(cell, metric) {
 
 /**
  * The answer of a budget whose runs did not get its CPUs (a cell the host did not deliver): no recommendation, no
- * bound, the CPUs the runs got instead. The race runs its settings again while they lack the start rounds, in case
- * the host grows quiet.
+ * bound, the CPUs the runs got instead. A race runs every setting of it again, side by side (so that their rounds
+ * pair), up to its cap: the host may grow quiet.
  */
-function describeUndelivered(base, candidates, undelivered, { knobs, metric, starting }) {
+function describeUndelivered(base, candidates, undelivered, { knobs, metric, again }) {
   const settings = candidates.map((cell) => {
     const missing = cell.delivery?.delivered === false;
     return {
@@ -270,7 +268,7 @@ function describeUndelivered(base, candidates, undelivered, { knobs, metric, sta
     cheaper: [],
     rounds_needed: null,
     rounds_left: null,
-    next_round: starting.map((cell) => cell.cell),
+    next_round: again.map((cell) => cell.cell),
     stop: null,
     clean_runs: settings.reduce((sum, setting) => sum + setting.n, 0),
     delivery: given,
