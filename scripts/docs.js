@@ -62,6 +62,12 @@ export function listSteps(root = ROOT) {
       writes: ['docs/findings.md', 'docs/findings/charts/', 'README.md'],
     },
     { name: 'settling', argv: ['scripts/settling.js', '--docs'], writes: ['docs/settling.md'] },
+    // The bound across invocations, from the committed races of the default file (not a new measurement).
+    {
+      name: 'bound across invocations',
+      argv: ['scripts/bench-repeat.js', '--folders', ...under('docs/settling/race-'), '--docs'],
+      writes: ['docs/bench-repeat.md'],
+    },
     {
       name: 'run times',
       argv: ['scripts/write-run-time-figures.js'],

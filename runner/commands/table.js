@@ -72,11 +72,11 @@ export const EXIT_STATUSES = [
   ],
   [
     '2',
-    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
+    'bad arguments, config or results folder (a damaged one: the file, the line and what is wrong; one written by a newer version), or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
   ],
   [
     '3',
-    'some claims are inconclusive and none is refuted (claims, unless --fail-on refuted; run with --fail-on inconclusive, every run ok); some advice is still open (advise)',
+    'some claims are inconclusive and none is refuted (claims, unless --fail-on refuted; run with --fail-on inconclusive, every run ok); some advice is still open, or a budget not measured here (advise); with --threshold, no regression but some cells cannot be judged: fewer than 2 runs that count on a side (compare)',
   ],
   [
     '4',

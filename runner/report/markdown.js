@@ -11,13 +11,15 @@ import { BOUND_WORDS } from './advice.js';
 import { BUSY_STREAK } from '../domain/interference.js';
 import { CENTRE_TEXT } from './answers.js';
 
+const STATUS_MARKS = { settled: '✔ settled', open: '… open', 'not measured': '✘ not measured here' };
+
 /** Advice first: per budget a table of its settings, cheapest first, and the sentence under it. */
 function renderAdviceMarkdown(advice) {
   const lines = ['## Advice', ''];
   for (const table of advice.tables) {
     const cell = (value) => escapeMarkdown(String(value));
     lines.push(
-      `### ${cell(table.budget || 'every cell')} · ${cell(table.workload)} · ${table.status === 'settled' ? '✔ settled' : '… open'}`,
+      `### ${cell(table.budget || 'every cell')} · ${cell(table.workload)} · ${STATUS_MARKS[table.status] ?? table.status}`,
       '',
       `| ${table.header.map(cell).join(' | ')} |`,
       `|${table.header.map(() => ' --- ').join('|')}|`,

@@ -6,6 +6,7 @@ import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
 import { isMeasured } from '../domain/interference.js';
+import { sortCellRuns } from '../domain/delivery.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
 import { countStatuses } from '../verdicts/failed-settings.js';
@@ -27,13 +28,13 @@ export function summarizeCells(results, { baseline } = {}) {
   const { runs, info, axes, keepDisturbed = false } = results;
   const hostCpus = info?.host?.cpus ?? null;
   const experiment = info?.experiment ?? runs[0]?.experiment;
-  const counts = (run) => isMeasured(run, { keepDisturbed });
+  const sorting = { keepDisturbed, disturbedAbove: info?.config?.disturbed_above };
   const cells = listCells(results).map((cell) =>
     summarizeCell(
       { ...cell, experiment },
       runs.filter((run) => run.cell === cell.cell),
       hostCpus,
-      counts,
+      sorting,
     ),
   );
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
@@ -63,22 +64,28 @@ export function summarizeCells(results, { baseline } = {}) {
 
 // Cells in run.json order (the matrix order); cells only runs.csv knows (no run.json) in order of appearance.
 function listCells({ runs, info, axes }) {
-  const cells = new Map((info?.cells ?? []).map(({ cell, values }) => [cell, { cell, values }]));
+  const cells = new Map((info?.cells ?? []).map(({ cell, values, limits }) => [cell, { cell, values, limits }]));
   for (const run of runs) {
     if (!cells.has(run.cell)) cells.set(run.cell, { cell: run.cell, values: null, firstRun: run });
   }
-  return [...cells.values()].map(({ cell, values, firstRun }) => ({
+  return [...cells.values()].map(({ cell, values, limits, firstRun }) => ({
     cell,
     values: values ?? pickAxes(firstRun, axes),
+    memoryMb: toMebibytes(limits?.memoryBytes),
   }));
+}
+
+/** A memory limit in bytes → MiB, the unit of peak_rss_mb; null when the folder does not say. */
+export function toMebibytes(bytes) {
+  return Number.isFinite(bytes) && bytes > 0 ? bytes / 2 ** 20 : null;
 }
 
 function pickAxes(run, axes) {
   return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
 }
 
-function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts) {
-  const measured = cellRuns.filter(counts);
+function summarizeCell({ experiment, cell, values, memoryMb }, cellRuns, hostCpus, sorting) {
+  const { runs: measured, disturbedRuns, delivery } = sortCellRuns(cellRuns, sorting);
   const workload = values.workload ?? cellRuns[0]?.workload;
   const stats = {};
   const outlierRuns = [];
@@ -109,6 +116,8 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
     cell,
     values,
     workload,
+    // The memory limit the cell ran under (MiB): what the advice weighs measured memory against.
+    memoryMb,
     n: measured.length,
     failed: cellRuns.filter((run) => run.status !== 'ok').length,
     // What the advice needs to know of the runs that did not count: which ran out of memory.
@@ -116,9 +125,10 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
     warmups: cellRuns.filter((run) => run.warmup === true).length,
     disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
     runs: measured,
-    // The ok runs the host disturbed and the statistics leave out: what an answer may count when the host stayed busy
-    // through every round (verdicts/advice.js chooseCounted).
-    disturbedRuns: cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true && !counts(run)),
+    // The ok runs the host disturbed and the statistics leave out, and whether the host gave the cell its CPUs: an
+    // answer counts no run of a cell it did not (domain/delivery.js).
+    disturbedRuns,
+    delivery,
     stats,
     outlierRuns,
     seen,

@@ -6,6 +6,7 @@ import { judgeSteps } from '../verdicts/steps.js';
 import { CHANGE_VERDICTS } from '../verdicts/regions.js';
 import { formatVerdictRow } from './verdict-words.js';
 import { checkClaimCells } from '../verdicts/claim-cells.js';
+import { keepDelivered } from '../domain/delivery.js';
 
 export const VERDICT_COLUMNS = [
   'kind',
@@ -49,7 +50,8 @@ export function judgeResults(
   { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results), requireCells = false } = {},
 ) {
   if (requireCells) checkClaimCells(summary.cells, results.axes, claims);
-  return buildVerdicts(summary.cells, results.axes, claims);
+  // The runs the answers count: none of a cell the host did not give its CPUs (domain/delivery.js), as in the advice.
+  return buildVerdicts(keepDelivered(summary.cells), results.axes, claims);
 }
 
 /**

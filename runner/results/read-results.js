@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
 import { restoreText } from './csv.js';
+import { damaged, readRunInfo } from './read-run-info.js';
 import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS, RUN_DERIVED_COLUMNS } from '../domain/columns.js';
 
 /**
@@ -25,11 +26,10 @@ export function readResults(dir, { keepDisturbed } = {}) {
       hint: 'pass a results folder written by `node-threads-lab run` (results/<experiment>-<timestamp>)',
     });
   }
-  const { rows: runs, columns } = readCsv(runsPath);
+  const info = readRunInfo(dir);
+  const { rows: runs, columns } = readCsv(runsPath, { required: RUNS_REQUIRED });
   const tasksPath = join(dir, 'tasks.csv');
-  const tasks = existsSync(tasksPath) ? readCsv(tasksPath).rows : [];
-  const infoPath = join(dir, 'run.json');
-  const info = existsSync(infoPath) ? JSON.parse(readFileSync(infoPath, 'utf8')) : null;
+  const tasks = existsSync(tasksPath) ? readCsv(tasksPath, { required: TASKS_REQUIRED }).rows : [];
   const envAxes = findEnvAxes(columns);
   // `engine` is always a column (where each run went) but an axis only when the matrix made it one.
   const isAxis = (axis) => axis !== 'engine' || info?.config?.matrix?.engine !== undefined;
@@ -71,32 +71,80 @@ function findEnvAxes(columns) {
   return columns.slice(from + 1, to).filter((column) => !HEAD_COLUMNS.includes(column) && column !== 'warmup');
 }
 
-/** One CSV file → { columns, rows } with typed values: the one reader of runs.csv and tasks.csv. */
-export function readCsv(path) {
+// The columns no reader can do without: a header that lacks one is not a file node-threads-lab wrote.
+const RUNS_REQUIRED = ['cell', 'repetition', 'workload', 'status'];
+const TASKS_REQUIRED = ['cell', 'repetition'];
+
+/**
+ * One CSV file → { columns, rows } with typed values: the one reader of runs.csv and tasks.csv. A file that is not as
+ * the runner writes it — a row cut short or with more fields than the header (named by its line), a last line without
+ * its line break (a write cut short), a missing column the readers need, text where a number or a boolean belongs —
+ * is a LabError naming the file and the line (exit 2): a report must not count a half row as a run.
+ * @param {string} path
+ * @param {{ required?: string[] }} [options]  required: columns the header must have
+ */
+export function readCsv(path, { required = [] } = {}) {
+  const bytes = readFileSync(path);
   let columns = [];
-  const rows = parse(readFileSync(path), {
-    bom: true,
-    columns: (header) => {
-      columns = header;
-      return header;
-    },
-    skip_empty_lines: true,
-    relax_column_count: true,
-  });
+  let records;
+  try {
+    records = parse(bytes, {
+      bom: true,
+      columns: (header) => {
+        columns = header;
+        return header;
+      },
+      skip_empty_lines: true,
+      info: true,
+    });
+  } catch (cause) {
+    throw damaged(path, describeCsvError(cause), cause, { line: cause.lines });
+  }
+  const missing = required.filter((column) => !columns.includes(column));
+  if (missing.length > 0)
+    throw damaged(path, `its header has no ${missing.map((column) => `\`${column}\``).join(', ')} column`, undefined, {
+      line: 1,
+    });
+  const text = bytes.toString('utf8');
+  if (records.length > 0 && !text.endsWith('\n')) {
+    const line = records.at(-1).info.lines;
+    throw damaged(path, `the last row is cut short: line ${line} ends without its line break`, undefined, { line });
+  }
   const envAxes = new Set(findEnvAxes(columns));
-  return { columns, rows: rows.map((row) => typeRow(row, envAxes)) };
+  const rows = records.map(({ record, info }) => typeRow(record, envAxes, { path, line: info.lines }));
+  return { columns, rows };
 }
 
-function typeRow(row, envAxes) {
+// csv-parse's error codes → what a person reads.
+function describeCsvError(cause) {
+  if (cause.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH')
+    return `line ${cause.lines} has ${cause.record?.length ?? 'another number of'} fields where the header has ${cause.columns?.length ?? 'a different number'}: a ragged or cut-short row`;
+  if (cause.code === 'CSV_RECORD_INCONSISTENT_COLUMNS')
+    return `line ${cause.lines} has ${cause.record?.length} fields where the header has ${cause.columns?.length}: a ragged or cut-short row`;
+  return `line ${cause.lines ?? '?'}: ${cause.message}`;
+}
+
+function typeRow(row, envAxes, where) {
   const typed = {};
   for (const [column, text] of Object.entries(row)) {
     if (text === '' || text === undefined) continue;
     const value = restoreText(text);
-    if (COLUMN_TYPES.boolean.has(column)) typed[column] = value === 'true';
-    else if (COLUMN_TYPES.text.has(column) || envAxes.has(column)) typed[column] = value;
-    else typed[column] = toNumber(value);
+    if (COLUMN_TYPES.boolean.has(column)) {
+      if (value !== 'true' && value !== 'false') throw wrongType(where, column, value, 'true or false');
+      typed[column] = value === 'true';
+    } else if (COLUMN_TYPES.text.has(column) || envAxes.has(column)) typed[column] = value;
+    else {
+      typed[column] = toNumber(value);
+      if (COLUMN_TYPES.number.has(column) && typeof typed[column] !== 'number')
+        throw wrongType(where, column, value, 'a number');
+    }
   }
   return typed;
+}
+
+function wrongType({ path, line }, column, value, expected) {
+  const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+  return damaged(path, `line ${line}: ${column} is ${JSON.stringify(shown)}, not ${expected}`, undefined, { line });
 }
 
 function toNumber(text) {

@@ -6,7 +6,7 @@
 // the rounds both ran, so a setting that stopped early is never compared with a later, drifted best. The decision
 // is a pure function of the rows, so a resumed folder continues exactly where it stopped.
 import { AXIS_COLUMNS } from '../domain/axes.js';
-import { isMeasured } from '../domain/interference.js';
+import { sortCellRuns } from '../domain/delivery.js';
 import { adviseCells } from '../verdicts/advice.js';
 import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
 import { countStatuses } from '../verdicts/failed-settings.js';
@@ -19,16 +19,19 @@ import { countStatuses } from '../verdicts/failed-settings.js';
  *   they last ran and why (as the answer now stands)
  */
 export function replayRace(plan, rows) {
-  const cells = plan.cells.map(({ cell, values, workload }) => {
+  const sorting = { keepDisturbed: plan.keepDisturbed, disturbedAbove: plan.experiment.disturbed_above };
+  const cells = plan.cells.map(({ cell, values, workload, limits }) => {
     const own = rows.filter((row) => row.cell === cell);
-    const runs = own.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
     return {
       cell,
       values,
+      // The memory limit the advice weighs measured memory against (verdicts/advice.js orderByCost), in MiB.
+      memoryMb: Number.isFinite(limits?.memoryBytes) ? limits.memoryBytes / 2 ** 20 : null,
       // run.json's cells name the workload among their values only.
       workload: workload ?? values.workload,
-      runs,
-      disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
+      // The runs that count, those left out as disturbed, and whether the host gave the cell its CPUs: as the report
+      // sorts them (domain/delivery.js).
+      ...sortCellRuns(own, sorting),
       // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
       statuses: countStatuses(own),
     };

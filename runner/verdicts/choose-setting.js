@@ -24,7 +24,8 @@ export const DEFAULT_BOUND_RULE = Object.freeze({
 /**
  * @typedef {object} SettingState
  * @property {string} id
- * @property {number} cost  threads + processes (cheaper first; input order breaks ties)
+ * @property {number} cost  what the setting costs in production, as verdicts/advice.js orderByCost ranks it
+ *   (processes, measured memory, today's setting first; cheaper first, input order breaks ties)
  * @property {number} n  rounds it ran
  * @property {number} U  its MCB bound (log scale; Infinity when not yet estimable)
  * @property {number|null} bound_pct  100 · (e^U − 1): "at most this many per cent slower than the best tried"
