@@ -71,6 +71,7 @@ export async function main(argv, { stdout, stderr, paths }) {
     invocation: ['node-threads-lab init', ...argv.map(quoteWord)].join(' '),
   });
   for (const warning of written.warnings) stderr.write(`${formatWarning(warning)}\n`);
+  for (const notice of written.notices) stderr.write(`init: ${notice}\n`);
   const cpus = written.budgets
     ? `CPUs ${written.budgets.values.join(', ')}, from ${written.budgets.from}`
     : `CPUs ${written.cpus.count}, from ${written.cpus.source}`;
