@@ -12,6 +12,9 @@
 // LAB_PREFLIGHT: {"kind":"function"|"app"|"start","file":"/lab/user/...","export":"default","args":{},
 //   "routes":true,"request":{"method","path","headers","body"},"start":…,"port":3000,"ready":…,"readyTimeout":60}
 
+import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { buildUserServer } from './http/app-shape.js';
 import { HOST } from './http/endpoints.js';
 import { requestOnce } from './http/request-once.js';
@@ -26,6 +29,10 @@ process.on('unhandledRejection', fail);
 
 // The answer to the request is read for at most this long: a server that takes longer is a run's to time.
 const REQUEST_TIMEOUT_MS = 30_000;
+// A start command's routes: written by the probe loaded into its process (http/route-probe.js) once it listens.
+const ROUTE_PROBE = fileURLToPath(new URL('./http/route-probe.js', import.meta.url));
+const ROUTES_FILE = '/tmp/lab-routes.json';
+const ROUTES_WAIT_MS = 5000;
 
 const request = JSON.parse(process.env.LAB_PREFLIGHT ?? '{}');
 const printed = watchStdout();
@@ -47,12 +54,17 @@ if (request.kind === 'app') {
   }
   server.close();
 } else if (request.kind === 'start') {
+  if (request.routes) {
+    process.env.LAB_ROUTES_FILE = ROUTES_FILE;
+    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${ROUTE_PROBE}`.trim();
+  }
   const service = await startUserCommand(request, {
     onFailure: fail,
     log: (line) => process.stderr.write(`${line}\n`),
   });
   try {
-    report.answer = await sendRequest(request.port, request.request);
+    if (request.routes) report.routes = await readRoutesFile();
+    if (request.request) report.answer = await sendRequest(request.port, request.request);
   } finally {
     await service.close();
   }
@@ -67,6 +79,19 @@ if (request.kind === 'app') {
 report.stdout = printed.stop();
 // On a line of its own: a module that printed while loading may have left its last line unfinished.
 process.stdout.write(`\n${JSON.stringify(report)}\n`, () => process.exit(0));
+
+// The port accepts connections before the service's 'listening' handlers run, the probe's among them: its file is
+// waited for, a little. None: the service listened with a server whose app the probe cannot read.
+async function readRoutesFile() {
+  for (let waited = 0; waited < ROUTES_WAIT_MS; waited += 50) {
+    try {
+      return JSON.parse(readFileSync(ROUTES_FILE, 'utf8'));
+    } catch {
+      await delay(50);
+    }
+  }
+  return { framework: null, routes: [], unread: true };
+}
 
 // The status of the answer and its body's first line (what a person needs to see why it is not the one expected).
 async function sendRequest(port, { method = 'GET', path = '/', headers = {}, body = '' }) {

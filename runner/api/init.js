@@ -20,6 +20,8 @@ import { DEFAULT_CONFIG_FILE } from './plan.js';
 const USAGE_HINT =
   'give one of: --script FILE [--export NAME], --http-app FILE [--export NAME], --start "node src/server.js", --command "PROGRAM ARGS" [--image IMAGE]';
 const WRITTEN_BY = '# Written by `node-threads-lab init';
+// The request of the first check, which is of the rest of the file: the request is checked once the app answers it.
+const PROVISIONAL_REQUEST = { method: 'GET', path: '/', headers: {}, body: '', status: 200, lines: [''], others: [] };
 
 /**
  * @param {object} options  exactly one of script, httpApp, start, command
@@ -88,7 +90,7 @@ export async function init(options = {}) {
     ...code,
   };
   // What `plan` would refuse (the schema, the module's export) first, before an engine builds anything.
-  await checkInitFile(formatInitFile(input), { file, cpus });
+  await checkInitFile(formatInitFile({ ...input, request: PROVISIONAL_REQUEST }), { file, cpus });
   const http = kind === 'http-app' || kind === 'start' ? await readRequest(service, module, engine?.inspect ? engine : null, options) : null;
   if (http) await http.check();
   const text = http ? formatInitFile({ ...input, request: http.request }) : formatInitFile(input);
@@ -115,7 +117,7 @@ async function readRequest(service, module, engine, options) {
   const spec = module
     ? { kind: 'app', mount, file: toContainerPath(module.absolute, mount), export: module.exportName }
     : { kind: 'start', mount, ...describeStartSpec(service) };
-  const table = engine && module ? (await engine.inspect({ ...spec, routes: true })).routes : null;
+  const table = engine ? (await engine.inspect({ ...spec, routes: true })).routes : null;
   const chosen = chooseServiceRequest(service, table, given, mount);
   const request = describeRequest(chosen, { service, table, engine });
   const check = async () => {
@@ -162,7 +164,10 @@ async function openEngine(onProgress) {
   try {
     // Loaded only here: init is the one command besides a run that may ask an engine.
     const { openAppInspector } = await import('../docker/inspect-app.js');
-    const inspector = await openAppInspector({ onProgress });
+    // An image already built is no news; building one (a first run) is.
+    const inspector = await openAppInspector({
+      onProgress: (line) => (/ (cached|base): /.test(line) ? null : onProgress?.(line)),
+    });
     const count = Number.isInteger(inspector.cpus) && inspector.cpus > 0 ? inspector.cpus : null;
     return {
       cpus: count && { count, source: `docker info of the engine at ${inspector.host}` },

@@ -44,7 +44,10 @@ export function readService(input) {
   const starts = [module?.absolute, entry.file && path.resolve(entry.root ?? root, entry.file)].filter(Boolean);
   const code = starts.length > 0 ? readOwnFiles([...new Set(starts)], { root: module?.root ?? root, strip }) : null;
   if (form === 'app') checkNotListening(code, module.absolute, entry, shown);
-  if (form === 'start' && input.port === undefined) entry.port = findListenPort(code?.trees ?? []);
+  if (form === 'start' && input.port === undefined) {
+    const found = findListenPort(code?.trees ?? []);
+    entry.port = found && { ...found, file: shown(found.file) };
+  }
   if (form === 'start' && input.port !== undefined) entry.port = { port: input.port, env: null, given: true };
   const deployment =
     input.readDeployment === false && !input.from?.length
