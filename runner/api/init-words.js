@@ -91,9 +91,7 @@ export function describeBudgets(deployment, given, cpus) {
 // Sidecars and init containers (in the file's header), and Compose files not read beside Kubernetes (on stderr).
 function describeLeftOuts(deployment) {
   if (!deployment) return { leftOut: [], skipped: [] };
-  const leftOut = (deployment.leftOut ?? []).map(
-    ({ source, why }) => `Left out: ${describeLeftOut(source)}: ${why}.`,
-  );
+  const leftOut = (deployment.leftOut ?? []).map(({ source, why }) => `Left out: ${describeLeftOut(source)}: ${why}.`);
   const skipped = deployment.skipped
     ? [
         `left out ${deployment.skipped.sources.map(describeLeftOut).join('; ')}: a Compose file beside Kubernetes manifests is taken for development, not production; to measure its budgets too: init ${deployment.skipped.flag}`,
@@ -109,7 +107,10 @@ export function describeMemory(memory) {
     `${describeSource(source)} (${source.memory.field} ${source.memory.written}, line ${source.memory.line})`;
   const oom = 'past it a run is killed and recorded as `oom`, as the container would be';
   if (memory.sources.length === 1 && memory.others.length === 0 && memory.unlimited.length === 0)
-    return { docker: memory.docker, lines: [`the memory limit of the container that serves your app, ${named(memory.sources[0])}: ${oom}`] };
+    return {
+      docker: memory.docker,
+      lines: [`the memory limit of the container that serves your app, ${named(memory.sources[0])}: ${oom}`],
+    };
   return {
     docker: memory.docker,
     lines: [
@@ -195,7 +196,7 @@ function describePool(service, top) {
       values,
       comment: `libuv pool (UV_THREADPOOL_SIZE): 1 to twice the CPUs, with Node's default 4; your code calls on it:`,
       more: found.calls.map((call) => formatPoolCall(call, service.folder)),
-      production: 'UV_THREADPOOL_SIZE in the service\'s environment',
+      production: "UV_THREADPOOL_SIZE in the service's environment",
     },
   };
 }
@@ -260,7 +261,8 @@ export function describeRequest(chosen, { service, table, engine }) {
   const shown = service.shown;
   const place = (route) =>
     route?.handlers?.[0] ? ` (${shown(route.handlers[0].file)}:${route.handlers[0].line})` : '';
-  const framework = table?.framework ? `a ${table.framework[0].toUpperCase()}${table.framework.slice(1)} route` : null;
+  const name = table?.framework && `${table.framework[0].toUpperCase()}${table.framework.slice(1)}`;
+  const framework = name ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name} route` : null;
   const reached = chosen.route?.reached?.length
     ? `: ${chosen.route.reached.map((call) => formatPoolCall(call, service.folder)).join(', ')}`
     : '';

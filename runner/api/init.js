@@ -78,7 +78,7 @@ export async function init(options = {}) {
   const budgets = describeBudgets(service.deployment, given, cpus);
   const input = {
     kind,
-    name: nameExperiment(kind === 'start' ? path.basename(service.root) : code.base),
+    name: nameExperiment(kind === 'script' || kind === 'command' ? code.base : path.basename(service.root)),
     invocation: options.invocation ?? 'node-threads-lab init',
     schema: referSchema(folder),
     cpus,
@@ -91,7 +91,10 @@ export async function init(options = {}) {
   };
   // What `plan` would refuse (the schema, the module's export) first, before an engine builds anything.
   await checkInitFile(formatInitFile({ ...input, request: PROVISIONAL_REQUEST }), { file, cpus });
-  const http = kind === 'http-app' || kind === 'start' ? await readRequest(service, module, engine?.inspect ? engine : null, options) : null;
+  const http =
+    kind === 'http-app' || kind === 'start'
+      ? await readRequest(service, module, engine?.inspect ? engine : null, options)
+      : null;
   if (http) await http.check();
   const text = http ? formatInitFile({ ...input, request: http.request }) : formatInitFile(input);
   await checkInitFile(text, { file, cpus });
@@ -221,7 +224,10 @@ function chooseKind({ script, httpApp, start, command, image }) {
 // Never over a file init did not write; over its own only with --force.
 function refuseExisting(file, force) {
   if (!existsSync(file)) return;
-  const own = readFileSync(file, 'utf8').split('\n').slice(0, 3).some((line) => line.startsWith(WRITTEN_BY));
+  const own = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(0, 3)
+    .some((line) => line.startsWith(WRITTEN_BY));
   if (force && own) return;
   throw new LabError(
     'ERR_FILE_EXISTS',

@@ -26,8 +26,9 @@ export async function openAppInspector({ onProgress = () => {} } = {}) {
     cpus: NCPU,
     host,
     async inspect({ mount, env = {}, ...spec }) {
-      image ??= (await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR], onProgress })).get(DEFAULT_NODE_MAJOR)
-        .tag;
+      image ??= (await ensureImages(docker, { nodeMajors: [DEFAULT_NODE_MAJOR], onProgress })).get(
+        DEFAULT_NODE_MAJOR,
+      ).tag;
       const raw = await runContainer(docker, {
         image,
         env: { ...env, LAB_PREFLIGHT: JSON.stringify(spec) },

@@ -9,7 +9,16 @@ import { isRequireCall } from '../user-code/module-exports.js';
 // Names a process manager or a platform gives the number of processes (Heroku's WEB_CONCURRENCY, and the like).
 const PROCESS_COUNT = /^(WEB_CONCURRENCY|CLUSTER_WORKERS|NODE_CLUSTER_WORKERS|WORKERS|PROCESSES|CONCURRENCY)$/;
 // What a worker pool's constructor options call its size (piscina, workerpool, poolifier, generic-pool).
-const POOL_SIZE_KEYS = new Set(['maxThreads', 'minThreads', 'maxWorkers', 'minWorkers', 'numThreads', 'threads', 'size', 'max']);
+const POOL_SIZE_KEYS = new Set([
+  'maxThreads',
+  'minThreads',
+  'maxWorkers',
+  'minWorkers',
+  'numThreads',
+  'threads',
+  'size',
+  'max',
+]);
 // Variables that say where or how to serve, never how many: not a count whatever the file.
 const NOT_COUNTS = new Set(['PORT', 'HOST', 'NODE_ENV', 'UV_THREADPOOL_SIZE', 'NODE_OPTIONS', 'LOG_LEVEL']);
 
@@ -32,7 +41,12 @@ export function findKnobs(trees) {
         const name = readEnvName(node);
         if (!name) return;
         const parent = ancestors.at(-2);
-        own.push({ name, file, line: node.loc.start.line, sets: parent?.type === 'AssignmentExpression' && parent.left === node });
+        own.push({
+          name,
+          file,
+          line: node.loc.start.line,
+          sets: parent?.type === 'AssignmentExpression' && parent.left === node,
+        });
       },
       VariableDeclarator(node) {
         if (!isProcessEnv(node.init) || node.id.type !== 'ObjectPattern') return;
@@ -42,7 +56,12 @@ export function findKnobs(trees) {
       },
       CallExpression(node) {
         const callee = node.callee;
-        if (callee.type === 'MemberExpression' && !callee.computed && callee.property.name === 'fork' && isCluster(callee.object, cluster))
+        if (
+          callee.type === 'MemberExpression' &&
+          !callee.computed &&
+          callee.property.name === 'fork' &&
+          isCluster(callee.object, cluster)
+        )
           forks.push({ file, line: node.loc.start.line });
       },
       NewExpression(node) {
@@ -62,7 +81,9 @@ function describeCluster(forks, env) {
   const [first] = forks;
   const reads = env.filter((each) => !each.sets);
   const named = reads.find((each) => PROCESS_COUNT.test(each.name));
-  const inFile = [...new Set(reads.filter((each) => each.file === first.file && !NOT_COUNTS.has(each.name)).map((each) => each.name))];
+  const inFile = [
+    ...new Set(reads.filter((each) => each.file === first.file && !NOT_COUNTS.has(each.name)).map((each) => each.name)),
+  ];
   return { ...first, count: named?.name ?? (inFile.length === 1 ? inFile[0] : null) };
 }
 
@@ -109,11 +130,16 @@ function readClusterBindings(ast) {
   ancestor(ast, {
     ImportDeclaration(node) {
       if (isClusterSource(node.source.value))
-        for (const specifier of node.specifiers) if (specifier.type !== 'ImportSpecifier') names.add(specifier.local.name);
+        for (const specifier of node.specifiers)
+          if (specifier.type !== 'ImportSpecifier') names.add(specifier.local.name);
     },
     VariableDeclarator(node) {
       const init = node.init?.type === 'AwaitExpression' ? node.init.argument : node.init;
-      const source = isRequireCall(init) ? init.arguments[0].value : init?.type === 'ImportExpression' ? init.source.value : null;
+      const source = isRequireCall(init)
+        ? init.arguments[0].value
+        : init?.type === 'ImportExpression'
+          ? init.source.value
+          : null;
       if (isClusterSource(source) && node.id.type === 'Identifier') names.add(node.id.name);
     },
   });
@@ -121,5 +147,8 @@ function readClusterBindings(ast) {
 }
 
 function isCluster(node, names) {
-  return (node.type === 'Identifier' && names.has(node.name)) || (isRequireCall(node) && /^(node:)?cluster$/.test(node.arguments[0].value));
+  return (
+    (node.type === 'Identifier' && names.has(node.name)) ||
+    (isRequireCall(node) && /^(node:)?cluster$/.test(node.arguments[0].value))
+  );
 }

@@ -11,13 +11,7 @@ import { readDeployment } from '../manifests/read-deployment.js';
 import { listPoolCalls } from '../user-code/pool-calls.js';
 import { readOwnFiles } from '../user-code/own-files.js';
 import { chooseServingContainers } from './deployment.js';
-import {
-  describeUnrunnable,
-  findListenAtLoad,
-  findListenPort,
-  findStartFile,
-  readStartScript,
-} from './entry-point.js';
+import { describeUnrunnable, findListenAtLoad, findListenPort, findStartFile, readStartScript } from './entry-point.js';
 import { findKnobs } from './knobs.js';
 import { findReachedCalls } from './reach.js';
 import { chooseRequest } from './request.js';
@@ -95,9 +89,13 @@ function readEntry({ form, start, module }, root, shown) {
   const script = readStartScript(root);
   const command = start ?? script?.command;
   if (form === 'start' && command === undefined)
-    throw new LabError('ERR_USAGE', `--start: no command given, and ${shown(path.join(root, 'package.json'))} has no \`start\` script`, {
-      hint: 'give the command production starts your service with: --start "node src/server.js"',
-    });
+    throw new LabError(
+      'ERR_USAGE',
+      `--start: no command given, and ${shown(path.join(root, 'package.json'))} has no \`start\` script`,
+      {
+        hint: 'give the command production starts your service with: --start "node src/server.js"',
+      },
+    );
   if (form === 'start') {
     const program = describeUnrunnable(command);
     if (program)
@@ -111,7 +109,10 @@ function readEntry({ form, start, module }, root, shown) {
   return {
     form,
     command: command ?? null,
-    source: start !== undefined ? { given: '--start' } : script && { file: shown(path.join(root, script.file)), line: script.line },
+    source:
+      start !== undefined
+        ? { given: '--start' }
+        : script && { file: shown(path.join(root, script.file)), line: script.line },
     file,
     root,
     module: module && shown(module.absolute),

@@ -31,10 +31,13 @@ export function readGivenRequest({ request, headers = [], body, bodyFile }) {
 
 function parseRequestLine(line) {
   const match = /^\s*([A-Za-z]+)\s+(\/\S*)\s*$/.exec(line);
-  if (!match) throw new LabError('ERR_USAGE', `--request: ${JSON.stringify(line)} is not METHOD /path`, { hint: REQUEST_HINT });
+  if (!match)
+    throw new LabError('ERR_USAGE', `--request: ${JSON.stringify(line)} is not METHOD /path`, { hint: REQUEST_HINT });
   const method = match[1].toUpperCase();
   if (!METHODS.includes(method))
-    throw new LabError('ERR_USAGE', `--request: the loader sends ${METHODS.join(', ')}, not ${method}`, { hint: REQUEST_HINT });
+    throw new LabError('ERR_USAGE', `--request: the loader sends ${METHODS.join(', ')}, not ${method}`, {
+      hint: REQUEST_HINT,
+    });
   return { method, path: match[2] };
 }
 

@@ -109,7 +109,8 @@ function readExpressStack(stack, prefix) {
         .filter((method) => method !== '_all')
         .map((method) => ({ method, path: joinPath(prefix, layer.route.path), handlers }));
     }
-    if (Array.isArray(layer.handle?.stack)) return readExpressStack(layer.handle.stack, joinPath(prefix, mountPath(layer)));
+    if (Array.isArray(layer.handle?.stack))
+      return readExpressStack(layer.handle.stack, joinPath(prefix, mountPath(layer)));
     return [];
   });
 }
@@ -149,12 +150,15 @@ function createLocator(root) {
     return answer;
   };
   post('Debugger.enable');
-  const internal = (objectId) => post('Runtime.getProperties', { objectId, ownProperties: true }).internalProperties ?? [];
+  const internal = (objectId) =>
+    post('Runtime.getProperties', { objectId, ownProperties: true }).internalProperties ?? [];
   const locate = (fn) => {
     if (typeof fn !== 'function') return null;
     globalThis.__labRouteHandler = fn;
     try {
-      let properties = internal(post('Runtime.evaluate', { expression: 'globalThis.__labRouteHandler' }).result.objectId);
+      let properties = internal(
+        post('Runtime.evaluate', { expression: 'globalThis.__labRouteHandler' }).result.objectId,
+      );
       for (let depth = 0; depth < 4; depth++) {
         const target = properties.find((property) => property.name === '[[TargetFunction]]');
         if (!target) break;

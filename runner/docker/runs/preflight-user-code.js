@@ -85,7 +85,13 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
   const raw = await runContainer(docker, {
     image,
     env: {
-      LAB_PREFLIGHT: JSON.stringify({ kind, file: target.file, export: target.export, args: target.args ?? {}, request }),
+      LAB_PREFLIGHT: JSON.stringify({
+        kind,
+        file: target.file,
+        export: target.export,
+        args: target.args ?? {},
+        request,
+      }),
     },
     limits: cell.limits,
     mounts: cell.container.mounts,
