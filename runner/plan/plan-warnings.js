@@ -87,7 +87,7 @@ function findSharedLoaders({ experiment, cells }, host, where) {
   return [
     {
       path: first.cpus !== undefined ? locateCellValue(experiment, first, 'cpus') : where,
-      message: `${listed.map((budget) => describeSharedBudget(budget, host.cpuIds.length)).join('; ')}: the load generator will share the server's CPUs in those http cells (their budget needs ${budgets.join(' or ')} of the ${host.cpuIds.length}, leaving none to the loader), and their answer will say so`,
+      message: `${listed.map((budget) => describeSharedBudget(budget, host.cpuIds.length)).join('; ')}, and shares the server's in those http cells (their budget needs ${budgets.join(' or ')} of the ${host.cpuIds.length}); their answer will say so`,
       hint: `the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least ${Math.max(...budgets) + 1} CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names`,
     },
   ];
