@@ -40,8 +40,8 @@ import {
  * @param {string} file  absolute path
  * @param {{ shown?: string, named?: boolean }} [options]  shown: the path comments name it by; named: given with
  *   --from, so a file with no Kubernetes object and no Compose services in it is a mistake
- * @returns {{ sources: ManifestSource[], services: { file, object, selector, targets, line }[], warnings: { file, shown,
- *   line?, column?, message, hint }[] }}  services: Kubernetes Services; warnings: what was not read (a Helm
+ * @returns {{ sources: ManifestSource[], services: { file, object, selector, targets, line }[], warnings: { file,
+ *   shown, line?, column?, message, hint }[] }}  services: Kubernetes Services; warnings: what was not read (a Helm
  *   template, a value filled in later), in plan-warnings.js's form
  * @throws {LabError} ERR_MANIFEST_INVALID (exit 2), with file, line and column
  */
