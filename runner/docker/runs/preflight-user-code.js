@@ -82,24 +82,10 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
   );
   onProgress(`${shown} export \`${target.export}\``);
   const request = kind === 'app' ? describeRequest(target) : undefined;
-  const raw = await runContainer(docker, {
-    image,
-    env: {
-      LAB_PREFLIGHT: JSON.stringify({
-        kind,
-        file: target.file,
-        export: target.export,
-        args: target.args ?? {},
-        request,
-      }),
-    },
-    limits: cell.limits,
-    mounts: cell.container.mounts,
-    timeoutMs: plan.experiment.timeout * 1000,
-    entrypoint: PREFLIGHT_ENTRYPOINT,
-    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
-  });
-  const report = raw.exitCode === 0 && !raw.timedOut ? readPreflightReport(raw.stdout) : null;
+  const { raw, report } = await runPreflight(
+    { docker, plan, cell, image },
+    { kind, file: target.file, export: target.export, args: target.args ?? {}, request },
+  );
   if (!report) {
     const reason = describePreflightFailure(raw, { timeoutS: plan.experiment.timeout });
     const exportIssue = /has no export|is a \w+, not a function/.test(reason);
@@ -135,26 +121,18 @@ async function preflightStart({ docker, plan, cell, image, config, onProgress },
   const shown = Array.isArray(target.start) ? target.start.join(' ') : target.start;
   const request = describeRequest(target.request);
   onProgress(`\`${shown}\`: started once and sent ${request.method} ${request.path}`);
-  const raw = await runContainer(docker, {
-    image,
-    env: {
-      ...cell.env,
-      LAB_PREFLIGHT: JSON.stringify({
-        kind: 'start',
-        start: target.start,
-        port: target.port,
-        ready: target.ready,
-        readyTimeout: target.readyTimeout,
-        request,
-      }),
+  const { raw, report } = await runPreflight(
+    { docker, plan, cell, image },
+    {
+      kind: 'start',
+      start: target.start,
+      port: target.port,
+      ready: target.ready,
+      readyTimeout: target.readyTimeout,
+      request,
     },
-    limits: cell.limits,
-    mounts: cell.container.mounts,
-    timeoutMs: plan.experiment.timeout * 1000,
-    entrypoint: PREFLIGHT_ENTRYPOINT,
-    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
-  });
-  const report = raw.exitCode === 0 && !raw.timedOut ? readPreflightReport(raw.stdout) : null;
+    cell.env,
+  );
   if (!report)
     throw locatedError(
       config,
@@ -164,6 +142,20 @@ async function preflightStart({ docker, plan, cell, image, config, onProgress },
     );
   checkAnswer(config, [...at, 'request'], request, target.request?.status ?? 200, report.answer, onProgress);
   return [];
+}
+
+// One preflight container with the cell's limits and mount: its raw outcome, and its report (null when none).
+async function runPreflight({ docker, plan, cell, image }, spec, env = {}) {
+  const raw = await runContainer(docker, {
+    image,
+    env: { ...env, LAB_PREFLIGHT: JSON.stringify(spec) },
+    limits: cell.limits,
+    mounts: cell.container.mounts,
+    timeoutMs: plan.experiment.timeout * 1000,
+    entrypoint: PREFLIGHT_ENTRYPOINT,
+    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
+  });
+  return { raw, report: raw.exitCode === 0 && !raw.timedOut ? readPreflightReport(raw.stdout) : null };
 }
 
 /** The request every run sends, as the preflight sends it once. */
