@@ -162,3 +162,13 @@ test("a handler reaches a pool call through a promisified constant and another f
     ['crypto.pbkdf2'],
   ]);
 });
+
+test("an axis init's production: record does not name was added by hand: no production twin in this service", async () => {
+  const { findProductionTwin } = await import('../../../runner/domain/axes.js');
+  const production = { uv_threadpool_size: "UV_THREADPOOL_SIZE in the service's environment" };
+  expect(findProductionTwin('uv_threadpool_size', 2, 'app', production)).toMatchObject({ twin: true, byHand: false });
+  expect(findProductionTwin('cluster', 2, 'app', production)).toMatchObject({ twin: false, byHand: true, where: null });
+  // No record (a file written by hand for no particular service): the lab's shape decides, as before.
+  expect(findProductionTwin('cluster', 2, 'app', undefined)).toMatchObject({ twin: true, byHand: false });
+  expect(findProductionTwin('workers', 2, 'app', undefined)).toMatchObject({ twin: false, byHand: false });
+});
