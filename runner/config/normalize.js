@@ -60,6 +60,7 @@ export function normalizeExperiment(name, experiment) {
     ...(search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
+    ...(experiment.production ? { production: { ...experiment.production } } : {}),
   };
 }
 

@@ -155,6 +155,23 @@ export const EXPERIMENT_PROPERTIES = {
   params: {
     $ref: '#/definitions/params',
   },
+  production: {
+    title: 'Where production sets each knob',
+    description:
+      'The knobs your service has where it is deployed, each axis name with where production sets it (a file and line, ' +
+      'an environment variable): `init` writes it from what it read of your service, and `plan` shows it. An axis of the ' +
+      'matrix that is not named here was added by hand and has no production twin in this service: the advice says so when ' +
+      'it recommends a setting of it. Leave it out for a file that measures no particular service.',
+    type: 'object',
+    propertyNames: { anyOf: [{ enum: Object.keys(AXES) }, { pattern: ENV_AXIS.pattern }] },
+    additionalProperties: { type: 'string', minLength: 1 },
+    examples: [
+      {
+        cpus: 'k8s/deployment.yaml:21 limits.cpu',
+        uv_threadpool_size: "UV_THREADPOOL_SIZE in the service's environment",
+      },
+    ],
+  },
   claims: CLAIMS_PROPERTY,
   recommend: RECOMMEND_PROPERTY,
   search: SEARCH_PROPERTY,

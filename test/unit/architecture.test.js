@@ -33,6 +33,10 @@ const LAYERS = [
   // estimate/: how long a plan will take (earlier folders' run times, the shipped figures, the model).
   ['runner/estimate/'],
   ['runner/plan/', 'runner/user-code/', 'runner/manifests/'],
+  // service/: one description of a service from its folder (its deployment's serving container, its pool calls, the
+  // knobs its code reads, its entry point, the request from the built app's route table), over manifests/ and
+  // user-code/; init turns it into the file.
+  ['runner/service/'],
   ['runner/rounds/'],
   // The backend contract (what the run loop asks of whatever runs a container); docker/ implements it.
   ['runner/backend/'],
