@@ -4,7 +4,7 @@
 // axis is spaced by value (a log2 scale for powers of two or a span of 8× or more, axis-scale.js, and it says
 // so); text values are evenly spaced categories. Same points, same bytes: no dates, no random ids, fixed number
 // formatting.
-import { orderValues } from '../domain/cells.js';
+import { orderValues } from '../cells/cell.js';
 import { median } from '../stats/statistics.js';
 import { chooseAxisScale } from './axis-scale.js';
 

@@ -14,8 +14,6 @@ const LAYERS = [
   [
     'runner/domain/',
     'runner/stats/',
-    'runner/verdicts/',
-    'runner/model/',
     'images/',
     'images/workload/',
     'images/workload/http/',
@@ -25,6 +23,11 @@ const LAYERS = [
     'images/workload/user/',
     'images/workload/workloads/',
   ],
+  // What a cell is (its shape, id, axes, the budget axes, a claim's pairs), below every room that reads cells; then
+  // the capacity model and the verdicts, shared like stats by the stages above.
+  ['runner/cells/'],
+  ['runner/model/'],
+  ['runner/verdicts/'],
   ['runner/config/', 'runner/config/diagnostics/'],
   // plan/ turns a config into runs; user-code/ reads the user's own modules before any run (the preflight's static
   // half, and what in them runs on the libuv pool); manifests/ reads the service's deployment files (Kubernetes,

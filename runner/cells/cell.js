@@ -1,7 +1,41 @@
-// A folder's cells, as every stage reads them: a metric's sample and median, which axes vary, cells grouped by the
-// values of some axes, the order of an axis' values, and the words for a combination. A cell is
-// { cell, values: { axis: value }, workload, runs }; a flat row (a pivot's) is read with `valuesOf: (row) => row`.
+// What a cell is, once, for the rounds, the verdicts and the report: one combination of axis values (the matrix's
+// product, an `include` entry), with its id (cell-id.js) and the runs measured in it. Its shape is
+// { cell, values: { axis: value }, workload, runs, disturbedRuns, statuses } (buildCell); the summary (report/
+// summary.js) adds its statistics. Here too what every stage reads of cells: a metric's sample and median, which axes
+// vary, cells grouped by the values of some axes, the order of an axis' values, and the words for a combination. A
+// flat row (a pivot's) is read with `valuesOf: (row) => row`.
+import { isMeasured } from '../domain/interference.js';
 import { median } from '../stats/statistics.js';
+
+/**
+ * A cell with its rows: the runs a statistic counts (domain/interference.js isMeasured), the ok runs the host
+ * disturbed and the statistics leave out (what an answer may count when the host stayed busy through every round:
+ * verdicts/advice.js), and how many rows ended in each status (a setting out of memory is out: verdicts/
+ * failed-settings.js).
+ * @param {{ cell: string, values: object, workload?: string }} cell  a plan's cell, or run.json's (whose values name
+ *   the workload)
+ * @param {object[]} rows  typed rows: every row so far, or the cell's own
+ * @param {{ keepDisturbed?: boolean }} [options]
+ */
+export function buildCell({ cell, values, workload }, rows, { keepDisturbed = false } = {}) {
+  const own = rows.filter((row) => row.cell === cell);
+  const runs = own.filter((row) => isMeasured(row, { keepDisturbed }));
+  return {
+    cell,
+    values,
+    workload: workload ?? values.workload ?? own[0]?.workload,
+    runs,
+    disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
+    statuses: countStatuses(own),
+  };
+}
+
+/** { ok: 3, oom: 1 }: the statuses of rows that are not warm-ups. */
+export function countStatuses(rows) {
+  const counts = {};
+  for (const row of rows) if (row.warmup !== true && row.status) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  return counts;
+}
 
 /** The metric's finite values over the cell's measured runs. */
 export function sampleOf(cell, column) {
