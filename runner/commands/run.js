@@ -91,7 +91,7 @@ export function buildRunDocument(outcome) {
   };
 }
 
-/** `runMatrix`: the API's run() (a test gives one over the fake executor). */
+/** `runMatrix`: the API's run() (a test gives one over the fake backend, test/support/fake-run.js). */
 export async function main(argv, { stdout, stderr, paths, version, runMatrix = run }) {
   const args = parseRunArguments(argv);
   if (args.help) {

@@ -37,7 +37,7 @@ const LAYERS = [
   ['runner/estimate/'],
   ['runner/plan/', 'runner/user-code/', 'runner/manifests/'],
   ['runner/rounds/'],
-  // The backend contract (what the run loop asks of whatever runs a container); docker/ implements it.
+  // The backend contract (what the run loop asks of whatever runs a container) and its fake; docker/ implements it.
   ['runner/backend/'],
   // The run stage in three rooms, one way: runs (one container) ← engines (reaching, making, probing an engine) ←
   // images (base and workload images, the rootfs builder) ← the door (engine-set.js, session.js).
