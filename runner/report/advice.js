@@ -235,14 +235,6 @@ export function formatAdviceText(advice) {
   return lines;
 }
 
-/** The lines report.md, report.html and the end of a matrix lead with: one sentence per budget. */
-export function formatAdviceLines(advice) {
-  const lines = advice.answers.map((answer) => answer.words);
-  for (const drop of advice.race?.dropped ?? [])
-    lines.push(`race: ${drop.label} stopped after round ${drop.round} (${drop.why})`);
-  return lines;
-}
-
 function formatPercentage(value) {
   if (value === 0) return '0%';
   return `${value < 0.1 ? '<0.1' : formatNumber(value, value < 10 ? 2 : 3)}%`;

@@ -5,7 +5,6 @@ import { median, modifiedZScores, summarizeSample, SUMMARY_STATS } from '../stat
 import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
-import { isMeasured } from '../domain/interference.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
 import { buildCell } from '../cells/cell.js';
@@ -13,9 +12,6 @@ import { buildCell } from '../cells/cell.js';
 // ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the
 // logarithms
 // — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
-
-// A run counts in statistics when it finished ok, was not a warm-up and was not disturbed (domain/interference.js).
-export { isMeasured };
 
 /**
  * @param {{ runs: object[], info: object|null, axes: string[] }} results  from readResults
