@@ -52,9 +52,13 @@ export async function main(argv, { stdout = process.stdout } = {}) {
 }
 
 async function runWithBusyLoops({ config, out, busy, seed }) {
-  const child = execa(process.execPath, [CLI, '--config', config, '--out', out, '--keep-disturbed', '--seed', seed], {
-    reject: false,
-  });
+  const child = execa(
+    process.execPath,
+    [CLI, 'run', '--config', config, '--out', out, '--keep-disturbed', '--seed', seed],
+    {
+      reject: false,
+    },
+  );
   let loops = [];
   const stopLoops = () => {
     for (const loop of loops) loop.kill('SIGKILL');

@@ -29,6 +29,8 @@ and the libuv pool is one when the code calls APIs that run on it (the calls are
   --from FILE       a Kubernetes manifest or Compose file to read the budgets and memory limit from, instead of
                     looking in the module's project (repeat for more); with --cpus, only its memory limit is used
   --config FILE     the file to write (default: experiments.yml); paths in it are relative to its folder
+  --json            one JSON document on stdout instead of the two lines: { file, kind, cpus, budgets, memory,
+                    warnings } (docs/api.md: init)
   -h, --help        this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
@@ -42,6 +44,7 @@ const OPTIONS = {
   cpus: { type: 'string', multiple: true },
   from: { type: 'string', multiple: true },
   config: { type: 'string' },
+  json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
@@ -71,6 +74,11 @@ export async function main(argv, { stdout, stderr, paths }) {
     invocation: ['node-threads-lab init', ...argv.map(quoteWord)].join(' '),
   });
   for (const warning of written.warnings) stderr.write(`${formatWarning(warning)}\n`);
+  if (values.json) {
+    const { text, ...document } = written;
+    stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    return 0;
+  }
   const cpus = written.budgets
     ? `CPUs ${written.budgets.values.join(', ')}, from ${written.budgets.from}`
     : `CPUs ${written.cpus.count}, from ${written.cpus.source}`;

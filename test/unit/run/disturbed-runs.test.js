@@ -243,7 +243,7 @@ test('--resume keeps the disturbed rows and finishes the re-runs owed, never pas
 
 test('a resume keeps the choice its folder was started with: --keep-disturbed on a folder started without it is refused', async () => {
   const { out } = await runPlan(planOf(), () => false);
-  await expect(runCommandLine(['--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({
+  await expect(runCommandLine(['run', '--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({
     code: 'ERR_USAGE',
     message: expect.stringMatching(/was started without it/),
   });

@@ -112,7 +112,7 @@ describe('the CLI loads no Docker code', () => {
     });
 
   test('for --plan', async () => {
-    const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
+    const result = await cli('run', '--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 2 runs = 32 runs/m);
@@ -129,7 +129,7 @@ describe('the CLI loads no Docker code', () => {
   });
 
   test('for a config error', async () => {
-    const result = await cli('--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
+    const result = await cli('run', '--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/unknown axis `threads`/);
     expect(result.stderr).not.toMatch(/Docker code loaded/);
