@@ -1,6 +1,6 @@
 // The first half of every matrix and the whole of `plan`: an experiments file (or the same as an object) →
 // checked, resumed and expanded into runs. Loads no Docker code: `plan` and a config error must work
-// without an engine (test/unit/run-experiments.test.js runs them under an import hook that forbids it).
+// without an engine (test/unit/run/run-experiments.test.js runs them under an import hook that forbids it).
 import path from 'node:path';
 import { loadConfig, validateConfig } from '../config/load-config.js';
 import { readHost } from '../config/host.js';

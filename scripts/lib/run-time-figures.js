@@ -4,7 +4,7 @@
 // them when no earlier folder of its own ran the work (runner/estimate/estimate.js): a calibration that needs no
 // engine.
 // Generated, never typed: npm run run-times (scripts/write-run-time-figures.js, a step of npm run docs);
-// test/unit/plan/run-time-figures.test.js fails while the committed file and the folders disagree.
+// test/unit/estimate/run-time-figures.test.js fails while the committed file and the folders disagree.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
