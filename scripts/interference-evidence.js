@@ -113,8 +113,8 @@ export function readBusy(dir) {
 
 /**
  * A one-cell folder's runs against its median wall time.
- * @returns {{ runs: object[], medianWallMs: number, rho: { interference: number, cpuDev: number|null }, groups:
- *   object[] }}
+ * @returns {{ runs: object[], medianWallMs: number, rho: { interference: number, cpuDev: number|null },
+ *   groups: object[] }}
  */
 export function summarizeEvidence(results, busy = new Map()) {
   const ok = results.runs.filter((run) => run.status === 'ok' && run.warmup !== true);

@@ -30,9 +30,9 @@ export const DEFAULT_CONFIG_FILE = 'experiments.yml';
  * @param {number} [options.slots]
  * @param {boolean} [options.keepDisturbed]  count disturbed runs in the statistics and re-run none (a resume keeps its
  *   folder's choice)
- * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots:
- *   number,
- *   warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec, plan/plan-runs.js)
+ * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[],
+ *   slots: number, warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec,
+ *   plan/plan-runs.js)
  */
 export async function preparePlan(
   configOrFile,

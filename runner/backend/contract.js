@@ -1,7 +1,7 @@
 // The backend contract: what the run loop asks of whatever runs a container, and what it gets back. The loop
 // (run/run-matrix.js, run/dispatch-runs.js) knows only this module and the lanes it is handed; the Docker backend
 // (docker/runs/executor.js, docker/runs/lanes.js) is one implementation, the fake backend beside this file (fake.js)
-// the other; test/unit/backend/contract.test.js holds both to the rules below. docs/architecture.md sketches where a
+// the other; test/support/backend-contract.js holds both to the rules below. docs/architecture.md sketches where a
 // Kubernetes Job backend would plug in.
 //
 // The rules a backend keeps:
@@ -12,8 +12,7 @@
 // - `signal` aborted (Ctrl-C, a results file that cannot be written): stop the run, remove what it made, resolve with
 //   `{ aborted: true }`; the run gets no row and `--resume` runs it again.
 // - The engine went away (socket refused, vanished): throw `backendLost(...)`. The run gets no row; the dispatcher
-// drops
-//   every lane of that engine and hands the run to another lane, or returns it as not run.
+//   drops every lane of that engine and hands the run to another lane, or returns it as not run.
 // - Any other throw ends the matrix (rows written so far are kept).
 import { LabError } from '../errors.js';
 

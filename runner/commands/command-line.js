@@ -1,7 +1,6 @@
-// What every subcommand (run, plan, report, claims, compare, init, images) shares: argv parsing that turns a mistake
-// into
-// a usage error (exit 2) with a "did you mean", one place that prints an error once and sets the exit
-// status, and telling whether this module is the program that was started (also through a symlink).
+// What every subcommand (run, plan, report, claims, advise, compare, model, init, images) shares: argv parsing that
+// turns a mistake into a usage error (exit 2) with a "did you mean", one place that prints an error once and sets the
+// exit status, and telling whether this module is the program that was started (also through a symlink).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -1,7 +1,7 @@
 // `node-threads-lab run`: argv → run() (api/run.js), its progress printed on stderr and its results on stdout
 // (progress.js; with --json the results document), the outcome turned into the exit status: 0 all runs ok, 1 finished
-// with failed runs (their rows are in the CSV) or an engine
-// lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
+// with failed runs (their rows are in the CSV) or an engine lost, 2 invalid config or preflight failure (nothing run),
+// 130/143 stopped by SIGINT/SIGTERM.
 import { LabError } from '../errors.js';
 import { BACKEND_LOST } from '../backend/contract.js';
 import { parseCommandLine } from './command-line.js';

@@ -1,8 +1,7 @@
 // The most runs adaptive rounds (rounds/adaptive.js) or a race (rounds/race.js) may add, known before any run: each
-// cell
-// that can get another round may go up to `adaptive.max_repetitions`. Which cells can: every one with
-// `target_ci_pct`; with `claims: true` the cells a claim compares; with `search: race` every cell of a budget that
-// has a knob to set (the advice's settings). The rounds stop earlier when the questions settle; never later.
+// cell that can get another round may go up to `adaptive.max_repetitions`. Which cells can: every one with
+// `target_ci_pct`; with `claims: true` the cells a claim compares; with `search: race` every cell of a budget that has
+// a knob to set (the advice's settings). The rounds stop earlier when the questions settle; never later.
 import { listAxes, listBudgetAxes } from '../cells/axes.js';
 import { varyingAxes } from '../cells/cell.js';
 import { pairClaimCells } from '../cells/claim-pairs.js';

@@ -185,8 +185,8 @@ const WHAT_IF = 20;
 /**
  * The answer as a table: each setting, cheapest first, with its runs, its median, its bound and its state — what the
  * terminal, report.md and report.html show above the sentence.
- * @returns {{ budget: string, workload: string, metric: string, status: string, header: string[], rows: string[][],
- *   words: string }}
+ * @returns {{ budget: string, workload: string, metric: string, status: string, header: string[],
+ *   rows: string[][], words: string }}
  */
 export function buildAdviceTable(answer) {
   const worse = answer.better === 'lower' ? 'slower' : 'lower';

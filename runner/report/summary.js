@@ -10,8 +10,7 @@ import { attachModels, listModelColumns, readModelValues } from './model-columns
 import { buildCell } from '../cells/cell.js';
 
 // ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the
-// logarithms
-// — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
+// logarithms — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
 
 /**
  * @param {{ runs: object[], info: object|null, axes: string[] }} results  from readResults

@@ -7,8 +7,8 @@
  * The setting as advice lists it when its cell ran out of memory, else null.
  * @param {{ cell: string, statuses?: Record<string, number> }} cell  a cell (cells/cell.js buildCell)
  * @param {string} label  the setting's words (uv_threadpool_size=4 cluster=2)
- * @returns {{ cell: object, label: string, state: 'failed', why: string, median: null, n: number, constraints: [],
- *   cost: null }|null}
+ * @returns {{ cell: object, label: string, state: 'failed', why: string, median: null, n: number,
+ *   constraints: [], cost: null }|null}
  */
 export function judgeFailures(cell, label) {
   const statuses = cell.statuses ?? {};
