@@ -25,8 +25,8 @@ export function listDocFolders(root = ROOT) {
 
 /**
  * The steps, in order: a later one may read what an earlier one wrote (findings.md reads the folders' reports).
- * `writes`: the generated pages, as paths or folder prefixes — test/unit/scripts/docs-steps.test.js checks that every
- * page saying it is generated has a step here or is a benchmark's.
+ * `writes`: the generated pages, as paths or folder prefixes — test/unit/scripts/maintainer-tools.test.js checks that
+ * every page saying it is generated has a step here or is a benchmark's.
  */
 export function listSteps(root = ROOT) {
   const folders = listDocFolders(root);

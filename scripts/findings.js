@@ -45,7 +45,7 @@ import { loadConfig } from '../runner/config/load-config.js';
 import { readResults } from '../runner/results/read-results.js';
 import { judgeResults } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
-import { orderValues } from '../runner/domain/cells.js';
+import { orderValues } from '../runner/cells/cell.js';
 import { findMetric } from '../runner/domain/metrics.js';
 import { compareUnpaired } from '../runner/verdicts/compare-pair.js';
 import { CLASSES } from '../runner/verdicts/capacity-class.js';

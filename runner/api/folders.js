@@ -49,9 +49,9 @@ function checkClaimCellsOf(results, claims) {
  * @param {string} dir
  * @param {object[]|string} [claims]  claims as experiments.yml writes them, or an experiments file whose experiment
  *   of the folder's name has them (claims written after the run); default: those recorded in run.json
- * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3, claims_verdict:
- *   string|null,
- *   claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows of verdicts.csv
+ * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3,
+ *   claims_verdict: string|null, claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows
+ *   of verdicts.csv
  */
 export async function judge(dir, claims, { keepDisturbed } = {}) {
   const absolute = resolve(dir);
@@ -152,11 +152,10 @@ export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, al
  * (as experiments.yml writes it), or the defaults (the primary metric, per cpus/cpuset/node/engine, within 5%).
  * @param {string} dir
  * @param {{ recommend?: object }} [options]
- * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[], race: object|null
- *   }}
- *   answers: advice.csv's rows; tables: per budget { budget, workload, metric, status, header, rows, words }, each
- *   setting (cheapest first) with its runs, median, bound and state; race: with `search: race`, the settings that
- *   stopped early, when and why
+ * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[],
+ *   race: object|null }}  answers: advice.csv's rows; tables: per budget { budget, workload, metric, status, header,
+ *   rows, words }, each setting (cheapest first) with its runs, median, bound and state; race: with `search: race`,
+ *   the settings that stopped early, when and why
  */
 export function advise(dir, { recommend, keepDisturbed } = {}) {
   const absolute = resolve(dir);

@@ -40,6 +40,7 @@ BUDGETS:
                       no deployment file is looked for
   --config FILE       the file to write (default: experiments.yml); paths in it are relative to its folder
   --force             overwrite a file init wrote before
+  --json              one JSON document on stdout instead of the lines: what init wrote and read (docs/api.md: init)
   -h, --help          this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
@@ -61,6 +62,7 @@ const OPTIONS = {
   from: { type: 'string', multiple: true },
   config: { type: 'string' },
   force: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 };
 
@@ -104,11 +106,18 @@ export async function main(argv, { stdout, stderr, paths }) {
   });
   for (const warning of written.warnings) stderr.write(`${formatWarning(warning)}\n`);
   for (const notice of written.notices) stderr.write(`init: ${notice}\n`);
+  if (values.json) {
+    const { text, ...document } = written;
+    stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    return 0;
+  }
   const cpus = written.budgets
     ? `CPUs ${written.budgets.values.join(', ')}, from ${written.budgets.from}`
     : `CPUs ${written.cpus.count}, from ${written.cpus.source}`;
   const memory = written.memory ? `; memory ${written.memory}` : '';
-  const request = written.request ? `; request ${written.request.method} ${written.request.path}` : '';
+  const request = written.request
+    ? `; request ${written.request.method} ${written.request.path}${written.request.status ? '' : ' (not sent yet: no engine answered; `run` sends it before any measured run)'}`
+    : '';
   const config = values.config ? ` --config ${values.config}` : '';
   stdout.write(
     `wrote ${written.file}: ${cpus}${memory}${request}\nnext: node-threads-lab plan${config}, then node-threads-lab run${config}\n`,

@@ -9,9 +9,6 @@ import { suggestName } from '../../images/workload/lib/suggest.js';
 import { claimableMetrics } from './check-claims.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
 
-/** Axes that are the CPU budget (what the person gets, not what they set): one answer per value. */
-export const BUDGET_AXES = ['cpus', 'cpuset', 'node', 'engine'];
-
 export const RECOMMEND_DEFAULTS = { within: 0.05, prefer: 'fewest' };
 // The race's start rounds: those of the rule docs/statistics.md chose (DEFAULT_BOUND_RULE.n0).
 export const RACE_DEFAULTS = { from_round: DEFAULT_BOUND_RULE.n0 };

@@ -2,10 +2,11 @@
 // ones every cell shares said once), the runs planned for each and the most adaptive rounds or a race may add, the
 // time each run is expected to take and where that figure comes from, the claims with their metrics, the advice's
 // metric. Plain data: `plan --json` prints it, plan/format-plan.js turns it into the text.
-import { sortByAxes, varyingAxes } from '../domain/cells.js';
+import { sortByAxes, varyingAxes } from '../cells/cell.js';
 import { describeQuestions } from './describe-questions.js';
 import { estimatePlan, knownWorkloadMs } from '../estimate/estimate.js';
-import { countMostExtraRuns, listAxes } from './most-runs.js';
+import { listAxes } from '../cells/axes.js';
+import { countMostExtraRuns } from './most-runs.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan

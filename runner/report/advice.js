@@ -276,8 +276,8 @@ const WHAT_IF = 20;
 /**
  * The answer as a table: each setting, cheapest first, with its runs, its median, its bound and its state — what the
  * terminal, report.md and report.html show above the sentence.
- * @returns {{ budget: string, workload: string, metric: string, status: string, header: string[], rows: string[][],
- *   words: string }}
+ * @returns {{ budget: string, workload: string, metric: string, status: string, header: string[],
+ *   rows: string[][], words: string }}
  */
 export function buildAdviceTable(answer) {
   const bound =
@@ -329,14 +329,6 @@ export function formatAdviceText(advice) {
     lines.push(`  ${table.words}`, '');
   }
   // Which settings a race stopped early is in the table (their runs and state); report.md lists when and why.
-  return lines;
-}
-
-/** The lines report.md, report.html and the end of a matrix lead with: one sentence per budget. */
-export function formatAdviceLines(advice) {
-  const lines = advice.answers.map((answer) => answer.words);
-  for (const drop of advice.race?.dropped ?? [])
-    lines.push(`race: ${drop.label} stopped after round ${drop.round} (${drop.why})`);
   return lines;
 }
 

@@ -13,7 +13,7 @@ import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { compareUnpaired } from '../verdicts/compare-pair.js';
 import { DEFAULT_THRESHOLD, judgeChange, judgeGate, pairCells, parseThreshold } from '../verdicts/compare-cells.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
-import { varyingAxes } from '../domain/cells.js';
+import { varyingAxes } from '../cells/cell.js';
 import { keepDelivered } from '../domain/delivery.js';
 import { describeRatio, formatReading, READINGS } from './ratio-words.js';
 import { readResults } from '../results/read-results.js';

@@ -9,7 +9,7 @@ import { renderHeatmap } from './heatmap.js';
 import { axisLabel, findMetric } from '../domain/metrics.js';
 import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
-import { varyingAxes } from '../domain/cells.js';
+import { varyingAxes } from '../cells/cell.js';
 import { median } from '../stats/statistics.js';
 import { buildSummaryTable } from './summary-table.js';
 import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml, renderMethodHtml } from './answers.js';

@@ -5,18 +5,12 @@ import { median, modifiedZScores, summarizeSample, SUMMARY_STATS } from '../stat
 import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
-import { isMeasured } from '../domain/interference.js';
-import { sortCellRuns } from '../domain/delivery.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
-import { countStatuses } from '../verdicts/failed-settings.js';
+import { buildCell } from '../cells/cell.js';
 
 // ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the
-// logarithms
-// — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
-
-// A run counts in statistics when it finished ok, was not a warm-up and was not disturbed (domain/interference.js).
-export { isMeasured };
+// logarithms — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
 
 /**
  * @param {{ runs: object[], info: object|null, axes: string[] }} results  from readResults
@@ -31,10 +25,10 @@ export function summarizeCells(results, { baseline } = {}) {
   const sorting = { keepDisturbed, disturbedAbove: info?.config?.disturbed_above };
   const cells = listCells(results).map((cell) =>
     summarizeCell(
-      { ...cell, experiment },
+      experiment,
+      buildCell(cell, runs, sorting),
       runs.filter((run) => run.cell === cell.cell),
       hostCpus,
-      sorting,
     ),
   );
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
@@ -71,22 +65,17 @@ function listCells({ runs, info, axes }) {
   return [...cells.values()].map(({ cell, values, limits, firstRun }) => ({
     cell,
     values: values ?? pickAxes(firstRun, axes),
-    memoryMb: toMebibytes(limits?.memoryBytes),
+    limits,
   }));
-}
-
-/** A memory limit in bytes → MiB, the unit of peak_rss_mb; null when the folder does not say. */
-export function toMebibytes(bytes) {
-  return Number.isFinite(bytes) && bytes > 0 ? bytes / 2 ** 20 : null;
 }
 
 function pickAxes(run, axes) {
   return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
 }
 
-function summarizeCell({ experiment, cell, values, memoryMb }, cellRuns, hostCpus, sorting) {
-  const { runs: measured, disturbedRuns, delivery } = sortCellRuns(cellRuns, sorting);
-  const workload = values.workload ?? cellRuns[0]?.workload;
+// The cell (cells/cell.js) with its statistics: what summary.csv, the charts, the verdicts and the advice read.
+function summarizeCell(experiment, built, cellRuns, hostCpus) {
+  const { cell, values, workload, runs: measured } = built;
   const stats = {};
   const outlierRuns = [];
   for (const metric of primaryMetrics(workload)) {
@@ -113,22 +102,11 @@ function summarizeCell({ experiment, cell, values, memoryMb }, cellRuns, hostCpu
   );
   return {
     experiment,
-    cell,
-    values,
-    workload,
-    // The memory limit the cell ran under (MiB): what the advice weighs measured memory against.
-    memoryMb,
+    ...built,
     n: measured.length,
     failed: cellRuns.filter((run) => run.status !== 'ok').length,
-    // What the advice needs to know of the runs that did not count: which ran out of memory.
-    statuses: countStatuses(cellRuns),
     warmups: cellRuns.filter((run) => run.warmup === true).length,
     disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
-    runs: measured,
-    // The ok runs the host disturbed and the statistics leave out, and whether the host gave the cell its CPUs: an
-    // answer counts no run of a cell it did not (domain/delivery.js).
-    disturbedRuns,
-    delivery,
     stats,
     outlierRuns,
     seen,

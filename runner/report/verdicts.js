@@ -58,9 +58,9 @@ export function judgeResults(
  * @param {object[]} cells   [{ cell, values, workload, runs }]
  * @param {string[]} axes
  * @param {object[]} [claims]
- * @returns {{ rows: object[], claims: object[], steps: object[], leaders: object[], columns: string[], csvRows:
- *   object[],
- *   exitCode: 0|1|3 }}  exitCode: 0 every claim holds (or none), 1 one is refuted, 3 some inconclusive, none refuted
+ * @returns {{ rows: object[], claims: object[], steps: object[], leaders: object[], columns: string[],
+ *   csvRows: object[], exitCode: 0|1|3 }}  exitCode: 0 every claim holds (or none), 1 one is refuted, 3 some
+ *   inconclusive, none refuted
  */
 export function buildVerdicts(cells, axes, claims = []) {
   const claimRows = judgeClaims(cells, axes, claims).map(withWords);

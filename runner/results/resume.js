@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LabError } from '../errors.js';
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 import { TASK_COLUMNS } from '../domain/columns.js';
-import { computeCellId } from '../plan/cell-id.js';
+import { computeCellId } from '../cells/cell-id.js';
 import { formatRunKey } from '../plan/plan-runs.js';
 import { droppedColumns, readHeader } from './csv.js';
 import { readCsv } from './read-results.js';

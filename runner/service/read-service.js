@@ -38,15 +38,7 @@ export function readService(input) {
   const starts = [module?.absolute, entry.file && path.resolve(entry.root ?? root, entry.file)].filter(Boolean);
   const code = starts.length > 0 ? readOwnFiles([...new Set(starts)], { root: module?.root ?? root, strip }) : null;
   if (form === 'app') checkNotListening(code, module.absolute, entry, shown);
-  if (form === 'start' && input.port === undefined) {
-    const found = findListenPort(code?.trees ?? []);
-    entry.port = found && { ...found, file: shown(found.file) };
-  }
-  if (form === 'start' && input.port !== undefined) entry.port = { port: input.port, env: null, given: true };
-  const deployment =
-    input.readDeployment === false && !input.from?.length
-      ? null
-      : readDeployment({ from: input.from ?? [], start: base, folder });
+  if (form === 'start') entry.port = findPort(input.port, code, shown);
   return {
     folder,
     root,
@@ -60,11 +52,29 @@ export function readService(input) {
       unread: code.unread,
     },
     knobs: code ? findKnobs(code.trees) : { env: [], cluster: null, pools: [] },
-    deployment: deployment && {
-      ...deployment,
-      ...chooseServingContainers(deployment, { container: input.container, named: (input.from ?? []).length > 0 }),
-    },
+    deployment: readServingDeployment(input, base),
   };
+}
+
+// The port a start command listens on: --port, else the one its code passes to listen().
+function findPort(given, code, shown) {
+  if (given !== undefined) return { port: given, env: null, given: true };
+  const found = findListenPort(code?.trees ?? []);
+  return found && { ...found, file: shown(found.file) };
+}
+
+// The deployment files (named with --from, else found beside the code) and the container among them that serves
+// the app; none read when the budgets were given with --cpus and no file was named.
+function readServingDeployment(input, base) {
+  const named = input.from ?? [];
+  if (input.readDeployment === false && named.length === 0) return null;
+  const deployment = readDeployment({ from: named, start: base, folder: input.folder });
+  return (
+    deployment && {
+      ...deployment,
+      ...chooseServingContainers(deployment, { container: input.container, named: named.length > 0 }),
+    }
+  );
 }
 
 /**

@@ -6,7 +6,8 @@
 // open, with the rounds that would probably settle it. A setting that ran out of memory, or confidently breaks a
 // `require`, is out before the comparison. The Node default is compared with the recommendation.
 import { AXES } from '../domain/axes.js';
-import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
+import { BUDGET_AXES } from '../cells/axes.js';
+import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyingAxes } from '../cells/cell.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { median } from '../stats/statistics.js';
@@ -14,9 +15,6 @@ import { chooseSetting, DEFAULT_BOUND_RULE } from './choose-setting.js';
 import { compareCells } from './compare-pair.js';
 import { judgeFailures } from './failed-settings.js';
 import { formatRatio } from './format-ratio.js';
-
-/** Axes that are the CPU budget by default (what a service gets, not what it sets). */
-export const BUDGET_AXES = ['cpus', 'cpuset', 'node', 'engine'];
 
 /** Node's own setting: what a service runs with when nobody sets anything. */
 export const NODE_DEFAULT = { uv_threadpool_size: AXES.uv_threadpool_size.unset, workers: 0, cluster: 0 };
@@ -304,7 +302,7 @@ export function formatCpus(cpus, { unit = true } = {}) {
   return unit ? `${shown} CPU${shown === 1 ? '' : 's'}` : String(shown);
 }
 
-// A re-run takes the round of the run it replaces (domain/cells.js roundsOf): the block the disturbance broke.
+// A re-run takes the round of the run it replaces (cells/cell.js roundsOf): the block the disturbance broke.
 function roundOf(run) {
   return Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition;
 }

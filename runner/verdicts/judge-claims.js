@@ -6,11 +6,12 @@ import { modelRatio } from '../model/predict.js';
 import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
-import { formatWhere, groupByAxes, matchesWhere, cellMedian, sameValue, varyingAxes } from '../domain/cells.js';
+import { formatWhere, cellMedian, varyingAxes } from '../cells/cell.js';
+import { pairClaimCells } from '../cells/claim-pairs.js';
 import { describeMissing, resolveClaimMetric } from './claim-cells.js';
 
 /**
- * @param {object[]} cells  [{ cell, values, workload, runs }] (summarizeCells(...).cells has that shape)
+ * @param {object[]} cells  [{ cell, values, workload, runs }] (cells/cell.js buildCell)
  * @param {string[]} axes   the folder's axis columns
  * @param {object[]} claims the experiment's normalized claims
  * @returns {object[]} verdict rows: per claim, its `claim-overall` row, then a `claim` row per combination
@@ -22,15 +23,7 @@ export function judgeClaims(cells, axes, claims = []) {
 
 function checkClaim(cells, axes, varying, claim, number) {
   const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
-  const held = axes.filter((other) => other !== axis);
-  const pairs = groupByAxes(
-    cells.filter((cell) => matchesWhere(cell.values, claim.where)),
-    held,
-  ).flatMap((group) => {
-    const a = group.find((cell) => sameValue(cell.values[axis], valueA));
-    const b = group.find((cell) => sameValue(cell.values[axis], valueB));
-    return a && b ? [{ a, b }] : [];
-  });
+  const pairs = pairClaimCells(cells, axes, claim);
   const base = {
     claim: number,
     says: claim.says,

@@ -5,7 +5,7 @@ import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { compareCells } from './compare-pair.js';
 import { judgeFamily } from './judge.js';
 import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
-import { formatWhere, groupByAxes, isSet, cellMedian, orderValues, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, isSet, cellMedian, orderValues, varyingAxes } from '../cells/cell.js';
 
 /** @returns {object[]} `step` verdict rows, by axis, then step, then combination */
 export function judgeSteps(cells, axes) {

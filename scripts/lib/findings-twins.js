@@ -3,7 +3,7 @@
 // its interval, and ours ÷ the post's. The figure is a quote: `npm run check:quotes` finds each one in its post
 // (listFigureQuotes). Nothing here is typed but the quote; the conversion factors are the units' own.
 import { LabError } from '../../runner/errors.js';
-import { orderValues } from '../../runner/domain/cells.js';
+import { orderValues } from '../../runner/cells/cell.js';
 import { findMetric } from '../../runner/domain/metrics.js';
 import { isMeasured } from '../../runner/domain/interference.js';
 import { median } from '../../runner/stats/statistics.js';

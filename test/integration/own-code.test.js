@@ -23,7 +23,7 @@ const APP = file('../fixtures/own-code/app.yml');
 // a busy host (re-runs are test/integration/interference.test.js's).
 async function runMatrix(config, args = []) {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-own-'));
-  const result = await runCli(['--config', config, '--out', outDir, '--keep-disturbed', ...args]);
+  const result = await runCli(['run', '--config', config, '--out', outDir, '--keep-disturbed', ...args]);
   const read = (name) => {
     try {
       return parse(readFileSync(join(outDir, name), 'utf8'), { columns: true });

@@ -14,7 +14,7 @@ const NEVER_READY = fileURLToPath(new URL('../fixtures/start-command/never-ready
 let docker;
 const runMatrix = async (config) => {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-start-'));
-  const result = await runCli(['--config', config, '--out', outDir, '--keep-disturbed']);
+  const result = await runCli(['run', '--config', config, '--out', outDir, '--keep-disturbed']);
   return { result, rows: parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true }) };
 };
 

@@ -11,7 +11,8 @@ import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { checkResumable, readResumeState } from '../../../runner/results/resume.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../support/fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -40,7 +41,7 @@ test('two experiments: each gets its folder, run.json with the summary, runs.csv
   const seen = [];
   for (const name of ['experiment-start', 'run-end', 'reports', 'experiment-end'])
     events.on(name, () => seen.push(name));
-  const outcome = await runExperiments({ jobs, executor: createFakeExecutor(), context: CONTEXT, events });
+  const outcome = await runExperiments({ jobs, lanes: [createLane(createFakeExecutor())], context: CONTEXT, events });
   expect(outcome).toMatchObject({ stoppedBy: null, anyFailed: false });
   expect(outcome.experiments.map(({ outDir }) => outDir)).toEqual([join(out, 'a'), join(out, 'b')]);
   for (const { outDir } of outcome.experiments) {
@@ -70,7 +71,7 @@ function runAbortingAfter(plan, out, count) {
   });
   return runExperiments({
     jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }),
-    executor,
+    lanes: [createLane(executor)],
     context: CONTEXT,
     signal: controller.signal,
   });
@@ -87,7 +88,7 @@ test('an abort stops after the run in progress; resume runs only the rest and no
   const second = createFakeExecutor();
   const outcome = await runExperiments({
     jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }),
-    executor: second,
+    lanes: [createLane(second)],
     context: { ...CONTEXT, argv: ['--resume', out] },
     events: new EventEmitter(),
   });
@@ -111,7 +112,7 @@ describe('the CLI loads no Docker code', () => {
     });
 
   test('for --plan', async () => {
-    const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
+    const result = await cli('run', '--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 2 runs = 32 runs/m);
@@ -128,7 +129,7 @@ describe('the CLI loads no Docker code', () => {
   });
 
   test('for a config error', async () => {
-    const result = await cli('--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
+    const result = await cli('run', '--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/unknown axis `threads`/);
     expect(result.stderr).not.toMatch(/Docker code loaded/);
@@ -176,7 +177,7 @@ describe('resume across versions', () => {
     expect(() => checkResumable(plan, resumed, columns)).not.toThrow();
     await runExperiments({
       jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }),
-      executor: createFakeExecutor(),
+      lanes: [createLane(createFakeExecutor())],
       context: CONTEXT,
       events: new EventEmitter(),
     });
