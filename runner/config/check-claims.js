@@ -128,9 +128,10 @@ export const CLAIMS_PROPERTY = {
           { node: [20], note: 'the post names no version' },
         ],
         description:
-          "What the post's result was measured on, named or implied by the post: the claim's class counts a " +
-          'refutation against the post only where both cells meet them (docs/report.md, the class). A cell outside a ' +
-          'version or size is "outside the post\'s conditions"; one without the post\'s CPUs is "not reachable here".',
+          "What the post's result was measured on, named or implied by the post: the claim's class counts a hold " +
+          'for the post, and a refutation against it, only where both cells meet them (docs/report.md, the class). A ' +
+          'comparison on cells without the post\'s CPUs, version or sizes is "outside the post\'s conditions" whatever ' +
+          'its verdict.',
         properties: {
           cpus: {
             title: "The post's CPUs",
