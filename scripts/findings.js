@@ -315,12 +315,12 @@ function renderClaims({ name }, context) {
   if (!folder) return claims.map((claim) => `- **not run yet**: "${labelClaim(claim)}"`);
   const { rows, missing } = judgeClaims(claims, folder);
   const lines = [
-    '| claim | compared | B / A [95% CI] | model | expected | class (verdict) |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| claim | compared | B / A [95% CI] | model | expected | class (verdict) | beside (B / A [95% CI], model; not judged) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} |`,
+      `| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} | ${escapeCell(formatBeside(row))} |`,
     );
   }
   for (const claim of missing)
@@ -353,6 +353,16 @@ function formatClass(row) {
   const settle = row.runs_needed ? `; ≈ ${row.runs_needed} runs per cell would settle it` : '';
   const note = row.class !== 'holds' && row.class !== row.verdict && row.class_note ? `; ${row.class_note}` : '';
   return `**${row.class}** (${row.verdict}${settle}${note})`;
+}
+
+// The claim's other metrics of the same cells: what else moved, shown and never judged.
+function formatBeside(row) {
+  return (row.beside ?? [])
+    .map(
+      (each) =>
+        `${each.metric} ${formatRatio(each)}${Number.isFinite(each.model_ratio) ? `, model ${formatNumber(each.model_ratio)}` : ''}`,
+    )
+    .join('; ');
 }
 
 function formatModel(row) {
@@ -450,7 +460,7 @@ function renderClaimsSummary(_args, context) {
     const combos = rows
       .map(
         (row) =>
-          `${row.where ? `${row.where}: ` : ''}${formatRatio(row)}${Number.isFinite(row.model_ratio) ? ` (model ${formatNumber(row.model_ratio)})` : ''}${row.class === claim.class ? '' : ` ${row.class}`}`,
+          `${row.where ? `${row.where}: ` : ''}${formatRatio(row)}${Number.isFinite(row.model_ratio) ? ` (model ${formatNumber(row.model_ratio)})` : ''}${row.class === claim.class ? '' : ` ${row.class}`}${row.beside?.length ? `; beside, not judged: ${formatBeside(row)}` : ''}`,
       )
       .join('; ');
     lines.push(

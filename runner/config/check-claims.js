@@ -47,7 +47,9 @@ export const CLAIMS_PROPERTY = {
         type: 'string',
         title: 'Metric',
         examples: ['wall_ms', 'requests_per_sec'],
-        description: "Any numeric runs.csv column the workload reports; default: the workload's first primary metric.",
+        description:
+          "Any numeric runs.csv column the workload reports; default: the workload's first primary metric. The one " +
+          "metric the source's sentence is about: the claim's verdict and class are on it alone.",
       },
       compare: {
         type: 'object',
@@ -94,6 +96,17 @@ export const CLAIMS_PROPERTY = {
           },
         },
         examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }, 'model', { model: 0.1 }],
+      },
+      beside: {
+        type: 'array',
+        title: 'Beside',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', examples: ['requests_per_sec'] },
+        examples: [['burst_first_p50_ms', 'requests_per_sec']],
+        description:
+          'Other metrics of the same runs, shown beside the claim with their ratio B / A and its interval, judged by ' +
+          'nothing (no expectation): what else the same comparison moved. Numeric runs.csv columns, as `metric`.',
       },
       post: {
         type: 'string',
@@ -302,7 +315,11 @@ function checkClaim(claim, shapes, path) {
     }
   }
   if (isPlainObject(claim.conditions)) issues.push(...checkConditions(claim, shapes, [...path, 'conditions']));
-  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, shapes, [...path, 'metric']));
+  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, claim.metric, shapes, [...path, 'metric']));
+  if (Array.isArray(claim.beside))
+    claim.beside.forEach((metric, i) => {
+      if (typeof metric === 'string') issues.push(...checkMetric(claim, metric, shapes, [...path, 'beside', i]));
+    });
   if (isPlainObject(claim.expect)) issues.push(...checkExpect(claim.expect, [...path, 'expect']));
   return issues;
 }
@@ -354,7 +371,7 @@ function checkConditions(claim, shapes, path) {
   return issues;
 }
 
-function checkMetric(claim, shapes, path) {
+function checkMetric(claim, metric, shapes, path) {
   const where = isPlainObject(claim.where) ? claim.where : {};
   const matches = (shape, axis) =>
     (shape[axis] ?? []).some((value) => String(value) === String(normalizeAxisValue(axis, where[axis])));
@@ -362,15 +379,15 @@ function checkMetric(claim, shapes, path) {
   const workloads = [...new Set(covered.flatMap((shape) => shape.workload ?? []))].filter(
     (workload) => where.workload === undefined || String(where.workload) === workload,
   );
-  const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(claim.metric));
+  const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(metric));
   if (lacking.length === 0) return [];
   const anyKnown = [...new Set(WORKLOAD_NAMES.flatMap(claimableMetrics))];
-  if (!anyKnown.includes(claim.metric)) {
-    const suggestion = suggestName(claim.metric, anyKnown);
+  if (!anyKnown.includes(metric)) {
+    const suggestion = suggestName(metric, anyKnown);
     return [
       {
         path,
-        message: `\`${claim.metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`,
+        message: `\`${metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`,
         hint: suggestion
           ? `did you mean \`${suggestion}\`?`
           : 'any numeric column of runs.csv works, e.g. wall_ms, cpu_total_ms, peak_rss_mb',
@@ -381,7 +398,7 @@ function checkMetric(claim, shapes, path) {
   return [
     {
       path,
-      message: `the ${lacking.join(', ')} workload does not report \`${claim.metric}\`, and this claim covers its cells`,
+      message: `the ${lacking.join(', ')} workload does not report \`${metric}\`, and this claim covers its cells`,
       hint: measuring.length
         ? `narrow the claim with \`where: {workload: ${measuring[0]}}\``
         : `use a metric ${lacking[0]} reports, e.g. ${claimableMetrics(lacking[0])[0]}`,
@@ -404,8 +421,8 @@ function checkExpect(expect, path) {
 
 /**
  * The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted; `post`,
- * `quote` (always a list of passages), `conditions` (node always a list), `not_comparable` and `control` only where
- * the file has them.
+ * `quote` (always a list of passages), `conditions` (node always a list), `not_comparable`, `control` and `beside` only
+ * where the file has them.
  */
 export function normalizeClaim({
   says,
@@ -415,6 +432,7 @@ export function normalizeClaim({
   not_comparable: notComparable,
   control,
   metric,
+  beside,
   compare,
   where,
   expect,
@@ -428,6 +446,7 @@ export function normalizeClaim({
     ...(notComparable === undefined ? {} : { not_comparable: notComparable }),
     ...(control === true ? { control } : {}),
     metric: metric ?? null,
+    ...(beside === undefined ? {} : { beside }),
     compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
     where: Object.fromEntries(
       Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)]),

@@ -56,6 +56,7 @@ function checkClaim(cells, axes, varying, claim, number) {
       median_b: cellMedian(b, metric),
       cells: [a.cell, b.cell],
       comparison: compareCells(a, b, metric),
+      beside: compareBeside(a, b, claim.beside),
     };
   });
   // `expect: model`: each pair has the band of its own model ratio.
@@ -80,6 +81,17 @@ function checkClaim(cells, axes, varying, claim, number) {
     ),
   );
   return [overallRow(base, claim, rows, cells, axes), ...rows];
+}
+
+// The claim's other metrics of the same two cells: each ratio with its interval and the model's, judged by nothing.
+function compareBeside(a, b, metrics = []) {
+  return metrics.map((metric) => ({
+    metric,
+    median_a: cellMedian(a, metric),
+    median_b: cellMedian(b, metric),
+    comparison: compareCells(a, b, metric),
+    model_ratio: modelRatio(a, b, metric),
+  }));
 }
 
 // The claim's own verdict: over the combinations inside the post's conditions (a version or size the post's result

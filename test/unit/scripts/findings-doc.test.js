@@ -62,13 +62,10 @@ describe('scripts/findings.js', () => {
   });
 
   test('a control is marked where it is shown and counted apart; claims are counted by claim, comparisons apart; published claims no folder answers are counted too', async () => {
-    const { text, headlines } = await generate(
-      '<!-- findings:claims cluster-size -->\n<!-- findings:claims-summary -->',
-    );
+    const { text, headlines } = await generate('<!-- findings:claims sum-1e9 -->\n<!-- findings:claims-summary -->');
     expect(text).toMatch(
-      /^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m,
+      /^\| \(control\) N = 10\^9, the same loop on both sides: one worker .* \| wall_ms: workers 0 → 1 at cluster=0 \|/m,
     );
-    expect(text).toMatch(/^\| \(control\) The last of 6 requests .* \| burst_p50_ms: cluster 2 → 6 \|/m);
     // The README's headline is three lines: the claims by class, the comparisons and controls apart, the link.
     expect(headlines).toHaveLength(3);
     const [, published, byClaim] = /: (\d+) published claims: \*\*(.*)\*\*\.$/.exec(headlines[0]);
@@ -80,16 +77,19 @@ describe('scripts/findings.js', () => {
     const [, controls] = /; (\d+) controls \(checks of the design, not the posts' claims\): /.exec(headlines[1]);
     expect(Number(published)).toBeGreaterThan(Number(controls));
     // findings.md lists every claim once, with its own class.
-    expect(text.split('\n').filter((line) => line.startsWith('| cluster-size: (control) The last of 6'))).toHaveLength(
-      1,
-    );
-    // A claim is counted once however many combinations it is checked in.
+    expect(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('| sum-1e9: (control) N = 10^9, the same loop on both sides: one worker')),
+    ).toHaveLength(1);
+    // A claim is counted once however many combinations it is checked in; controls apart.
     const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
-    cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });
+    for (const name of ['cluster-size', 'sum-1e9'])
+      cpSync(at(`docs/findings/${name}`), join(noFolders.resultsDir, name), { recursive: true });
     const one = await generate('', noFolders);
-    expect(one.headlines[0]).toMatch(/: 1 published claims: \*\*1 hold, 0 contradicted\*\*\.$/);
+    expect(one.headlines[0]).toMatch(/: 1 published claims: \*\*0 hold, 1 contradicted\*\*\.$/);
     expect(one.headlines[1]).toMatch(
-      /judged in 1 comparisons .*; 1 controls \(checks of the design, not the posts' claims\): .*, in 1 comparisons; \d+ published claims not run yet \(pbkdf2-waves, /,
+      /judged in 1 comparisons .*; 2 controls \(checks of the design, not the posts' claims\): .*, in 2 comparisons; \d+ published claims not run yet \(pbkdf2-waves, /,
     );
   });
 

@@ -136,6 +136,18 @@ describe('the five cases of issue 30, as published-experiments.yml encodes them'
     expect(overall.words).toMatch(/^HOLDS: .*outside the post's conditions: cluster=0 node=24/);
   });
 
+  test("one metric a claim, the sentence's: cluster-size is read on ab's time per request, the others beside it unjudged", () => {
+    const { overall, rows } = judgePublished('cluster-size', '6 requests at once');
+    expect(rows.map((row) => [row.metric, row.verdict, row.class])).toEqual([
+      ['burst_p50_ms', 'refuted', 'contradicted'],
+    ]);
+    expect(overall.class).toBe('contradicted');
+    expect(rows[0].beside.map((each) => each.metric)).toEqual(['burst_first_p50_ms', 'requests_per_sec']);
+    // The first answer alone would have held: it is shown beside the claim, never counted for it.
+    expect(rows[0].beside[0].comparison.ci95_low).toBeGreaterThan(1);
+    for (const each of rows[0].beside) expect(each).not.toHaveProperty('verdict');
+  });
+
   test('refuted — no model: a refutation where no capacity model of the metric says what the host allows', () => {
     const { overall, rows } = judgePublished(
       'sum-1e9-post',
