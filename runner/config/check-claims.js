@@ -131,6 +131,16 @@ export const CLAIMS_PROPERTY = {
           'it (runs of spaces and line breaks count as one space). `npm run check:quotes` finds each passage in the ' +
           'post named by `post` and every number of `says` in the passages.',
       },
+      direction: {
+        type: 'string',
+        pattern: '^(A|B) .+$',
+        title: 'Direction',
+        examples: ['B worse', 'A faster', 'B halved'],
+        description:
+          'Which way `says` puts B against A, as "A <word>" or "B <word>" with a word `says` holds (worse, faster, ' +
+          'halved, more, nothing …): `npm run check:quotes` fails when `says` no longer holds the word (a reversed ' +
+          'summary) or `expect` lies on the other side of 1.',
+      },
       conditions: {
         type: 'object',
         title: 'Conditions',
