@@ -78,8 +78,8 @@ export function findPostFile(post, files) {
 /**
  * Every claim of a parsed experiments file, with its path for messages.
  * @param {unknown} raw  the YAML as plain data
- * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean, direction: unknown,
- *   expect: unknown, metric: unknown, workload: unknown }[]}  workload: the experiment's first
+ * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean,
+ *   direction: unknown, expect: unknown, metric: unknown, workload: unknown }[]}  workload: the experiment's first
  */
 export function listClaims(raw) {
   const experiments = raw && typeof raw === 'object' ? raw.experiments : null;
