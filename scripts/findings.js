@@ -7,6 +7,7 @@
 // is rewritten from the same verdicts.
 //
 //   node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
+//                            [--ledger FILE]
 //
 // Directives in the source, each an HTML comment on a line of its own:
 //   <!-- findings:runs -->                          which folders, when, which revision, which design
@@ -53,16 +54,22 @@ import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings
 import { renderFigure } from './lib/findings-twins.js';
 import { DIRECTIVE, parseArgs } from './lib/findings-directives.js';
 import { formatCell, formatNumber } from './lib/findings-format.js';
+import { describeFixed, JUDGED_AFTER_CHANGE, readLedger } from './lib/findings-fixed.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
+// When each claim version was written (scripts/claims-history.js, from git).
+const DEFAULT_LEDGER = 'docs/findings/claims-ledger.json';
 
 const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
+                                  [--ledger FILE]
 
   --results DIR   DIR/<experiment>, or the newest DIR/<experiment>-<UTC time> (default: docs/findings)
   --config FILE   the experiments and their claims (default: published-experiments.yml)
   --source FILE   the prose with directives (default: docs/findings.src.md)
   --out FILE      where to write; charts go to its folder's findings/charts/ (default: docs/findings.md)
-  --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)`;
+  --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)
+  --ledger FILE   when each claim version was written (default: docs/findings/claims-ledger.json, written by
+                  \`npm run claims:history\` from git)`;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
@@ -73,6 +80,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
       source: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.src.md') },
       out: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.md') },
       readme: { type: 'string', default: join(PROJECT_DIR, 'README.md') },
+      ledger: { type: 'string', default: join(PROJECT_DIR, DEFAULT_LEDGER) },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -86,6 +94,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     configFile: resolve(values.config),
     source: readFileSync(resolve(values.source), 'utf8'),
     linkBase: dirname(out),
+    ledgerFile: resolve(values.ledger),
   });
   writeFileSync(out, text);
   removeStaleCharts(dirname(out), charts);
@@ -116,9 +125,16 @@ function removeStaleCharts(pageDir, charts) {
  * page → SVG) and the README's headline lines.
  * @returns {Promise<{ text: string, charts: Map<string, string>, headlines: string[] }>}
  */
-export async function generateFindings({ resultsDir, configFile, source, linkBase }) {
+export async function generateFindings({
+  resultsDir,
+  configFile,
+  source,
+  linkBase,
+  ledgerFile = join(PROJECT_DIR, DEFAULT_LEDGER),
+}) {
   const config = await loadConfig(configFile);
-  const context = { resultsDir, config, linkBase, folders: new Map(), charts: new Map() };
+  const ledger = readLedger(ledgerFile);
+  const context = { resultsDir, config, linkBase, ledger, folders: new Map(), charts: new Map() };
   const lines = source.split('\n').flatMap((line) => {
     const match = DIRECTIVE.exec(line.trim());
     if (!match) return [line];
@@ -313,7 +329,7 @@ function renderClaims({ name }, context) {
   if (claims.length === 0) return ['(no claims)'];
   const folder = folderOf(context, name);
   if (!folder) return claims.map((claim) => `- **not run yet**: "${labelClaim(claim)}"`);
-  const { rows, missing } = judgeClaims(claims, folder);
+  const { rows, missing } = judgeClaims(claims, folder, context.ledger);
   const lines = [
     '| claim | compared | B / A [95% CI] | model | expected | class (verdict) | beside (B / A [95% CI], model; not judged) |',
     '| --- | --- | --- | --- | --- | --- | --- |',
@@ -335,12 +351,19 @@ function labelClaim({ says, control }) {
   return control ? `(control) ${says}` : says;
 }
 
-/** The claim rows (one per claim and combination) the folder's runs give, and the claims on columns it lacks. */
-function judgeClaims(claims, folder) {
+/**
+ * The claim rows (one per claim and combination) the folder's runs give, and the claims on columns it lacks; each row
+ * says whether its claim was fixed before the runs (`fixed`, scripts/lib/findings-fixed.js).
+ */
+function judgeClaims(claims, folder, ledger) {
   const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
   const checkable = claims.filter((claim) => !missing.includes(claim));
   const verdicts = judgeResults(folder, { claims: checkable });
-  const marked = verdicts.claims.map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
+  const marked = verdicts.claims.map((row) => ({
+    ...row,
+    control: checkable[row.claim - 1].control === true,
+    fixed: describeFixed(checkable[row.claim - 1], folder, ledger),
+  }));
   return {
     rows: marked.filter((each) => each.kind === 'claim'),
     overall: marked.filter((each) => each.kind === 'claim-overall'),
@@ -352,7 +375,8 @@ function judgeClaims(claims, folder) {
 function formatClass(row) {
   const settle = row.runs_needed ? `; ≈ ${row.runs_needed} runs per cell would settle it` : '';
   const note = row.class !== 'holds' && row.class !== row.verdict && row.class_note ? `; ${row.class_note}` : '';
-  return `**${row.class}** (${row.verdict}${settle}${note})`;
+  const changed = row.fixed?.marked ? ` — ${JUDGED_AFTER_CHANGE}` : '';
+  return `**${row.class}** (${row.verdict}${settle}${note})${changed}`;
 }
 
 // The claim's other metrics of the same cells: what else moved, shown and never judged.
@@ -381,7 +405,7 @@ function judgeAll(context) {
   return context.config.experiments.flatMap((experiment) => {
     const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
     if (!folder) return [];
-    const { rows, overall } = judgeClaims(experiment.claims, folder);
+    const { rows, overall } = judgeClaims(experiment.claims, folder, context.ledger);
     return overall.map((claim) => ({
       experiment: experiment.name,
       claim,
@@ -418,7 +442,7 @@ function describeCounts(context) {
   return {
     judged,
     where: `${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}`,
-    claims: `${published.length} published claims: **${countClasses(published.map(({ claim }) => claim.class))}**`,
+    claims: `${published.length} published claims: **${countClasses(published.map(({ claim }) => claim.class))}**${describeChanged(published)}`,
     comparisons: `judged in ${comparisons.length} comparisons (a claim checked at several CPUs, placements or Node versions is one claim with its own class): ${countClasses(comparisons.map((row) => row.class))}`,
     controls: controls.length
       ? `${controls.length} controls (checks of the design, not the posts' claims): ${countClasses(controls.map(({ claim }) => claim.class))}, in ${controlRows.length} comparisons`
@@ -427,6 +451,14 @@ function describeCounts(context) {
       ? `${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})`
       : '',
   };
+}
+
+// How many verdicts read a claim their runs were not made for: the class stands, marked, and counted here.
+function describeChanged(judged) {
+  const changed = judged.filter(({ claim }) => claim.fixed?.marked).length;
+  return changed === 0
+    ? '; every one fixed before its runs'
+    : `; ${changed} of them ${JUDGED_AFTER_CHANGE} (written or changed after their runs: re-run to judge them as fixed)`;
 }
 
 // The README's headline: three lines, the counts by claim first; the list is findings.md's (findings:claims-summary).
@@ -451,12 +483,15 @@ function renderClaimsSummary(_args, context) {
   const lines = [
     `${counts.claims}; ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
     '',
-    '| claim | its class, and why | B / A [95% CI] per combination (model) |',
-    '| --- | --- | --- |',
+    '| claim | its class, and why | B / A [95% CI] per combination (model) | written, and its runs |',
+    '| --- | --- | --- | --- |',
   ];
   for (const { experiment, claim, rows } of counts.judged) {
     const reason = claim.class_note && claim.class !== 'holds' ? ` — ${claim.class_note}` : '';
-    const outside = claim.outside?.length ? `; outside the post's conditions: ${claim.outside.join(', ')}` : '';
+    const outside =
+      claim.outside?.length && claim.class !== "outside the post's conditions"
+        ? `; outside the post's conditions: ${claim.outside.join(', ')}`
+        : '';
     const combos = rows
       .map(
         (row) =>
@@ -464,7 +499,7 @@ function renderClaimsSummary(_args, context) {
       )
       .join('; ');
     lines.push(
-      `| ${escapeCell(`${experiment}: ${labelClaim(claim)}`)} | ${escapeCell(`**${claim.class}** (${claim.verdict}${outside})${reason}`)} | ${escapeCell(`${claim.metric} ${claim.axis} ${claim.a} → ${claim.b}: ${combos}`)} |`,
+      `| ${escapeCell(`${experiment}: ${labelClaim(claim)}`)} | ${escapeCell(`**${claim.class}** (${claim.verdict}${outside})${reason}`)} | ${escapeCell(`${claim.metric} ${claim.axis} ${claim.a} → ${claim.b}: ${combos}`)} | ${escapeCell(claim.fixed?.text ?? '')} |`,
     );
   }
   return lines;

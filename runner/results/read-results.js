@@ -1,4 +1,4 @@
-// A results folder (runs.csv, tasks.csv, run.json) → plain rows with typed values: numbers as numbers,
+// A results folder (runs.csv, tasks.csv, run.json, claims.json) → plain rows with typed values: numbers as numbers,
 // `warmup` as a boolean, text exactly as the workload wrote it (the spreadsheet guard undone), and the columns
 // computed from a whole cell (domain/columns.js RUN_DERIVED_COLUMNS) added to each run.
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,16 +7,16 @@ import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
 import { restoreText } from './csv.js';
 import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS, RUN_DERIVED_COLUMNS } from '../domain/columns.js';
+import { CLAIMS_RECORD } from '../verdicts/claim-hash.js';
 
 /**
  * @param {string} dir
  * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: disturbed runs count in the statistics
  *   (--keep-disturbed);
  *   default: as the matrix that wrote the folder was told (run.json `keep_disturbed`)
- * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[],
- *   columns: string[],
- *   keepDisturbed: boolean }}  axes = the axis columns in CSV order (built-in ones first, then environment-variable
- *   axes)
+ * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, claimsRecord: object|null,
+ *   axes: string[], envAxes: string[], columns: string[], keepDisturbed: boolean }}  claimsRecord: claims.json (null
+ *   before it existed); axes = the axis columns in CSV order (built-in ones first, then environment-variable axes)
  */
 export function readResults(dir, { keepDisturbed } = {}) {
   const runsPath = join(dir, 'runs.csv');
@@ -30,6 +30,9 @@ export function readResults(dir, { keepDisturbed } = {}) {
   const tasks = existsSync(tasksPath) ? readCsv(tasksPath).rows : [];
   const infoPath = join(dir, 'run.json');
   const info = existsSync(infoPath) ? JSON.parse(readFileSync(infoPath, 'utf8')) : null;
+  // The claims the runs were made for, as they started (null: a folder from before claims.json).
+  const recordPath = join(dir, CLAIMS_RECORD);
+  const claimsRecord = existsSync(recordPath) ? JSON.parse(readFileSync(recordPath, 'utf8')) : null;
   const envAxes = findEnvAxes(columns);
   // `engine` is always a column (where each run went) but an axis only when the matrix made it one.
   const isAxis = (axis) => axis !== 'engine' || info?.config?.matrix?.engine !== undefined;
@@ -40,6 +43,7 @@ export function readResults(dir, { keepDisturbed } = {}) {
     runs,
     tasks,
     info,
+    claimsRecord,
     axes,
     envAxes,
     columns,

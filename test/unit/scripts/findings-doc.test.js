@@ -3,7 +3,7 @@
 // holds for its charts (SVG files beside it) and for the README's headline block.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +68,7 @@ describe('scripts/findings.js', () => {
     );
     // The README's headline is three lines: the claims by class, the comparisons and controls apart, the link.
     expect(headlines).toHaveLength(3);
-    const [, published, byClaim] = /: (\d+) published claims: \*\*(.*)\*\*\.$/.exec(headlines[0]);
+    const [, published, byClaim] = /: (\d+) published claims: \*\*(.*)\*\*; /.exec(headlines[0]);
     const sum = (counts) => [...counts.matchAll(/(\d+) [^,]+/g)].reduce((total, [, n]) => total + Number(n), 0);
     expect(sum(byClaim)).toBe(Number(published));
     const [, comparisons, byComparison] = /judged in (\d+) comparisons \([^)]*\): ([^;]+);/.exec(headlines[1]);
@@ -87,10 +87,37 @@ describe('scripts/findings.js', () => {
     for (const name of ['cluster-size', 'sum-1e9'])
       cpSync(at(`docs/findings/${name}`), join(noFolders.resultsDir, name), { recursive: true });
     const one = await generate('', noFolders);
-    expect(one.headlines[0]).toMatch(/: 1 published claims: \*\*0 hold, 1 contradicted\*\*\.$/);
+    expect(one.headlines[0]).toMatch(
+      /: 1 published claims: \*\*0 hold, 1 contradicted\*\*; 1 of them judged after a change/,
+    );
     expect(one.headlines[1]).toMatch(
       /judged in 1 comparisons .*; 2 controls \(checks of the design, not the posts' claims\): .*, in 2 comparisons; \d+ published claims not run yet \(pbkdf2-waves, /,
     );
+  });
+
+  test("a claim changed after its runs is marked: the folder's claims.json holds the hash its runs were made for", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lab-findings-fixed-'));
+    cpSync(at('docs/findings/ab-fast-route'), join(root, 'ab-fast-route'), { recursive: true });
+    const source = '<!-- findings:claims ab-fast-route -->\n<!-- findings:claims-summary -->';
+    const fixed = await generate(source, { resultsDir: root });
+    expect(fixed.text).toMatch(/^\| ab-fast-route: .*\| written .*; runs .*: fixed before its runs/m);
+    expect(fixed.text).not.toContain('judged after a change');
+    // The same folder, the claim's expect changed after its runs: every place it is shown says so.
+    const yml = readFileSync(at('published-experiments.yml'), 'utf8');
+    const changed = yml.replace('        expect: {below: 0.1}', '        expect: {below: 0.2}');
+    expect(changed).not.toBe(yml);
+    const configFile = join(root, 'published-experiments.yml');
+    writeFileSync(configFile, changed);
+    const marked = await generate(source, { resultsDir: root, configFile });
+    expect(marked.text).toMatch(/^\| Without cluster .*\*\* \(holds\) — judged after a change \|/m);
+    expect(marked.text).toMatch(
+      /^\| ab-fast-route: .*: \*\*judged after a change\*\*: the runs were made for another/m,
+    );
+    expect(marked.headlines[0]).toMatch(/; 1 of them judged after a change/);
+    // A folder that records no claims cannot say: marked too.
+    rmSync(join(root, 'ab-fast-route', 'claims.json'));
+    const unrecorded = await generate(source, { resultsDir: root });
+    expect(unrecorded.text).toMatch(/\*\*judged after a change\?\*\* the folder records no claims/);
   });
 
   test('an increment directive gives what one more of an axis adds, from the two medians', async () => {
