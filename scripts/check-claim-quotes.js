@@ -124,12 +124,47 @@ export function checkQuotes(raw, postsDir) {
           ? `${number} is not a number ${found.file} prints`
           : `${number} is not a number its quote prints`,
       })),
+      ...checkFigureQuotes(claim, passages, text, found.file),
+      ...checkReasons(claim, text, found.file),
       ...findDirectionProblems(claim, describeMetric(claim)).map((message) => ({
         path: [...path, claim.direction === undefined ? 'says' : 'direction'],
         message,
       })),
     ];
   });
+}
+
+// A figure a claim tests is a quote too: in one of its passages, as printed; its reason quotes only the post's numbers.
+function checkFigureQuotes({ path, figures, design }, passages, text, file) {
+  if (!Array.isArray(figures)) return [];
+  return figures.flatMap((figure, index) => {
+    const at = [...path, 'figures', index];
+    const missing = findMissingPassages(listFigureQuotes(figure?.quote), passages.join('\n')).map((figureText) => ({
+      path: [...at, 'quote'],
+      message: `"${figureText}" is not in the claim's quote as printed: quote the passage that prints it`,
+    }));
+    const typed =
+      typeof figure?.differs === 'string'
+        ? findUnquotedNumbers(figure.differs, `${text}\n${design ?? ''}`).map((number) => ({
+            path: [...at, 'differs'],
+            message: `${number} is not a number ${file} prints: a reason gives no measured number (the findings generate them)`,
+          }))
+        : [];
+    return [...missing, ...typed];
+  });
+}
+
+// Why a metric is not the post's, and the conditions' note: words, and numbers only the post's own or the design's
+// (a Node.js major of the matrix): a measured number belongs in the findings, generated.
+function checkReasons({ path, reasons, design }, text, file) {
+  return Object.entries(reasons ?? {}).flatMap(([key, words]) =>
+    typeof words === 'string'
+      ? findUnquotedNumbers(words, `${text}\n${design ?? ''}`).map((number) => ({
+          path: [...path, ...key.split('.')],
+          message: `${number} is not a number ${file} prints: a reason gives no measured number (the findings generate them)`,
+        }))
+      : [],
+  );
 }
 
 // The claim's metric and which way it is better: a time (ms) is better lower where the metric table does not say.

@@ -31,6 +31,7 @@
 //                                                   post's figure as printed (`npm run check:quotes` finds it in
 //                                                   the post), in the metric's unit, beside our median with its
 //                                                   interval and ours ÷ the post's (scripts/lib/findings-twins.js)
+//   <!-- findings:figures EXPERIMENT -->             the post's figures its claims test (`figures:`), each judged here
 //   <!-- findings:claims-summary -->                  every claim's own class with its reason, the counts by claim
 //                                                   and by comparison (the README's headline lines say the counts)
 //
@@ -53,8 +54,9 @@ import { CLASSES } from '../runner/verdicts/capacity-class.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 import { renderFigure } from './lib/findings-twins.js';
 import { DIRECTIVE, parseArgs } from './lib/findings-directives.js';
-import { formatCell, formatNumber } from './lib/findings-format.js';
+import { escapeCell, formatCell, formatNumber } from './lib/findings-format.js';
 import { describeFixed, JUDGED_AFTER_CHANGE, readLedger } from './lib/findings-fixed.js';
+import { countClaimFigures, renderClaimFigures } from './lib/findings-claim-figures.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 // When each claim version was written (scripts/claims-history.js, from git).
@@ -159,6 +161,7 @@ const RENDERERS = {
   increment: renderIncrement,
   figure: renderFigureDirective,
   'claims-summary': renderClaimsSummary,
+  figures: renderFiguresDirective,
 };
 
 function experimentOf(context, name) {
@@ -447,6 +450,10 @@ function describeCounts(context) {
     controls: controls.length
       ? `${controls.length} controls (checks of the design, not the posts' claims): ${countClasses(controls.map(({ claim }) => claim.class))}, in ${controlRows.length} comparisons`
       : '',
+    figures: countClaimFigures(
+      published.map(({ claim }) => claim),
+      CLASSES,
+    ),
     waiting: waiting.length
       ? `${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})`
       : '',
@@ -470,7 +477,7 @@ function renderHeadlines(context) {
     ];
   return [
     `Re-run here (${counts.where}): ${counts.claims}.`,
-    `Those claims were ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
+    `Those claims were ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.figures ? `; ${counts.figures}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
     "[docs/findings.md](docs/findings.md) gives each claim's class with its reason, the post's figures beside ours, the post's design, ours, and every deviation.",
   ];
 }
@@ -481,7 +488,7 @@ function renderClaimsSummary(_args, context) {
   const counts = describeCounts(context);
   if (counts.judged.length === 0) return ['No published experiment has been run yet.'];
   const lines = [
-    `${counts.claims}; ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
+    `${counts.claims}; ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.figures ? `; ${counts.figures}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
     '',
     '| claim | its class, and why | B / A [95% CI] per combination (model) | written, and its runs |',
     '| --- | --- | --- | --- |',
@@ -503,6 +510,14 @@ function renderClaimsSummary(_args, context) {
     );
   }
   return lines;
+}
+
+// The figures the experiment's claims test (their `figures:`), each judged here.
+function renderFiguresDirective({ name }, context) {
+  const experiment = experimentOf(context, name);
+  const folder = folderOf(context, name);
+  if (!folder) return ['(not run yet)'];
+  return renderClaimFigures(judgeClaims(experiment.claims ?? [], folder, context.ledger).overall);
 }
 
 function renderFigureDirective(args, context) {
@@ -635,12 +650,6 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
 
 function formatValue(value) {
   return value === '' || value === undefined || value === null ? '—' : String(value);
-}
-
-function escapeCell(text) {
-  return String(text ?? '')
-    .replaceAll('|', '\\|')
-    .replaceAll('\n', ' ');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runCommand(main);

@@ -7,6 +7,8 @@ import { RUN_METRICS } from '../domain/columns.js';
 import { listWorkloadColumns, readParamDefaults, WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
+import { findMetric } from '../domain/metrics.js';
+import { convertFigure, listFigureQuotes, readFigure } from '../domain/figures.js';
 import { MODEL_TOLERANCE } from '../verdicts/regions.js';
 
 const CLAIM_EXAMPLE = {
@@ -18,6 +20,14 @@ const CLAIM_EXAMPLE = {
 };
 
 const FRACTION = { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 };
+
+const FIGURE_EXAMPLE = {
+  quote: '약 6MB',
+  what: 'RSS of each added idle thread',
+  metric: 'rss_mb',
+  per: { workers: [0, 16] },
+  differs: "another Node.js: a worker thread's isolate and environment are Node 24's here",
+};
 
 // A file name stem: no path, so a claim can only name a text inside the folder the quote check is given.
 const SOURCE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
@@ -107,6 +117,88 @@ export const CLAIMS_PROPERTY = {
         description:
           'Other metrics of the same runs, shown beside the claim with their ratio B / A and its interval, judged by ' +
           'nothing (no expectation): what else the same comparison moved. Numeric runs.csv columns, as `metric`.',
+      },
+      figures: {
+        type: 'array',
+        title: 'Figures',
+        minItems: 1,
+        description:
+          "The post's own numbers the claim's quote prints, each tested on this host: the same quantity here, with its " +
+          '95% interval, against the figure ± `within` (holds / refuted / inconclusive), with the reason it may differ.',
+        examples: [[FIGURE_EXAMPLE]],
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['quote', 'what', 'differs'],
+          examples: [FIGURE_EXAMPLE],
+          properties: {
+            quote: {
+              type: 'string',
+              minLength: 1,
+              title: "The post's figure, as printed",
+              examples: ['약 6MB', '31,836 KB..122,992 KB', '532ms'],
+              description:
+                'A number with its unit as the post prints it (in one of the claim\'s `quote` passages), or "A..B" ' +
+                'for a step the post gives at both ends of `per`.',
+            },
+            what: { type: 'string', minLength: 1, title: 'What it is', examples: ['RSS of each added thread'] },
+            metric: {
+              type: 'string',
+              title: 'Metric',
+              examples: ['rss_mb'],
+              description: "The runs.csv column that measures it here (default: the claim's metric).",
+            },
+            at: {
+              $ref: '#/definitions/entry',
+              description: "The cell's axis values (with the claim's `where`): one figure per cell that matches.",
+              examples: [{ workers: 1 }],
+            },
+            per: {
+              type: 'object',
+              title: 'Per one more of',
+              minProperties: 1,
+              maxProperties: 1,
+              examples: [{ workers: [0, 16] }],
+              description: 'One axis → [a, b]: the figure is what one more of the axis adds, (b − a) cells apart.',
+              additionalProperties: {
+                type: 'array',
+                minItems: 2,
+                maxItems: 2,
+                items: { type: 'number', examples: [0] },
+                examples: [[0, 16]],
+              },
+            },
+            divide: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              title: 'Divide by',
+              examples: [16],
+              description: 'The figure is each of this many (a run of 16 calls, the post\'s "one call").',
+            },
+            unit: {
+              type: 'string',
+              title: "The post's unit",
+              examples: ['초'],
+              description: 'Where the figure does not print its unit next to its number.',
+            },
+            within: {
+              ...FRACTION,
+              title: 'Band around the figure',
+              examples: [0.1],
+              description:
+                'Here ÷ the post must lie in [1 − within, 1 + within] to hold (default 0.1: the post\'s "about").',
+            },
+            differs: {
+              type: 'string',
+              minLength: 1,
+              title: 'Why it may differ here',
+              examples: ["Node.js 24's worker isolate is not Node.js 16's"],
+              description:
+                "The model's or the platform's reason a figure measured there may differ here, in words: `npm run " +
+                'check:quotes` finds its numbers in the post (no measured number typed).',
+            },
+          },
+        },
       },
       post: {
         type: 'string',
@@ -257,8 +349,8 @@ function listCellShapes({ matrix, include }) {
   return [lists, ...normalized];
 }
 
-function checkClaim(claim, shapes, path) {
-  const issues = [];
+// Whether an axis a claim names is the experiment's, and a value one of its values; each miss pushed to `issues`.
+function makeAxisChecks(shapes, issues) {
   const axes = [...new Set(shapes.flatMap(Object.keys))];
   const valuesOf = (axis) => [...new Set(shapes.flatMap((shape) => shape[axis] ?? []))];
   const checkAxis = (axis, keyPath) => {
@@ -283,7 +375,12 @@ function checkClaim(claim, shapes, path) {
       hint: `add it to \`matrix: {${axis}: ...}\`, or use a value the matrix has`,
     });
   };
+  return { checkAxis, checkValue, valuesOf };
+}
 
+function checkClaim(claim, shapes, path) {
+  const issues = [];
+  const { checkAxis, checkValue, valuesOf } = makeAxisChecks(shapes, issues);
   if (isPlainObject(claim.compare)) {
     const compared = Object.keys(claim.compare);
     if (compared.length > 1) {
@@ -329,6 +426,10 @@ function checkClaim(claim, shapes, path) {
   if (Array.isArray(claim.beside))
     claim.beside.forEach((metric, i) => {
       if (typeof metric === 'string') issues.push(...checkMetric(claim, metric, shapes, [...path, 'beside', i]));
+    });
+  if (Array.isArray(claim.figures))
+    claim.figures.forEach((figure, i) => {
+      if (isPlainObject(figure)) issues.push(...checkFigure(claim, figure, shapes, [...path, 'figures', i]));
     });
   if (isPlainObject(claim.expect)) issues.push(...checkExpect(claim.expect, [...path, 'expect']));
   return issues;
@@ -379,6 +480,43 @@ function checkConditions(claim, shapes, path) {
     }
   }
   return issues;
+}
+
+// A figure's cells exist, its metric is one the cells report, and its quote is a number in a unit of that metric.
+function checkFigure(claim, figure, shapes, path) {
+  const issues = [];
+  const { checkAxis, checkValue } = makeAxisChecks(shapes, issues);
+  for (const [key, entries] of [
+    ['at', Object.entries(isPlainObject(figure.at) ? figure.at : {})],
+    ['per', Object.entries(isPlainObject(figure.per) ? figure.per : {})],
+  ])
+    for (const [axis, value] of entries)
+      // An axis no experiment has is the schema's to report (`where`, `at`); one of another experiment is this check's.
+      if (findAxis(axis) && checkAxis(axis, [...path, key, axis]))
+        [value]
+          .flat()
+          .forEach((each, i) => checkValue(axis, each, [...path, key, axis, ...(key === 'per' ? [i] : [])]));
+  const metric = figure.metric ?? claim.metric;
+  if (typeof figure.metric === 'string') issues.push(...checkMetric(claim, figure.metric, shapes, [...path, 'metric']));
+  if (typeof figure.quote === 'string') issues.push(...checkFigureQuote(figure, metric, [...path, 'quote']));
+  return issues;
+}
+
+function checkFigureQuote(figure, metric, path) {
+  const quotes = listFigureQuotes(figure.quote);
+  const unit = typeof metric === 'string' ? findMetric(metric).unit : null;
+  try {
+    const values = quotes.map((text) =>
+      unit === null ? readFigure(text) : convertFigure(readFigure(text), unit, figure.unit),
+    );
+    if (values.length === 2 && !isPlainObject(figure.per))
+      return [
+        { path, message: 'two figures ("A..B") are a step: give `per: {axis: [a, b]}`', hint: 'or quote one figure' },
+      ];
+    return values.length > 2 ? [{ path, message: `${values.length} figures; expected one, or "A..B"` }] : [];
+  } catch (error) {
+    return [{ path, message: error.message, hint: error.hint ?? 'quote a number with its unit as the post prints it' }];
+  }
 }
 
 function checkMetric(claim, metric, shapes, path) {
@@ -443,6 +581,7 @@ export function normalizeClaim({
   control,
   metric,
   beside,
+  figures,
   compare,
   where,
   expect,
@@ -463,6 +602,20 @@ export function normalizeClaim({
     ),
     // `expect: model` is {model: W} with the default tolerance.
     expect: expect === 'model' ? { model: MODEL_TOLERANCE } : expect,
+    ...(figures === undefined ? {} : { figures: figures.map(normalizeFigure) }),
+  };
+}
+
+// A figure's cells as the CSV has their values.
+function normalizeFigure({ at, per, ...rest }) {
+  const values = (entries) =>
+    entries.map(([axis, value]) => [axis, [value].flat().map((each) => normalizeAxisValue(axis, each))]);
+  return {
+    ...rest,
+    ...(at === undefined
+      ? {}
+      : { at: Object.fromEntries(values(Object.entries(at)).map(([axis, [value]]) => [axis, value])) }),
+    ...(per === undefined ? {} : { per: Object.fromEntries(values(Object.entries(per))) }),
   };
 }
 

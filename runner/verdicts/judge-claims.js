@@ -8,6 +8,7 @@ import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
 import { formatWhere, groupByAxes, matchesWhere, cellMedian, sameValue, varyingAxes } from '../domain/cells.js';
 import { describeMissing, resolveClaimMetric } from './claim-cells.js';
+import { judgeFigures } from './judge-figures.js';
 
 /**
  * @param {object[]} cells  [{ cell, values, workload, runs }] (summarizeCells(...).cells has that shape)
@@ -122,6 +123,8 @@ function overallRow(base, claim, rows, cells, axes) {
       '',
     family: rows.length,
     combinations: rows.map((row) => row.verdict),
+    // The post's own numbers the claim quotes, each tested here (judge-figures.js).
+    figures: judgeFigures(cells, axes, claim),
     // Combinations outside the post's conditions, in words ("node=24: node 24 (the post's: 20)"): not counted in the
     // verdict above unless no combination is inside them.
     outside: rows

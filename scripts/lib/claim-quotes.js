@@ -79,7 +79,10 @@ export function findPostFile(post, files) {
  * Every claim of a parsed experiments file, with its path for messages.
  * @param {unknown} raw  the YAML as plain data
  * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean,
- *   direction: unknown, expect: unknown, metric: unknown, workload: unknown }[]}  workload: the experiment's first
+ *   direction: unknown, figures: unknown, reasons: Record<string, unknown>, expect: unknown, metric: unknown,
+ *   workload: unknown, design: string }[]}  workload: the experiment's first; reasons: the words that say why
+ *   (not_comparable, the conditions' note), whose numbers must be the post's or the design's (`design`: its matrix and
+ *   conditions as text)
  */
 export function listClaims(raw) {
   const experiments = raw && typeof raw === 'object' ? raw.experiments : null;
@@ -92,6 +95,13 @@ export function listClaims(raw) {
       quote: claim?.quote,
       control: claim?.control === true,
       direction: claim?.direction,
+      figures: claim?.figures,
+      reasons: {
+        not_comparable: claim?.not_comparable,
+        'conditions.note': claim?.conditions?.note,
+      },
+      // A reason may name the design's own values (a Node.js major of the matrix, the post's CPUs): not measured.
+      design: JSON.stringify([experiment?.matrix ?? {}, claim?.conditions?.cpus, claim?.conditions?.node]),
       expect: claim?.expect,
       metric: claim?.metric,
       workload: [experiment?.matrix?.workload].flat()[0],
