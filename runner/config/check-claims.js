@@ -8,7 +8,7 @@ import { listWorkloadColumns, readParamDefaults, WORKLOAD_NAMES } from '../domai
 import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
 import { findMetric } from '../domain/metrics.js';
-import { convertFigure, listFigureQuotes, readFigure } from '../domain/figures.js';
+import { FIGURE_CONVERSIONS, listFigureQuotes, readFigure } from '../domain/figures.js';
 import { MODEL_TOLERANCE } from '../verdicts/regions.js';
 
 const CLAIM_EXAMPLE = {
@@ -505,18 +505,29 @@ function checkFigure(claim, figure, shapes, path) {
 function checkFigureQuote(figure, metric, path) {
   const quotes = listFigureQuotes(figure.quote);
   const unit = typeof metric === 'string' ? findMetric(metric).unit : null;
+  let values;
   try {
-    const values = quotes.map((text) =>
-      unit === null ? readFigure(text) : convertFigure(readFigure(text), unit, figure.unit),
-    );
-    if (values.length === 2 && !isPlainObject(figure.per))
-      return [
-        { path, message: 'two figures ("A..B") are a step: give `per: {axis: [a, b]}`', hint: 'or quote one figure' },
-      ];
-    return values.length > 2 ? [{ path, message: `${values.length} figures; expected one, or "A..B"` }] : [];
+    values = quotes.map((text) => readFigure(text));
   } catch (error) {
-    return [{ path, message: error.message, hint: error.hint ?? 'quote a number with its unit as the post prints it' }];
+    return [{ path, message: error.message, hint: 'quote a number as the post prints it, e.g. `quote: "약 6MB"`' }];
   }
+  const known = Object.keys(FIGURE_CONVERSIONS[unit] ?? {});
+  const unknown = unit === null ? [] : values.filter((value) => !known.includes(figure.unit ?? value.unit));
+  if (unknown.length > 0)
+    return [
+      {
+        path,
+        message: `cannot turn "${figure.unit ?? unknown[0].unit}" into ${unit || 'a metric without a unit'} (the unit of \`${metric}\`)`,
+        hint: known.length
+          ? `write the post's unit with \`unit: ${known[0]}\` (known: ${known.join(', ')}), or the metric that measures it`
+          : 'name the metric that measures it, e.g. `metric: rss_mb` or `metric: wall_ms`',
+      },
+    ];
+  if (values.length === 2 && !isPlainObject(figure.per))
+    return [
+      { path, message: 'two figures ("A..B") are a step', hint: 'give `per: {workers: [0, 16]}`, or quote one figure' },
+    ];
+  return values.length > 2 ? [{ path, message: `${values.length} figures`, hint: 'quote one, or `"A..B"`' }] : [];
 }
 
 function checkMetric(claim, metric, shapes, path) {
