@@ -126,6 +126,7 @@ export function checkQuotes(raw, postsDir) {
       })),
       ...checkFigureQuotes(claim, passages, text, found.file),
       ...checkReasons(claim, text, found.file),
+      ...checkSetup(claim, text, found.file),
       ...findDirectionProblems(claim, describeMetric(claim)).map((message) => ({
         path: [...path, claim.direction === undefined ? 'says' : 'direction'],
         message,
@@ -152,6 +153,20 @@ function checkFigureQuotes({ path, figures, design }, passages, text, file) {
         : [];
     return [...missing, ...typed];
   });
+}
+
+// The post's setup (its operation, its packages) is the post's words: each as printed there.
+function checkSetup({ path, setup }, text, file) {
+  if (!setup || typeof setup !== 'object') return [];
+  const named = [
+    ...(typeof setup.operation === 'string' ? [[['operation'], setup.operation]] : []),
+    ...(Array.isArray(setup.packages) ? setup.packages.map((each, i) => [['packages', i], each]) : []),
+  ];
+  return named.flatMap(([at, words]) =>
+    typeof words === 'string' && findMissingPassages(words, text).length > 0
+      ? [{ path: [...path, 'post_setup', ...at], message: `not in ${file} as printed: "${words}"` }]
+      : [],
+  );
 }
 
 // Why a metric is not the post's, and the conditions' note: words, and numbers only the post's own or the design's

@@ -32,6 +32,7 @@
 //                                                   the post), in the metric's unit, beside our median with its
 //                                                   interval and ours ÷ the post's (scripts/lib/findings-twins.js)
 //   <!-- findings:figures EXPERIMENT -->             the post's figures its claims test (`figures:`), each judged here
+//   <!-- findings:deviations -->                      every claim's deviations from its post, from its own fields
 //   <!-- findings:claims-summary -->                  every claim's own class with its reason, the counts by claim
 //                                                   and by comparison (the README's headline lines say the counts)
 //
@@ -57,6 +58,7 @@ import { DIRECTIVE, parseArgs } from './lib/findings-directives.js';
 import { escapeCell, formatCell, formatNumber } from './lib/findings-format.js';
 import { describeFixed, JUDGED_AFTER_CHANGE, readLedger } from './lib/findings-fixed.js';
 import { countClaimFigures, renderClaimFigures } from './lib/findings-claim-figures.js';
+import { DEVIATIONS_HEAD, listDeviations, readRecommendedRuns } from './lib/findings-deviations.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 // When each claim version was written (scripts/claims-history.js, from git).
@@ -162,6 +164,7 @@ const RENDERERS = {
   figure: renderFigureDirective,
   'claims-summary': renderClaimsSummary,
   figures: renderFiguresDirective,
+  deviations: renderDeviations,
 };
 
 function experimentOf(context, name) {
@@ -510,6 +513,25 @@ function renderClaimsSummary(_args, context) {
     );
   }
   return lines;
+}
+
+// Every deviation of every claim, from its own fields (scripts/lib/findings-deviations.js).
+function renderDeviations(_args, context) {
+  const recommended = readRecommendedRuns();
+  const lines = context.config.experiments.flatMap((experiment) => {
+    const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
+    if (!folder) return [];
+    const { rows } = judgeClaims(experiment.claims, folder, context.ledger);
+    return experiment.claims.flatMap((claim, index) =>
+      listDeviations(
+        claim,
+        experiment,
+        rows.filter((row) => row.claim === index + 1),
+        recommended,
+      ).map((line) => line.replace(/^\| /, `| ${experiment.name}: `)),
+    );
+  });
+  return lines.length ? [...DEVIATIONS_HEAD, ...lines] : ['(no claim names a deviation yet)'];
 }
 
 // The figures the experiment's claims test (their `figures:`), each judged here.

@@ -200,6 +200,34 @@ export const CLAIMS_PROPERTY = {
           },
         },
       },
+      post_setup: {
+        type: 'object',
+        title: "The post's setup",
+        additionalProperties: false,
+        minProperties: 1,
+        examples: [{ operation: "argon2.hash('1234567')", packages: ['fastify@3'] }],
+        description:
+          'What the source ran, in its own words, so each deviation of ours is generated beside it (docs/findings.md): ' +
+          '`operation`, its call per task as printed; `packages`, the packages it names as printed (`fastify@3`). ' +
+          '`npm run check:quotes` finds each in the post.',
+        properties: {
+          operation: {
+            type: 'string',
+            minLength: 1,
+            title: 'Its operation',
+            examples: ["argon2.hash('1234567')"],
+            description: "The source's call per task, as printed: set beside the workload's own (describeTask).",
+          },
+          packages: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'string', minLength: 1, examples: ['fastify@3'] },
+            examples: [['fastify@3', 'mustache@4']],
+            title: 'Its packages',
+            description: "Packages the source names, as printed (`fastify@3`): set beside the workload image's.",
+          },
+        },
+      },
       post: {
         type: 'string',
         pattern: SOURCE_NAME_PATTERN,
@@ -593,6 +621,7 @@ export function normalizeClaim({
   metric,
   beside,
   figures,
+  post_setup: postSetup,
   compare,
   where,
   expect,
@@ -614,6 +643,7 @@ export function normalizeClaim({
     // `expect: model` is {model: W} with the default tolerance.
     expect: expect === 'model' ? { model: MODEL_TOLERANCE } : expect,
     ...(figures === undefined ? {} : { figures: figures.map(normalizeFigure) }),
+    ...(postSetup === undefined ? {} : { post_setup: postSetup }),
   };
 }
 

@@ -79,7 +79,8 @@ export function findPostFile(post, files) {
  * Every claim of a parsed experiments file, with its path for messages.
  * @param {unknown} raw  the YAML as plain data
  * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean,
- *   direction: unknown, figures: unknown, reasons: Record<string, unknown>, expect: unknown, metric: unknown,
+ *   direction: unknown, figures: unknown, setup: unknown, reasons: Record<string, unknown>, expect: unknown,
+ *   metric: unknown,
  *   workload: unknown, design: string }[]}  workload: the experiment's first; reasons: the words that say why
  *   (not_comparable, the conditions' note), whose numbers must be the post's or the design's (`design`: its matrix and
  *   conditions as text)
@@ -96,6 +97,7 @@ export function listClaims(raw) {
       control: claim?.control === true,
       direction: claim?.direction,
       figures: claim?.figures,
+      setup: claim?.post_setup,
       reasons: {
         not_comparable: claim?.not_comparable,
         'conditions.note': claim?.conditions?.note,

@@ -120,6 +120,28 @@ describe('scripts/findings.js', () => {
     expect(unrecorded.text).toMatch(/\*\*judged after a change\?\*\* the folder records no claims/);
   });
 
+  test("every deviation is generated from the claim's own fields: the post's operation beside the workload's, its packages beside the image's, the runs a cell beside docs/statistics.md's", async () => {
+    const { text } = await generate('<!-- findings:deviations -->');
+    const lock = JSON.parse(readFileSync(at('images/workload/package-lock.json'), 'utf8'));
+    const [, recommended] = /\*\*Recommended, from profile \S+: `repetitions: (\d+)`/.exec(
+      readFileSync(at('docs/statistics.md'), 'utf8'),
+    );
+    // argon2: the post hashes; each task here hashes and verifies.
+    expect(text).toMatch(
+      /^\| argon2-pool-100: 100 hashes on 1 core: .* \| operation a task \| `argon2\.hash\('1234567'\)` \| argon2\.hash of a password, then argon2\.verify of that hash .*: two hashes' work a task \|$/m,
+    );
+    // Fastify: the post pins fastify@3; the image's comes from its lock file.
+    expect(text).toContain(
+      `| package | \`fastify@3\` | fastify@${lock.packages['node_modules/fastify'].version} (the workload image's`,
+    );
+    // Runs a cell: below the recommendation, said with it.
+    expect(text).toMatch(
+      new RegExp(
+        `\\| runs a cell \\| not given \\| 3 a cell: fewer than the ${recommended} docs/statistics\\.md recommends`,
+      ),
+    );
+  });
+
   test('an increment directive gives what one more of an axis adds, from the two medians', async () => {
     const { text } = await generate(
       '<!-- findings:increment idle-memory metric=rss_mb axis=workers a=0 b=16 where=cluster:0 -->',
