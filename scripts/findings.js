@@ -33,6 +33,8 @@
 //                                                   interval and ours ÷ the post's (scripts/lib/findings-twins.js)
 //   <!-- findings:figures EXPERIMENT -->             the post's figures its claims test (`figures:`), each judged here
 //   <!-- findings:deviations -->                      every claim's deviations from its post, from its own fields
+//   <!-- findings:model-ratios -->                    every claim comparison's model ratio beside the measured one:
+//                                                   the share within 10%, and where the model could be wrong
 //   <!-- findings:claims-summary -->                  every claim's own class with its reason, the counts by claim
 //                                                   and by comparison (the README's headline lines say the counts)
 //
@@ -59,6 +61,8 @@ import { escapeCell, formatCell, formatNumber } from './lib/findings-format.js';
 import { describeFixed, JUDGED_AFTER_CHANGE, readLedger } from './lib/findings-fixed.js';
 import { countClaimFigures, renderClaimFigures } from './lib/findings-claim-figures.js';
 import { DEVIATIONS_HEAD, listDeviations, readRecommendedRuns } from './lib/findings-deviations.js';
+import { renderModelRatios } from './lib/findings-model.js';
+import { summarizeCells } from '../runner/report/summary.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
 // When each claim version was written (scripts/claims-history.js, from git).
@@ -165,6 +169,7 @@ const RENDERERS = {
   'claims-summary': renderClaimsSummary,
   figures: renderFiguresDirective,
   deviations: renderDeviations,
+  'model-ratios': renderModelRatiosDirective,
 };
 
 function experimentOf(context, name) {
@@ -513,6 +518,19 @@ function renderClaimsSummary(_args, context) {
     );
   }
   return lines;
+}
+
+// Every model ratio beside its measurement, and how many agree within 10% (scripts/lib/findings-model.js).
+function renderModelRatiosDirective(_args, context) {
+  return renderModelRatios(
+    context.config.experiments.flatMap((experiment) => {
+      const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
+      if (!folder) return [];
+      const { rows } = judgeClaims(experiment.claims, folder, context.ledger);
+      const { cells } = summarizeCells(folder);
+      return [{ experiment: experiment.name, rows, cells, hostCpus: folder.info?.host?.cpus ?? null }];
+    }),
+  );
 }
 
 // Every deviation of every claim, from its own fields (scripts/lib/findings-deviations.js).
