@@ -32,8 +32,9 @@ export function listSteps(root = ROOT) {
   const folders = listDocFolders(root);
   const under = (prefix) => folders.filter((dir) => dir.startsWith(prefix));
   const published = under('docs/findings/');
-  const modelCheck = under('docs/model-check/');
-  const others = folders.filter((dir) => !published.includes(dir) && !modelCheck.includes(dir));
+  const spare = under('docs/model-check/spare/');
+  const modelCheck = under('docs/model-check/').filter((dir) => !spare.includes(dir));
+  const others = folders.filter((dir) => !published.includes(dir) && !modelCheck.includes(dir) && !spare.includes(dir));
   return [
     { name: 'schema', argv: ['scripts/write-schema.js'], writes: ['runner/config/experiments.schema.json'] },
     { name: 'columns and params', argv: ['scripts/write-docs.js'], writes: ['docs/columns.md', 'docs/params.md'] },
@@ -56,6 +57,17 @@ export function listSteps(root = ROOT) {
       argv: ['runner/cli.js', 'report', ...modelCheck, '--keep-disturbed'],
       writes: ['docs/model-check/'],
     },
+    // The model where it can be wrong: runs of a quiet host, read as they ran (docs/model-check/README.md).
+    ...(spare.length
+      ? [
+          {
+            name: 'reports of the spare-capacity model checks',
+            argv: ['runner/cli.js', 'report', ...spare],
+            writes: spare,
+          },
+        ]
+      : []),
+    { name: 'model check', argv: ['scripts/model-check-doc.js'], writes: ['docs/model-check/README.md'] },
     {
       name: 'findings',
       argv: ['scripts/findings.js'],

@@ -1,4 +1,4 @@
-// A results folder (runs.csv, tasks.csv, run.json) → plain rows with typed values: numbers as numbers,
+// A results folder (runs.csv, tasks.csv, run.json, claims.json) → plain rows with typed values: numbers as numbers,
 // `warmup` as a boolean, text exactly as the workload wrote it (the spreadsheet guard undone), and the columns
 // computed from a whole cell (domain/columns.js RUN_DERIVED_COLUMNS) added to each run.
 import { existsSync, readFileSync } from 'node:fs';
@@ -6,18 +6,18 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LabError } from '../errors.js';
 import { restoreText } from './csv.js';
-import { damaged, readRunInfo } from './read-run-info.js';
+import { damaged, readJsonFile, readRunInfo } from './read-run-info.js';
 import { AXIS_COLUMNS, COLUMN_TYPES, HEAD_COLUMNS, RUN_DERIVED_COLUMNS } from '../domain/columns.js';
+import { CLAIMS_RECORD } from '../verdicts/claim-hash.js';
 
 /**
  * @param {string} dir
  * @param {{ keepDisturbed?: boolean }} [options]  keepDisturbed: disturbed runs count in the statistics
  *   (--keep-disturbed);
  *   default: as the matrix that wrote the folder was told (run.json `keep_disturbed`)
- * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, axes: string[], envAxes: string[],
- *   columns: string[],
- *   keepDisturbed: boolean }}  axes = the axis columns in CSV order (built-in ones first, then environment-variable
- *   axes)
+ * @returns {{ dir: string, runs: object[], tasks: object[], info: object|null, claimsRecord: object|null,
+ *   axes: string[], envAxes: string[], columns: string[], keepDisturbed: boolean }}  claimsRecord: claims.json (null
+ *   before it existed); axes = the axis columns in CSV order (built-in ones first, then environment-variable axes)
  */
 export function readResults(dir, { keepDisturbed } = {}) {
   const runsPath = join(dir, 'runs.csv');
@@ -30,6 +30,9 @@ export function readResults(dir, { keepDisturbed } = {}) {
   const { rows: runs, columns } = readCsv(runsPath, { required: RUNS_REQUIRED });
   const tasksPath = join(dir, 'tasks.csv');
   const tasks = existsSync(tasksPath) ? readCsv(tasksPath, { required: TASKS_REQUIRED }).rows : [];
+  // The claims the runs were made for, as they started (null: a folder from before claims.json).
+  const recordPath = join(dir, CLAIMS_RECORD);
+  const claimsRecord = existsSync(recordPath) ? readJsonFile(recordPath) : null;
   const envAxes = findEnvAxes(columns);
   // `engine` is always a column (where each run went) but an axis only when the matrix made it one.
   const isAxis = (axis) => axis !== 'engine' || info?.config?.matrix?.engine !== undefined;
@@ -40,6 +43,7 @@ export function readResults(dir, { keepDisturbed } = {}) {
     runs,
     tasks,
     info,
+    claimsRecord,
     axes,
     envAxes,
     columns,

@@ -64,13 +64,7 @@ let validate;
 export function readRunInfo(dir) {
   const path = join(dir, 'run.json');
   if (!existsSync(path)) return null;
-  const text = readFileSync(path, 'utf8');
-  let info;
-  try {
-    info = JSON.parse(text);
-  } catch (cause) {
-    throw damaged(path, `not valid JSON${describeJsonPosition(cause, text)}: ${cause.message}`, cause);
-  }
+  const info = readJsonFile(path);
   const Ajv = require('ajv').default;
   validate ??= new Ajv({ allErrors: true, strict: false }).compile(RUN_INFO_SCHEMA);
   if (!validate(info)) {
@@ -92,6 +86,16 @@ export function readRunInfo(dir) {
     );
   }
   return info;
+}
+
+/** A results folder's JSON file, parsed; not JSON is a damaged file (exit 2) with the line and column. */
+export function readJsonFile(path) {
+  const text = readFileSync(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw damaged(path, `not valid JSON${describeJsonPosition(cause, text)}: ${cause.message}`, cause);
+  }
 }
 
 /** A damaged results file: what is wrong, the file (and line), and what to do. Exit 2. */

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { LabError } from '../errors.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo } from '../results/run-info.js';
+import { buildClaimsRecord, CLAIMS_RECORD } from '../verdicts/claim-hash.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from '../results/output-files.js';
 import { explainWriteFailure, isWriteFailure } from '../results/write-failure.js';
 
@@ -93,6 +94,13 @@ export async function runExperiments({ jobs, lanes, context, signal, failFast = 
       : fresh;
     // A fresh folder has no run.json to resume from until this write succeeds.
     writeInfo(outDir, info, { rowsKept: previousRows.length, resumable: Boolean(recorded) });
+    // The claims the runs are made for, fixed before the first of them (a resume keeps the first start's record).
+    if (!recorded)
+      writeInfo(outDir, buildClaimsRecord(plan.experiment.claims, info.started_at), {
+        rowsKept: previousRows.length,
+        resumable: true,
+        name: CLAIMS_RECORD,
+      });
     events.emit('experiment-start', { plan, outDir, pending: plan.runs.length - done.size });
     let summary;
     try {
@@ -129,9 +137,9 @@ export async function runExperiments({ jobs, lanes, context, signal, failFast = 
   return { experiments, stoppedBy: null, anyFailed, lostEngines };
 }
 
-function writeInfo(outDir, info, state) {
+function writeInfo(outDir, info, { name = 'run.json', ...state }) {
   try {
-    writeJson(outDir, 'run.json', info);
+    writeJson(outDir, name, info);
   } catch (error) {
     throw isWriteFailure(error) ? explainWriteFailure(error, { outDir, ...state }) : error;
   }

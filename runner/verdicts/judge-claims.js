@@ -9,6 +9,7 @@ import { formatExpect, expectRegions } from './regions.js';
 import { formatWhere, cellMedian, varyingAxes } from '../cells/cell.js';
 import { pairClaimCells } from '../cells/claim-pairs.js';
 import { describeMissing, resolveClaimMetric } from './claim-cells.js';
+import { judgeFigures } from './judge-figures.js';
 
 /**
  * @param {object[]} cells  [{ cell, values, workload, runs }] (cells/cell.js buildCell)
@@ -49,6 +50,7 @@ function checkClaim(cells, axes, varying, claim, number) {
       median_b: cellMedian(b, metric),
       cells: [a.cell, b.cell],
       comparison: compareCells(a, b, metric),
+      beside: compareBeside(a, b, claim.beside),
     };
   });
   // `expect: model`: each pair has the band of its own model ratio.
@@ -73,6 +75,17 @@ function checkClaim(cells, axes, varying, claim, number) {
     ),
   );
   return [overallRow(base, claim, rows, cells, axes), ...rows];
+}
+
+// The claim's other metrics of the same two cells: each ratio with its interval and the model's, judged by nothing.
+function compareBeside(a, b, metrics = []) {
+  return metrics.map((metric) => ({
+    metric,
+    median_a: cellMedian(a, metric),
+    median_b: cellMedian(b, metric),
+    comparison: compareCells(a, b, metric),
+    model_ratio: modelRatio(a, b, metric),
+  }));
 }
 
 // The claim's own verdict: over the combinations inside the post's conditions (a version or size the post's result
@@ -103,6 +116,8 @@ function overallRow(base, claim, rows, cells, axes) {
       '',
     family: rows.length,
     combinations: rows.map((row) => row.verdict),
+    // The post's own numbers the claim quotes, each tested here (judge-figures.js).
+    figures: judgeFigures(cells, axes, claim),
     // Combinations outside the post's conditions, in words ("node=24: node 24 (the post's: 20)"): not counted in the
     // verdict above unless no combination is inside them.
     outside: rows

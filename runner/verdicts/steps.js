@@ -41,6 +41,7 @@ export function judgeSteps(cells, axes) {
             ),
             median_a: cellMedian(a, column),
             median_b: cellMedian(b, column),
+            cells: [a.cell, b.cell],
             expect: `change, or no change within ±${STEP_EQUIVALENCE * 100}%`,
             comparison: compareCells(a, b, column),
           });

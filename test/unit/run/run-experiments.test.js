@@ -13,6 +13,7 @@ import { readResults } from '../../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../../runner/backend/fake.js';
 import { createLane } from '../../../runner/backend/contract.js';
+import { buildClaimsRecord, checkClaimFixed, hashClaim } from '../../../runner/verdicts/claim-hash.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -48,6 +49,9 @@ test('two experiments: each gets its folder, run.json with the summary, runs.csv
     const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
     expect(info).toMatchObject({ seed: 7, planned_runs: 4, summary: { total: 4, ok: 4, failed: 0 } });
     expect(info.finished_at).toEqual(expect.any(String));
+    // The claims the runs were made for, fixed when they started (this config has none: an empty record).
+    const record = JSON.parse(readFileSync(join(outDir, 'claims.json'), 'utf8'));
+    expect(record).toMatchObject({ recorded: 'at the start of the runs', at: info.started_at, claims: [] });
     expect(readResults(outDir).runs).toHaveLength(4);
     for (const file of ['summary.csv', 'report.md', 'report.html']) expect(existsSync(join(outDir, file))).toBe(true);
   }
@@ -77,11 +81,34 @@ function runAbortingAfter(plan, out, count) {
   });
 }
 
+test("claims.json records each claim's hash when the runs start, as the verdicts will read it", async () => {
+  const out = mkdtempSync(join(tmpdir(), 'api-'));
+  const config = configOf('a');
+  const claim = { says: 'cpus 2 halves it', metric: null, compare: { cpus: [1, 2] }, where: {}, expect: { below: 1 } };
+  config.experiments[0].claims = [claim];
+  const plans = planExperiments(config, { defaultNodeMajor: 24, seed: 7 });
+  const {
+    experiments: [{ outDir }],
+  } = await runExperiments({
+    jobs: prepareJobs({ plans, out, resultsRoot: out }),
+    lanes: [createLane(createFakeExecutor())],
+    context: CONTEXT,
+    events: new EventEmitter(),
+  });
+  const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
+  const record = JSON.parse(readFileSync(join(outDir, 'claims.json'), 'utf8'));
+  expect(record).toEqual(buildClaimsRecord([claim], info.started_at));
+  expect(record.claims).toEqual([{ says: 'cpus 2 halves it', hash: hashClaim(claim) }]);
+  expect(checkClaimFixed(claim, record)).toBe('fixed');
+  expect(checkClaimFixed({ ...claim, expect: { below: 0.6 } }, record)).toBe('changed');
+});
+
 test('an abort stops after the run in progress; resume runs only the rest and notes itself in run.json', async () => {
   const out = mkdtempSync(join(tmpdir(), 'api-'));
   const [plan] = planExperiments(configOf('a'), { defaultNodeMajor: 24, seed: 7 });
   const stopped = await runAbortingAfter(plan, out, 2);
   expect(stopped).toMatchObject({ stoppedBy: 'abort', experiments: [{ summary: { done: 2, total: 4 } }] });
+  const record = readFileSync(join(out, 'claims.json'), 'utf8');
 
   const resumed = readResumeState(out);
   expect(resumed.done.size).toBe(2);
@@ -96,6 +123,8 @@ test('an abort stops after the run in progress; resume runs only the rest and no
   expect(second.executed.map((run) => run.runKey)).toEqual(plan.runs.slice(2).map((run) => run.runKey));
   const info = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
   expect(info.resumed).toEqual([expect.objectContaining({ argv: ['--resume', out] })]);
+  // The claims stay those of the first start: a resume does not record them again.
+  expect(readFileSync(join(out, 'claims.json'), 'utf8')).toBe(record);
   expect(
     readResults(out)
       .runs.map((row) => `${row.cell}.${row.repetition}`)
