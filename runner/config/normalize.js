@@ -4,7 +4,8 @@
 import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
 import { normalizeClaim } from './check-claims.js';
-import { BUDGET_AXES, normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
+import { listBudgetAxes } from '../cells/axes.js';
+import { normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
 import { normalizeSlo } from './check-slo.js';
 import { CAPACITY_DEFAULTS } from '../verdicts/capacity.js';
 import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
@@ -68,6 +69,7 @@ export function normalizeExperiment(name, experiment) {
     ...(search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
+    ...(experiment.production ? { production: { ...experiment.production } } : {}),
   };
 }
 
@@ -89,7 +91,7 @@ function mapValues(object, map) {
 export function defaultRepetitions(experiment) {
   // A capacity search's first round is one run a cell at the rate it starts from.
   if (experiment.slo) return 1;
-  const budgets = experiment.recommend?.per ?? BUDGET_AXES;
+  const budgets = listBudgetAxes(experiment.recommend);
   const valuesOf = (axis) =>
     new Set([
       ...ensureList(experiment.matrix?.[axis] ?? []),

@@ -3,8 +3,8 @@
 // most 180 req/s within p99 ≤ 50 ms with uv_threadpool_size=2 (95%; over it at 197 req/s); Node's default
 // (uv_threadpool_size=4): at most 164 req/s". The brackets are runner/verdicts/capacity.js's, replayed from the folder
 // exactly as the search judged them (rounds/capacity.js); this module only orders and words them.
-import { countResources, formatSetting, NODE_DEFAULT, splitAxes } from '../verdicts/advice.js';
-import { formatWhere, groupByAxes, isSet, sameValue } from '../domain/cells.js';
+import { formatSetting, NODE_DEFAULT, splitAxes } from '../verdicts/advice.js';
+import { formatWhere, groupByAxes, isSet, sameValue } from '../cells/cell.js';
 import { judgeCapacityCells } from '../rounds/capacity.js';
 
 export const CAPACITY_COLUMNS = [
@@ -60,8 +60,8 @@ export function buildCapacity(results) {
 function answerBudget(group, { judged, knobs, groupAxes, slo, runs }) {
   const settings = group
     .map((cell) => ({ cell, label: formatSetting(cell, knobs) || 'every cell', ...judged.get(cell.cell) }))
-    // The most requests shown within the SLO first; a setting with none shown last; the cheaper first among equals.
-    .sort((a, b) => (b.low ?? -1) - (a.low ?? -1) || countResources(a.cell.values) - countResources(b.cell.values));
+    // The most requests shown within the SLO first; a setting with none shown last; equals in the matrix's order.
+    .sort((a, b) => (b.low ?? -1) - (a.low ?? -1));
   const best = settings[0].low === null ? null : settings[0];
   const fallback = settings.find((setting) =>
     knobs.every((axis) => matchesNodeDefault(axis, setting.cell.values[axis])),

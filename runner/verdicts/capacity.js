@@ -54,34 +54,45 @@ export function judgeCapacity(
   const rates = groupByRate(runs, grid);
   const { sd, df } = poolSpread([rates, ...others.map((other) => groupByRate(other, grid))]);
   const judged = rates.map((entry) => ({ ...entry, ...judgeRate(entry, { limit, sd, df, alpha }) }));
-  const overPoints = judged.filter((entry) => entry.mean > limit);
-  const highPoint = overPoints.length > 0 ? overPoints[0] : null;
-  const lowPoint = judged.filter((entry) => entry.mean <= limit && (!highPoint || entry.step < highPoint.step)).at(-1);
-  const shownOver = judged.find((entry) => entry.state === 'over') ?? null;
-  const shownWithin = judged
-    .filter((entry) => entry.state === 'within' && (!shownOver || entry.step < shownOver.step))
-    .at(-1);
-  const low = shownWithin?.rate ?? null;
-  const high = shownOver?.rate ?? null;
+  const brackets = findBrackets(judged, limit);
+  const { shownWithin, shownOver } = brackets;
   // Two grid steps make the resolution (3 significant digits may round a hair past it).
-  const settled = low !== null && high !== null && shownOver.step - shownWithin.step <= 2;
-  const next =
-    settled || runs.length >= cap
-      ? null
-      : chooseNextStep(judged, { grid, lowPoint, highPoint, shownWithin, shownOver });
+  const settled = Boolean(shownWithin && shownOver) && shownOver.step - shownWithin.step <= 2;
+  const capped = runs.length >= cap;
+  const next = settled || capped ? null : chooseNextStep(judged, { grid, ...brackets });
   return {
     status: settled ? 'settled' : 'open',
-    low,
-    high,
-    lowPoint: lowPoint?.rate ?? null,
-    highPoint: highPoint?.rate ?? null,
+    low: shownWithin?.rate ?? null,
+    high: shownOver?.rate ?? null,
+    lowPoint: brackets.lowPoint?.rate ?? null,
+    highPoint: brackets.highPoint?.rate ?? null,
     next: next === null ? null : grid.rateAt(next),
-    stop: settled ? 'settled' : runs.length >= cap ? 'cap' : next === null ? 'floor' : null,
+    stop: describeStop({ settled, capped, next }),
     runs: runs.length,
     rates: judged.map(({ rate, n, mean, state }) => ({ rate, n, p99: Math.exp(mean), state })),
     sd,
     df,
   };
+}
+
+function describeStop({ settled, capped, next }) {
+  if (settled) return 'settled';
+  if (capped) return 'cap';
+  return next === null ? 'floor' : null;
+}
+
+/**
+ * The bracket by the estimates (the last rate whose mean log p99 is within the SLO below the first over it) and the
+ * bracket shown (the same, by what each rate's test showed).
+ */
+function findBrackets(judged, limit) {
+  const highPoint = judged.find((entry) => entry.mean > limit) ?? null;
+  const lowPoint = judged.filter((entry) => entry.mean <= limit && (!highPoint || entry.step < highPoint.step)).at(-1);
+  const shownOver = judged.find((entry) => entry.state === 'over') ?? null;
+  const shownWithin = judged
+    .filter((entry) => entry.state === 'within' && (!shownOver || entry.step < shownOver.step))
+    .at(-1);
+  return { lowPoint: lowPoint ?? null, highPoint, shownWithin: shownWithin ?? null, shownOver };
 }
 
 /**

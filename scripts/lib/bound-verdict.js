@@ -15,9 +15,6 @@ export const FILE_RUNS = 60;
 /** The profile the default file's goal is judged on: the host when it is quiet. */
 export const FILE_PROFILE = 'quiet';
 
-/** Truth groups: the default file's budgets, the six-setting race, and least-favourable configurations. */
-export const TRUTH_GROUPS = ['default', 'race', 'least favourable'];
-
 /**
  * @param {object[]} results  simulateBounds outputs, one per (profile, truth)
  * @returns {{ cells: object[], files: object[] }}

@@ -6,7 +6,7 @@
 //
 // and a response takes W + D. The sum alternates with terms as large as e^{λt}, so in floating point it loses all its
 // digits past λt ≈ 35 (the p99.9 of ρ = 0.9). It is summed here in exact fixed-point arithmetic (BigInt), with enough
-// bits for the cancellation, from the inputs as the binary numbers they are. test/unit/images/md1.test.js pins it
+// bits for the cancellation, from the inputs as the binary numbers they are. test/unit/images/lib/md1.test.js pins it
 // against mpmath at 60 digits and a simulation (scripts/md1-reference.py). The http workload's model uses it for an
 // open loop's percentiles, and `npm run bench:latency` puts it beside what the lab measures.
 
@@ -41,11 +41,6 @@ export function waitingCdf(tMs, { rate, serviceMs }) {
   }
   const value = (1 - rho) * Math.exp(lambdaT) * fromFixed(sum, bits);
   return Math.min(1, Math.max(0, value));
-}
-
-/** P(response ≤ t): the wait plus the service. */
-export function responseCdf(tMs, queue) {
-  return waitingCdf(tMs - queue.serviceMs, queue);
 }
 
 /**

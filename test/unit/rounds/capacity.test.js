@@ -11,7 +11,8 @@ import { judgeCapacityCells } from '../../../runner/rounds/capacity.js';
 import { runMatrix } from '../../../runner/run/run-matrix.js';
 import { buildCapacity } from '../../../runner/report/capacity.js';
 import { createGrid, judgeCapacity } from '../../../runner/verdicts/capacity.js';
-import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
+import { createLane } from '../../../runner/backend/contract.js';
+import { createFakeExecutor, fakeResult } from '../../../runner/backend/fake.js';
 
 const SLO = { sloMs: 50, startRate: 100, resolution: 0.2, cap: 12 };
 const run = (rate, p99, extra = {}) => ({ rate, p99, ...extra });
@@ -109,7 +110,7 @@ describe('the capacity search through the run loop', () => {
     const plan = await planOf();
     expect(plan.experiment).toMatchObject({ slo: { p99_ms: 50, resolution: 0.2 }, repetitions: 1, search: 'grid' });
     const outDir = mkdtempSync(join(tmpdir(), 'capacity-'));
-    await runMatrix({ plan, executor: executor(), outDir });
+    await runMatrix({ plan, lanes: [createLane(executor())], outDir });
     const { runs } = readResults(outDir);
     const judged = judgeCapacityCells(plan, runs);
     for (const cell of plan.cells) {
@@ -146,7 +147,7 @@ describe('the capacity search through the run loop', () => {
 
   test('a resumed search asks for the same rates again', async () => {
     const whole = mkdtempSync(join(tmpdir(), 'capacity-'));
-    await runMatrix({ plan: await planOf(), executor: executor(), outDir: whole });
+    await runMatrix({ plan: await planOf(), lanes: [createLane(executor())], outDir: whole });
     const outDir = mkdtempSync(join(tmpdir(), 'capacity-'));
     const controller = new AbortController();
     const events = new EventEmitter();
@@ -154,11 +155,12 @@ describe('the capacity search through the run loop', () => {
     events.on('run-end', () => {
       if (++finished === 5) controller.abort();
     });
-    await runMatrix({ plan: await planOf(), executor: executor(), outDir, signal: controller.signal, events });
+    const lanes = [createLane(executor())];
+    await runMatrix({ plan: await planOf(), lanes, outDir, signal: controller.signal, events });
     const before = readResults(outDir).runs;
     await runMatrix({
       plan: await planOf(),
-      executor: executor(),
+      lanes: [createLane(executor())],
       outDir,
       done: new Set(before.map((row) => `${row.cell}.${row.repetition}`)),
       previousRows: before,
