@@ -24,7 +24,8 @@ describe('a server stalling 1 s every 10 s: closed loop against open loop', () =
   beforeAll(async () => {
     docker = await connectTestEngine();
     const outDir = mkdtempSync(join(tmpdir(), 'lab-http-open-'));
-    result = await runCli(['--config', CONFIG, '--out', outDir]);
+    result = await runCli(['run', '--config', CONFIG, '--out', outDir]);
+    if (result.exitCode !== 0) throw new Error(`the matrix failed:\n${result.all}`);
     const folder = (name) => join(outDir, name);
     [closed] = readCsv(join(folder('stall-closed'), 'runs.csv'));
     [open] = readCsv(join(folder('stall-open'), 'runs.csv'));
