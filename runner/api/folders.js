@@ -163,8 +163,11 @@ export function advise(dir, { recommend, keepDisturbed } = {}) {
   const results = readResults(absolute, { keepDisturbed });
   if (recommend !== undefined && results.info?.config)
     results.info.config = { ...results.info.config, recommend: normalizeRecommend(recommend) };
-  const advice = buildAdvice(results, summarizeCells(results));
   const capacity = buildCapacity(results);
+  // A capacity search's runs are at many rates: its answer is the capacity, not advice at one rate.
+  const advice = capacity
+    ? { answers: [], rows: [], tables: [], race: null }
+    : buildAdvice(results, summarizeCells(results));
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
   const answered = [...advice.rows, ...(capacity?.answers ?? [])];
   return {

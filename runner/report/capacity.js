@@ -137,10 +137,12 @@ export function formatCapacityText(capacity) {
   const lines = [];
   for (const answer of capacity?.answers ?? []) {
     lines.push(answer.words);
-    for (const setting of answer.settings)
-      lines.push(
-        `  ${setting.label}: ${setting.rates.map((rate) => `${rate.rate} req/s p99 ${rate.p99.toFixed(1)} ms ×${rate.n} ${rate.state}`).join(', ')}`,
+    for (const setting of answer.settings) {
+      const rates = setting.rates.map(
+        (rate) => `${rate.rate} req/s p99 ${rate.p99.toFixed(1)} ms ×${rate.n} ${rate.state}`,
       );
+      lines.push(`  ${setting.label}: ${rates.length > 0 ? rates.join(', ') : 'no run counted'}`);
+    }
   }
   return lines;
 }

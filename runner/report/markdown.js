@@ -67,7 +67,8 @@ export function renderMarkdown(report) {
   if (report.advice.tables.length) lines.push(...renderAdviceMarkdown(report.advice), '');
   if (report.capacity) lines.push(...renderCapacityMarkdown(report.capacity), '');
   // The answers first; what ran and where the files are after them.
-  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
+  // A capacity search compares no cells at one rate: its capacity section is its answer.
+  if (!report.capacity) lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## What ran', '', ...formatRun(info, counts, report.disturbed), '');
   lines.push(
     'Files: [summary.csv](summary.csv) (one row per cell), ' +

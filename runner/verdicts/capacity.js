@@ -165,6 +165,8 @@ export function judgeRate({ n, values }, { limit, sd, df, alpha }) {
  * @returns {number|null}  null: nothing left that could narrow it
  */
 function chooseNextStep(judged, { grid, lowPoint, highPoint, shownWithin, shownOver }) {
+  // No run counted yet (every one disturbed, or its generator behind): the start rate again.
+  if (!lowPoint && !highPoint) return 0;
   if (!highPoint) return lowPoint.step + grid.doubling;
   if (!lowPoint) return highPoint.step - grid.doubling;
   if (highPoint.step - lowPoint.step > 1) return Math.floor((lowPoint.step + highPoint.step) / 2);

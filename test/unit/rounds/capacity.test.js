@@ -29,6 +29,10 @@ describe('judgeCapacity: one cell', () => {
     expect(judgeCapacity([run(100, 400)], SLO)).toMatchObject({ next: grid.rateAt(-grid.doubling), status: 'open' });
   });
 
+  test('no run counted yet: the start rate again', () => {
+    expect(judgeCapacity([], SLO)).toMatchObject({ next: 100, status: 'open', lowPoint: null, highPoint: null });
+  });
+
   test('bisects between the last rate within and the first over', () => {
     const runs = [run(100, 10), run(grid.rateAt(grid.doubling), 400)];
     const judged = judgeCapacity(runs, SLO);
