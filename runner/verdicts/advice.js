@@ -72,6 +72,9 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     knobs,
     // The CPUs the budget allows and those its runs got, on average over the runs that count.
     delivery: summarizeDelivery(candidates),
+    // http: the load generator could run on the server's CPUs in a run that counts (the host had none to spare
+    // beyond the budget): the answer is not the server's alone, and its words must say so (docs/http.md).
+    loader_shared: candidates.some((cell) => cell.runs.some((run) => run.loader_shared === true)),
   };
   // Out of memory in any run: listed as failed, never compared or recommended (verdicts/failed-settings.js).
   const failed = candidates

@@ -6,6 +6,7 @@
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
 import { listPoolLoads, listThreadLoads, shareCpus } from '../lib/capacity.js';
+import { responseQuantile } from '../lib/md1.js';
 import { checkCpuset } from '../lib/check-host.js';
 import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
 import { CPUSET_PATTERN } from '../lib/cpuset.js';
@@ -691,6 +692,7 @@ function predictOwnWork(cell, responseMs) {
       burst_first_p50_ms: responseMs * first,
     };
   }
+  if (params.load === 'open') return predictOpenLoop(cell, responseMs, share);
   const inFlight = params.connections * params.pipelining;
   const running = listRequestLoads(cell, inFlight).filter((load) => load > 0).length;
   const usable = Math.min(running * share.width, cpus);
@@ -702,6 +704,24 @@ function predictOwnWork(cell, responseMs) {
   // the leftovers and each other; every later one behind the other connections' requests.
   const ahead = Math.max(inFlight, leftovers + inFlight - (perSecond * params.duration) / 100);
   return { requests_per_sec: perSecond, latency_p99_ms: (ahead / perSecond) * 1000 };
+}
+
+// As many requests as any pool or process count here could run at once: every thread that can run the work.
+const ANY_LOAD = 1024;
+
+// An open loop at `open.rate`: an M/D/1 queue whose server is every thread that can run the work at once (the usable
+// CPUs' worth), so a response's turn comes D / usable apart; its own work still takes D. Exact for one thread on one
+// CPU (bench:latency checks it), a fair reading for more (an M/D/c queue waits less). Past the capacity the queue
+// grows without bound: the rate is the capacity's and there is no p99 to predict.
+function predictOpenLoop(cell, responseMs, share) {
+  const running = listRequestLoads(cell, ANY_LOAD).filter((load) => load > 0).length;
+  const turnMs = responseMs / Math.min(running * share.width, share.cpus);
+  const queue = { rate: cell.params.open.rate / 1000, serviceMs: turnMs };
+  if (queue.rate * turnMs >= 1) return { requests_per_sec: 1000 / turnMs };
+  return {
+    requests_per_sec: cell.params.open.rate,
+    latency_p99_ms: responseQuantile(0.99, queue) - turnMs + responseMs,
+  };
 }
 
 const countAppThreads = ({ workers, cluster }) => Math.max(1, cluster) * Math.max(1, workers);

@@ -172,6 +172,19 @@ test('p99 at a fixed rate (an open loop): the bound reads "p99 at most U% above 
   );
 });
 
+test("a budget whose load generator shared the server's CPUs says so in the answer (loader_shared)", () => {
+  const http = (pool, shared) => ({
+    cell: `s${pool}`,
+    workload: 'http',
+    values: { workload: 'http', cpus: 1.5, uv_threadpool_size: pool },
+    runs: [100, 101, 99].map((requests_per_sec, i) => ({ requests_per_sec, repetition: i + 1, loader_shared: shared })),
+  });
+  const axes = ['workload', 'cpus', 'uv_threadpool_size'];
+  const [shared] = adviseCells([http(1, true), http(4, true)], axes, normalizeRecommend({}));
+  const [apart] = adviseCells([http(1, false), http(4, false)], axes, normalizeRecommend({}));
+  expect([shared.loader_shared, apart.loader_shared]).toEqual([true, false]);
+});
+
 test('a budget the host did not give its CPUs is not measured: no recommendation, no bound, the CPUs the runs got', () => {
   // Every run of the 2-CPU budget while another program kept one CPU busy: interference_pct 50, disturbed.
   const busy = (pool, values) => {
