@@ -73,7 +73,8 @@ if (!values.from) {
       .map((cpuset, i) => experiment(names[i], cpuset))
       .join('')}`,
   );
-  await execa('node', [CLI, 'run', '--config', file, '--out', dir, '--quiet'], { stdio: 'inherit' });
+  // The matrix's own answers would mix with these figures on stdout: its progress stays on stderr.
+  await execa('node', [CLI, 'run', '--config', file, '--out', dir, '--quiet'], { stdout: 'ignore', stderr: 'inherit' });
 }
 
 const lines = [
@@ -121,7 +122,7 @@ function describePlacement(placement, folder) {
   if (covariate)
     out.push(
       `  CPU time per response as a covariate of requests_per_sec: slope ${covariate.slope.toFixed(2)}, ` +
-        `spread ±${(100 * covariate.sdBefore).toFixed(2)}% → ±${(100 * covariate.sdAfter).toFixed(2)}% (${(100 * covariate.varianceReduction).toFixed(0)}% of the variance)`,
+        `spread ±${(100 * covariate.sdBefore).toFixed(2)}% → ±${(100 * covariate.sdAfter).toFixed(2)}% (variance ${covariate.varianceReduction >= 0 ? 'down' : 'up'} ${Math.abs(100 * covariate.varianceReduction).toFixed(0)}%)`,
     );
   return out;
 }

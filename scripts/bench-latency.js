@@ -54,7 +54,11 @@ const experiment = (name, rate, { runs, seconds }) => `  ${name}:
 `;
 
 async function runLab(file, out) {
-  if (!values.from) await execa('node', [CLI, 'run', '--config', file, '--out', out, '--quiet'], { stdio: 'inherit' });
+  if (!values.from)
+    await execa('node', [CLI, 'run', '--config', file, '--out', out, '--quiet'], {
+      stdout: 'ignore',
+      stderr: 'inherit',
+    });
 }
 
 // One experiment's folder is --out itself; several each have a folder under it.
