@@ -132,15 +132,19 @@ function describeOpen(answer) {
     : `open: ${open.map((setting) => setting.label).join(', ')} still bracketing`;
 }
 
+/** A rate's p99 over its runs, how many counted and what it showed; a rate whose runs failed has none. */
+export function formatP99(rate) {
+  const p99 = Number.isFinite(rate.p99) ? `p99 ${rate.p99.toFixed(1)} ms` : 'no p99 (its runs failed)';
+  return `${p99} ×${rate.n} ${rate.state}`;
+}
+
 /** The block the terminal prints (after a matrix, and `advise`). */
 export function formatCapacityText(capacity) {
   const lines = [];
   for (const answer of capacity?.answers ?? []) {
     lines.push(answer.words);
     for (const setting of answer.settings) {
-      const rates = setting.rates.map(
-        (rate) => `${rate.rate} req/s p99 ${rate.p99.toFixed(1)} ms ×${rate.n} ${rate.state}`,
-      );
+      const rates = setting.rates.map((rate) => `${rate.rate} req/s ${formatP99(rate)}`);
       lines.push(`  ${setting.label}: ${rates.length > 0 ? rates.join(', ') : 'no run counted'}`);
     }
   }

@@ -8,6 +8,7 @@ import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
 import { BOUND_WORDS } from './advice.js';
+import { formatP99 } from './capacity.js';
 import { BUSY_STREAK } from '../domain/interference.js';
 import { CENTRE_TEXT } from './answers.js';
 
@@ -47,7 +48,7 @@ function renderCapacityMarkdown(capacity) {
       '| --- | --- | --- | --- | --- |',
       ...answer.settings.map(
         (setting) =>
-          `| ${escapeMarkdown(setting.label)} | ${setting.low ?? '—'} | ${setting.high ?? '—'} | ${setting.runs} | ${setting.rates.map((rate) => `${rate.rate}: ${formatNumber(rate.p99, 3)} ms ×${rate.n} ${rate.state}`).join('; ')} |`,
+          `| ${escapeMarkdown(setting.label)} | ${setting.low ?? '—'} | ${setting.high ?? '—'} | ${setting.runs} | ${setting.rates.map((rate) => `${rate.rate}: ${formatP99(rate)}`).join('; ')} |`,
       ),
       '',
       escapeMarkdown(answer.words),

@@ -76,17 +76,20 @@ function isOwnRound(row, cell) {
 }
 
 /**
- * The runs the bracket rests on: those that count (domain/interference.js isMeasured), and those whose load generator
- * waited for a connection — every one of them held by the server, the rate beyond it — as points over the SLO that
- * no interval rests on.
+ * The runs the bracket rests on: those that count (domain/interference.js isMeasured). Two more kinds are points over
+ * the SLO that no interval rests on, so that the search turns down from their rate instead of asking for it again: a
+ * run whose load generator waited for a connection (every one held by the server: the rate is beyond it), and a run
+ * that failed or timed out at its rate (a server that cannot finish at a rate does not serve it within any SLO).
  */
 function toCapacityRuns(plan, cell, rows) {
   return rows
-    .filter((row) => row.cell === cell.cell && Number.isFinite(row.arrival_rate) && Number.isFinite(row.latency_p99_ms))
+    .filter((row) => row.cell === cell.cell && row.warmup !== true && Number.isFinite(row.arrival_rate))
     .flatMap((row) => {
-      if (isMeasured(row, { keepDisturbed: plan.keepDisturbed }))
+      if (isMeasured(row, { keepDisturbed: plan.keepDisturbed }) && Number.isFinite(row.latency_p99_ms))
         return [{ rate: row.arrival_rate, p99: row.latency_p99_ms }];
-      const heldByServer = row.status === 'ok' && row.warmup !== true && row.loader_queued > 0;
-      return heldByServer ? [{ rate: row.arrival_rate, p99: row.latency_p99_ms, counted: false }] : [];
+      const heldByServer = row.status === 'ok' && row.loader_queued > 0 && Number.isFinite(row.latency_p99_ms);
+      if (heldByServer) return [{ rate: row.arrival_rate, p99: row.latency_p99_ms, counted: false }];
+      const broke = row.status === 'failed' || row.status === 'timeout' || row.status === 'oom';
+      return broke ? [{ rate: row.arrival_rate, p99: Infinity, counted: false }] : [];
     });
 }

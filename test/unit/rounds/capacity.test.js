@@ -33,6 +33,12 @@ describe('judgeCapacity: one cell', () => {
     expect(judgeCapacity([], SLO)).toMatchObject({ next: 100, status: 'open', lowPoint: null, highPoint: null });
   });
 
+  test('a run that failed at its rate is a point over the SLO: the search turns down from it', () => {
+    const judged = judgeCapacity([run(100, 10), run(grid.rateAt(grid.doubling), Infinity, { counted: false })], SLO);
+    expect(judged).toMatchObject({ lowPoint: 100, highPoint: grid.rateAt(grid.doubling), high: null });
+    expect(judged.next).toBe(grid.rateAt(Math.floor(grid.doubling / 2)));
+  });
+
   test('bisects between the last rate within and the first over', () => {
     const runs = [run(100, 10), run(grid.rateAt(grid.doubling), 400)];
     const judged = judgeCapacity(runs, SLO);
@@ -147,6 +153,34 @@ describe('the capacity search through the run loop', () => {
     const rounds = new Map();
     for (const row of runs) rounds.set(row.repetition, [...(rounds.get(row.repetition) ?? []), row.cell]);
     for (const cells of rounds.values()) expect(new Set(cells).size).toBe(cells.length);
+  });
+
+  test('a failed run keeps its rate (the row says it), and the search does not ask for that rate again', async () => {
+    const plan = await planOf();
+    const outDir = mkdtempSync(join(tmpdir(), 'capacity-'));
+    // Above 180 req/s the server cannot finish: the run fails, as one killed for memory or time would.
+    const failing = createFakeExecutor((run) =>
+      run.params.open.rate > 180
+        ? { exitCode: 137, stdout: '', stderr: 'killed' }
+        : {
+            result: fakeResult(run, {
+              workload: 'http',
+              tasks: [],
+              metrics: { arrival_rate: run.params.open.rate, latency_p99_ms: p99Of(run), loader_behind: false },
+            }),
+          },
+    );
+    await runMatrix({ plan, lanes: [createLane(failing)], outDir });
+    const { runs } = readResults(outDir);
+    const failed = runs.filter((row) => row.status !== 'ok');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const row of failed) {
+      expect(row.arrival_rate).toBeGreaterThan(180);
+      expect(runs.filter((other) => other.cell === row.cell && other.arrival_rate === row.arrival_rate)).toHaveLength(
+        1,
+      );
+    }
+    for (const bracket of judgeCapacityCells(plan, runs).values()) expect(bracket.status).toBe('settled');
   });
 
   test('a resumed search asks for the same rates again', async () => {
