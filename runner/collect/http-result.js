@@ -14,6 +14,7 @@ import { parseResultLine } from './parse-result.js';
  * @param {boolean} pair.timedOut
  * @param {boolean} pair.aborted
  * @param {boolean} pair.serverEndedFirst  the server exited on its own before the loader was done
+ * @param {boolean} [pair.serverStoppedAfterLine]  the server printed its line and was stopped while its exit waited
  * @param {number} pair.containerMs
  * @param {string} pair.containerId  the server's
  * @param {{ cpus: number, cpuset: string, shared?: boolean }} loaderLimits  what the loader was given
@@ -59,7 +60,9 @@ export function combineHttpRaw(pair, loaderLimits) {
       label('loader', loader.stderr) || '[loader] printed no result line\n',
     );
   }
-  if (server.exitCode !== 0 || !serverResult) {
+  // A server stopped after its line (its exit waited on work queued on its pool) measured its period whole.
+  const serverDone = server.exitCode === 0 || pair.serverStoppedAfterLine === true;
+  if (!serverDone || !serverResult) {
     return failed(
       server.exitCode || 1,
       label('loader', loader.stderr),

@@ -135,6 +135,13 @@ describe('combineHttpRaw', () => {
     expect(tasks[0]).toMatchObject({ experiment: 'http', cell: 'c1', repetition: 1, duration_ms: 1000 });
   });
 
+  test('a server stopped after printing its line (its exit waited on its pool) is an ok run', () => {
+    const server = { ...ok(serverLine), exitCode: 137 };
+    const { status } = judge(combineHttpRaw(pair({ server, serverStoppedAfterLine: true }), limits));
+    expect(status).toBe('ok');
+    expect(judge(combineHttpRaw(pair({ server }), limits)).status).toBe('failed');
+  });
+
   test('a loader that found a wrong answer fails the run with its message, labelled', () => {
     const loader = {
       exitCode: 1,
