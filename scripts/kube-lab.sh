@@ -295,9 +295,11 @@ containerRuntimeEndpoint: unix://$STATE/containerd/containerd.sock
 cgroupDriver: cgroupfs
 cgroupRoot: $CGROUP_ROOT
 cgroupsPerQOS: true
-# Whole exclusive CPUs for Guaranteed pods with an integer CPU request; CPU 0 stays for the system.
+# Whole exclusive CPUs for Guaranteed pods with an integer CPU request. The static policy keeps ceil(reserved) CPUs,
+# CPU 0 here, out of the exclusive pool; reserving 100m rather than `reservedSystemCPUs: "0"` (a whole CPU) leaves
+# 1.9 CPUs allocatable, so that an http pod (the server's exclusive CPU + the load generator's 0.5) fits a 2-CPU node.
 cpuManagerPolicy: static
-reservedSystemCPUs: "0"
+systemReserved: { cpu: 100m }
 failSwapOn: false
 podLogsDir: $STATE/pod-logs
 resolvConf: ""

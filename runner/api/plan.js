@@ -51,7 +51,9 @@ export async function preparePlan(
     );
   }
   // A resume goes back to the engines and slots it started with, unless told otherwise.
-  const engineNames = engines.length > 0 ? engines : (resumed?.info.engines?.map((engine) => engine.name) ?? []);
+  // A folder measured on Kubernetes recorded the pool's nodes there, which are no Docker engines.
+  const recorded = resumed?.info.kubernetes ? [] : (resumed?.info.engines?.map((engine) => engine.name) ?? []);
+  const engineNames = engines.length > 0 ? engines : recorded;
   const slotCount = slots ?? resumed?.info.slots ?? 1;
   // Engines named here are other machines: their CPUs are checked once they are reached.
   const elsewhere = engineNames.length > 0 || slotCount > 1;
