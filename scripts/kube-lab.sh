@@ -444,11 +444,13 @@ apply_namespace() {
 }
 
 up() {
-  if [ -f "$STATE/pids/kubelet" ]; then
+  if [ -f "$STATE/pids/kubelet" ] && status >&2; then
     log "already up (state in $STATE); \`$0 down\` first to start afresh"
-    status
+    import_images
+    echo "$STATE/kubeconfig"
     return
   fi
+  [ -d "$STATE" ] && down
   local began=$SECONDS
   install_packages
   build_binaries
@@ -473,23 +475,34 @@ default_image() {
 
 # --- down and status ----------------------------------------------------------------------------------------
 
-stop_pid_file() {
-  local file=$1 pid
-  [ -f "$file" ] || return 0
-  pid=$(cat "$file")
-  kill -TERM "$pid" 2>/dev/null || true
+# A process that exited but was not reaped (its parent may never reap it) counts as gone.
+alive() {
+  local state
+  state=$(sed -n 's/^.*) \([A-Z]\).*$/\1/p' "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# SIGTERM to every daemon named at once, up to 5 s for all of them to end, then SIGKILL to those left.
+stop_daemons() {
+  local pids=() name pid waiting
+  for name in "$@"; do
+    [ -f "$STATE/pids/$name" ] && pids+=("$(cat "$STATE/pids/$name")")
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill -TERM "${pids[@]}" 2>/dev/null || true
   for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
+    waiting=0
+    for pid in "${pids[@]}"; do alive "$pid" && waiting=1; done
+    [ $waiting -eq 1 ] || break
     sleep 0.1
   done
-  kill -KILL "$pid" 2>/dev/null || true
-  rm -f "$file"
+  kill -KILL "${pids[@]}" 2>/dev/null || true
+  for name in "$@"; do rm -f "$STATE/pids/$name"; done
 }
 
 # Every process left in the lab's cgroups (containerd's shims, the containers), killed by pid.
 kill_cgroup_members() {
   local h=$1 file pid
-  [ -d "/sys/fs/cgroup/$h$CGROUP_ROOT" ] || [ "$h" != pids ] || true
   for file in $(find "$DAEMON_CGROUP" "/sys/fs/cgroup/$h$CGROUP_ROOT" -name cgroup.procs 2>/dev/null); do
     for pid in $(cat "$file"); do kill -KILL "$pid" 2>/dev/null || true; done
   done
@@ -506,17 +519,16 @@ remove_cgroups() {
 }
 
 down() {
-  local began=$SECONDS name
-  # The kubelet first, so that it restarts nothing; containerd last among the daemons it needs.
-  for name in kubelet kube-scheduler kube-controller-manager kube-apiserver etcd; do
-    stop_pid_file "$STATE/pids/$name"
-  done
+  local began=$SECONDS
+  # The kubelet first, so that it restarts nothing; containerd last, after its containers.
+  stop_daemons kubelet
+  stop_daemons kube-scheduler kube-controller-manager kube-apiserver etcd
   if [ -S "$STATE/containerd/containerd.sock" ]; then
     # Stop the containers through containerd, so that their shims exit and unmount their root filesystems.
     local task
     for task in $(ctr_lab tasks ls -q 2>/dev/null); do ctr_lab tasks kill -s KILL "$task" >/dev/null 2>&1 || true; done
   fi
-  stop_pid_file "$STATE/pids/containerd"
+  stop_daemons containerd
   for _ in 1 2 3; do
     kill_cgroup_members pids
     sleep 0.3
@@ -536,7 +548,7 @@ status() {
   local name pid up=0
   for name in etcd containerd kube-apiserver kube-controller-manager kube-scheduler kubelet; do
     pid=$(cat "$STATE/pids/$name" 2>/dev/null || true)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    if [ -n "$pid" ] && alive "$pid"; then
       printf '%-24s running (pid %s)\n' "$name" "$pid"
     else
       printf '%-24s not running\n' "$name"
@@ -578,7 +590,7 @@ main() {
   up) up ;;
   down) down ;;
   status) status ;;
-  stop-kubelet) stop_pid_file "$STATE/pids/kubelet" ;;
+  stop-kubelet) stop_daemons kubelet ;;
   start-kubelet) start_kubelet ;;
   load) import_images ;;
   *)
