@@ -19,6 +19,8 @@ const POLL_MS = 250;
 const NODE_CHECK_MS = 2_000;
 // Past the Job's own deadline by this much, the runner stops waiting for the controller to say so.
 const BACKSTOP_MS = 30_000;
+// A Job controller slower than this to give its verdict on an ended pod: the pod's status is the run's.
+const VERDICT_WAIT_MS = 5_000;
 // An aborted or timed-out run waits this long for its pod to be gone, so that nothing of it runs on.
 const REMOVAL_WAIT_MS = 30_000;
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -51,18 +53,20 @@ export async function runJob(cluster, job, { signal, timeoutMs, containers }) {
 
 async function waitForEnd(cluster, name, { signal, timeoutMs, began }) {
   let nodeCheckedAt = 0;
+  let endedAt;
   for (;;) {
     if (signal?.aborted) return { kind: 'aborted', pod: null };
     const [job, pod] = await Promise.all([readJob(cluster, name), readPod(cluster, name)]);
-    if (
-      findJobCondition(job, 'Failed')?.reason === 'DeadlineExceeded' ||
-      performance.now() - began > timeoutMs + BACKSTOP_MS
-    )
+    if (isPastDeadline(job) || performance.now() - began > timeoutMs + BACKSTOP_MS)
       return { kind: 'deadline', pod, reason: neverStarted(pod) ? describePending(pod) : undefined };
-    if (hasPodEnded(pod) || hasServerEnded(pod)) return { kind: 'done', pod };
+    // A pod killed at the deadline ends before the Job says why: wait (briefly) for the Job's own verdict.
+    if (hasPodEnded(pod) || hasServerEnded(pod)) {
+      endedAt ??= performance.now();
+      if (hasJobVerdict(job) || performance.now() - endedAt > VERDICT_WAIT_MS) return { kind: 'done', pod };
+    }
     const refusal = findRefusal(pod);
     if (refusal) return { kind: 'refused', pod, reason: refusal };
-    if (findJobCondition(job, 'Failed'))
+    if (endedAt === undefined && findJobCondition(job, 'Failed'))
       return { kind: 'refused', pod, reason: findJobCondition(job, 'Failed').message ?? 'the Job failed' };
     if (pod?.spec?.nodeName && performance.now() - nodeCheckedAt > NODE_CHECK_MS) {
       await checkNode(cluster, pod.spec.nodeName);
@@ -70,6 +74,18 @@ async function waitForEnd(cluster, name, { signal, timeoutMs, began }) {
     }
     await sleep(POLL_MS, undefined, { signal }).catch(() => {});
   }
+}
+
+// The Job controller's verdict: FailureTarget and SuccessCriteriaMet come first (Kubernetes 1.31+), Failed and
+// Complete once the pod is gone.
+const VERDICTS = ['Complete', 'Failed', 'FailureTarget', 'SuccessCriteriaMet'];
+
+function hasJobVerdict(job) {
+  return VERDICTS.some((type) => findJobCondition(job, type));
+}
+
+function isPastDeadline(job) {
+  return ['Failed', 'FailureTarget'].some((type) => findJobCondition(job, type)?.reason === 'DeadlineExceeded');
 }
 
 // An http pod's server (a sidecar) that exited is restarted by the kubelet: its first ending is the run's end.
