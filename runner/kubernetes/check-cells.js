@@ -33,12 +33,6 @@ function checkCell(cell, nodes, experiment) {
       message: `${describe}: a \`command\` run is measured by a watcher reading the command's cgroup from beside it, which a pod gets only with host access`,
       hint: 'run command experiments on a Docker engine (leave `kubernetes:` out)',
     };
-  if ((cell.container?.mounts ?? []).length > 0)
-    return {
-      path: at('workload'),
-      message: `${describe}: your files are bind-mounted into a Docker container; a pod has no such mount`,
-      hint: 'run this experiment on a Docker engine, or put your code into an image (docs/kubernetes.md, "Your own code")',
-    };
   if (cpus !== undefined && cpuset !== undefined)
     return {
       path: at('cpuset'),

@@ -10,23 +10,30 @@ import { buildJob, RUN_CONTAINER, toResources } from './job-spec.js';
 import { describeError } from './cluster.js';
 import { findContainerStatus, readTermination, splitLog } from './pod-status.js';
 import { runJob } from './run-job.js';
+import { userImageKey } from './user-images.js';
 
 /**
  * @param {import('./cluster.js').Cluster} cluster
  * @param {object} options
  * @param {Map<number|string, { tag: string }>} options.images  imageKey(major, choice) → the workload image
+ * @param {Map<string, { tag: string }>} [options.userImages]    user-images.js: runs with your own code
  * @param {(tag: string) => string} options.imageRef             the image as the nodes pull it
  * @param {'Never'|'IfNotPresent'} options.pullPolicy
  * @param {Record<string,string>} [options.nodeSelector]
  * @param {string} [options.owner]
  */
-export function createKubernetesExecutor(cluster, { images, imageRef, pullPolicy, nodeSelector, owner = OWNER }) {
+export function createKubernetesExecutor(
+  cluster,
+  { images, userImages = new Map(), imageRef, pullPolicy, nodeSelector, owner = OWNER },
+) {
   return {
     async execute(run, { signal } = {}) {
       const startedAt = new Date();
       const workload = getWorkload(run.workload);
       const loaderLimits = workload.serves ? planPodLoaderLimits(run) : undefined;
-      const image = imageRef(images.get(imageKey(run.nodeMajor, run.imageChoice)).tag);
+      // Your own code (a `start` command, an app, a script) is in an image of its own (user-images.js).
+      const own = userImages.get(userImageKey(run));
+      const image = imageRef(own?.tag ?? images.get(imageKey(run.nodeMajor, run.imageChoice)).tag);
       const job = buildJob(run, { image, pullPolicy, nodeSelector, owner, loaderLimits });
       const { placement } = toResources(run.limits);
       const containers = loaderLimits ? ['server', 'loader'] : [RUN_CONTAINER];

@@ -65,7 +65,13 @@ export function buildJob(run, { image, pullPolicy, nodeSelector, owner, loaderLi
     [LABELS.run]: run.runKey,
     [LABELS.cell]: run.cell,
   };
-  const base = { image, imagePullPolicy: pullPolicy, securityContext: CONTAINER_SECURITY, volumeMounts: TMP_MOUNT };
+  const base = {
+    image,
+    imagePullPolicy: pullPolicy,
+    ...(run.workingDir ? { workingDir: run.workingDir } : {}),
+    securityContext: CONTAINER_SECURITY,
+    volumeMounts: TMP_MOUNT,
+  };
   const { resources } = toResources(run.limits);
   const env = toEnv(run.env);
   const pod = loaderLimits

@@ -1,5 +1,6 @@
 // Everything a matrix on Kubernetes needs before the first Job (what docker/session.js is for Docker): the images,
-// built on this machine's Docker engine as for every run, the user's code checked there (the preflight), the images
+// built on this machine's Docker engine as for every run, the user's code checked there (the preflight) and copied
+// into an image of its own (user-images.js), the images
 // handed to the nodes (a registry the person names, pushed with their command; or preloaded); then the cluster
 // reached, the orphans of a killed runner removed, the pool's nodes described and probed, every cell checked against
 // them, and as many lanes as the namespace and the nodes allow. Reports through `events`; prints nothing.
@@ -18,6 +19,7 @@ import { openCluster } from './cluster.js';
 import { createKubernetesExecutor } from './executor.js';
 import { countLanes, readQuotas } from './lanes.js';
 import { probeNode, readPoolNodes } from './node-facts.js';
+import { buildUserImages } from './user-images.js';
 
 /**
  * @param {object} options
@@ -36,10 +38,15 @@ export async function openKubernetesSession({ plans, config, events = new EventE
   );
   const images = await ensureImages(docker, { requests, onProgress });
   await preflightUserCode(docker, { plans, images, config, onProgress: (line) => events.emit('preflight', line) });
+  const userImages = await buildUserImages(docker, plans, images, { onProgress });
   const registry = where.registry?.replace(/\/+$/, '');
   const imageRef = (tag) => (registry ? `${registry}/${tag}` : tag);
   const pullPolicy = registry ? 'IfNotPresent' : 'Never';
-  await handImagesOver(docker, images, { imageRef, push: where.push, onProgress });
+  await handImagesOver(docker, [...images.values(), ...userImages.values()], {
+    imageRef,
+    push: where.push,
+    onProgress,
+  });
 
   const version = await cluster.call('read the version', () => cluster.version.getCode());
   connected.push(cluster);
@@ -56,6 +63,7 @@ export async function openKubernetesSession({ plans, config, events = new EventE
 
   const executor = createKubernetesExecutor(cluster, {
     images,
+    userImages,
     imageRef,
     pullPolicy,
     nodeSelector: where.node_pool,
@@ -69,6 +77,7 @@ export async function openKubernetesSession({ plans, config, events = new EventE
       context: cluster.context,
       namespace: cluster.namespace,
       node_pool: where.node_pool ?? {},
+      ...(where.kubeconfig ? { kubeconfig: where.kubeconfig } : {}),
       server: cluster.server,
       version: version.gitVersion,
       lanes: lanes.count,
@@ -104,7 +113,7 @@ function checkCells(plans, nodes, config) {
  * preloads them, and the pods never pull (imagePullPolicy Never).
  */
 async function handImagesOver(docker, images, { imageRef, push, onProgress }) {
-  for (const { tag } of images.values()) {
+  for (const { tag } of images) {
     const ref = imageRef(tag);
     if (ref !== tag) {
       const [repo, version] = splitTag(ref);
