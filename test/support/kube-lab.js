@@ -9,7 +9,7 @@ import { BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
 import { waitFor } from './docker-helpers.js';
 
-const SCRIPT = fileURLToPath(new URL('../../scripts/kube-lab.sh', import.meta.url));
+export const LAB_SCRIPT = fileURLToPath(new URL('../../scripts/kube-lab.sh', import.meta.url));
 export const NAMESPACE = 'node-threads-lab';
 export const CONTEXT = 'kube-lab';
 // The first `up` on a machine builds Kubernetes (about 12 minutes of one core); later ones take seconds.
@@ -17,7 +17,7 @@ export const LAB_UP_TIMEOUT_MS = 40 * 60_000;
 
 /** `kube-lab.sh COMMAND`, its output kept; throws when it fails, with what it printed. */
 export async function runLab(command, args = []) {
-  const result = await execa('bash', [SCRIPT, command, ...args], { reject: false, all: true });
+  const result = await execa('bash', [LAB_SCRIPT, command, ...args], { reject: false, all: true });
   if (result.exitCode !== 0) throw new Error(`kube-lab.sh ${command} exited ${result.exitCode}:\n${result.all}`);
   return result.stdout.trim();
 }
