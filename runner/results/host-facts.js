@@ -21,7 +21,8 @@ const MEANT_TO_DIFFER = { node: ['node', 'image'], engine: ['cpu_model', 'cpus',
  * @param {object|null} info  run.json
  * @param {object[]} [runs]   runs.csv's rows, for the Node.js version of folders that recorded no image
  * @returns {{ cpu_model: string|null, cpus: number|string|null, kernel: string|null, pool: string|null,
- *   node: string|null, image: string|null }}  several engines or images: their distinct values, joined by ", "; null: not recorded
+ *   node: string|null, image: string|null }}  several engines or images: their distinct values, joined by ", ";
+ *   null: not recorded
  */
 export function readHostFacts(info, runs = []) {
   const engines = Array.isArray(info?.engines) && info.engines.length > 0 ? info.engines : null;

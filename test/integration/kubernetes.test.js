@@ -199,6 +199,7 @@ test('the default experiments.yml and the login-service example, on the cluster 
   const example = parseYaml(readFileSync(join(service, 'experiments.yml'), 'utf8')).experiments['login-service'];
   const login = {
     ...example,
+    max_reruns: 0,
     matrix: { ...example.matrix, uv_threadpool_size: [1, 2], WEB_CONCURRENCY: [1] },
     params: { http: { ...example.params.http, loader: { cpus: 0.5 } } },
   };
