@@ -12,16 +12,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
-import { connectEngine } from '../runner/docker/engines/connect.js';
 import { DEFAULT_NODE_MAJOR } from '../runner/domain/axes.js';
-import { ensureImages } from '../runner/docker/images/workload-image.js';
 import { createDockerExecutor } from '../runner/docker/runs/executor.js';
 import { openCluster } from '../runner/kubernetes/cluster.js';
 import { createKubernetesExecutor } from '../runner/kubernetes/executor.js';
 import { planExperiments } from '../runner/plan/plan-runs.js';
 import { parseResultLine } from '../runner/collect/parse-result.js';
 import { median } from '../runner/stats/statistics.js';
-import { timeFloor } from './lib/docker-floor.js';
+import { readyBenchImage, timeFloor } from './lib/bench-docker.js';
 
 const LAB = fileURLToPath(new URL('./kube-lab.sh', import.meta.url));
 const DOCS_FILE = fileURLToPath(new URL('../docs/kubernetes.md', import.meta.url));
@@ -33,12 +31,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-const engine = await connectEngine({ setup: true });
-const images = await ensureImages(engine.docker, {
-  nodeMajors: [DEFAULT_NODE_MAJOR],
-  onProgress: (line) => console.error(line),
-});
-const image = images.get(DEFAULT_NODE_MAJOR).tag;
+const { engine, images, image } = await readyBenchImage();
 const [plan] = planExperiments(
   {
     file: 'bench',

@@ -16,15 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { connectEngine } from '../runner/docker/engines/connect.js';
 import { DEFAULT_NODE_MAJOR } from '../runner/domain/axes.js';
-import { ensureImages } from '../runner/docker/images/workload-image.js';
 import { createDockerExecutor } from '../runner/docker/runs/executor.js';
 import { planExperiments } from '../runner/plan/plan-runs.js';
 import { parseResultLine } from '../runner/collect/parse-result.js';
 import { median } from '../runner/stats/statistics.js';
 import { timeCommand } from './lib/time-cli.js';
-import { timeFloor } from './lib/docker-floor.js';
+import { readyBenchImage, timeFloor } from './lib/bench-docker.js';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const TINY = fileURLToPath(new URL('../test/fixtures/integration/tiny.yml', import.meta.url));
@@ -36,12 +34,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-const engine = await connectEngine({ setup: true });
-const images = await ensureImages(engine.docker, {
-  nodeMajors: [DEFAULT_NODE_MAJOR],
-  onProgress: (line) => console.error(line),
-});
-const image = images.get(DEFAULT_NODE_MAJOR).tag;
+const { engine, images, image } = await readyBenchImage();
 const executor = createDockerExecutor(engine.docker, images);
 const [plan] = planExperiments(
   {

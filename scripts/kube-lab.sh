@@ -296,7 +296,7 @@ cgroupDriver: cgroupfs
 cgroupRoot: $CGROUP_ROOT
 cgroupsPerQOS: true
 # Whole exclusive CPUs for Guaranteed pods with an integer CPU request. The static policy keeps ceil(reserved) CPUs,
-# CPU 0 here, out of the exclusive pool; reserving 100m rather than `reservedSystemCPUs: "0"` (a whole CPU) leaves
+# CPU 0 here, out of the exclusive pool; reserving 100m rather than reservedSystemCPUs "0" (a whole CPU) leaves
 # 1.9 CPUs allocatable, so that an http pod (the server's exclusive CPU + the load generator's 0.5) fits a 2-CPU node.
 cpuManagerPolicy: static
 systemReserved: { cpu: 100m }

@@ -39,7 +39,12 @@ export function createKubernetesExecutor(
       const containers = loaderLimits ? ['server', 'loader'] : [RUN_CONTAINER];
       let ran;
       try {
-        ran = await runJob(cluster, job, { signal, timeoutMs: run.timeoutMs, containers });
+        ran = await runJob(cluster, job, {
+          signal,
+          timeoutMs: run.timeoutMs,
+          containers,
+          endsWith: loaderLimits ? undefined : RUN_CONTAINER,
+        });
       } catch (error) {
         if (isBackendLost(error)) throw error;
         // The API server refused the Job (forbidden, invalid, over a quota): a failed run with the reason.

@@ -80,7 +80,11 @@ export async function probeNode(cluster, node, { image, pullPolicy, owner }) {
     { image, pullPolicy, owner, nodeSelector: { [HOSTNAME_LABEL]: node.hostname } },
   );
   job.spec.template.spec.containers[0].command = ['node', '-e', PROBE_SCRIPT];
-  const ran = await runJob(cluster, job, { timeoutMs: PROBE_TIMEOUT_MS, containers: [RUN_CONTAINER] });
+  const ran = await runJob(cluster, job, {
+    timeoutMs: PROBE_TIMEOUT_MS,
+    containers: [RUN_CONTAINER],
+    endsWith: RUN_CONTAINER,
+  });
   const ended = readTermination(findContainerStatus(ran.pod, RUN_CONTAINER));
   let seen;
   try {

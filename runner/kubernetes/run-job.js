@@ -21,6 +21,8 @@ const NODE_CHECK_MS = 2_000;
 const BACKSTOP_MS = 30_000;
 // A Job controller slower than this to give its verdict on an ended pod: the pod's status is the run's.
 const VERDICT_WAIT_MS = 5_000;
+// A pod that ended this close to the Job's deadline (or past it) may have been ended by it.
+const DEADLINE_MARGIN_MS = 2_000;
 // An aborted or timed-out run waits this long for its pod to be gone, so that nothing of it runs on.
 const REMOVAL_WAIT_MS = 30_000;
 export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
@@ -28,11 +30,12 @@ export const JOB_NAME_LABEL = 'batch.kubernetes.io/job-name';
 /**
  * @param {import('./cluster.js').Cluster} cluster
  * @param {object} job  job-spec.js's buildJob
- * @param {{ signal?: AbortSignal, timeoutMs: number, containers: string[] }} options  containers: whose logs to read
+ * @param {{ signal?: AbortSignal, timeoutMs: number, containers: string[], endsWith?: string }} options  containers:
+ *   whose logs to read; endsWith: the container whose ending is the run's (a second sooner than the pod's phase)
  * @returns {Promise<{ name: string, kind: 'done'|'deadline'|'aborted'|'refused', pod: object|null, reason?: string,
  *   logs: Record<string, string>, containerMs: number }>}
  */
-export async function runJob(cluster, job, { signal, timeoutMs, containers }) {
+export async function runJob(cluster, job, { signal, timeoutMs, containers, endsWith }) {
   const began = performance.now();
   const created = await cluster.call('create a Job', () =>
     cluster.batch.createNamespacedJob({ namespace: cluster.namespace, body: job }),
@@ -40,7 +43,7 @@ export async function runJob(cluster, job, { signal, timeoutMs, containers }) {
   const { name } = created.metadata;
   let ending;
   try {
-    ending = await waitForEnd(cluster, name, { signal, timeoutMs, began });
+    ending = await waitForEnd(cluster, name, { signal, timeoutMs, began, endsWith });
     const logs = ending.kind === 'done' ? await readLogs(cluster, ending.pod, containers) : {};
     return { name, ...ending, logs, containerMs: performance.now() - began };
   } finally {
@@ -51,7 +54,7 @@ export async function runJob(cluster, job, { signal, timeoutMs, containers }) {
   }
 }
 
-async function waitForEnd(cluster, name, { signal, timeoutMs, began }) {
+async function waitForEnd(cluster, name, { signal, timeoutMs, began, endsWith }) {
   let nodeCheckedAt = 0;
   let endedAt;
   for (;;) {
@@ -59,10 +62,13 @@ async function waitForEnd(cluster, name, { signal, timeoutMs, began }) {
     const [job, pod] = await Promise.all([readJob(cluster, name), readPod(cluster, name)]);
     if (isPastDeadline(job) || performance.now() - began > timeoutMs + BACKSTOP_MS)
       return { kind: 'deadline', pod, reason: neverStarted(pod) ? describePending(pod) : undefined };
-    // A pod killed at the deadline ends before the Job says why: wait (briefly) for the Job's own verdict.
-    if (hasPodEnded(pod) || hasServerEnded(pod)) {
+    // A pod killed at the deadline ends before the Job says why: near the deadline, wait (briefly) for the Job's own
+    // verdict; a pod that succeeded, or failed well before it, is the run's end.
+    if (hasPodEnded(pod) || hasServerEnded(pod) || hasEnded(pod, endsWith)) {
       endedAt ??= performance.now();
-      if (hasJobVerdict(job) || performance.now() - endedAt > VERDICT_WAIT_MS) return { kind: 'done', pod };
+      const nearDeadline = endedAt - began > timeoutMs - DEADLINE_MARGIN_MS && pod?.status?.phase !== 'Succeeded';
+      if (!nearDeadline || hasJobVerdict(job) || performance.now() - endedAt > VERDICT_WAIT_MS)
+        return { kind: 'done', pod };
     }
     const refusal = findRefusal(pod);
     if (refusal) return { kind: 'refused', pod, reason: refusal };
@@ -86,6 +92,11 @@ function hasJobVerdict(job) {
 
 function isPastDeadline(job) {
   return ['Failed', 'FailureTarget'].some((type) => findJobCondition(job, type)?.reason === 'DeadlineExceeded');
+}
+
+// The kubelet reports a container's exit about a second before the pod's phase: its exit code is already final.
+function hasEnded(pod, container) {
+  return container !== undefined && Boolean(findContainerStatus(pod, container)?.state?.terminated);
 }
 
 // An http pod's server (a sidecar) that exited is restarted by the kubelet: its first ending is the run's end.
