@@ -17,8 +17,8 @@
 #
 # Environment:
 #   KUBE_LAB_CACHE   binaries and images kept between runs (default ~/.cache/node-threads-lab/kube)
-#   KUBE_LAB_STATE   the running cluster's files: pids, logs, etcd data, containerd root (default
-#                    /var/lib/node-threads-lab-kube); `down` removes it
+#   KUBE_LAB_STATE   the running cluster's files: pids, logs, etcd data, containerd root, on a tmpfs mounted there
+#                    (default /var/lib/node-threads-lab-kube, KUBE_LAB_STATE_SIZE default 6g); `down` removes it
 #   KUBE_LAB_IMAGE   one more image to import (like --image); without either, `up` imports this checkout's workload
 #                    image (`node-threads-lab images`, built on the main engine when missing)
 set -euo pipefail
@@ -41,6 +41,8 @@ CGROUP_ROOT=/node-threads-lab-kube
 KUBELET_PORT=10250
 API_PORT=6443
 PAUSE_IMAGE=registry.k8s.io/pause:3.10
+# The state's tmpfs: the imported images twice (archive and unpacked), etcd and the runs' files.
+STATE_SIZE=${KUBE_LAB_STATE_SIZE:-6g}
 
 log() { printf 'kube-lab: %s\n' "$*" >&2; }
 die() {
@@ -456,6 +458,10 @@ up() {
   build_binaries
   build_pause_image
   [ ${#IMAGES[@]} -gt 0 ] || IMAGES=("$(default_image)")
+  # The state lives in memory: etcd, the unpacked images and the pods' files are gone the moment `down` unmounts it,
+  # where deleting the unpacked workload image's many files from disk took 10-20 s.
+  mkdir -p "$STATE"
+  mount -t tmpfs -o size=$STATE_SIZE,mode=0755 ntl-kube-state "$STATE"
   mkdir -p "$STATE/pids" "$STATE/logs"
   write_certificates
   write_kubeconfig

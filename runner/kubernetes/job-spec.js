@@ -42,6 +42,14 @@ export function toResources({ nanoCpus, cpusetCpus, memoryBytes }) {
   };
 }
 
+/** Whether the Job's pod asks for whole CPUs in a container, which the static CPU manager gives it exclusively. */
+export function holdsWholeCpus(job) {
+  const { initContainers = [], containers = [] } = job.spec.template.spec;
+  return [...initContainers, ...containers].some((container) =>
+    /^[0-9]+$/.test(container.resources?.limits?.cpu ?? ''),
+  );
+}
+
 /** 1000 → "1", 1500 → "1500m": Kubernetes' own spelling. */
 export function formatMillicores(millicores) {
   return millicores % 1000 === 0 ? String(millicores / 1000) : `${millicores}m`;

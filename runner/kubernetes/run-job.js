@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backendLost } from '../backend/contract.js';
 import { describeError, statusOf } from './cluster.js';
+import { holdsWholeCpus } from './job-spec.js';
 import {
   describePending,
   findContainerStatus,
@@ -47,8 +48,11 @@ export async function runJob(cluster, job, { signal, timeoutMs, containers, ends
     const logs = ending.kind === 'done' ? await readLogs(cluster, ending.pod, containers) : {};
     return { name, ...ending, logs, containerMs: performance.now() - began };
   } finally {
-    // Lost (no ending): asked once, not waited for; the next start removes it if the cluster did not.
-    await removeJob(cluster, name, { wait: ending !== undefined && ending.kind !== 'done' }).catch((error) => {
+    // Lost (no ending): asked once, not waited for; the next start removes it if the cluster did not. A pod that
+    // holds whole CPUs keeps them out of the shared pool until it is gone, and the next run's pod would get fewer
+    // (a 500m run after a 1-CPU one saw cpuset 0, not 0-1): wait for it, as for a pod that may still run.
+    const wait = ending !== undefined && (ending.kind !== 'done' || holdsWholeCpus(job));
+    await removeJob(cluster, name, { wait }).catch((error) => {
       if (ending !== undefined) throw error;
     });
   }

@@ -1,4 +1,10 @@
-import { buildJob, formatMillicores, SIDECAR_ENV, toResources } from '../../../runner/kubernetes/job-spec.js';
+import {
+  buildJob,
+  formatMillicores,
+  holdsWholeCpus,
+  SIDECAR_ENV,
+  toResources,
+} from '../../../runner/kubernetes/job-spec.js';
 import { LABELS, PROJECT, PROJECT_LABEL } from '../../../runner/docker/runs/labels.js';
 
 const run = {
@@ -44,6 +50,12 @@ describe('toResources: a cell as Kubernetes asks for it', () => {
 describe('buildJob', () => {
   const job = buildJob(run, { ...options, nodeSelector: { pool: 'api' } });
   const pod = job.spec.template.spec;
+
+  test('a pod with a whole CPU in any container holds it exclusively (the run waits for it to be gone)', () => {
+    expect(holdsWholeCpus(job)).toBe(false);
+    expect(holdsWholeCpus(buildJob({ ...run, limits: { nanoCpus: 1e9, memoryBytes: 1 } }, options))).toBe(true);
+    expect(holdsWholeCpus(buildJob({ ...run, limits: { memoryBytes: 1 } }, options))).toBe(false);
+  });
 
   test('one try, no restart, the deadline from the timeout, labelled for cleanup and annotated with the owner', () => {
     expect(job.spec).toMatchObject({ backoffLimit: 0, activeDeadlineSeconds: 121 });
