@@ -80,37 +80,6 @@ export function buildJob(run, { image, pullPolicy, nodeSelector, owner, loaderLi
     securityContext: CONTAINER_SECURITY,
     volumeMounts: TMP_MOUNT,
   };
-  const { resources } = toResources(run.limits);
-  const env = toEnv(run.env);
-  const pod = loaderLimits
-    ? {
-        initContainers: [
-          {
-            ...base,
-            name: 'server',
-            env: [...env, ...toEnv(SIDECAR_ENV)],
-            resources,
-            restartPolicy: 'Always',
-            startupProbe: {
-              httpGet: { path: READY_PATH, port: CONTROL_PORT },
-              periodSeconds: 1,
-              // Never the probe's verdict: the server's own bound on its start (readyTimeout) ends a server that
-              // does not come up, and the run's deadline bounds the rest.
-              failureThreshold: Math.max(1, Math.ceil(run.timeoutMs / 1000)),
-            },
-          },
-        ],
-        containers: [
-          {
-            ...base,
-            name: 'loader',
-            command: LOADER_ENTRYPOINT,
-            env: toEnv({ LAB_SPEC: run.env.LAB_SPEC }),
-            resources: toResources(loaderLimits).resources,
-          },
-        ],
-      }
-    : { containers: [{ ...base, name: RUN_CONTAINER, env, resources }] };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -129,11 +98,43 @@ export function buildJob(run, { image, pullPolicy, nodeSelector, owner, loaderLi
           ...(nodeSelector && Object.keys(nodeSelector).length > 0 ? { nodeSelector } : {}),
           securityContext: POD_SECURITY,
           volumes: [{ name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: TMP_SIZE } }],
-          ...pod,
+          ...(loaderLimits ? buildHttpContainers(run, base, loaderLimits) : buildOneContainer(run, base)),
         },
       },
     },
   };
+}
+
+function buildOneContainer(run, base) {
+  return {
+    containers: [{ ...base, name: RUN_CONTAINER, env: toEnv(run.env), resources: toResources(run.limits).resources }],
+  };
+}
+
+/** The server a native sidecar (started, probed, then the loader), the loader the pod's main container. */
+function buildHttpContainers(run, base, loaderLimits) {
+  const server = {
+    ...base,
+    name: 'server',
+    env: [...toEnv(run.env), ...toEnv(SIDECAR_ENV)],
+    resources: toResources(run.limits).resources,
+    restartPolicy: 'Always',
+    startupProbe: {
+      httpGet: { path: READY_PATH, port: CONTROL_PORT },
+      periodSeconds: 1,
+      // Never the probe's verdict: the server's own bound on its start (readyTimeout) ends a server that does not
+      // come up, and the run's deadline bounds the rest.
+      failureThreshold: Math.max(1, Math.ceil(run.timeoutMs / 1000)),
+    },
+  };
+  const loader = {
+    ...base,
+    name: 'loader',
+    command: LOADER_ENTRYPOINT,
+    env: toEnv({ LAB_SPEC: run.env.LAB_SPEC }),
+    resources: toResources(loaderLimits).resources,
+  };
+  return { initContainers: [server], containers: [loader] };
 }
 
 // The server of an http pod: its control server answers the kubelet's probe on the pod's address, and after printing

@@ -32,21 +32,7 @@ export async function openKubernetesSession({ plans, config, events = new EventE
   const where = config.kubernetes;
   const cluster = openCluster(where);
   const onProgress = (line) => events.emit('image-progress', line);
-  const { docker } = await connectEngine({ setup: true, onProgress });
-  const requests = plans.flatMap((plan) =>
-    plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })),
-  );
-  const images = await ensureImages(docker, { requests, onProgress });
-  await preflightUserCode(docker, { plans, images, config, onProgress: (line) => events.emit('preflight', line) });
-  const userImages = await buildUserImages(docker, plans, images, { onProgress });
-  const registry = where.registry?.replace(/\/+$/, '');
-  const imageRef = (tag) => (registry ? `${registry}/${tag}` : tag);
-  const pullPolicy = registry ? 'IfNotPresent' : 'Never';
-  await handImagesOver(docker, [...images.values(), ...userImages.values()], {
-    imageRef,
-    push: where.push,
-    onProgress,
-  });
+  const { images, userImages, imageRef, pullPolicy, registry } = await prepareImages({ plans, config, events });
 
   const version = await cluster.call('read the version', () => cluster.version.getCode());
   connected.push(cluster);
@@ -93,6 +79,30 @@ export async function openKubernetesSession({ plans, config, events = new EventE
     removeOwnContainers: () => removeOwnJobsOn(connected),
     close: () => {},
   };
+}
+
+/**
+ * The images on this machine's Docker engine (the workload's, and your code's), the user's code checked there, and
+ * both handed over to the nodes: as a run pulls them (`imageRef`, `pullPolicy`).
+ */
+async function prepareImages({ plans, config, events }) {
+  const where = config.kubernetes;
+  const onProgress = (line) => events.emit('image-progress', line);
+  const { docker } = await connectEngine({ setup: true, onProgress });
+  const requests = plans.flatMap((plan) =>
+    plan.cells.map(({ nodeMajor, imageChoice }) => ({ major: nodeMajor, choice: imageChoice })),
+  );
+  const images = await ensureImages(docker, { requests, onProgress });
+  await preflightUserCode(docker, { plans, images, config, onProgress: (line) => events.emit('preflight', line) });
+  const userImages = await buildUserImages(docker, plans, images, { onProgress });
+  const registry = where.registry?.replace(/\/+$/, '');
+  const imageRef = (tag) => (registry ? `${registry}/${tag}` : tag);
+  await handImagesOver(docker, [...images.values(), ...userImages.values()], {
+    imageRef,
+    push: where.push,
+    onProgress,
+  });
+  return { images, userImages, imageRef, pullPolicy: registry ? 'IfNotPresent' : 'Never', registry };
 }
 
 /** This runner's Jobs removed on every cluster reached (second Ctrl-C); a cluster that fails is skipped. */
