@@ -12,12 +12,20 @@ import { planPodLoaderLimits } from './executor.js';
  * @returns {{ path: Array<string|number>, message: string, hint: string }[]}
  */
 export function checkKubernetesCells(plan, nodes) {
-  const problems = [];
+  // One problem a place in the file: the first cell it names, and how many more share it.
+  const byPlace = new Map();
   for (const cell of plan.cells) {
     const problem = checkCell(cell, nodes, plan.experiment);
-    if (problem) problems.push(problem);
+    if (!problem) continue;
+    const place = JSON.stringify(problem.path);
+    if (byPlace.has(place)) byPlace.get(place).more += 1;
+    else byPlace.set(place, { ...problem, more: 0 });
   }
-  return problems;
+  return [...byPlace.values()].map(({ more, ...problem }) =>
+    more === 0
+      ? problem
+      : { ...problem, message: `${problem.message} (and ${more} more cell${more === 1 ? '' : 's'} with this value)` },
+  );
 }
 
 function checkCell(cell, nodes, experiment) {

@@ -102,6 +102,8 @@ export async function probeNode(cluster, node, { image, pullPolicy, owner }) {
   return { cpu_model: seen.model, cpu_manager: given === 1 && node.cpus > 1 ? 'static' : 'none' };
 }
 
+// Millicores and bytes: "1900m" is 1.9, not 1.9000000000000001.
 function parseQuantity(text) {
-  return parseKubernetesQuantity(text) ?? null;
+  const value = parseKubernetesQuantity(text);
+  return value === undefined ? null : Math.round(value * 1000) / 1000;
 }

@@ -29,7 +29,7 @@ test('cells a pod can take pass: a quota, whole CPUs, a cpuset under the static 
 
 test('what a pod cannot express or a node cannot give is said, at the value in the file', () => {
   const check = (matrix, nodes = [node()], extra) => checkKubernetesCells(planOf(matrix, extra).plan, nodes);
-  expect(check('{workload: [pbkdf2], cpus: [2]}')).toEqual([
+  expect(check('{workload: [pbkdf2, argon2], cpus: [2]}')).toEqual([
     expect.objectContaining({
       path: ['experiments', 'e', 'matrix', 'cpus', 0],
       message: expect.stringContaining(
