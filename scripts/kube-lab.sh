@@ -516,7 +516,8 @@ kill_cgroup_members() {
 
 remove_cgroups() {
   local h dir
-  for h in "${HIERARCHIES[@]}"; do
+  # The kubelet also makes its cgroups in the cgroup v2 hierarchy of a hybrid host (`unified`).
+  for h in "${HIERARCHIES[@]}" unified; do
     dir=/sys/fs/cgroup/$h$CGROUP_ROOT
     [ -d "$dir" ] && find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null
   done
