@@ -7,7 +7,8 @@
 #   scripts/kube-lab.sh status         says what runs (exit 0 when the node is Ready, 1 otherwise)
 #   scripts/kube-lab.sh build          only installs the packages and builds the binaries (minutes the first time)
 #   scripts/kube-lab.sh load --image IMAGE   imports one more image from the main Docker engine
-#   scripts/kube-lab.sh stop-kubelet | start-kubelet   the node goes away and comes back (the "lost node" tests)
+#   scripts/kube-lab.sh stop-kubelet | start-kubelet   the node goes away and comes back (the "lost node" test)
+#   scripts/kube-lab.sh stop-apiserver | start-apiserver   the API server likewise (the "lost API server" test)
 #
 # Everything comes from the registries this machine reaches (docs/kubernetes.md, "The test cluster"):
 # etcd, the CNI plugins and containerd from Debian; kube-apiserver, kube-controller-manager, kube-scheduler and
@@ -385,15 +386,7 @@ start_cluster() {
     --advertise-client-urls http://127.0.0.1:2379 --listen-peer-urls http://127.0.0.1:2380
   start_daemon containerd containerd --config "$STATE/containerd/config.toml"
   wait_for etcd 30 nsenter --net="/run/netns/$NETNS" curl -sf http://127.0.0.1:2379/health
-  start_daemon kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 \
-    --bind-address=0.0.0.0 --secure-port=$API_PORT --advertise-address=$NODE_IP \
-    --service-cluster-ip-range=$SERVICE_CIDR --client-ca-file="$pki/ca.crt" \
-    --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
-    --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
-    --service-account-issuer=https://kubernetes.default.svc --authorization-mode=Node,RBAC \
-    --kubelet-client-certificate="$pki/admin.crt" --kubelet-client-key="$pki/admin.key" \
-    --kubelet-preferred-address-types=InternalIP --enable-priority-and-fairness=false --event-ttl=30m
-  wait_for kube-apiserver 60 api "https://$NODE_IP:$API_PORT/readyz"
+  start_apiserver
   start_daemon kube-controller-manager "$BIN/kube-controller-manager" --kubeconfig="$STATE/admin.kubeconfig" \
     --leader-elect=false --service-account-private-key-file="$pki/sa.key" --root-ca-file="$pki/ca.crt" \
     --use-service-account-credentials=false --node-monitor-period=2s --node-monitor-grace-period=12s \
@@ -405,6 +398,19 @@ start_cluster() {
   start_kubelet
   wait_for "the node" 90 node_ready
   apply_namespace
+}
+
+start_apiserver() {
+  local pki=$STATE/pki
+  start_daemon kube-apiserver "$BIN/kube-apiserver" --etcd-servers=http://127.0.0.1:2379 \
+    --bind-address=0.0.0.0 --secure-port=$API_PORT --advertise-address=$NODE_IP \
+    --service-cluster-ip-range=$SERVICE_CIDR --client-ca-file="$pki/ca.crt" \
+    --tls-cert-file="$pki/apiserver.crt" --tls-private-key-file="$pki/apiserver.key" \
+    --service-account-key-file="$pki/sa.pub" --service-account-signing-key-file="$pki/sa.key" \
+    --service-account-issuer=https://kubernetes.default.svc --authorization-mode=Node,RBAC \
+    --kubelet-client-certificate="$pki/admin.crt" --kubelet-client-key="$pki/admin.key" \
+    --kubelet-preferred-address-types=InternalIP --enable-priority-and-fairness=false --event-ttl=30m
+  wait_for kube-apiserver 60 api "https://$NODE_IP:$API_PORT/readyz"
 }
 
 start_kubelet() {
@@ -599,9 +605,11 @@ main() {
   status) status ;;
   stop-kubelet) stop_daemons kubelet ;;
   start-kubelet) start_kubelet ;;
+  stop-apiserver) stop_daemons kube-apiserver ;;
+  start-apiserver) start_apiserver ;;
   load) import_images ;;
   *)
-    sed -n '2,12p' "$0" >&2
+    sed -n '2,13p' "$0" >&2
     exit 2
     ;;
   esac

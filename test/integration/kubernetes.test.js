@@ -132,7 +132,9 @@ test('Ctrl-C deletes the Job in flight (no pod left); a killed runner leaves one
   expect(cleaned.stderr).toMatch(/Removed 1 container\(s\) left behind/);
 });
 
-test('a stopped kubelet is a lost node: rows kept, exit 1; --resume finishes exactly the rest', async () => {
+// The backend goes away in the middle of a run; once it is back, the folder is resumed. `stop` and `start` are the
+// lab's commands for the part that goes away.
+async function loseAndResume({ stop, start, said }) {
   const dir = mkdtempSync(join(tmpdir(), 'lab-kube-'));
   const out = join(dir, 'out');
   const config = writeLabConfig(dir, lab.kubeconfig, {
@@ -148,26 +150,41 @@ test('a stopped kubelet is a lost node: rows kept, exit 1; --resume finishes exa
   const child = runCli(['run', '--config', config, '--out', out, '--seed', '7']);
   await waitFor(() => readRows(join(out, 'runs.csv')).length >= 1, { timeoutMs: 120_000 });
   await lab.admin.waitRunningPod();
-  await runLab('stop-kubelet');
+  await runLab(stop);
   let result;
   try {
     result = await child;
   } finally {
-    await runLab('start-kubelet');
+    await runLab(start);
   }
   expect(result.exitCode).toBe(1);
-  expect(result.stderr).toMatch(/node kube-lab-node of kubernetes:kube-lab\/node-threads-lab is not Ready/);
+  expect(result.stderr).toMatch(said);
   const kept = readRows(join(out, 'runs.csv'));
   expect(kept.length).toBeGreaterThanOrEqual(1);
   expect(kept.length).toBeLessThan(3);
   await waitFor(async () => (await runLab('status').catch(() => '')).includes('Ready;'), { timeoutMs: 120_000 });
 
+  // The Job in flight, whose runner is gone, is removed by the resumed run's start.
   const resumed = await runCli(['run', '--resume', out]);
   expect(resumed.exitCode).toBe(0);
   const rows = readRows(join(out, 'runs.csv'));
   expect(rows.map((row) => row.repetition).sort()).toEqual(['1', '2', '3']);
   expect(rows.every((row) => row.status === 'ok')).toBe(true);
-});
+}
+
+test('a stopped kubelet is a lost node: rows kept, exit 1; --resume finishes exactly the rest', () =>
+  loseAndResume({
+    stop: 'stop-kubelet',
+    start: 'start-kubelet',
+    said: /node kube-lab-node of kubernetes:kube-lab\/node-threads-lab is not Ready/,
+  }));
+
+test('a stopped API server is a lost backend: rows kept, exit 1; --resume finishes exactly the rest', () =>
+  loseAndResume({
+    stop: 'stop-apiserver',
+    start: 'start-apiserver',
+    said: /the Kubernetes API server of kubernetes:kube-lab\/node-threads-lab stopped answering/,
+  }));
 
 test('the default experiments.yml and the login-service example, on the cluster (reduced matrices)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-kube-'));
