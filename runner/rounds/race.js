@@ -19,24 +19,7 @@ import { countStatuses } from '../verdicts/failed-settings.js';
  *   they last ran and why (as the answer now stands)
  */
 export function replayRace(plan, rows) {
-  const cells = plan.cells.map(({ cell, values, workload }) => {
-    const own = rows.filter((row) => row.cell === cell);
-    const runs = own.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
-    return {
-      cell,
-      values,
-      // run.json's cells name the workload among their values only.
-      workload: workload ?? values.workload,
-      runs,
-      disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
-      // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
-      statuses: countStatuses(own),
-    };
-  });
-  const answers = adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
-    cap: plan.experiment.adaptive?.max_repetitions ?? null,
-    rule: raceRule(plan.experiment),
-  });
+  const answers = answerRace(plan, rows);
   const open = new Set(answers.flatMap((answer) => answer.next_round ?? []));
   const lastRoundOf = (cell) =>
     Math.max(0, ...rows.filter((row) => row.cell === cell && row.warmup !== true).map((row) => Number(row.repetition)));
@@ -53,6 +36,31 @@ export function replayRace(plan, rows) {
       })),
   );
   return { dropped, open };
+}
+
+/**
+ * The race's answers as they stand on these rows: verdicts/advice.js's, one per budget, under the race's rule
+ * (`plan.boundRule` in its place: the bound study of npm run bench:stats races candidate rules through this code).
+ */
+export function answerRace(plan, rows) {
+  const cells = plan.cells.map(({ cell, values, workload }) => {
+    const own = rows.filter((row) => row.cell === cell);
+    const runs = own.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
+    return {
+      cell,
+      values,
+      // run.json's cells name the workload among their values only.
+      workload: workload ?? values.workload,
+      runs,
+      disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
+      // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
+      statuses: countStatuses(own),
+    };
+  });
+  return adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
+    cap: plan.experiment.adaptive?.max_repetitions ?? null,
+    rule: plan.boundRule ?? raceRule(plan.experiment),
+  });
 }
 
 /** The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`). */

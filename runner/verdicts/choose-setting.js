@@ -2,7 +2,8 @@
 // runs, from runner/stats/mcb.js's simultaneous bounds. A pure function of the runs of the rounds so far: the race
 // calls it after every round and `--resume` replays it from runs.csv, with the same answer at the same round.
 // docs/statistics.md ("The answer per budget") chose the rule by simulation and explains the bound in words.
-import { BOUND_METHODS, compareWithBest, quantileMcb } from '../stats/mcb.js';
+import { levelAtLook, SPENDING_KINDS, SPENDING_SHAPES } from '../stats/alpha-spending.js';
+import { BOUND_METHODS, compareWithBest, quantileT } from '../stats/mcb.js';
 
 /**
  * The rule the study of docs/statistics.md chose (npm run bench:stats, "The rule chosen"): the variance method, the
@@ -65,11 +66,19 @@ export function chooseSetting(
 ) {
   checkOptions(settings, { within, cap, rule });
   const delta = Math.log1p(within);
+  const rounds = countRounds(settings);
+  const levelAt = levelsOf(rule, { alpha, cap });
   const compare = (family) =>
-    compareWithBest(settings, { method: rule.method, winsorize: rule.winsorize, alpha, lowerIsBetter, family });
+    compareWithBest(settings, {
+      method: rule.method,
+      winsorize: rule.winsorize,
+      alpha,
+      lowerIsBetter,
+      family,
+      alphaAt: levelAt,
+    });
   let comparison = compare(null);
   const order = settings.map((_, i) => i).sort((a, b) => settings[a].cost - settings[b].cost || a - b);
-  const rounds = countRounds(settings);
   const starting = rounds < rule.n0;
   const futilityOn = !starting && rounds >= (rule.futilityFrom ?? rule.n0);
 
@@ -87,7 +96,7 @@ export function chooseSetting(
   if (rule.stepDown && survivors >= 2 && survivors < comparison.k) comparison = compare(survivors);
   const bounds = comparison.settings;
   const roundsOf = new Map(bounds.map(({ id, n }) => [id, n]));
-  const project = (i, extra) => projectPairs(bounds[i], roundsOf, extra, { cap, alpha, k: comparison.family });
+  const project = (i, extra) => projectPairs(bounds[i], roundsOf, extra, { cap, levelAt, k: comparison.family });
   const settledAt = starting ? undefined : alive.find((i) => bounds[i].U <= delta);
   const settled = settledAt !== undefined;
   const pool = alive.length ? alive : order;
@@ -155,10 +164,11 @@ export function chooseSetting(
  * differences), g = the rounds both could still run together. Infinity where a pair has no standard error.
  */
 export function projectBound(bounds, i, extra, { cap, alpha, k }) {
-  return projectPairs(bounds[i], new Map(bounds.map(({ id, n }) => [id, n])), extra, { cap, alpha, k });
+  const levelAt = (n, family) => alpha / Math.max(1, family - 1);
+  return projectPairs(bounds[i], new Map(bounds.map(({ id, n }) => [id, n])), extra, { cap, levelAt, k });
 }
 
-function projectPairs(bound, roundsOf, extra, { cap, alpha, k }) {
+function projectPairs(bound, roundsOf, extra, { cap, levelAt, k }) {
   const own = Math.max(0, Math.min(extra, cap - bound.n));
   let U = 0;
   for (const pair of bound.pairs) {
@@ -169,12 +179,29 @@ function projectPairs(bound, roundsOf, extra, { cap, alpha, k }) {
     else if (gained === 0) upper = pair.upper;
     else {
       const grown = pair.n + gained;
-      upper =
-        pair.D + quantileMcb(alpha, k, ((pair.df + 1) * grown) / pair.n - 1) * pair.SE * Math.sqrt(pair.n / grown);
+      const c = quantileT(levelAt(grown, k), ((pair.df + 1) * grown) / pair.n - 1);
+      upper = pair.D + c * pair.SE * Math.sqrt(pair.n / grown);
     }
     if (upper > U) U = upper;
   }
   return U;
+}
+
+/**
+ * One comparison's one-sided level at this look: levelAt(n, family) for a pair standing on n common rounds, among a
+ * family of settings. Without `rule.spending` every look spends the whole α/(family − 1) (an answer read once: a
+ * grid). With it, that α is spent over the looks a pair can have, n = `rule.from` … cap (runner/stats/alpha-spending.js:
+ * `rule.spending.shape` and `.kind`): a pair's bound changes only when it gains a round, so the race is wrong at
+ * some look at most that often, whatever it stops, drops or runs between looks. Before `rule.from` nothing is spent:
+ * no bound, no elimination, no settling. A pair past the cap (only when disturbed runs count, verdicts/advice.js
+ * chooseCounted) keeps the cap's level.
+ */
+function levelsOf(rule, { alpha, cap }) {
+  const from = rule.from ?? rule.n0;
+  const each = (family) => alpha / Math.max(1, family - 1);
+  if (!rule.spending) return (n, family) => (n >= from ? each(family) : 0);
+  const looks = { from, cap, shape: rule.spending.shape, kind: rule.spending.kind };
+  return (n, family) => levelAtLook(each(family), Math.min(n, cap), looks);
 }
 
 /**
@@ -210,6 +237,10 @@ function checkOptions(settings, { within, cap, rule }) {
     throw new RangeError(`rule.n0 must be a whole number from 2 up, not ${rule.n0}`);
   if (!(Number.isInteger(cap) && cap >= rule.n0))
     throw new RangeError(`cap must be a whole number of rounds, at least rule.n0 (${rule.n0}), not ${cap}`);
+  if (rule.spending && !(SPENDING_SHAPES.includes(rule.spending.shape) && SPENDING_KINDS.includes(rule.spending.kind)))
+    throw new RangeError(
+      `rule.spending must be { shape: ${SPENDING_SHAPES.join('|')}, kind: ${SPENDING_KINDS.join('|')} }, not ${JSON.stringify(rule.spending)}`,
+    );
   for (const setting of settings) {
     if (!Number.isFinite(setting.cost))
       throw new RangeError(`setting ${JSON.stringify(setting.id)}: cost must be a number, not ${setting.cost}`);
