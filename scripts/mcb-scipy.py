@@ -189,11 +189,11 @@ def exact_levels(alpha, first, cap, shape):
 
         def crossed(c):
             upper = np.array(bounds + [c])
-            return 1 - stats.multivariate_normal.cdf(upper, mean=np.zeros(i + 1), cov=sub, abseps=1e-8, releps=1e-8,
+            return 1 - stats.multivariate_normal.cdf(upper, mean=np.zeros(i + 1), cov=sub, abseps=1e-6, releps=1e-6,
                                                     rng=np.random.default_rng(1))
 
         lo, hi = -2.0, 8.0
-        for _ in range(50):
+        for _ in range(32):
             mid = (lo + hi) / 2
             if crossed(mid) > target:
                 lo = mid

@@ -63,10 +63,18 @@ export function answerRace(plan, rows) {
   });
 }
 
-/** The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`). */
+/**
+ * The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`); its first look
+ * and futility come no earlier than those.
+ */
 export function raceRule(experiment) {
   const n0 = experiment.race?.from_round ?? DEFAULT_BOUND_RULE.n0;
-  return { ...DEFAULT_BOUND_RULE, n0, futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom) };
+  return {
+    ...DEFAULT_BOUND_RULE,
+    n0,
+    from: Math.max(n0, DEFAULT_BOUND_RULE.from),
+    futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom),
+  };
 }
 
 function listAxes(plan) {

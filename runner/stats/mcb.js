@@ -134,7 +134,14 @@ export function compareWithBest(
     k,
     family: family ?? k,
     winsorized,
-    fit: { df: fit.df, sd: fit.df > 0 ? Math.sqrt(fit.rss / fit.df) : null, sds: fit.sds },
+    fit: {
+      df: fit.df,
+      sd: fit.df > 0 ? Math.sqrt(fit.rss / fit.df) : null,
+      // Read on demand: the pooled and paired methods never need each setting's own variance.
+      get sds() {
+        return fit.sds;
+      },
+    },
     settings: results,
   };
 }
@@ -279,15 +286,38 @@ function fitBlocks(observations, settingCount) {
   const N = fitted.length;
   const df = N - rounds.length - (present.size - groups);
   const totalRss = rss.reduce((sum, value) => sum + value, 0);
-  const variances = estimateSettingVariances(
-    rounds,
+  // Each setting's own variance costs a k × k solve over every (round, setting) cell: made only when asked for (hybrid,
+  // blocked-welch, the fit's sds), once.
+  let variances = null;
+  const varianceOf = () => {
+    variances ??= estimateSettingVariances(
+      rounds,
+      G,
+      rss,
+      nu,
+      [...present].sort((a, b) => a - b),
+    );
+    return variances;
+  };
+  return {
     G,
-    rss,
-    nu,
-    [...present].sort((a, b) => a - b),
-  );
-  const sds = variances.map((variance) => (variance === null ? null : Math.sqrt(variance)));
-  return { G, mu, rounds, group, rss: totalRss, df, perSetting: { rss, nu, variances }, sds, fitted };
+    mu,
+    rounds,
+    group,
+    rss: totalRss,
+    df,
+    perSetting: {
+      rss,
+      nu,
+      get variances() {
+        return varianceOf();
+      },
+    },
+    get sds() {
+      return varianceOf().map((variance) => (variance === null ? null : Math.sqrt(variance)));
+    },
+    fitted,
+  };
 }
 
 /**
@@ -411,7 +441,8 @@ function estimatePair(fit, perRound, i, j, method) {
   if (method === 'paired') return estimatePaired(perRound, i, j);
   if (method === 'blocked-welch') return estimateBlockedWelch(fit, perRound, i, j);
   if (method === 'welch') return estimateWelch(perRound, i, j);
-  const [si, sj] = [fit.sds[i], fit.sds[j]];
+  const { sds } = fit;
+  const [si, sj] = [sds[i], sds[j]];
   const agree = si > 0 && sj > 0 && Math.max(si, sj) <= HYBRID_SD_RATIO * Math.min(si, sj);
   return agree ? estimatePooled(fit, perRound, i, j) : estimatePaired(perRound, i, j);
 }

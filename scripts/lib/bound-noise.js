@@ -120,10 +120,11 @@ function fitAdjacent(fits) {
  * (a folder's own shift and its rounds' cancel), as a gap to the budget's best on the log scale. Cheapest first, with
  * its cost (threads + processes: the pool's threads and the process's main thread).
  * @param {{ dir: string, runs: object[] }[]} folders
+ * @param {{ against?: 'best'|'first' }} [options]  the gaps to the budget's best (default) or to its first setting
  * @returns {{ name: string, workload: string, cpus: number|null, settings: { id: string, pool: number, cost: number,
- *   gap: number }[] }[]}
+ *   gap: number, se: number }[] }[]}
  */
-export function readReferenceTruths(folders) {
+export function readReferenceTruths(folders, { against = 'best' } = {}) {
   const budgets = new Map();
   folders.forEach(({ runs }, f) => {
     for (const run of measuredRuns(runs)) {
@@ -139,13 +140,21 @@ export function readReferenceTruths(folders) {
     .sort(([u], [v]) => u.localeCompare(v))
     .map(([name, { workload, cpus, pools }]) => {
       const settings = [...pools].sort(([u], [v]) => u - v).map(([pool, values]) => ({ id: `pool ${pool}`, pool, values }));
-      const levels = compareWithBest(settings, { method: 'pooled' }).settings.map(({ estimate }) => estimate);
-      const best = Math.min(...levels);
+      const compared = compareWithBest(settings, { method: 'pooled' }).settings;
+      const levels = compared.map(({ estimate }) => estimate);
+      const base = against === 'first' ? levels[0] : Math.min(...levels);
       return {
         name,
         workload,
         cpus,
-        settings: settings.map(({ id, pool }, i) => ({ id, pool, cost: pool + 1, gap: levels[i] - best })),
+        settings: settings.map(({ id, pool }, i) => ({
+          id,
+          pool,
+          cost: pool + 1,
+          gap: levels[i] - base,
+          // The standard error of the gap to the first setting (the pair's, from the pooled fit).
+          se: i === 0 ? 0 : (compared[i].pairs.find((pair) => pair.id === settings[0].id)?.SE ?? Infinity),
+        })),
       };
     });
 }
@@ -169,4 +178,47 @@ function collectCells(runs) {
     cells.get(run.cell).values.push({ round: run.repetition, value: run.wall_ms, at: Date.parse(run.started_at) });
   }
   return [...cells.values()];
+}
+
+/**
+ * How much a budget's gaps move from one invocation to the next, beyond the noise of each: per folder the two-way
+ * fit's gap of every setting to the budget's first, then per setting the spread of those gaps over the folders. The
+ * noise of each folder's estimate (its pair SEs) is taken out; what stays is the setting × invocation interaction, a
+ * change of the truth itself that no bound on one invocation's runs can see.
+ * @param {{ dir: string, runs: object[] }[]} folders  several invocations of one file on one host
+ * @returns {{ observedSd: number, noiseSd: number, interactionSd: number, widest: { budget: string, setting: string,
+ *   gaps: number[] } }}  log scale; widest: the setting whose gaps spread most, one per folder
+ */
+export function measureInvocationSpread(folders) {
+  const perFolder = folders.map(({ runs }) => readReferenceTruthsWithErrors([{ runs }]));
+  let observed = 0;
+  let noise = 0;
+  let count = 0;
+  let widest = null;
+  for (const { name, settings } of perFolder[0]) {
+    for (const { id } of settings.slice(1)) {
+      const reads = perFolder.map((budgets) => budgets.find((b) => b.name === name)?.settings.find((s) => s.id === id));
+      if (reads.some((read) => !read || !Number.isFinite(read.se))) continue;
+      const mean = reads.reduce((sum, read) => sum + read.gap, 0) / reads.length;
+      const spread = reads.reduce((sum, read) => sum + (read.gap - mean) ** 2, 0) / (reads.length - 1);
+      observed += spread;
+      noise += reads.reduce((sum, read) => sum + read.se ** 2, 0) / reads.length;
+      count += 1;
+      const range = Math.max(...reads.map((r) => r.gap)) - Math.min(...reads.map((r) => r.gap));
+      if (!widest || range > widest.range) widest = { budget: name, setting: id, range, gaps: reads.map((r) => r.gap) };
+    }
+  }
+  const observedSd = Math.sqrt(observed / count);
+  const noiseSd = Math.sqrt(noise / count);
+  return {
+    observedSd,
+    noiseSd,
+    interactionSd: Math.sqrt(Math.max(0, observedSd ** 2 - noiseSd ** 2)),
+    widest: { budget: widest.budget, setting: widest.setting, gaps: widest.gaps },
+  };
+}
+
+// Per budget each setting's gap to the budget's first setting (pool 1) in one folder, with its standard error.
+function readReferenceTruthsWithErrors(folders) {
+  return readReferenceTruths(folders, { against: 'first' });
 }

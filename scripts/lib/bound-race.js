@@ -21,6 +21,16 @@ export const WITHIN = 0.05;
  * @param {{ name: string, budgets: { workload: string, cpus: number, settings: { pool: number }[] }[] }} testCase
  */
 export function planCase(testCase, { rule, cap = CAP, within = WITHIN, seed }) {
+  const key = `${testCase.name} ${rule.n0} ${cap} ${within}`;
+  if (!CONFIGS.has(key)) CONFIGS.set(key, configureCase(testCase, { rule, cap, within }));
+  const [plan] = planExperiments(CONFIGS.get(key), { defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
+  return { ...plan, boundRule: rule };
+}
+
+// The checked config of each case, made once: only the order of the runs changes from trial to trial.
+const CONFIGS = new Map();
+
+function configureCase(testCase, { rule, cap, within }) {
   const unique = (values) => [...new Set(values)].sort((u, v) => (u < v ? -1 : u > v ? 1 : 0));
   const raw = {
     experiments: {
@@ -37,9 +47,7 @@ export function planCase(testCase, { rule, cap = CAP, within = WITHIN, seed }) {
       },
     },
   };
-  const config = validateConfig(raw, { file: 'bound-study.yml', host: null, configDir: process.cwd() });
-  const [plan] = planExperiments(config, { defaultNodeMajor: DEFAULT_NODE_MAJOR, seed });
-  return { ...plan, boundRule: rule };
+  return validateConfig(raw, { file: 'bound-study.yml', host: null, configDir: process.cwd() });
 }
 
 /** The true log gap of a cell of the case (its budget's setting with the cell's pool). */
