@@ -8,8 +8,9 @@
 // The bound: which rule answers a budget with "use X: at most U% slower than the best tried (95%)" — the default file
 // and the worst case of each design, with known truths, raced by the runner's own scheduler under candidate rules
 // and noise fitted to the committed race folders (scripts/lib/bound-study.js): bound failures, good picks and runs
-// against the limit of an ideal sequential test; the rule chosen by criteria fixed before the runs. `--study` runs one of them and keeps
-// the other's part of the page as it is. Seeded: the same folders and options give the same page.
+// against the limit of an ideal sequential test; the rule chosen by criteria fixed before the runs. `--study` runs
+// one of them and keeps the other's part of the page as it is. Seeded: the same folders and options give the same
+// page.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

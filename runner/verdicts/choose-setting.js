@@ -203,8 +203,9 @@ function projectPairs(bound, roundsOf, extra, { cap, levelAt, k, hope = 0 }) {
 /**
  * One comparison's one-sided level at this look: levelAt(n, family) for a pair standing on n common rounds, among a
  * family of settings. Without `rule.spending` every look spends the whole α/(family − 1) (an answer read once: a
- * grid). With it, that α is spent over the looks a pair can have, n = `rule.from` … cap (runner/stats/alpha-spending.js:
- * `rule.spending.shape` and `.kind`): a pair's bound changes only when it gains a round, so the race is wrong at
+ * grid). With it, that α is spent over the looks a pair can have, n = `rule.from` … cap
+ * (runner/stats/alpha-spending.js, `rule.spending.shape` and `.kind`): a pair's bound changes only when it gains a
+ * round (the paired method; the pooled fit's, nearly so), so the race is wrong at
  * some look at most that often, whatever it stops, drops or runs between looks. Before `rule.from` nothing is spent:
  * no bound, no elimination, no settling. A pair past the cap (only when disturbed runs count, verdicts/advice.js
  * chooseCounted) keeps the cap's level.

@@ -84,7 +84,7 @@ function describeBound({ within, cap }) {
     'bounds: where every comparison with the true best holds, the best is never eliminated and every printed bound',
     "covers its setting's gap. Futility and which settings run next change what is measured, not what a bound says.",
     'No budget settles, and nothing is eliminated, before round 3. A re-run of a disturbed run is its own round (the',
-    "round it ran in, beside the other re-runs of that round), never a member of the round it replaces. Winsorising, where a rule",
+    'round it ran in, beside the other re-runs of that round), never a member of the round it replaces. Winsorising, where a rule',
     "has it, pulls each setting's runs in on that setting's own scale.",
     '',
   ];
@@ -297,13 +297,14 @@ function describeNoise({ profiles, cases }) {
         `| ${p.name} | ${p.sources.map((dir) => `\`${dir}\``).join(', ')} | ${p.runs} | ${pct(p.sd)} (${pct(p.robustSd)}) | ${fixed(p.skew)} | ${pct(p.roundSd)} | ${fixed(p.phi)} (seen ${fixed(p.lag1)}) | ${fixed(p.adjacent)} | ${p.cheapScale ? `cheapest ×${p.cheapScale[0]}, others ×${p.cheapScale[1]}` : '—'} |`,
     ),
     '',
-    'The truths of the default file: each pool\'s level from one two-way fit over the runs of the four quiet folders (a',
-    'block is one round of one folder), as a gap to its budget\'s best:',
+    "The truths of the default file: each pool's level from one two-way fit over the runs of the four quiet folders (a",
+    "block is one round of one folder), as a gap to its budget's best:",
     '',
     '| budget | gaps to the best |',
     '| --- | --- |',
     ...file.budgets.map(
-      ({ name, settings }) => `| ${name} | ${settings.map(({ id, gap }) => `${id} ${signed(Math.expm1(gap))}`).join(', ')} |`,
+      ({ name, settings }) =>
+        `| ${name} | ${settings.map(({ id, gap }) => `${id} ${signed(Math.expm1(gap))}`).join(', ')} |`,
     ),
     '',
   ];

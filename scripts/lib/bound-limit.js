@@ -13,6 +13,8 @@ const { jStat } = jstatModule;
 /** The fewest rounds, on average, any sequential test of one comparison can need (see the top of this file). */
 export function waldRounds(alpha, power, information) {
   const p = Math.min(Math.max(power, 0), 1);
+  // No better than a coin with the error's odds: a test that settles no more often than α needs no run at all.
+  if (p <= alpha) return 0;
   const q = 1 - p;
   const needed = (p > 0 ? p * Math.log(p / alpha) : 0) + (q > 0 ? q * Math.log(q / (1 - alpha)) : 0);
   return Math.max(0, needed) / information;

@@ -139,7 +139,9 @@ export function readReferenceTruths(folders, { against = 'best' } = {}) {
   return [...budgets]
     .sort(([u], [v]) => u.localeCompare(v))
     .map(([name, { workload, cpus, pools }]) => {
-      const settings = [...pools].sort(([u], [v]) => u - v).map(([pool, values]) => ({ id: `pool ${pool}`, pool, values }));
+      const settings = [...pools]
+        .sort(([u], [v]) => u - v)
+        .map(([pool, values]) => ({ id: `pool ${pool}`, pool, values }));
       const compared = compareWithBest(settings, { method: 'pooled' }).settings;
       const levels = compared.map(({ estimate }) => estimate);
       const base = against === 'first' ? levels[0] : Math.min(...levels);

@@ -108,7 +108,8 @@ export async function playTrial(testCase, rule, profile, { trial, seed, cap = CA
       const before = previous.get(run.repetition) ?? null;
       previous.set(run.repetition, index);
       const scale = scaleOf(testCase, profile, run.values);
-      const log = gapOf(testCase, run.values) + noise.shift(run.repetition) + scale * noise.run(index, run.repetition, before);
+      const log =
+        gapOf(testCase, run.values) + noise.shift(run.repetition) + scale * noise.run(index, run.repetition, before);
       rows.push({
         experiment: run.experiment,
         cell: run.cell,
@@ -127,15 +128,14 @@ export async function playTrial(testCase, rule, profile, { trial, seed, cap = CA
   return {
     runs: rows.length,
     budgets: testCase.budgets.map(({ name, workload, cpus }) => {
-      const answer = answers.find(
-        (each) => each.workload === workload && each.budget === `cpus=${cpus}`,
-      );
+      const answer = answers.find((each) => each.workload === workload && each.budget === `cpus=${cpus}`);
       const recommended = answer?.recommended?.cell.values.uv_threadpool_size ?? null;
       return {
         name,
         runs: rows.filter((row) => row.workload === workload && String(row.cpus) === String(cpus)).length,
         recommended: recommended === null ? null : Number(recommended),
-        U: answer?.bound_pct === null || answer?.bound_pct === undefined ? Infinity : Math.log1p(answer.bound_pct / 100),
+        U:
+          answer?.bound_pct === null || answer?.bound_pct === undefined ? Infinity : Math.log1p(answer.bound_pct / 100),
         settled: answer?.status === 'settled',
       };
     }),

@@ -69,7 +69,12 @@ export function buildBoundCases(root) {
           name,
           workload: 'pbkdf2',
           cpus: 2,
-          settings: pcts.map((pct, i) => ({ id: `pool ${2 ** i}`, pool: 2 ** i, cost: 2 ** i + 1, gap: Math.log1p(pct / 100) })),
+          settings: pcts.map((pct, i) => ({
+            id: `pool ${2 ** i}`,
+            pool: 2 ** i,
+            cost: 2 ** i + 1,
+            gap: Math.log1p(pct / 100),
+          })),
         },
       ],
     })),

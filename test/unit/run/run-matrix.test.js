@@ -239,14 +239,14 @@ describe('search: race', () => {
   });
 
   test('after the start rounds only the cheaper candidate and the setting that binds its bound run on', async () => {
-    // Pool 1 is twice as slow (out at once); pool 2 is 2% slower than 4 and 8 with ±2% noise: not yet shown within
-    // 5%, but it can be by the cap, so it and the setting that binds its bound race on while the others stop.
-    const truth = { 1: 2000, 2: 1020, 4: 1000, 8: 1000 };
+    // Pool 1 is twice as slow (out at once); pool 2 is 3% slower than 4 and 8, every run ±2%: not yet shown within
+    // 5% at the first look, but it can be by the cap, so it races on with the settings that bind its bound.
+    const truth = { 1: 2000, 2: 1030, 4: 1000, 8: 1000 };
     const wobble = [0.98, 1.02, 1.0, 0.99, 1.01];
     const outDir = mkdtempSync(join(tmpdir(), 'race-'));
     await runMatrix({
       plan: racePlan(),
-      executor: executorOf(truth, (pool, round) => (pool === 2 ? wobble[round % 5] : 1 + (round % 3) * 0.001)),
+      executor: executorOf(truth, (pool, round) => wobble[(round + pool) % 5]),
       outDir,
     });
     const rows = readCsv(outDir, 'runs.csv');
@@ -254,21 +254,25 @@ describe('search: race', () => {
     expect(one).toBe(3);
     expect(two).toBeGreaterThan(3);
     expect(two).toBeLessThanOrEqual(10);
-    // Each round after the start: pool 2 and the one setting that binds its bound, side by side (one round label).
+    // Each round after the start: pool 2 and the settings that bind its bound, side by side (one round label);
+    // never pool 1, and soon only pool 2 and one other.
     const later = [...new Set(rows.map((row) => Number(row.repetition)).filter((round) => round > 3))];
+    const poolsOf = (round) =>
+      rows
+        .filter((row) => Number(row.repetition) === round)
+        .map((row) => row.uv_threadpool_size)
+        .sort();
     for (const round of later) {
-      const pools = rows.filter((row) => Number(row.repetition) === round).map((row) => row.uv_threadpool_size);
-      expect([
-        ['2', '4'],
-        ['2', '8'],
-      ]).toContainEqual(pools.sort());
+      expect(poolsOf(round)).toContain('2');
+      expect(poolsOf(round)).not.toContain('1');
     }
+    expect(later.some((round) => poolsOf(round).length === 2)).toBe(true);
   });
 
   test('a resumed race continues exactly where it stopped', async () => {
-    const truth = { 1: 2000, 2: 1020, 4: 1000, 8: 1000 };
+    const truth = { 1: 2000, 2: 1030, 4: 1000, 8: 1000 };
     const wobble = [0.98, 1.02, 1.0, 0.99, 1.01];
-    const wobbleOf = (pool, round) => (pool === 2 ? wobble[round % 5] : 1 + (round % 3) * 0.001);
+    const wobbleOf = (pool, round) => wobble[(round + pool) % 5];
     const { readResults } = await import('../../../runner/results/read-results.js');
     const whole = mkdtempSync(join(tmpdir(), 'race-'));
     await runMatrix({ plan: racePlan(), executor: executorOf(truth, wobbleOf), outDir: whole });
@@ -277,7 +281,8 @@ describe('search: race', () => {
     let finished = 0;
     const events = new (await import('node:events')).EventEmitter();
     events.on('run-end', () => {
-      if (++finished === 14) controller.abort();
+      // Stopped after the three start rounds and the first raced round (pools 2, 4 and 8): at a round's end.
+      if (++finished === 15) controller.abort();
     });
     await runMatrix({
       plan: racePlan(),
@@ -287,7 +292,7 @@ describe('search: race', () => {
       events,
     });
     const before = readResults(outDir).runs;
-    expect(before.length).toBe(14);
+    expect(before.length).toBe(15);
     await runMatrix({
       plan: racePlan(),
       executor: executorOf(truth, wobbleOf),
