@@ -3,6 +3,7 @@ import { fitRoundNoise, readReferenceTruths } from '../../../scripts/lib/bound-n
 import { fixedSampleRuns, oracleRuns, waldRounds } from '../../../scripts/lib/bound-limit.js';
 import { createTrialNoise, playTrial } from '../../../scripts/lib/bound-race.js';
 import { simulateCase } from '../../../scripts/lib/bound-simulation.js';
+import { makeBudget } from '../../../scripts/lib/bound-study.js';
 import { chooseBoundRule, summarizeBounds } from '../../../scripts/lib/bound-verdict.js';
 
 const normalFrom = (random) => () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -96,17 +97,7 @@ const profile = {
   adjacent: 0.2,
   cheapScale: null,
 };
-const budget = (name, pcts) => ({
-  name,
-  workload: 'pbkdf2',
-  cpus: 2,
-  settings: pcts.map((pct, i) => ({
-    id: `pool ${2 ** i}`,
-    pool: 2 ** i,
-    cost: 2 ** i + 1,
-    gap: Math.log1p(pct / 100),
-  })),
-});
+const budget = makeBudget;
 const oneBudget = { name: 'one', group: 'worst', budgets: [budget('one', [5.5, 0, 30, 30])] };
 const rule = {
   key: 'pooled, exact Pocock',
