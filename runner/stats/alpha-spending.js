@@ -50,28 +50,29 @@ export function spentBy(shape, alpha, n, { from, cap }) {
 
 const EXACT = new Map();
 
+/** The grid's step on the scale of S_n (a standard normal per round): the levels move by less than 1e-5 below it. */
+const STEP = 0.05;
+
 /**
  * The nominal one-sided level of each look n = from … cap such that S_n = the sum of n standard normals first crosses
  * the look's boundary b_n with probability spentBy(n) − spentBy(n − 1). The density of S_n on the paths not yet
- * stopped is carried on a grid from look to look (a step of h, trapezoid rule; S_from is N(0, from)), and each b_n
- * is found by bisection.
+ * stopped is carried on a lattice of step STEP, cut at the boundary (its value at b_n kept as an end point), from look
+ * to look by the trapezoid rule; each b_n is found by bisection. The normal kernel on the lattice is one table, so a
+ * look costs a few thousand exponentials, not millions (they are slow where tests run).
  */
 export function exactLevels(alpha, from, cap, shape) {
   const key = `${alpha} ${from} ${cap} ${shape}`;
   const cached = EXACT.get(key);
   if (cached) return cached;
-  const h = 0.05;
   const low = -8 * Math.sqrt(cap);
-  let grid = [];
-  let density = [];
+  const span = Math.ceil((30 * Math.sqrt(cap)) / STEP) + 2;
+  const kernel = Float64Array.from({ length: span }, (_, k) => normalPdf(k * STEP));
+  let carried = null;
   const levels = [];
   for (let n = from; n <= cap; n++) {
     const target = spentBy(shape, alpha, n, { from, cap }) - spentBy(shape, alpha, n - 1, { from, cap });
-    // The chance of crossing b at this look among the paths still going.
     const crossing =
-      n === from
-        ? (b) => 1 - normalCdf(b / Math.sqrt(n))
-        : (b) => integrate(grid, density, (y) => 1 - normalCdf(b - y));
+      carried === null ? (b) => 1 - normalCdf(b / Math.sqrt(n)) : (b) => carried.integrate((y) => 1 - normalCdf(b - y));
     let [lo, hi] = [-10 * Math.sqrt(n), 20 * Math.sqrt(n)];
     for (let i = 0; i < 60 && hi - lo > 1e-9; i++) {
       const mid = (lo + hi) / 2;
@@ -80,25 +81,57 @@ export function exactLevels(alpha, from, cap, shape) {
     }
     const b = (lo + hi) / 2;
     levels.push(1 - normalCdf(b / Math.sqrt(n)));
-    const points = Math.max(2, Math.ceil((b - low) / h) + 1);
-    const next = Array.from({ length: points }, (_, i) => low + ((b - low) * i) / (points - 1));
-    const nextDensity =
-      n === from
-        ? next.map((x) => normalPdf(x / Math.sqrt(n)) / Math.sqrt(n))
-        : next.map((x) => integrate(grid, density, (y) => normalPdf(x - y)));
-    grid = next;
-    density = nextDensity;
+    if (n < cap) carried = carryDensity(carried, { n, b, low, kernel });
   }
   EXACT.set(key, levels);
   return levels;
 }
 
-function integrate(grid, density, weight) {
-  let sum = 0;
-  for (let i = 1; i < grid.length; i++) {
-    sum += ((grid[i] - grid[i - 1]) * (density[i] * weight(grid[i]) + density[i - 1] * weight(grid[i - 1]))) / 2;
+/**
+ * The density of S_n on the paths that have not crossed b, on the lattice low + i·STEP below b and at b itself:
+ * S_from's normal density at the first look, else the previous density convolved with one round's normal.
+ */
+function carryDensity(previous, { n, b, low, kernel }) {
+  const points = Math.max(1, Math.floor((b - low) / STEP) + 1);
+  const values = new Float64Array(points);
+  let end;
+  if (previous === null) {
+    const scale = Math.sqrt(n);
+    for (let i = 0; i < points; i++) values[i] = normalPdf((low + i * STEP) / scale) / scale;
+    end = normalPdf(b / scale) / scale;
+  } else {
+    const { weighted, endWeight, endAt } = previous;
+    for (let i = 0; i < points; i++) {
+      let sum = endWeight * normalPdf(low + i * STEP - endAt);
+      // Every lattice point lies within `kernel` of every other (span covers the widest lattice).
+      for (let j = 0; j < weighted.length; j++) sum += weighted[j] * kernel[Math.abs(i - j)];
+      values[i] = sum;
+    }
+    end = previous.integrate((y) => normalPdf(b - y));
   }
-  return sum;
+  return densityOn(values, end, { low, b });
+}
+
+// Trapezoid weights of a density on the lattice below b and at b: the step between lattice points, the partial step
+// from the last of them to b.
+function densityOn(values, end, { low, b }) {
+  const points = values.length;
+  const last = b - (low + (points - 1) * STEP);
+  const weighted = Float64Array.from(values, (value, i) => {
+    const width = (i === 0 ? STEP / 2 : STEP) - (i === points - 1 ? STEP / 2 - last / 2 : 0);
+    return value * (points === 1 ? last / 2 : width);
+  });
+  const endWeight = (end * last) / 2;
+  return {
+    weighted,
+    endWeight,
+    endAt: b,
+    integrate(weight) {
+      let sum = endWeight * weight(b);
+      for (let i = 0; i < points; i++) sum += weighted[i] * weight(low + i * STEP);
+      return sum;
+    },
+  };
 }
 
 function normalCdf(x) {

@@ -190,3 +190,36 @@ test('the choice keeps the bound first, then takes the fewest runs against the o
   ]);
   expect(choice.chosen.fileRatio).toBeCloseTo(20 / choice.chosen.fileLimit, 12);
 });
+
+test('the page names the chosen rule in the sentence DEFAULT_BOUND_RULE is checked against, and every case', async () => {
+  const { renderBoundDoc, describeRule, BOUND_MARKER } = await import('../../../scripts/lib/bound-doc.js');
+  const fileCase = (name, pcts) => ({ name, group: 'file', budgets: [budget('b', pcts)] });
+  const cases = [fileCase('default file', [3, 0, 8, 9]), fileCase('default file, pools 1–4', [3, 0, 8]), oneBudget];
+  const profiles = ['race', 'quiet'].map((name) => ({ ...profile, name, sources: ['docs/settling/x'], runs: 10 }));
+  profiles.forEach((p) => Object.assign(p, { robustSd: 0.02, skew: 0, lag1: 0 }));
+  const results = profiles.flatMap((p) =>
+    cases.map((testCase) => ({
+      profile: p.name,
+      testCase: testCase.name,
+      rule: rule.key,
+      trials: 100,
+      runs: Int16Array.from({ length: 100 }, () => 14),
+      budgets: [{ name: testCase.budgets[0].name, failed: 2, good: 97, settled: 60, runs: 1400 }],
+    })),
+  );
+  const summary = summarizeBounds(results, { profiles, cases, within: 0.05 });
+  const study = { profiles, cases, rules: [rule], summary, choice: chooseBoundRule(summary, [rule]) };
+  const spread = { folders: ['a', 'b'], observedSd: 0.03, noiseSd: 0.02, interactionSd: 0.02 };
+  spread.widest = { budget: 'b', setting: 'pool 2', gaps: [0.01, 0.05] };
+  const page = renderBoundDoc(
+    { ...study, trials: 100, fileTrials: 100, criticalTrials: 100, cap: 8, within: 0.05 },
+    { seed: 1, spread },
+  );
+  expect(page.startsWith(BOUND_MARKER)).toBe(true);
+  expect(page).toContain(`**Chosen rule: ${describeRule(rule)}**`);
+  expect(describeRule(rule)).toBe(
+    '`pooled`, n0 = 2, first look at round 3, exact pocock spending, winsorising off, step-down off, futility from round 3 with 1 SE of hope',
+  );
+  for (const { name } of cases) expect(page).toContain(`| race | ${name} |`);
+  expect(page).toContain('### What the bound covers: this invocation, on this host');
+});
