@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / 'test/fixtures/stats/mcb-scipy.json'
@@ -192,25 +192,15 @@ def exact_levels(alpha, first, cap, shape):
             return 1 - stats.multivariate_normal.cdf(upper, mean=np.zeros(i + 1), cov=sub, abseps=1e-6, releps=1e-6,
                                                     rng=np.random.default_rng(1))
 
-        lo, hi = -2.0, 8.0
-        for _ in range(32):
-            mid = (lo + hi) / 2
-            if crossed(mid) > target:
-                lo = mid
-            else:
-                hi = mid
-        bounds.append((lo + hi) / 2)
+        bounds.append(optimize.brentq(lambda c: crossed(c) - target, -2.0, 8.0, xtol=1e-7))
     return [float(1 - stats.norm.cdf(b)) for b in bounds]
 
 
 def spending_cases():
-    cases = []
-    for alpha in (0.05, 0.025, 0.05 / 3):
-        for shape in ('bonferroni', 'pocock', 'obrien-fleming'):
-            cases.append({'alpha': alpha, 'from': 3, 'cap': 8, 'shape': shape,
-                          'levels': exact_levels(alpha, 3, 8, shape)})
-    cases.append({'alpha': 0.05, 'from': 2, 'cap': 5, 'shape': 'pocock', 'levels': exact_levels(0.05, 2, 5, 'pocock')})
-    return cases
+    cases = [(0.05 / 3, 3, 8, 'pocock'), (0.05 / 3, 3, 8, 'obrien-fleming'), (0.05, 3, 8, 'bonferroni'),
+             (0.05, 2, 5, 'pocock')]
+    return [{'alpha': alpha, 'from': first, 'cap': cap, 'shape': shape, 'levels': exact_levels(alpha, first, cap, shape)}
+            for alpha, first, cap, shape in cases]
 
 
 def per_round_means(observations, k):

@@ -193,15 +193,14 @@ function describeLimit(study) {
   const settings = cases.find(({ name }) => name === FILE_CASES[0]).budgets.map((b) => b.settings.length);
   const floor = settings.reduce((sum, k) => sum + 3 * k, 0);
   const reached = file.ratio <= LIMIT_RATIO_GOAL;
-  const best = choice.standing
-    .filter(({ eligible }) => eligible)
-    .reduce((top, row) => (row.fileRatio < top.fileRatio ? row : top));
+  const eligible = choice.standing.filter((row) => row.eligible);
+  const best = eligible.reduce((top, row) => (row.fileRatio < top.fileRatio ? row : top), eligible[0] ?? chosen);
   return [
     `### Is ${fixed(LIMIT_RATIO_GOAL, 1)}× the oracle reachable?`,
     '',
     reached
       ? `Yes: the chosen rule takes ${fixed(file.ratio)} times the oracle's runs on the default file.`
-      : `Not by any rule the study tried that keeps its bound: the best of them, ${best.key}, takes ${fixed(best.fileRatio)} times the oracle's runs on the default file. The oracle knows σ and every gap; a race does not, and each of these costs it runs the oracle never pays:`,
+      : `Not by any rule the study tried that keeps its bound: the best of them${eligible.length === 1 ? ' (the only one)' : ''}, ${best.key}, takes ${fixed(best.fileRatio)} times the oracle's runs on the default file. The oracle knows σ and every gap; a race does not, and each of these costs it runs the oracle never pays:`,
     '',
     `- **The first look.** A t bound needs a spread to read, and no budget may settle before round 3: every setting runs 3`,
     `  rounds before anything is decided, ${floor} runs for the default file's ${settings.length} budgets, where the oracle, settling as often,`,
@@ -227,10 +226,11 @@ function describeCosts(rule, { cap }) {
   const level = (n) => (looks ? levelAtLook(each, n, looks) : each);
   const [first, last] = [level(rule.from), level(cap)];
   const ratio = (p, df) => jStat.studentt.inv(1 - p, df) / jStat.normal.inv(1 - p, 0, 1);
-  const [early, late] = [ratio(first, 3 * 3 - 3 - 3 + 1), ratio(last, 4 * cap - 4 - cap + 1)];
+  const [dfFirst, dfCap] = [4 * rule.from - 4 - rule.from + 1, 4 * cap - 4 - cap + 1];
+  const [early, late] = [ratio(first, dfFirst), ratio(last, dfCap)];
   return [
     "- **σ unknown.** With σ estimated from the runs the one-sided constant is Student's t, not the normal's: at the",
-    `  first look (df ${3 * 3 - 3 - 3 + 1} with every setting of a four-setting budget 3 rounds) ${fixed(early)} times larger, at the cap (df ${4 * cap - 4 - cap + 1}) ${fixed(late)} times;`,
+    `  first look (df ${dfFirst}: the two-way fit of a four-setting budget after ${rule.from} rounds) ${fixed(early)} times larger, at the cap (df ${dfCap}) ${fixed(late)} times;`,
     `  a bound needs the square of that, ${fixed(early * early)}× and ${fixed(late * late)}× the rounds, to reach the same width.`,
     `- **The looks.** A look may use only part of the 5%/(k − 1): ${pct(first / each, 0)} of it at the first look, ${pct(last / each, 0)} at the cap`,
     `  (${looks ? `${looks.kind} ${looks.shape}` : 'one look'}, four settings), where one reading could use all of it.`,

@@ -18,7 +18,7 @@ test('docs/statistics.md says how it was made and is not typed by hand', () => {
 test("a race's default start rounds are the bound rule's, its default cap within the bound study's", async () => {
   const { EXPERIMENT_DEFAULTS } = await import('../../../runner/config/defaults.js');
   const { DEFAULT_BOUND_RULE } = await import('../../../runner/verdicts/choose-setting.js');
-  const [, cap] = /\(`DEFAULT_BOUND_RULE`, cap (\d+) rounds\)/.exec(page);
+  const [, cap] = /\(`DEFAULT_BOUND_RULE`, cap (\d+) rounds/.exec(page);
   expect(EXPERIMENT_DEFAULTS.search).toBe('race');
   expect(EXPERIMENT_DEFAULTS.repetitions).toBe(DEFAULT_BOUND_RULE.n0);
   expect(EXPERIMENT_DEFAULTS.adaptive_max_repetitions).toBeLessThanOrEqual(Number(cap));
