@@ -103,7 +103,7 @@ function describeScope({ cases }, spread) {
     `accounts for ${pct(Math.expm1(spread.noiseSd))}: the setting × invocation interaction is about ${pct(Math.expm1(spread.interactionSd))}, and in one budget much more:`,
     `${widest.budget} ${widest.setting} read ${widest.gaps.map((gap) => signed(Math.expm1(gap))).join(', ')} against pool 1 in the four folders.`,
     'So a bound says what these runs show, not what another day or host will; to know how far an answer carries, run',
-    `the file again (\`npm run bench:race\`) and compare the picks. The truths of the study are pooled from the same four folders (${file.budgets.length} budgets).`,
+    `the file again on the same host and compare the picks. The truths of the study are pooled from the same four folders (${file.budgets.length} budgets).`,
     '',
   ];
 }
