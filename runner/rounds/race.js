@@ -5,11 +5,10 @@
 // and one dearer than a settled recommendation run no more. Every round is one block: the bounds compare settings on
 // the rounds both ran, so a setting that stopped early is never compared with a later, drifted best. The decision
 // is a pure function of the rows, so a resumed folder continues exactly where it stopped.
-import { AXIS_COLUMNS } from '../domain/axes.js';
-import { isMeasured } from '../domain/interference.js';
+import { listAxes } from '../cells/axes.js';
+import { buildCell } from '../cells/cell.js';
 import { adviseCells } from '../verdicts/advice.js';
 import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
-import { countStatuses } from '../verdicts/failed-settings.js';
 
 /**
  * @param {object} plan  one experiment's plan (cells, experiment: { recommend, adaptive, search }, keepDisturbed)
@@ -43,20 +42,8 @@ export function replayRace(plan, rows) {
  * (`plan.boundRule` in its place: the bound study of npm run bench:stats races candidate rules through this code).
  */
 export function answerRace(plan, rows) {
-  const cells = plan.cells.map(({ cell, values, workload }) => {
-    const own = rows.filter((row) => row.cell === cell);
-    const runs = own.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
-    return {
-      cell,
-      values,
-      // run.json's cells name the workload among their values only.
-      workload: workload ?? values.workload,
-      runs,
-      disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
-      // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
-      statuses: countStatuses(own),
-    };
-  });
+  const sorting = { keepDisturbed: plan.keepDisturbed, disturbedAbove: plan.experiment.disturbed_above };
+  const cells = plan.cells.map((cell) => buildCell(cell, rows, sorting));
   return adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
     cap: plan.experiment.adaptive?.max_repetitions ?? null,
     rule: plan.boundRule ?? raceRule(plan.experiment),
@@ -75,12 +62,4 @@ export function raceRule(experiment) {
     from: Math.max(n0, DEFAULT_BOUND_RULE.from),
     futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom),
   };
-}
-
-function listAxes(plan) {
-  const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
-  return [
-    ...AXIS_COLUMNS.filter((axis) => keys.has(axis)),
-    ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort(),
-  ];
 }

@@ -286,38 +286,31 @@ function fitBlocks(observations, settingCount) {
   const N = fitted.length;
   const df = N - rounds.length - (present.size - groups);
   const totalRss = rss.reduce((sum, value) => sum + value, 0);
-  // Each setting's own variance costs a k × k solve over every (round, setting) cell: made only when asked for (hybrid,
-  // blocked-welch, the fit's sds), once.
-  let variances = null;
-  const varianceOf = () => {
-    variances ??= estimateSettingVariances(
+  const fit = { G, mu, rounds, group, rss: totalRss, df, perSetting: { rss, nu }, fitted };
+  addSettingSpreads(fit, () =>
+    estimateSettingVariances(
       rounds,
       G,
       rss,
       nu,
       [...present].sort((a, b) => a - b),
-    );
-    return variances;
-  };
-  return {
-    G,
-    mu,
-    rounds,
-    group,
-    rss: totalRss,
-    df,
-    perSetting: {
-      rss,
-      nu,
-      get variances() {
-        return varianceOf();
-      },
-    },
-    get sds() {
-      return varianceOf().map((variance) => (variance === null ? null : Math.sqrt(variance)));
-    },
-    fitted,
-  };
+    ),
+  );
+  return fit;
+}
+
+/**
+ * fit.perSetting.variances and fit.sds, each setting's own residual variance and SD: a k × k solve over every
+ * (round, setting) cell, made only when read (hybrid, blocked-welch, the fit's sds; never for pooled or paired), once.
+ */
+function addSettingSpreads(fit, estimate) {
+  let variances = null;
+  const read = () => (variances ??= estimate());
+  Object.defineProperty(fit.perSetting, 'variances', { get: read, enumerable: true });
+  Object.defineProperty(fit, 'sds', {
+    get: () => read().map((variance) => (variance === null ? null : Math.sqrt(variance))),
+    enumerable: true,
+  });
 }
 
 /**

@@ -34,7 +34,8 @@ export const ONE_LOOK_RULE = Object.freeze({ ...DEFAULT_BOUND_RULE, spending: nu
 /**
  * @typedef {object} SettingState
  * @property {string} id
- * @property {number} cost  threads + processes (cheaper first; input order breaks ties)
+ * @property {number} cost  what the setting costs in production, as verdicts/advice.js orderByCost ranks it
+ *   (processes, measured memory, today's setting first; cheaper first, input order breaks ties)
  * @property {number} n  rounds it ran
  * @property {number} U  its MCB bound (log scale; Infinity when not yet estimable)
  * @property {number|null} bound_pct  100 · (e^U − 1): "at most this many per cent slower than the best tried"
@@ -173,15 +174,10 @@ export function chooseSetting(
 }
 
 /**
- * Setting i's bound if it ran `extra` more rounds, each with every other setting that has rounds left: per pair the
+ * A setting's bound if it ran `extra` more rounds, each with every other setting that has rounds left: per pair the
  * same D, SE · √(n / (n + g)) and df grown in proportion ((df + 1)(n + g) / n − 1: n − 1 → n + g − 1 for paired
  * differences), g = the rounds both could still run together. Infinity where a pair has no standard error.
  */
-export function projectBound(bounds, i, extra, { cap, alpha, k }) {
-  const levelAt = (n, family) => alpha / Math.max(1, family - 1);
-  return projectPairs(bounds[i], new Map(bounds.map(({ id, n }) => [id, n])), extra, { cap, levelAt, k });
-}
-
 function projectPairs(bound, roundsOf, extra, { cap, levelAt, k, hope = 0 }) {
   const own = Math.max(0, Math.min(extra, cap - bound.n));
   let U = 0;

@@ -122,7 +122,7 @@ function fitAdjacent(fits) {
  * @param {{ dir: string, runs: object[] }[]} folders
  * @param {{ against?: 'best'|'first' }} [options]  the gaps to the budget's best (default) or to its first setting
  * @returns {{ name: string, workload: string, cpus: number|null, settings: { id: string, pool: number, cost: number,
- *   gap: number, se: number }[] }[]}
+ *   gap: number, se: number, memory: number|null }[] }[]}
  */
 export function readReferenceTruths(folders, { against = 'best' } = {}) {
   const budgets = new Map();
@@ -133,7 +133,7 @@ export function readReferenceTruths(folders, { against = 'best' } = {}) {
       const { pools } = budgets.get(key);
       const pool = run.uv_threadpool_size ?? 4;
       if (!pools.has(pool)) pools.set(pool, []);
-      pools.get(pool).push({ round: `${f}:${run.repetition}`, value: run.wall_ms });
+      pools.get(pool).push({ round: `${f}:${run.repetition}`, value: run.wall_ms, memory: run.peak_rss_mb });
     }
   });
   return [...budgets]
@@ -149,11 +149,13 @@ export function readReferenceTruths(folders, { against = 'best' } = {}) {
         name,
         workload,
         cpus,
-        settings: settings.map(({ id, pool }, i) => ({
+        settings: settings.map(({ id, pool, values }, i) => ({
           id,
           pool,
           cost: pool + 1,
           gap: levels[i] - base,
+          // Its median peak memory: what the advice's cost order reads after the processes.
+          memory: median(values.map((v) => v.memory).filter(Number.isFinite)) ?? null,
           // The standard error of the gap to the first setting (the pair's, from the pooled fit).
           se: i === 0 ? 0 : (compared[i].pairs.find((pair) => pair.id === settings[0].id)?.SE ?? Infinity),
         })),

@@ -50,12 +50,17 @@ function configureCase(testCase, { rule, cap, within }) {
   return validateConfig(raw, { file: 'bound-study.yml', host: null, configDir: process.cwd() });
 }
 
-/** The true log gap of a cell of the case (its budget's setting with the cell's pool). */
+/** The true log gap of a cell of the case. */
 export function gapOf(testCase, values) {
+  return settingOf(testCase, values).gap;
+}
+
+/** The case's setting of a cell: its budget's with the cell's pool. */
+function settingOf(testCase, values) {
   const budget = testCase.budgets.find(
     ({ workload, cpus }) => workload === values.workload && String(cpus) === String(values.cpus),
   );
-  return budget.settings.find(({ pool }) => String(pool) === String(values.uv_threadpool_size)).gap;
+  return budget.settings.find(({ pool }) => String(pool) === String(values.uv_threadpool_size));
 }
 
 /**
@@ -121,6 +126,8 @@ export async function playTrial(testCase, rule, profile, { trial, seed, cap = CA
         cpus: run.values.cpus,
         uv_threadpool_size: run.values.uv_threadpool_size,
         wall_ms: 1000 * Math.exp(log),
+        // The memory the advice's cost order reads: the setting's, every run alike.
+        peak_rss_mb: settingOf(testCase, run.values).memory ?? null,
       });
     }
   }

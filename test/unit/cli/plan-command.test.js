@@ -13,7 +13,8 @@ import { parseYaml, validateConfig } from '../../../runner/config/load-config.js
 import { readBenchFigures } from '../../../runner/estimate/estimate.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor } from '../../support/fake-executor.js';
+import { createFakeExecutor } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'runner/cli.js');
@@ -128,7 +129,7 @@ test('with an earlier folder of the experiment under results/, its run times; --
   // The fake executor's runs take 1 s each, start to finish.
   await runExperiments({
     jobs: prepareJobs({ plans, resultsRoot: join(dir, 'results'), startedAt: new Date('2026-11-20T10:00:00Z') }),
-    executor: createFakeExecutor(),
+    lanes: [createLane(createFakeExecutor())],
     context: { config: { file: 'x' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 1 },
   });
   const { stdout } = await cli(['plan', '--seed', '1'], { cwd: dir });
