@@ -266,7 +266,7 @@ test('step-down: once a setting is eliminated, the bounds spread α over the set
 
 test('a re-run is a member of the round it ran in, beside the other re-runs of that round, never of the one it replaces', async () => {
   const { valuesOf } = await import('../../../runner/verdicts/advice.js');
-  const { roundsOf } = await import('../../../runner/domain/cells.js');
+  const { roundsOf } = await import('../../../runner/cells/cell.js');
   const run = (repetition, wall_ms, extra = {}) => ({ repetition, wall_ms, status: 'ok', ...extra });
   // Round 2 of `a` was disturbed and made again in round 4, beside the re-run of `b`'s round 3.
   const a = { runs: [run(1, 1000), run(3, 1010), run(4, 1005, { rerun_of: 2 })] };
