@@ -204,8 +204,8 @@ function projectPairs(bound, roundsOf, extra, { cap, levelAt, k, hope = 0 }) {
  * (runner/stats/alpha-spending.js, `rule.spending.shape` and `.kind`): a pair's bound changes only when it gains a
  * round (the paired method; the pooled fit's, nearly so), so the race is wrong at
  * some look at most that often, whatever it stops, drops or runs between looks. Before `rule.from` nothing is spent:
- * no bound, no elimination, no settling. A pair past the cap (only when disturbed runs count, verdicts/advice.js
- * chooseCounted) keeps the cap's level.
+ * no bound, no elimination, no settling. A setting's counted runs never pass the cap (a re-run only replaces
+ * a disturbed run that does not count), so neither does a pair; one that did would keep the cap's level.
  */
 function levelsOf(rule, { alpha, cap }) {
   const from = rule.from ?? rule.n0;
