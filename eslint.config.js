@@ -32,6 +32,34 @@ export default [
     },
   },
   {
+    // Functions a reader can hold: at most 80 lines (blank lines and comments count: they are read too) and ESLint's
+    // default bound on the paths through one function (complexity 20), for the runner and the image's code.
+    files: ['runner/**/*.js', 'images/**/*.js'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80 }],
+      complexity: ['error', { max: 20 }],
+    },
+  },
+  // Split after the merge of #36/#37: functions over the bounds above in files that other work was changing at the
+  // same time. Each file is listed under the one rule it breaks; remove it once its function is split.
+  {
+    // adviseBudget (166 lines, complexity 24), chooseSetting (89 lines, 21), runMatrix (112 lines).
+    files: ['runner/verdicts/advice.js', 'runner/verdicts/choose-setting.js', 'runner/run/run-matrix.js'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // The same adviseBudget and chooseSetting; classifyClaimRow 23, init 22, combineHttpRaw 22, readEsmExports 22.
+    files: [
+      'runner/verdicts/advice.js',
+      'runner/verdicts/choose-setting.js',
+      'runner/verdicts/capacity-class.js',
+      'runner/api/init.js',
+      'runner/collect/http-result.js',
+      'runner/user-code/module-exports.js',
+    ],
+    rules: { complexity: 'off' },
+  },
+  {
     files: ['test/**/*.js'],
     languageOptions: { globals: { ...globals.node, ...globals.jest } },
   },

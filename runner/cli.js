@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `node-threads-lab [COMMAND] [options]`: picks the subcommand (commands/table.js; `run` when none is named), which
-// parses its arguments, calls the API (index.js) and prints. Exit statuses: commands/table.js EXIT_STATUSES.
+// `node-threads-lab COMMAND [options]`: picks the subcommand (commands/table.js), which parses its arguments, calls
+// the API (index.js) and prints. Alone, or with --help, it prints the commands; `help COMMAND` is `COMMAND --help`.
+// Exit statuses: commands/table.js EXIT_STATUSES.
 import { readFileSync } from 'node:fs';
 import { LabError } from './errors.js';
 import { isEntryPoint, runCommand } from './commands/command-line.js';
@@ -10,17 +11,26 @@ import { findSubcommand, formatTopHelp, SUBCOMMANDS } from './commands/table.js'
 
 const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
+// Options people bring from other tools, or from before every command was named, and the command they meant.
+const MEANT_COMMANDS = { 'dry-run': 'plan', plan: 'plan' };
+
 export async function main(argv, { stdout = process.stdout, stderr = process.stderr, paths = readCallerPaths() } = {}) {
   const [first, ...rest] = argv;
-  if (first === '--help' || first === '-h' || first === 'help') {
+  const version = `${PACKAGE.name} ${PACKAGE.version}`;
+  if (first === undefined || first === '--help' || first === '-h' || (first === 'help' && rest.length === 0)) {
     stdout.write(`${formatTopHelp()}\n`);
     return 0;
   }
-  const named = findSubcommand(first);
-  // No command named: the options are run's (the default), as they were before there were subcommands.
-  if (!named && first !== undefined && !first.startsWith('-')) throw unknownCommand(first);
-  const { main: runSubcommand } = await (named ?? findSubcommand('run')).load();
-  return runSubcommand(named ? rest : argv, { stdout, stderr, paths, version: `${PACKAGE.name} ${PACKAGE.version}` });
+  if (first === '--version' || first === '-v') {
+    stdout.write(`${version}\n`);
+    return 0;
+  }
+  // `help plan` is `plan --help`.
+  const [name, args] = first === 'help' ? [rest[0], ['--help']] : [first, rest];
+  const named = findSubcommand(name);
+  if (!named) throw name.startsWith('-') ? noCommand(argv) : unknownCommand(name);
+  const { main: runSubcommand } = await named.load();
+  return runSubcommand(args, { stdout, stderr, paths, version });
 }
 
 function unknownCommand(word) {
@@ -31,6 +41,20 @@ function unknownCommand(word) {
     'ERR_USAGE',
     `Unknown command '${word}'${meant ? ` (did you mean \`node-threads-lab ${meant}\`?)` : ''}`,
     { hint: `commands: ${names.join(', ')}; node-threads-lab --help says what each does` },
+  );
+}
+
+// Options with no command before them: name the command (a matrix is `run`, as `npm run matrix` says).
+function noCommand(argv) {
+  const option = argv[0].replace(/^-+/, '').split('=')[0];
+  const command = MEANT_COMMANDS[option] ?? 'run';
+  const rest = command === 'run' ? argv : argv.slice(1);
+  return new LabError(
+    'ERR_USAGE',
+    `No command before '${argv[0]}' (did you mean \`node-threads-lab ${[command, ...rest].join(' ')}\`?)`,
+    {
+      hint: `commands: ${SUBCOMMANDS.map(({ name }) => name).join(', ')}; node-threads-lab --help says what each does`,
+    },
   );
 }
 

@@ -16,6 +16,10 @@ const EXIT_CODES = {
   ERR_RESUME_MISMATCH: 2,
   // compare's gate across folders measured on different hosts, without --allow-different-hosts.
   ERR_HOSTS_DIFFER: 2,
+  // A results folder that cannot be read as written: corrupt run.json, a ragged or cut-short row, a wrong type.
+  ERR_RESULTS_DAMAGED: 2,
+  // A results folder written by a newer version of the format (run.json format_version).
+  ERR_RESULTS_VERSION: 2,
   // A results file could not be written mid-matrix (a full disk): rows so far kept, resumable.
   ERR_RESULTS_WRITE: 4,
 };

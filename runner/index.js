@@ -8,11 +8,11 @@ export { run } from './api/run.js';
 /**
  * The runs a matrix would make, checked as a run checks them, without starting anything.
  * @param {string|object} [configOrFile]  experiments.yml's path (default: experiments.yml), or its content as an object
- * @param {{ only?: string[], seed?: number, resume?: string, engines?: string[], slots?: number, resultsRoot?: string
- *   }} [options]
- *   resultsRoot: where earlier results folders are, for the estimate (default: ./results)
- * @returns {Promise<object>}  { config_file, seed, resumed_from, count, experiments: [{ name, cells, runs }], warnings
- *   }
+ * @param {{ only?: string[], seed?: number, resume?: string, engines?: string[], slots?: number,
+ *   resultsRoot?: string }} [options]  resultsRoot: where earlier results folders are, for the estimate (default:
+ *   ./results)
+ * @returns {Promise<object>}  { config_file, seed, resumed_from, count, experiments: [{ name, cells, runs }],
+ *   warnings } (docs/cli.md: plan --json)
  */
 export async function plan(configOrFile, { resultsRoot, ...options } = {}) {
   const { describePlan, preparePlan } = await import('./api/plan.js');

@@ -41,7 +41,7 @@ writeFileSync(
   }),
 );
 const out = join(dir, 'out');
-const cli = await execa(process.execPath, [CLI, '--config', join(dir, 'experiments.yml'), '--out', out], {
+const cli = await execa(process.execPath, [CLI, 'run', '--config', join(dir, 'experiments.yml'), '--out', out], {
   reject: false,
   all: true,
 });

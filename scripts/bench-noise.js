@@ -134,7 +134,7 @@ if (!values.from) {
         : ['--config', way.file, '--out', folder, '--seed', String(1000 + block)];
       const before = readLoad();
       const started = Date.now();
-      const run = await execa('node', [CLI, ...args], { reject: false, all: true });
+      const run = await execa('node', [CLI, 'run', ...args], { reject: false, all: true });
       // 1: some runs not ok, their rows kept (counted below); anything else stops the benchmark, resumable with --dir.
       if (run.exitCode !== 0 && run.exitCode !== 1)
         throw new Error(

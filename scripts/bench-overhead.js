@@ -76,9 +76,12 @@ const cliRuns = [];
 const outRoot = mkdtempSync(join(tmpdir(), 'lab-bench-'));
 try {
   for (let i = 0; i < Math.max(3, Math.ceil(runs / 3)); i += 1) {
-    const timed = await timeCommand([process.execPath, CLI, '--config', TINY, '--out', join(outRoot, String(i))], {
-      docker: engine.docker,
-    });
+    const timed = await timeCommand(
+      [process.execPath, CLI, 'run', '--config', TINY, '--out', join(outRoot, String(i))],
+      {
+        docker: engine.docker,
+      },
+    );
     if (timed.exitCode !== 0 || timed.startupMs === undefined)
       throw new Error(`benchmark matrix failed:\n${timed.lines.join('\n')}`);
     cliRuns.push(timed);

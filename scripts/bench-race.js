@@ -71,10 +71,14 @@ const order = Array.from({ length: pairs }, (_, pair) => (pair % 2 === 0 ? ['gri
 for (const [index, mode] of order.entries()) {
   const outDir = join(dir, `${index}-${mode}`);
   if (!values.from) {
-    const run = await execa('node', [CLI, '--config', files[mode], '--out', outDir, '--seed', String(index + 1)], {
-      reject: false,
-      all: true,
-    });
+    const run = await execa(
+      'node',
+      [CLI, 'run', '--config', files[mode], '--out', outDir, '--seed', String(index + 1)],
+      {
+        reject: false,
+        all: true,
+      },
+    );
     if (run.exitCode !== 0) throw new Error(`${mode} matrix failed (exit ${run.exitCode}):\n${run.all}`);
   }
   const rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });

@@ -58,6 +58,7 @@ for (const [index, mode] of order.entries()) {
     'node',
     [
       CLI,
+      'run',
       '--config',
       config,
       '--out',

@@ -3,7 +3,10 @@
 // own words (`quote:`, one passage or a list, in the post's language); each passage is in that post's text as it is
 // printed (white space normalised: a changed word fails), and every number the claim's `says` quotes is in the
 // passages — for a control, whose `says` describes the design, in the post (the posts folder: ../shared/seeds beside
-// the clone, as CI lays it out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`.
+// the clone, as CI lays it out). A ratio worked out from the post's numbers belongs in `expect`, not in `says`. And
+// the summary keeps the post's direction: each claim declares which way `says` puts B against A in one of its words
+// (`direction: "B worse"`); a `says` that lost that word (reversed), a post's own "A → B" figures in `says` that go
+// the other way, or an `expect` on the other side of 1 fails (scripts/lib/claim-quotes.js, findDirectionProblems).
 //
 // The post figures docs/findings.src.md sets beside ours (`findings:figure … post=NNN quote="31,836 KB"`) are quotes
 // too: each is found in its post as printed.
@@ -19,7 +22,14 @@ import { isEntryPoint, parseCommandLine, runCommand } from '../runner/commands/c
 import { LabError } from '../runner/errors.js';
 import { parseYaml } from '../runner/config/parse-yaml.js';
 import { formatPath } from '../runner/config/diagnostics/paths.js';
-import { findMissingPassages, findPostFile, findUnquotedNumbers, listClaims } from './lib/claim-quotes.js';
+import {
+  findDirectionProblems,
+  findMissingPassages,
+  findPostFile,
+  findUnquotedNumbers,
+  listClaims,
+} from './lib/claim-quotes.js';
+import { findMetric, primaryMetrics } from '../runner/domain/metrics.js';
 import { listDirectives } from './lib/findings-directives.js';
 import { listFigureQuotes } from './lib/findings-twins.js';
 
@@ -33,8 +43,9 @@ const USAGE = `Usage: node scripts/check-claim-quotes.js [--config FILE] [--post
   --source FILE  findings prose whose findings:figure directives quote the posts (default: docs/findings.src.md;
                  "none" to skip)
 
-Exit status: 0 every quote is in its post and every quoted number in its quote, 1 a claim names no post, has no
-quote, or quotes what its post does not print, 2 bad usage, an unreadable file or no posts folder.`;
+Exit status: 0 every quote is in its post, every quoted number in its quote and every summary keeps its declared
+direction, 1 a claim names no post, has no quote, quotes what its post does not print, or its \`says\` reverses its
+declared direction (or \`expect\` does), 2 bad usage, an unreadable file or no posts folder.`;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
@@ -74,8 +85,8 @@ export async function main(argv, { stdout = process.stdout } = {}) {
   problems.push(...figures);
   stdout.write(
     problems.length === 0
-      ? `${claims} claims: every quote is in its post and every number of \`says\` in its quote; ${figures.length === 0 && source ? 'every post figure of the findings is in its post ' : ''}(${posts})\n`
-      : `${problems.length} problem(s) in ${claims} claims: \`quote\` is the post's own text (white space aside), and \`says\` quotes only numbers its quote prints, in the post's own unit; a ratio worked out from them goes in \`expect\`\n`,
+      ? `${claims} claims: every quote is in its post, every number of \`says\` in its quote and every \`says\` in its declared direction; ${figures.length === 0 && source ? 'every post figure of the findings is in its post ' : ''}(${posts})\n`
+      : `${problems.length} problem(s) in ${claims} claims: \`quote\` is the post's own text (white space aside), \`says\` quotes only numbers its quote prints, in the post's own unit (a ratio worked out from them goes in \`expect\`), and keeps the direction \`direction\` declares, on the side of 1 \`expect\` is\n`,
   );
   return problems.length === 0 ? 0 : 1;
 }
@@ -85,7 +96,8 @@ export async function main(argv, { stdout = process.stdout } = {}) {
 export function checkQuotes(raw, postsDir) {
   const files = readdirSync(postsDir);
   const texts = new Map();
-  return listClaims(raw).flatMap(({ path, says, post, quote, control }) => {
+  return listClaims(raw).flatMap((claim) => {
+    const { path, says, post, quote, control } = claim;
     if (typeof post !== 'string' || post === '')
       return [{ path, message: 'names no post: add `post: "NNN"`, the post its `says` quotes' }];
     const found = findPostFile(post, files);
@@ -112,8 +124,70 @@ export function checkQuotes(raw, postsDir) {
           ? `${number} is not a number ${found.file} prints`
           : `${number} is not a number its quote prints`,
       })),
+      ...checkFigureQuotes(claim, passages, text, found.file),
+      ...checkReasons(claim, text, found.file),
+      ...checkSetup(claim, text, found.file),
+      ...findDirectionProblems(claim, describeMetric(claim)).map((message) => ({
+        path: [...path, claim.direction === undefined ? 'says' : 'direction'],
+        message,
+      })),
     ];
   });
+}
+
+// A figure a claim tests is a quote too: in one of its passages, as printed; its reason quotes only the post's numbers.
+function checkFigureQuotes({ path, figures, design }, passages, text, file) {
+  if (!Array.isArray(figures)) return [];
+  return figures.flatMap((figure, index) => {
+    const at = [...path, 'figures', index];
+    const missing = findMissingPassages(listFigureQuotes(figure?.quote), passages.join('\n')).map((figureText) => ({
+      path: [...at, 'quote'],
+      message: `"${figureText}" is not in the claim's quote as printed: quote the passage that prints it`,
+    }));
+    const typed =
+      typeof figure?.differs === 'string'
+        ? findUnquotedNumbers(figure.differs, `${text}\n${design ?? ''}`).map((number) => ({
+            path: [...at, 'differs'],
+            message: `${number} is not a number ${file} prints: a reason gives no measured number (the findings generate them)`,
+          }))
+        : [];
+    return [...missing, ...typed];
+  });
+}
+
+// The post's setup (its operation, its packages) is the post's words: each as printed there.
+function checkSetup({ path, setup }, text, file) {
+  if (!setup || typeof setup !== 'object') return [];
+  const named = [
+    ...(typeof setup.operation === 'string' ? [[['operation'], setup.operation]] : []),
+    ...(Array.isArray(setup.packages) ? setup.packages.map((each, i) => [['packages', i], each]) : []),
+  ];
+  return named.flatMap(([at, words]) =>
+    typeof words === 'string' && findMissingPassages(words, text).length > 0
+      ? [{ path: [...path, 'post_setup', ...at], message: `not in ${file} as printed: "${words}"` }]
+      : [],
+  );
+}
+
+// Why a metric is not the post's, and the conditions' note: words, and numbers only the post's own or the design's
+// (a Node.js major of the matrix): a measured number belongs in the findings, generated.
+function checkReasons({ path, reasons, design }, text, file) {
+  return Object.entries(reasons ?? {}).flatMap(([key, words]) =>
+    typeof words === 'string'
+      ? findUnquotedNumbers(words, `${text}\n${design ?? ''}`).map((number) => ({
+          path: [...path, ...key.split('.')],
+          message: `${number} is not a number ${file} prints: a reason gives no measured number (the findings generate them)`,
+        }))
+      : [],
+  );
+}
+
+// The claim's metric and which way it is better: a time (ms) is better lower where the metric table does not say.
+function describeMetric({ metric, workload }) {
+  const column =
+    typeof metric === 'string' ? metric : typeof workload === 'string' ? primaryMetrics(workload)[0].column : 'wall_ms';
+  const found = findMetric(column);
+  return { metric: column, better: found.better ?? (found.unit === 'ms' ? 'lower' : null) };
 }
 
 /** [{ line, message }] for every findings:figure directive whose post figure its post does not print as quoted. */

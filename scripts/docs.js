@@ -25,15 +25,16 @@ export function listDocFolders(root = ROOT) {
 
 /**
  * The steps, in order: a later one may read what an earlier one wrote (findings.md reads the folders' reports).
- * `writes`: the generated pages, as paths or folder prefixes — test/unit/scripts/docs-steps.test.js checks that every
- * page saying it is generated has a step here or is a benchmark's.
+ * `writes`: the generated pages, as paths or folder prefixes — test/unit/scripts/maintainer-tools.test.js checks that
+ * every page saying it is generated has a step here or is a benchmark's.
  */
 export function listSteps(root = ROOT) {
   const folders = listDocFolders(root);
   const under = (prefix) => folders.filter((dir) => dir.startsWith(prefix));
   const published = under('docs/findings/');
-  const modelCheck = under('docs/model-check/');
-  const others = folders.filter((dir) => !published.includes(dir) && !modelCheck.includes(dir));
+  const spare = under('docs/model-check/spare/');
+  const modelCheck = under('docs/model-check/').filter((dir) => !spare.includes(dir));
+  const others = folders.filter((dir) => !published.includes(dir) && !modelCheck.includes(dir) && !spare.includes(dir));
   return [
     { name: 'schema', argv: ['scripts/write-schema.js'], writes: ['runner/config/experiments.schema.json'] },
     { name: 'columns and params', argv: ['scripts/write-docs.js'], writes: ['docs/columns.md', 'docs/params.md'] },
@@ -56,12 +57,29 @@ export function listSteps(root = ROOT) {
       argv: ['runner/cli.js', 'report', ...modelCheck, '--keep-disturbed'],
       writes: ['docs/model-check/'],
     },
+    // The model where it can be wrong: runs of a quiet host, read as they ran (docs/model-check/README.md).
+    ...(spare.length
+      ? [
+          {
+            name: 'reports of the spare-capacity model checks',
+            argv: ['runner/cli.js', 'report', ...spare],
+            writes: spare,
+          },
+        ]
+      : []),
+    { name: 'model check', argv: ['scripts/model-check-doc.js'], writes: ['docs/model-check/README.md'] },
     {
       name: 'findings',
       argv: ['scripts/findings.js'],
       writes: ['docs/findings.md', 'docs/findings/charts/', 'README.md'],
     },
     { name: 'settling', argv: ['scripts/settling.js', '--docs'], writes: ['docs/settling.md'] },
+    // The bound across invocations, from the committed races of the default file (not a new measurement).
+    {
+      name: 'bound across invocations',
+      argv: ['scripts/bench-repeat.js', '--folders', ...under('docs/settling/race-'), '--docs'],
+      writes: ['docs/bench-repeat.md'],
+    },
     {
       name: 'run times',
       argv: ['scripts/write-run-time-figures.js'],

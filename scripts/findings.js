@@ -7,6 +7,7 @@
 // is rewritten from the same verdicts.
 //
 //   node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
+//                            [--ledger FILE]
 //
 // Directives in the source, each an HTML comment on a line of its own:
 //   <!-- findings:runs -->                          which folders, when, which revision, which design
@@ -30,6 +31,10 @@
 //                                                   post's figure as printed (`npm run check:quotes` finds it in
 //                                                   the post), in the metric's unit, beside our median with its
 //                                                   interval and ours ÷ the post's (scripts/lib/findings-twins.js)
+//   <!-- findings:figures EXPERIMENT -->             the post's figures its claims test (`figures:`), each judged here
+//   <!-- findings:deviations -->                      every claim's deviations from its post, from its own fields
+//   <!-- findings:model-ratios -->                    every claim comparison's model ratio beside the measured one:
+//                                                   the share within 10%, and where the model could be wrong
 //   <!-- findings:claims-summary -->                  every claim's own class with its reason, the counts by claim
 //                                                   and by comparison (the README's headline lines say the counts)
 //
@@ -45,24 +50,34 @@ import { loadConfig } from '../runner/config/load-config.js';
 import { readResults } from '../runner/results/read-results.js';
 import { judgeResults } from '../runner/report/verdicts.js';
 import { readParamDefaults } from '../runner/domain/workloads.js';
-import { orderValues } from '../runner/domain/cells.js';
+import { orderValues } from '../runner/cells/cell.js';
 import { findMetric } from '../runner/domain/metrics.js';
 import { compareUnpaired } from '../runner/verdicts/compare-pair.js';
 import { CLASSES } from '../runner/verdicts/capacity-class.js';
 import { CHARTS_DIR, renderChart, renderOrder, selectRuns } from './lib/findings-figures.js';
 import { renderFigure } from './lib/findings-twins.js';
 import { DIRECTIVE, parseArgs } from './lib/findings-directives.js';
-import { formatCell, formatNumber } from './lib/findings-format.js';
+import { escapeCell, formatCell, formatNumber } from './lib/findings-format.js';
+import { describeFixed, JUDGED_AFTER_CHANGE, readLedger } from './lib/findings-fixed.js';
+import { countClaimFigures, renderClaimFigures } from './lib/findings-claim-figures.js';
+import { DEVIATIONS_HEAD, listDeviations, readRecommendedRuns } from './lib/findings-deviations.js';
+import { renderModelRatios } from './lib/findings-model.js';
+import { summarizeCells } from '../runner/report/summary.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../', import.meta.url));
+// When each claim version was written (scripts/claims-history.js, from git).
+const DEFAULT_LEDGER = 'docs/findings/claims-ledger.json';
 
 const USAGE = `Usage: node scripts/findings.js [--results DIR] [--config FILE] [--source FILE] [--out FILE] [--readme FILE]
+                                  [--ledger FILE]
 
   --results DIR   DIR/<experiment>, or the newest DIR/<experiment>-<UTC time> (default: docs/findings)
   --config FILE   the experiments and their claims (default: published-experiments.yml)
   --source FILE   the prose with directives (default: docs/findings.src.md)
   --out FILE      where to write; charts go to its folder's findings/charts/ (default: docs/findings.md)
-  --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)`;
+  --readme FILE   whose findings:headlines block to rewrite (default: README.md; "none" to leave it)
+  --ledger FILE   when each claim version was written (default: docs/findings/claims-ledger.json, written by
+                  \`npm run claims:history\` from git)`;
 
 export async function main(argv, { stdout = process.stdout } = {}) {
   const { values } = parseCommandLine(argv, {
@@ -73,6 +88,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
       source: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.src.md') },
       out: { type: 'string', default: join(PROJECT_DIR, 'docs/findings.md') },
       readme: { type: 'string', default: join(PROJECT_DIR, 'README.md') },
+      ledger: { type: 'string', default: join(PROJECT_DIR, DEFAULT_LEDGER) },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -86,6 +102,7 @@ export async function main(argv, { stdout = process.stdout } = {}) {
     configFile: resolve(values.config),
     source: readFileSync(resolve(values.source), 'utf8'),
     linkBase: dirname(out),
+    ledgerFile: resolve(values.ledger),
   });
   writeFileSync(out, text);
   removeStaleCharts(dirname(out), charts);
@@ -116,9 +133,16 @@ function removeStaleCharts(pageDir, charts) {
  * page → SVG) and the README's headline lines.
  * @returns {Promise<{ text: string, charts: Map<string, string>, headlines: string[] }>}
  */
-export async function generateFindings({ resultsDir, configFile, source, linkBase }) {
+export async function generateFindings({
+  resultsDir,
+  configFile,
+  source,
+  linkBase,
+  ledgerFile = join(PROJECT_DIR, DEFAULT_LEDGER),
+}) {
   const config = await loadConfig(configFile);
-  const context = { resultsDir, config, linkBase, folders: new Map(), charts: new Map() };
+  const ledger = readLedger(ledgerFile);
+  const context = { resultsDir, config, linkBase, ledger, folders: new Map(), charts: new Map() };
   const lines = source.split('\n').flatMap((line) => {
     const match = DIRECTIVE.exec(line.trim());
     if (!match) return [line];
@@ -143,6 +167,9 @@ const RENDERERS = {
   increment: renderIncrement,
   figure: renderFigureDirective,
   'claims-summary': renderClaimsSummary,
+  figures: renderFiguresDirective,
+  deviations: renderDeviations,
+  'model-ratios': renderModelRatiosDirective,
 };
 
 function experimentOf(context, name) {
@@ -313,14 +340,14 @@ function renderClaims({ name }, context) {
   if (claims.length === 0) return ['(no claims)'];
   const folder = folderOf(context, name);
   if (!folder) return claims.map((claim) => `- **not run yet**: "${labelClaim(claim)}"`);
-  const { rows, missing } = judgeClaims(claims, folder);
+  const { rows, missing } = judgeClaims(claims, folder, context.ledger);
   const lines = [
-    '| claim | compared | B / A [95% CI] | model | expected | class (verdict) |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| claim | compared | B / A [95% CI] | model | expected | class (verdict) | beside (B / A [95% CI], model; not judged) |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
     lines.push(
-      `| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} |`,
+      `| ${escapeCell(labelClaim(row))} | ${escapeCell(`${row.metric}: ${row.axis} ${row.a} → ${row.b}${row.where ? ` at ${row.where}` : ''}`)} | ${formatRatio(row)} | ${formatModel(row)} | ${escapeCell(row.expect)} | ${escapeCell(formatClass(row))} | ${escapeCell(formatBeside(row))} |`,
     );
   }
   for (const claim of missing)
@@ -335,12 +362,19 @@ function labelClaim({ says, control }) {
   return control ? `(control) ${says}` : says;
 }
 
-/** The claim rows (one per claim and combination) the folder's runs give, and the claims on columns it lacks. */
-function judgeClaims(claims, folder) {
+/**
+ * The claim rows (one per claim and combination) the folder's runs give, and the claims on columns it lacks; each row
+ * says whether its claim was fixed before the runs (`fixed`, scripts/lib/findings-fixed.js).
+ */
+function judgeClaims(claims, folder, ledger) {
   const missing = claims.filter((claim) => claim.metric && !folder.columns.includes(claim.metric));
   const checkable = claims.filter((claim) => !missing.includes(claim));
   const verdicts = judgeResults(folder, { claims: checkable });
-  const marked = verdicts.claims.map((row) => ({ ...row, control: checkable[row.claim - 1].control === true }));
+  const marked = verdicts.claims.map((row) => ({
+    ...row,
+    control: checkable[row.claim - 1].control === true,
+    fixed: describeFixed(checkable[row.claim - 1], folder, ledger),
+  }));
   return {
     rows: marked.filter((each) => each.kind === 'claim'),
     overall: marked.filter((each) => each.kind === 'claim-overall'),
@@ -352,7 +386,18 @@ function judgeClaims(claims, folder) {
 function formatClass(row) {
   const settle = row.runs_needed ? `; ≈ ${row.runs_needed} runs per cell would settle it` : '';
   const note = row.class !== 'holds' && row.class !== row.verdict && row.class_note ? `; ${row.class_note}` : '';
-  return `**${row.class}** (${row.verdict}${settle}${note})`;
+  const changed = row.fixed?.marked ? ` — ${JUDGED_AFTER_CHANGE}` : '';
+  return `**${row.class}** (${row.verdict}${settle}${note})${changed}`;
+}
+
+// The claim's other metrics of the same cells: what else moved, shown and never judged.
+function formatBeside(row) {
+  return (row.beside ?? [])
+    .map(
+      (each) =>
+        `${each.metric} ${formatRatio(each)}${Number.isFinite(each.model_ratio) ? `, model ${formatNumber(each.model_ratio)}` : ''}`,
+    )
+    .join('; ');
 }
 
 function formatModel(row) {
@@ -371,7 +416,7 @@ function judgeAll(context) {
   return context.config.experiments.flatMap((experiment) => {
     const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
     if (!folder) return [];
-    const { rows, overall } = judgeClaims(experiment.claims, folder);
+    const { rows, overall } = judgeClaims(experiment.claims, folder, context.ledger);
     return overall.map((claim) => ({
       experiment: experiment.name,
       claim,
@@ -408,15 +453,27 @@ function describeCounts(context) {
   return {
     judged,
     where: `${hosts.map((cpus) => `${cpus} CPUs`).join(', ')}${span ? `; ${span.text}` : ''}`,
-    claims: `${published.length} published claims: **${countClasses(published.map(({ claim }) => claim.class))}**`,
+    claims: `${published.length} published claims: **${countClasses(published.map(({ claim }) => claim.class))}**${describeChanged(published)}`,
     comparisons: `judged in ${comparisons.length} comparisons (a claim checked at several CPUs, placements or Node versions is one claim with its own class): ${countClasses(comparisons.map((row) => row.class))}`,
     controls: controls.length
       ? `${controls.length} controls (checks of the design, not the posts' claims): ${countClasses(controls.map(({ claim }) => claim.class))}, in ${controlRows.length} comparisons`
       : '',
+    figures: countClaimFigures(
+      published.map(({ claim }) => claim),
+      CLASSES,
+    ),
     waiting: waiting.length
       ? `${waiting.length} published claims not run yet (${[...new Set(waiting)].join(', ')})`
       : '',
   };
+}
+
+// How many verdicts read a claim their runs were not made for: the class stands, marked, and counted here.
+function describeChanged(judged) {
+  const changed = judged.filter(({ claim }) => claim.fixed?.marked).length;
+  return changed === 0
+    ? '; every one fixed before its runs'
+    : `; ${changed} of them ${JUDGED_AFTER_CHANGE} (written or changed after their runs: re-run to judge them as fixed)`;
 }
 
 // The README's headline: three lines, the counts by claim first; the list is findings.md's (findings:claims-summary).
@@ -428,7 +485,7 @@ function renderHeadlines(context) {
     ];
   return [
     `Re-run here (${counts.where}): ${counts.claims}.`,
-    `Those claims were ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
+    `Those claims were ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.figures ? `; ${counts.figures}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
     "[docs/findings.md](docs/findings.md) gives each claim's class with its reason, the post's figures beside ours, the post's design, ours, and every deviation.",
   ];
 }
@@ -439,25 +496,68 @@ function renderClaimsSummary(_args, context) {
   const counts = describeCounts(context);
   if (counts.judged.length === 0) return ['No published experiment has been run yet.'];
   const lines = [
-    `${counts.claims}; ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
+    `${counts.claims}; ${counts.comparisons}${counts.controls ? `; ${counts.controls}` : ''}${counts.figures ? `; ${counts.figures}` : ''}${counts.waiting ? `; ${counts.waiting}` : ''}.`,
     '',
-    '| claim | its class, and why | B / A [95% CI] per combination (model) |',
-    '| --- | --- | --- |',
+    '| claim | its class, and why | B / A [95% CI] per combination (model) | written, and its runs |',
+    '| --- | --- | --- | --- |',
   ];
   for (const { experiment, claim, rows } of counts.judged) {
     const reason = claim.class_note && claim.class !== 'holds' ? ` — ${claim.class_note}` : '';
-    const outside = claim.outside?.length ? `; outside the post's conditions: ${claim.outside.join(', ')}` : '';
+    const outside =
+      claim.outside?.length && claim.class !== "outside the post's conditions"
+        ? `; outside the post's conditions: ${claim.outside.join(', ')}`
+        : '';
     const combos = rows
       .map(
         (row) =>
-          `${row.where ? `${row.where}: ` : ''}${formatRatio(row)}${Number.isFinite(row.model_ratio) ? ` (model ${formatNumber(row.model_ratio)})` : ''}${row.class === claim.class ? '' : ` ${row.class}`}`,
+          `${row.where ? `${row.where}: ` : ''}${formatRatio(row)}${Number.isFinite(row.model_ratio) ? ` (model ${formatNumber(row.model_ratio)})` : ''}${row.class === claim.class ? '' : ` ${row.class}`}${row.beside?.length ? `; beside, not judged: ${formatBeside(row)}` : ''}`,
       )
       .join('; ');
     lines.push(
-      `| ${escapeCell(`${experiment}: ${labelClaim(claim)}`)} | ${escapeCell(`**${claim.class}** (${claim.verdict}${outside})${reason}`)} | ${escapeCell(`${claim.metric} ${claim.axis} ${claim.a} → ${claim.b}: ${combos}`)} |`,
+      `| ${escapeCell(`${experiment}: ${labelClaim(claim)}`)} | ${escapeCell(`**${claim.class}** (${claim.verdict}${outside})${reason}`)} | ${escapeCell(`${claim.metric} ${claim.axis} ${claim.a} → ${claim.b}: ${combos}`)} | ${escapeCell(claim.fixed?.text ?? '')} |`,
     );
   }
   return lines;
+}
+
+// Every model ratio beside its measurement, and how many agree within 10% (scripts/lib/findings-model.js).
+function renderModelRatiosDirective(_args, context) {
+  return renderModelRatios(
+    context.config.experiments.flatMap((experiment) => {
+      const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
+      if (!folder) return [];
+      const { rows } = judgeClaims(experiment.claims, folder, context.ledger);
+      const { cells } = summarizeCells(folder);
+      return [{ experiment: experiment.name, rows, cells, hostCpus: folder.info?.host?.cpus ?? null }];
+    }),
+  );
+}
+
+// Every deviation of every claim, from its own fields (scripts/lib/findings-deviations.js).
+function renderDeviations(_args, context) {
+  const recommended = readRecommendedRuns();
+  const lines = context.config.experiments.flatMap((experiment) => {
+    const folder = experiment.claims?.length ? folderOf(context, experiment.name) : null;
+    if (!folder) return [];
+    const { rows } = judgeClaims(experiment.claims, folder, context.ledger);
+    return experiment.claims.flatMap((claim, index) =>
+      listDeviations(
+        claim,
+        experiment,
+        rows.filter((row) => row.claim === index + 1),
+        recommended,
+      ).map((line) => line.replace(/^\| /, `| ${experiment.name}: `)),
+    );
+  });
+  return lines.length ? [...DEVIATIONS_HEAD, ...lines] : ['(no claim names a deviation yet)'];
+}
+
+// The figures the experiment's claims test (their `figures:`), each judged here.
+function renderFiguresDirective({ name }, context) {
+  const experiment = experimentOf(context, name);
+  const folder = folderOf(context, name);
+  if (!folder) return ['(not run yet)'];
+  return renderClaimFigures(judgeClaims(experiment.claims ?? [], folder, context.ledger).overall);
 }
 
 function renderFigureDirective(args, context) {
@@ -590,12 +690,6 @@ function renderTable({ name, metric, rows: rowAxis, columns: columnAxis, where }
 
 function formatValue(value) {
   return value === '' || value === undefined || value === null ? '—' : String(value);
-}
-
-function escapeCell(text) {
-  return String(text ?? '')
-    .replaceAll('|', '\\|')
-    .replaceAll('\n', ' ');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) runCommand(main);

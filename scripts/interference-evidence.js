@@ -52,9 +52,13 @@ export async function main(argv, { stdout = process.stdout } = {}) {
 }
 
 async function runWithBusyLoops({ config, out, busy, seed }) {
-  const child = execa(process.execPath, [CLI, '--config', config, '--out', out, '--keep-disturbed', '--seed', seed], {
-    reject: false,
-  });
+  const child = execa(
+    process.execPath,
+    [CLI, 'run', '--config', config, '--out', out, '--keep-disturbed', '--seed', seed],
+    {
+      reject: false,
+    },
+  );
   let loops = [];
   const stopLoops = () => {
     for (const loop of loops) loop.kill('SIGKILL');
@@ -109,8 +113,8 @@ export function readBusy(dir) {
 
 /**
  * A one-cell folder's runs against its median wall time.
- * @returns {{ runs: object[], medianWallMs: number, rho: { interference: number, cpuDev: number|null }, groups:
- *   object[] }}
+ * @returns {{ runs: object[], medianWallMs: number, rho: { interference: number, cpuDev: number|null },
+ *   groups: object[] }}
  */
 export function summarizeEvidence(results, busy = new Map()) {
   const ok = results.runs.filter((run) => run.status === 'ok' && run.warmup !== true);

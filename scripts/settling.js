@@ -45,6 +45,8 @@ export async function measureFolder(dir) {
     minutes: spanMs / 60000,
     claims: `${overall.filter((row) => row.verdict !== 'inconclusive').length} of ${overall.length} decided (${overall.map((row) => row.verdict).join(', ') || 'none'})`,
     settled: advice.answers.filter((row) => row.status === 'settled').length,
+    // Budgets whose runs the host did not give their CPUs (domain/delivery.js): said, never answered.
+    unmeasured: advice.answers.filter((row) => row.status === 'not measured').length,
     budgets: advice.answers.length,
     widest: bounds.length ? Math.max(...bounds) : null,
     // How noisy the host was while it ran: a run's own spread once its cell's level and its round's shift are taken
@@ -73,7 +75,7 @@ export function formatTable(rows) {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (row) =>
-        `| ${row.folder} | ${row.search} | ${row.revision} | ${row.runs} (${row.bound}) | ${row.disturbed} | ${row.waited_s} s | ${row.spread.toFixed(1)}% | ${row.minutes.toFixed(1)} | ${row.claims} | ${row.settled} of ${row.budgets} | ${row.widest === null ? '—' : `${row.widest.toFixed(1)}%`} |`,
+        `| ${row.folder} | ${row.search} | ${row.revision} | ${row.runs} (${row.bound}) | ${row.disturbed} | ${row.waited_s} s | ${row.spread.toFixed(1)}% | ${row.minutes.toFixed(1)} | ${row.claims} | ${row.settled} of ${row.budgets}${row.unmeasured ? ` (${row.unmeasured} not measured here)` : ''} | ${row.widest === null ? '—' : `${row.widest.toFixed(1)}%`} |`,
     ),
   ];
 }
@@ -85,7 +87,7 @@ export function pickExample(rows) {
   const tables = race.advice.tables ?? [];
   const settled = tables.filter((each) => each.status === 'settled');
   // The cheapest row not the one to use: a cheaper setting was ruled out, which shows more of the answer.
-  const table = settled.find((each) => !each.rows[0]?.[4].startsWith('use')) ?? settled[0] ?? tables[0];
+  const table = settled.find((each) => !/^(use|keep)/.test(each.rows[0]?.[4] ?? '')) ?? settled[0] ?? tables[0];
   return table ? { folder: race.folder, lines: formatAdviceText({ tables: [table] }).filter(Boolean) } : null;
 }
 

@@ -38,9 +38,8 @@ const ENV_AXIS_DOC =
 
 /**
  * docs/columns.md: one table per file, columns in CSV order.
- * @param {{ head: Column[], axes: {name, description}[], measures: Column[], workloads: {name, columns: {name, unit,
- *   description}[]}[], taskColumns: Column[],
- *   derived: Column[] }} tables
+ * @param {{ head: Column[], axes: {name, description}[], measures: Column[],
+ *   workloads: {name, columns: {name, unit, description}[]}[], taskColumns: Column[], derived: Column[] }} tables
  */
 function renderColumnDocs({ head, axes, measures, workloads, taskColumns, derived }) {
   const row = (name, meaning) => `| \`${name}\` | ${meaning} |`;

@@ -22,7 +22,7 @@ import { listBatchNumbers } from './lib/batches.js';
 import { buildResult, round } from './result.js';
 import { parseSpec } from './spec.js';
 import { prepareCluster, reportClusterProcessFailure, serveClusterProcess } from './spread/cluster-processes.js';
-import { listTaskIndexes } from './spread/deal.js';
+import { listTaskIndexes } from './lib/deal.js';
 import { prepareThreads } from './spread/worker-threads.js';
 import { getWorkload } from './workloads/index.js';
 

@@ -49,9 +49,9 @@ function checkClaimCellsOf(results, claims) {
  * @param {string} dir
  * @param {object[]|string} [claims]  claims as experiments.yml writes them, or an experiments file whose experiment
  *   of the folder's name has them (claims written after the run); default: those recorded in run.json
- * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3, claims_verdict:
- *   string|null,
- *   claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows of verdicts.csv
+ * @returns {Promise<{ dir: string, experiment: string, claims_from: string, exit_code: 0|1|3,
+ *   claims_verdict: string|null, claims: object[], steps: object[], leaders: object[] }>}  claims and steps: rows
+ *   of verdicts.csv
  */
 export async function judge(dir, claims, { keepDisturbed } = {}) {
   const absolute = resolve(dir);
@@ -111,12 +111,14 @@ function checkGivenClaims(claims, experiment) {
  *   the "same" band and the gate (0.05 = 5%); matchOn: pair cells that differ only in this axis; out: also write the
  *   rows as this CSV file; allowDifferentHosts: gate folders measured on different hosts (else a LabError, exit 2)
  * @returns {{ a: string, b: string, hosts: object, method: object, threshold: number, match_on: string|null,
- *   gate: 'passed'|'failed'|null, axes: string[], columns: string[], rows: object[], regressions: object[],
- *   only_a: object[], only_b: object[], file: string|null }}
- *   gate: null unless a threshold was given; hosts: { same, differences: [{ fact, label, a, b }], a, b }
+ *   gate: 'passed'|'failed'|'incomplete'|null, axes: string[], columns: string[], rows: object[], regressions:
+ *   object[], unjudged: object[], only_a: object[], only_b: object[], file: string|null }}
+ *   gate: null unless a threshold was given; 'incomplete': no regression, but some rows cannot be judged (`unjudged`:
+ *   fewer than 2 runs that count on a side), which never passes; hosts: { same, differences: [{ fact, label, a, b }],
+ *   a, b }
  */
 export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, allowDifferentHosts } = {}) {
-  const { comparison, hosts, text, exitCode, files } = compareFolders({
+  const { comparison, hosts, text, gate, files } = compareFolders({
     dirA,
     dirB,
     threshold,
@@ -132,11 +134,12 @@ export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, al
     method: { name: DEFAULT_COMPARISON.method, paired: false, estimates: METHODS[DEFAULT_COMPARISON.method].estimates },
     threshold: comparison.threshold,
     match_on: matchOn ?? null,
-    gate: threshold === undefined || threshold === null ? null : exitCode === 0 ? 'passed' : 'failed',
+    gate,
     axes: comparison.axes,
     columns: comparison.columns,
     rows: comparison.rows,
     regressions: comparison.regressions,
+    unjudged: comparison.unjudged,
     only_a: comparison.onlyA,
     only_b: comparison.onlyB,
     file: files[0] ?? null,
@@ -149,11 +152,10 @@ export function compare(dirA, dirB, { threshold, matchOn, out, keepDisturbed, al
  * (as experiments.yml writes it), or the defaults (the primary metric, per cpus/cpuset/node/engine, within 5%).
  * @param {string} dir
  * @param {{ recommend?: object }} [options]
- * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[], race: object|null
- *   }}
- *   answers: advice.csv's rows; tables: per budget { budget, workload, metric, status, header, rows, words }, each
- *   setting (cheapest first) with its runs, median, bound and state; race: with `search: race`, the settings that
- *   stopped early, when and why
+ * @returns {{ dir: string, experiment: string, settled: boolean, answers: object[], tables: object[],
+ *   race: object|null }}  answers: advice.csv's rows; tables: per budget { budget, workload, metric, status, header,
+ *   rows, words }, each setting (cheapest first) with its runs, median, bound and state; race: with `search: race`,
+ *   the settings that stopped early, when and why
  */
 export function advise(dir, { recommend, keepDisturbed } = {}) {
   const absolute = resolve(dir);

@@ -1,8 +1,9 @@
-// The experiments.yml `init` writes for a person's own code: one experiment whose knobs fit the kind of code and
-// what the code calls (the libuv pool when it calls APIs that run on it, worker threads for a function, cluster
-// processes and worker threads for an HTTP app, the CPU quota for any command), the CPU budgets and memory limit of
-// the service's deployment files (else CPUs up to what the engine has), and a comment on every line saying what it
-// does and where it comes from. Pure: the caller reads the engine, the deployment files and the code (api/init.js).
+// The experiments.yml `init` writes for a person's own code: one experiment whose knobs are those the service has in
+// production (the libuv pool when its code calls APIs that run on it, processes the way it runs as several, its
+// worker pool's size where its code reads it; for a function, worker threads), the CPU budgets and memory limit of the
+// container that serves it (else CPUs up to what the engine has), the request its app serves, and a comment on every
+// line saying what it does and where it comes from. `production:` records where production sets each knob, which
+// `plan` shows and the advice reads. Pure: the caller reads the service (runner/service/) and the engine (api/init.js).
 
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 import { defaultRepetitions } from '../config/normalize.js';
@@ -14,7 +15,7 @@ const MOST_LISTED = 8;
 
 /**
  * @param {object} input
- * @param {'script'|'http-app'|'command'} input.kind
+ * @param {'script'|'http-app'|'start'|'command'} input.kind
  * @param {string} input.name          the experiment's name
  * @param {string} input.invocation    the command line that wrote the file, quoted in its first line
  * @param {string} [input.schema]      the path of experiments.schema.json for the editor's modeline
@@ -24,8 +25,11 @@ const MOST_LISTED = 8;
  *   header; axis: the same for the axis' comment
  * @param {string[]} [input.notes]     header lines: what was left out or not read
  * @param {{ docker: string, lines: string[] }} [input.memory]  the memory limit, with the comment's lines
- * @param {{ values: number[], comment: string, calls: string[] }|{ none: string }} [input.pool]  the pool axis and
- *   the calls it was chosen for, or why there is none
+ * @param {{ axes: { name: string, values: Array<number|string>, comment: string, more: string[], production: string
+ *   }[], notes: string[] }} [input.knobs]  api/init-words.js's describeKnobs: the knob axes, and why others are not
+ * @param {{ method, path, headers, body, status, lines: string[], others: string[] }} [input.request]  http
+ * @param {{ command: string, source: object|null, port: { port: number, env: string|null, file?: string, line?:
+ *   number, given?: boolean }, root: string }} [input.start]  start: the service's start command
  * @param {string} [input.file]        script / http-app: the module, relative to the experiments file's folder
  * @param {string} [input.exportName]
  * @param {boolean} [input.mountHere]  the module is inside the experiments file's folder: mount that folder
@@ -55,25 +59,21 @@ export function formatInitFile(input) {
     ],
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
+    ...formatProduction(input),
     [
       '    matrix:',
       `every combination is one cell: ${cells} cells × ${repetitions} = ${cells * repetitions} runs to start, at most ${cells * CAP} in all (and re-runs of disturbed ones)`,
     ],
     ...matrix.axes.flatMap(formatAxis),
-    ...(matrix.exclude
-      ? [
-          ['    exclude:', 'combinations left out'],
-          [`      - ${formatMap(matrix.exclude)}`, 'one or the other, not both at once'],
-        ]
-      : []),
     ['    params:'],
     ...formatParams(input),
   ];
-  return `${lines.map(([code, comment]) => (comment ? `${code.padEnd(COMMENT_COLUMN - 2)}# ${comment}` : code)).join('\n')}\n`;
+  return `${lines.map(([code, comment]) => (comment ? `${code.padEnd(COMMENT_COLUMN - 3)} # ${comment}` : code)).join('\n')}\n`;
 }
 
-function describeCode({ kind, file, exportName, argv, image }) {
+function describeCode({ kind, file, exportName, argv, image, start }) {
   if (kind === 'command') return `\`${argv.join(' ')}\`${image ? ` in ${image}` : ''}`;
+  if (kind === 'start') return `the service \`${start.command}\` starts`;
   return `${kind === 'script' ? 'the function' : 'the HTTP app'} \`${exportName}\` of ${file}`;
 }
 
@@ -84,44 +84,45 @@ function describeCpus({ cpus, budgets }) {
 }
 
 // What to vary for each kind of code: the budgets (else a ladder up to the engine's CPUs), and the knobs.
-function chooseMatrix({ kind, cpus, budgets, pool }) {
+function chooseMatrix({ kind, cpus, budgets, knobs = { axes: [], notes: [] } }) {
   const count = cpus.count;
-  const top = budgets ? Math.max(...budgets.values.map((budget) => budget.cpus)) : count;
-  const many = Math.max(2, Math.ceil(top));
   const all = count === 1 ? 'the one CPU of this engine' : `up to all ${count} CPUs of this engine`;
-  const poolAxis = pool?.values ? [['uv_threadpool_size', pool.values, pool.comment, listCalls(pool.calls)]] : [];
-  const poolNote = pool?.none ? [['#', null, pool.none]] : [];
+  const knobAxes = knobs.axes.map((axis) => [axis.name, axis.values, axis.comment, listCalls(axis.more)]);
+  const notes = knobs.notes.map((note) => ['#', null, note]);
   const budgetAxis = (comment, fallback) =>
     budgets
       ? ['cpus', budgets.values, `${comment}, ${budgets.axis}`]
       : ['cpus', fallback.values, `${comment}, ${fallback.comment}`];
+  const names = knobs.axes.map((axis) => axis.name).join(', ');
   if (kind === 'script') {
     return {
-      question: `How does my function scale with CPUs${pool?.values ? ', the libuv pool' : ''} and worker threads?`,
+      question: `How does my function scale with CPUs${names ? ` and ${names}` : ''}?`,
       axes: [
         ['workload', ['script'], 'your function: one call is one task'],
         budgetAxis('CPU quota (docker run --cpus)', { values: ladder(1, count), comment: all }),
-        ...poolAxis,
-        ['workers', [0, many], 'worker threads sharing the calls: the way sync code runs in parallel'],
-        ...poolNote,
+        ...knobAxes,
+        ...notes,
       ],
     };
   }
-  if (kind === 'http-app') {
+  if (kind === 'http-app' || kind === 'start') {
     return {
-      question: `Does my app serve more requests per second in cluster processes or in worker threads${pool?.values ? ', and with what libuv pool' : ''}?`,
+      question: `What ${names ? `${names} ` : 'setting '}serves the most requests per second on the CPUs my service gets?`,
       axes: [
-        ['workload', ['http'], 'your app as the server, autocannon as the load in a second container'],
+        [
+          'workload',
+          ['http'],
+          kind === 'start'
+            ? 'your service as production starts it, autocannon as the load in a second container'
+            : 'your app as the server, autocannon as the load in a second container',
+        ],
         budgetAxis('CPU quota of the server (the load generator runs beside it)', {
           values: [count],
           comment: count === 1 ? 'the one CPU of this engine' : `all ${count} CPUs of this engine`,
         }),
-        ['cluster', [0, many], 'node:cluster processes serving (0: one process)'],
-        ['workers', [0, many], 'worker threads serving; the main thread deals them the connections'],
-        ...poolAxis,
-        ...poolNote,
+        ...knobAxes,
+        ...notes,
       ],
-      exclude: { cluster: many, workers: many },
     };
   }
   return {
@@ -134,6 +135,22 @@ function chooseMatrix({ kind, cpus, budgets, pool }) {
       }),
     ],
   };
+}
+
+// Where production sets each knob of the matrix: what `plan` shows and what tells the advice an axis added by hand.
+function formatProduction({ kind, budgets, knobs }) {
+  if (kind === 'command' || kind === 'script') return [];
+  const entries = [
+    ...(budgets?.values?.some((budget) => budget.sources.length > 0)
+      ? [['cpus', budgets.values.map((budget) => `${budget.cpus}: ${budget.sources.join(' ')}`).join('; ')]]
+      : []),
+    ...(knobs?.axes ?? []).map((axis) => [axis.name, axis.production]),
+  ];
+  if (entries.length === 0) return [];
+  return [
+    ['    production:', 'where production sets each knob below (`plan` shows it); an axis you add by hand is not'],
+    ...entries.map(([axis, where]) => [`      ${axis}: ${formatScalar(where)}`]),
+  ];
 }
 
 // `cpus` from deployment files: one value a line, each with its source. Any other axis: a flow list and a comment,
@@ -160,7 +177,7 @@ function listCalls(calls = []) {
   return calls.length > MOST_LISTED ? [...shown, `and ${calls.length - MOST_LISTED} more`] : shown;
 }
 
-function formatParams({ kind, file, exportName, mountHere, argv, image }) {
+function formatParams({ kind, file, exportName, mountHere, argv, image, request, start }) {
   const mount = mountHere
     ? [['root: .', 'this folder, mounted read-only: its node_modules is what the imports find']]
     : [];
@@ -182,14 +199,28 @@ function formatParams({ kind, file, exportName, mountHere, argv, image }) {
           `export: ${formatScalar(exportName)}`,
           'a (req, res) handler, or a function returning an unstarted http.Server',
         ],
-        ['method: GET', 'the request the load generator sends: a route your app serves'],
-        ['path: /', 'and its path'],
-        ['status: 200', 'its expected status: any other fails the run before it is measured'],
+        ...formatRequest(request),
         ...mount,
       ]),
-      ['        duration: 10', 'measured seconds per run'],
-      ['        warmup: 3', 'seconds of load before, not counted (JIT, connections)'],
-      ['        connections: 10', 'connections autocannon keeps busy'],
+      ...formatLoad(),
+    ];
+  }
+  if (kind === 'start') {
+    const port = start.port;
+    const portWhy = port.given
+      ? 'given with --port'
+      : `where it listens: ${port.file ? `${port.file}:${port.line}` : 'its code'}${port.env ? ` (${port.env} unset)` : ''}`;
+    return [
+      ...indent(6, 'http:', [
+        [
+          `start: ${formatScalar(start.command)}`,
+          `your service as production starts it${start.source?.file ? ` (${start.source.file}:${start.source.line}, its \`start\` script)` : ''}`,
+        ],
+        [`root: ${formatScalar(start.root)}`, 'its folder, mounted read-only: its node_modules is what it imports'],
+        [`port: ${port.port}`, portWhy],
+      ]),
+      ...indent(8, 'request:', formatRequest(request)),
+      ...formatLoad(),
     ];
   }
   return indent(6, 'command:', [
@@ -200,6 +231,31 @@ function formatParams({ kind, file, exportName, mountHere, argv, image }) {
     ['root: .', 'this folder, mounted read-only at /lab/user: the working directory'],
     ['tasks: 1', 'times each run starts the command, one after another'],
   ]);
+}
+
+// The request the loader sends, why this one, and the app's other routes (listed, not measured).
+function formatRequest(request) {
+  if (!request) return [];
+  const others = request.others.length > 0 ? [`its other routes, not measured: ${request.others.join(', ')}`] : [];
+  return [
+    [`method: ${request.method}`, `the request the load generator sends: ${request.lines[0]}`],
+    ...[...request.lines.slice(1), ...others].map((line) => ['', `  ${line}`]),
+    [`path: ${formatScalar(request.path)}`, 'and its path'],
+    ...(Object.keys(request.headers).length > 0 ? [[`headers: ${formatMap(request.headers)}`, 'its headers']] : []),
+    ...(request.body ? [[`body: ${JSON.stringify(request.body)}`, 'its body, sent as is']] : []),
+    [
+      `status: ${request.status}`,
+      'its expected status: the preflight sends it once before the first run, and any other stops the matrix (exit 2)',
+    ],
+  ];
+}
+
+function formatLoad() {
+  return [
+    ['        duration: 10', 'measured seconds per run'],
+    ['        warmup: 3', 'seconds of load before, not counted (JIT, connections)'],
+    ['        connections: 10', 'connections autocannon keeps busy'],
+  ];
 }
 
 function indent(spaces, head, entries) {
@@ -214,16 +270,14 @@ function ladder(from, to) {
   return [...values, to];
 }
 
-function countCells({ axes, exclude }) {
+function countCells({ axes }) {
   const combinations = axes
     .filter(([axis]) => axis !== '#')
     .reduce(
       (partial, [axis, values]) => partial.flatMap((cell) => values.map((value) => ({ ...cell, [axis]: value }))),
       [{}],
     );
-  const excluded = (cell) =>
-    exclude !== undefined && Object.entries(exclude).every(([axis, value]) => cell[axis] === value);
-  return combinations.filter((cell) => !excluded(cell)).length;
+  return combinations.length;
 }
 
 function formatList(values) {

@@ -1,210 +1,194 @@
-// init(): a first experiments.yml for the person's own code (a function, an HTTP app or any command), written
-// beside it, checked by the same pipeline as `plan` before it is written, and never over an existing file. Its CPU
-// budgets and memory limit are the service's own where its deployment files say (Kubernetes manifests, Compose
-// files: runner/manifests/), and the libuv pool is an axis when the code calls what runs on the pool
-// (user-code/pool-calls.js).
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+// init(): a first experiments.yml for the person's own code (a function, an HTTP app, a service's start command or
+// any command), written beside it. What it knows of the service is runner/service/'s description (its deployment's
+// budget and memory, its pool calls, its knobs, its entry point); the app's routes and its answer to the request come
+// from the built app, in the preflight's locked-down container, when an engine answers. This file turns the
+// description into the file's input (init-words.js: the comments) and checks what it would write with the pipeline
+// `plan` runs before writing it: a file that would not run is exit 2 with the flag that fixes it, nothing written.
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse as parseShellWords } from 'shell-quote';
 import { LabError } from '../errors.js';
-import { parseYaml, validateConfig } from '../config/load-config.js';
 import { EXPERIMENT_NAME_PATTERN, SCHEMA_FILE } from '../config/schema.js';
-import { parseCpuAmount } from '../domain/cpu-quantity.js';
-import { describeSource } from '../manifests/budgets.js';
-import { readDeployment } from '../manifests/read-deployment.js';
-import { countEngineCpus } from './engine-cpus.js';
+import { readService, chooseServiceRequest } from '../service/read-service.js';
+import { readGivenRequest } from '../service/request.js';
 import { formatInitFile } from './init-file.js';
+import { checkInitFile } from './init-check.js';
+import { describeBudgets, describeKnobs, describeMemory, describeRequest, readGivenBudgets } from './init-words.js';
 import { DEFAULT_CONFIG_FILE } from './plan.js';
 
 const USAGE_HINT =
-  'give one of: --script FILE [--export NAME], --http-app FILE [--export NAME], --command "PROGRAM ARGS" [--image IMAGE]';
-const CPUS_HINT = 'numbers of CPUs or Kubernetes CPU quantities, comma-separated: --cpus 1.5,2 or --cpus 500m,1500m';
+  'give one of: --script FILE [--export NAME], --http-app FILE [--export NAME], --start "node src/server.js", --command "PROGRAM ARGS" [--image IMAGE]';
+const WRITTEN_BY = '# Written by `node-threads-lab init';
+// The request of the first check, which is of the rest of the file: the request is checked once the app answers it.
+const PROVISIONAL_REQUEST = { method: 'GET', path: '/', headers: {}, body: '', status: 200, lines: [''], others: [] };
 
 /**
- * @param {object} options  exactly one of script, httpApp, command
+ * @param {object} options  exactly one of script, httpApp, start, command
  * @param {string} [options.script]      a module exporting the function (relative to the working directory)
  * @param {string} [options.httpApp]     a module exporting a (req, res) handler or a server factory
+ * @param {string|true} [options.start]  the service's start command; true: its package.json's `start` script
  * @param {string} [options.command]     a command line, split as a shell would but never run by one
  * @param {string} [options.export]      the export (script, http app; default: default)
  * @param {string} [options.image]       the command's image (default: the lab's own, which has node, perl, sh)
+ * @param {number} [options.port]        start: the port it listens on (default: read from its code)
+ * @param {string} [options.request]     http: "POST /login", the request to measure (default: read from the app)
+ * @param {string[]} [options.headers]   http: "name: value" each
+ * @param {string} [options.body]        http: the request's body
+ * @param {string} [options.bodyFile]    http: a file holding the request's body
+ * @param {string} [options.container]   the container (Compose service) that serves the app, by name
  * @param {string} [options.config]      the file to write (default: experiments.yml)
+ * @param {boolean} [options.force]      overwrite a file init wrote before
  * @param {Array<number|string>} [options.budgets]  CPU budgets (1.5, "1500m"): no deployment file is looked for
- * @param {string[]} [options.from]      deployment files to read (Kubernetes manifests, Compose files), instead of
- *   looking in the module's project
- * @param {{ count: number, source: string }} [options.cpus]  the engine's CPUs, instead of asking the engine
+ * @param {string[]} [options.from]      deployment files to read (Kubernetes manifests, Compose files)
+ * @param {{ count: number, source: string }} [options.cpus]  the engine's CPUs, instead of asking the engine (and
+ *   then no engine is asked anything: the routes are not read)
  * @param {string} [options.invocation]  the command line quoted in the file's first line
- * @returns {Promise<{ file: string, kind: string, cpus: { count: number, source: string }, budgets: { values:
- *   number[], from: string }|null, memory: string|null, warnings: object[], text: string }>}  budgets: null when
- *   the file has the engine's CPUs; warnings: files not read (a Helm template), as plan's warnings
+ * @param {(line: string) => void} [options.onProgress]
+ * @returns {Promise<{ file: string, kind: string, cpus: object, budgets: object|null, memory: string|null,
+ *   request: object|null, warnings: object[], notices: string[], text: string }>}  notices: what was left out, for
+ *   stderr
  */
 export async function init(options = {}) {
   const kind = chooseKind(options);
   const file = path.resolve(options.config ?? DEFAULT_CONFIG_FILE);
-  refuseExisting(file);
+  refuseExisting(file, options.force);
   const folder = path.dirname(file);
-  const code =
-    kind === 'command'
-      ? readCommand(options)
-      : readModule(options[kind === 'script' ? 'script' : 'httpApp'], folder, options.export);
-  const cpus = options.cpus ?? (await countEngineCpus());
+  const module =
+    kind === 'script' || kind === 'http-app'
+      ? readModule(options[kind === 'script' ? 'script' : 'httpApp'], folder, options.export)
+      : null;
+  const code = kind === 'command' ? readCommand(options) : (module ?? {});
+  const engine = options.cpus ? null : await openEngine(options.onProgress);
+  const cpus = options.cpus ?? engine?.cpus ?? fromThisMachine(engine?.why);
   const given = readGivenBudgets(options.budgets, cpus);
   const from = (options.from ?? []).map((each) => path.resolve(each));
-  // Budgets given are the budgets: the files are read only when named, for their memory limit.
-  const deployment =
-    given && from.length === 0
-      ? null
-      : readDeployment({ from, start: code.absolute ? path.dirname(code.absolute) : folder, folder });
-  const { budgets, notes } = given ? describeGiven(given, deployment) : describeDeployment(deployment, cpus);
-  const pool = kind === 'command' ? null : await choosePool(code, folder, budgets, cpus);
-  const text = formatInitFile({
+  const { findTypeStripper } = await import('../user-code/check-user-code.js');
+  const service = readService({
+    form: { script: 'script', 'http-app': 'app', start: 'start', command: 'command' }[kind],
+    folder,
+    module,
+    start: typeof options.start === 'string' ? options.start : undefined,
+    port: options.port,
+    from,
+    readDeployment: !given,
+    container: options.container,
+    strip: await findTypeStripper(),
+  });
+  const budgets = describeBudgets(service.deployment, given, cpus);
+  const input = {
     kind,
-    name: nameExperiment(code.base),
-    invocation: options.invocation ?? `node-threads-lab init`,
+    name: nameExperiment(kind === 'script' || kind === 'command' ? code.base : path.basename(service.root)),
+    invocation: options.invocation ?? 'node-threads-lab init',
     schema: referSchema(folder),
     cpus,
-    budgets: budgets ?? undefined,
-    notes,
-    memory: describeMemory(deployment?.memory),
-    pool: pool ?? undefined,
+    budgets: budgets.values ? budgets : undefined,
+    notes: budgets.notes,
+    memory: describeMemory(service.deployment?.memory),
+    knobs: describeKnobs(service, kind, budgets.values ?? null, cpus),
+    start: kind === 'start' ? describeStart(service, folder) : undefined,
     ...code,
-  });
-  // The file must pass what `plan` checks; if not, the fault is this template's, and nothing is written.
-  const { raw, locate } = parseYaml(text, file);
-  validateConfig(raw, { file, locate, host: { cpus: Math.max(cpus.count, 1) } });
-  writeExclusively(file, text);
+  };
+  // What `plan` would refuse (the schema, the module's export) first, before an engine builds anything.
+  await checkInitFile(formatInitFile({ ...input, request: PROVISIONAL_REQUEST }), { file, cpus });
+  const http =
+    kind === 'http-app' || kind === 'start'
+      ? await readRequest(service, module, engine?.inspect ? engine : null, options)
+      : null;
+  if (http) await http.check();
+  const text = http ? formatInitFile({ ...input, request: http.request }) : formatInitFile(input);
+  await checkInitFile(text, { file, cpus });
+  writeFile(file, text, options.force);
   return {
     file,
     kind,
     cpus,
-    budgets: budgets && { values: budgets.values.map((budget) => budget.cpus), from: budgets.summary },
-    memory: deployment?.memory?.docker ?? null,
-    warnings: deployment?.warnings ?? [],
+    budgets: budgets.values && { values: budgets.values.map((budget) => budget.cpus), from: budgets.summary },
+    memory: service.deployment?.memory?.docker ?? null,
+    request: http?.request ? { method: http.request.method, path: http.request.path } : null,
+    warnings: service.deployment?.warnings ?? [],
+    notices: budgets.notices,
     text,
   };
 }
 
-// --cpus 1.5,2: CPU amounts as experiments.yml takes them, each one the engine can give.
-function readGivenBudgets(given, cpus) {
-  if (given === undefined) return null;
-  const values = [given].flat().flatMap((each) => (typeof each === 'string' ? each.split(',') : [each]));
-  const amounts = values.map((value) => {
-    const text = typeof value === 'string' ? value.trim() : value;
-    const amount = parseCpuAmount(typeof text === 'string' && /^[0-9.]+$/.test(text) ? Number(text) : text);
-    if (amount === undefined)
-      throw new LabError('ERR_USAGE', `--cpus: ${JSON.stringify(text)} is not a CPU amount`, { hint: CPUS_HINT });
-    if (amount > cpus.count)
-      throw new LabError(
-        'ERR_USAGE',
-        `--cpus: ${text} is more than the ${cpus.count} CPUs of this engine (${cpus.source}); Docker refuses a larger quota`,
-        { hint: `give budgets up to ${cpus.count}, or run on a bigger engine (\`engines:\` in the file)` },
-      );
-    return amount;
-  });
-  return [...new Set(amounts)].sort((a, b) => a - b);
-}
-
-function describeGiven(given, deployment) {
-  return {
-    budgets: {
-      values: given.map((cpus) => ({ cpus, sources: [] })),
-      from: 'given with --cpus',
-      axis: 'the budgets given with --cpus',
-      summary: '--cpus',
-    },
-    notes: describeUnread(deployment),
+// The request to measure: the built app's routes (in the preflight container), then its answer to the request,
+// which must be 2xx before the file is written. Without an engine: the request given, or GET /, said in the file.
+async function readRequest(service, module, engine, options) {
+  const given = readGivenRequest(options);
+  const mount = module?.root ?? service.root;
+  const spec = module
+    ? { kind: 'app', mount, file: toContainerPath(module.absolute, mount), export: module.exportName }
+    : { kind: 'start', mount, ...describeStartSpec(service) };
+  const table = engine ? (await engine.inspect({ ...spec, routes: true })).routes : null;
+  const chosen = chooseServiceRequest(service, table, given, mount);
+  const request = describeRequest(chosen, { service, table, engine });
+  const check = async () => {
+    if (!engine) return;
+    const { answer } = await engine.inspect({ ...spec, request: pickRequest(request) });
+    if (answer && answer.status >= 200 && answer.status < 300) {
+      request.status = answer.status;
+      return;
+    }
+    throw new LabError(
+      'ERR_USAGE',
+      `${request.method} ${request.path} answered ${answer?.status ?? 'nothing'}${answer?.firstLine ? `: ${answer.firstLine}` : ''}; a file measuring it would measure that answer`,
+      {
+        hint: `name a request your app serves: --request "METHOD /path"${request.method === 'GET' ? '' : ', with the body it needs: --body \'{"…": "…"}\' or --body-file FILE'}; nothing was written`,
+      },
+    );
   };
+  return { request, check };
 }
 
-// The deployment's budgets that this engine can give, each with its sources; what was left out, in the header.
-function describeDeployment(deployment, cpus) {
-  const fits = deployment.budgets.filter((budget) => budget.cpus <= cpus.count);
-  const left = deployment.budgets.filter((budget) => budget.cpus > cpus.count);
-  const folder = deployment.looked === '.' ? 'this folder' : deployment.looked;
-  const where = deployment.looked
-    ? `in ${folder}${deployment.files.length > 0 ? ` (read: ${deployment.files.join(', ')})` : ''}`
-    : `in ${deployment.files.join(', ')}`;
-  const notes = [
-    ...(fits.length === 0
-      ? [
-          `${deployment.files.length === 0 ? 'No Kubernetes manifest or Compose file' : left.length > 0 ? 'No CPU budget this engine can give' : 'No CPU limit or request'} ${where}; name your budgets with --from FILE or --cpus 1.5,2.`,
-        ]
-      : []),
-    ...left.map(
-      (budget) =>
-        `Left out: ${budget.cpus} CPUs (${budget.sources.map(describeSource).join('; ')}), more than this engine's ${cpus.count}; run it on a bigger engine (\`engines:\`).`,
-    ),
-    ...deployment.without.map((source) => `No CPU limit or request, so no budget: ${describeSource(source)}.`),
-    ...describeUnread(deployment),
-  ];
-  if (fits.length === 0) return { budgets: null, notes };
-  const files = [...new Set(fits.flatMap((budget) => budget.sources.map((source) => source.file)))];
-  return {
-    budgets: {
-      values: fits.map((budget) => ({
-        cpus: budget.cpus,
-        sources: budget.sources.map(
-          (source, index) =>
-            `${index === 0 ? '' : 'and '}${describeSource(source)} (${source.cpu.field} ${source.cpu.written})`,
-        ),
-      })),
-      from: 'the budgets your deployment files set, each with its source under `cpus:`',
-      axis: 'one per budget your deployment files set:',
-      summary: files.join(', '),
-    },
-    notes,
-  };
+function pickRequest({ method, path: route, headers, body }) {
+  return { method, path: route, headers, body };
 }
 
-function describeUnread(deployment) {
-  return (deployment?.warnings ?? []).map(
-    (warning) => `${warning.shown}${warning.line ? `:${warning.line}` : ''}: ${warning.message}.`,
-  );
+// The start command's spec for the preflight container: as a run starts it.
+function describeStartSpec(service) {
+  const port = service.entry.port;
+  if (!port)
+    throw new LabError(
+      'ERR_USAGE',
+      `--start: which port \`${service.entry.command}\` listens on is not written in its code as a number`,
+      { hint: 'name it: --port 3000' },
+    );
+  return { start: service.entry.command, port: port.port, readyTimeout: 60 };
 }
 
-// One limit for the experiment: the smallest (budgets.js), and where each came from.
-function describeMemory(memory) {
-  if (!memory) return undefined;
-  const named = (source) => `${describeSource(source)} (${source.memory.field} ${source.memory.written})`;
-  const oom = 'past it a run is killed and recorded as `oom`, as the container would be';
-  if (memory.sources.length === 1 && memory.others.length === 0 && memory.unlimited.length === 0)
-    return { docker: memory.docker, lines: [`the container's memory limit, ${named(memory.sources[0])}: ${oom}`] };
-  return {
-    docker: memory.docker,
-    lines: [
-      `the smallest memory limit of the containers, for every budget: a setting must fit everywhere; ${oom}:`,
-      ...[...memory.sources, ...memory.others].map(named),
-      ...memory.unlimited.map((source) => `${describeSource(source)}: no memory limit`),
-    ],
-  };
+function describeStart(service, folder) {
+  const root = path.relative(folder, service.root).split(path.sep).join('/') || '.';
+  return { command: service.entry.command, source: service.entry.source, port: service.entry.port, root };
 }
-// The pool is a knob of this code when it calls what runs on it: 1, Node's default 4, and powers of two up to twice
-// the largest budget's CPUs (pool work that computes gains up to the CPUs; work that waits, fs or dns, may gain
-// beyond).
-async function choosePool(code, from, budgets, cpus) {
-  const { findPoolCalls, formatPoolCall } = await import('../user-code/pool-calls.js');
-  const { findTypeStripper } = await import('../user-code/check-user-code.js');
-  const found = findPoolCalls(code.absolute, { root: code.root, strip: await findTypeStripper() });
-  if (found.calls.length === 0) {
-    const packages =
-      found.packages.length > 0
-        ? `; the packages it imports are not read (${found.packages.join(', ')}): one that uses the pool (a native addon such as bcrypt) makes it a knob, add \`uv_threadpool_size: [1, 4]\``
-        : '';
-    const unread =
-      found.unread.length > 0
-        ? `; not read: ${found.unread.map((each) => `${path.relative(from, each.file)} (${each.why})`).join(', ')}`
-        : '';
+
+// The engine init asks: its CPUs, and a container to read the app in. None answering is no error: the file says so.
+async function openEngine(onProgress) {
+  try {
+    // Loaded only here: init is the one command besides a run that may ask an engine.
+    const { openAppInspector } = await import('../docker/inspect-app.js');
+    // An image already built is no news; building one (a first run) is.
+    const inspector = await openAppInspector({
+      onProgress: (line) => (/ (cached|base): /.test(line) ? null : onProgress?.(line)),
+    });
+    const count = Number.isInteger(inspector.cpus) && inspector.cpus > 0 ? inspector.cpus : null;
     return {
-      none: `no uv_threadpool_size: no call in your ${found.files.length === 1 ? 'module' : `${found.files.length} files`} runs on libuv's pool${packages}${unread}`,
+      cpus: count && { count, source: `docker info of the engine at ${inspector.host}` },
+      inspect: inspector.inspect,
+      why: count ? null : `the engine at ${inspector.host} gave no CPU count`,
     };
+  } catch (error) {
+    if (error instanceof LabError && error.code !== 'ERR_DOCKER_UNREACHABLE') throw error;
+    return { cpus: null, inspect: null, why: `no engine answered: ${error.message.split('\n')[0]}` };
   }
-  const top = Math.ceil(budgets ? Math.max(...budgets.values.map((budget) => budget.cpus)) : cpus.count);
-  const values = [];
-  for (let size = 1; size <= Math.max(4, 2 * top); size *= 2) values.push(size);
-  return {
-    values,
-    comment: `libuv pool (UV_THREADPOOL_SIZE): 1 to twice the CPUs, with Node's default 4; your code calls on it:`,
-    calls: found.calls.map((call) => formatPoolCall(call, from)),
-  };
+}
+
+function fromThisMachine(why) {
+  return { count: os.availableParallelism(), source: `os.availableParallelism() of this machine (${why})` };
+}
+
+function toContainerPath(file, mount) {
+  return path.posix.join('/lab/user', ...path.relative(mount, file).split(path.sep));
 }
 
 // The modeline editors read (yaml-language-server): the schema as installed, relative to the file when the package
@@ -214,10 +198,11 @@ function referSchema(folder) {
   return relative.startsWith('..') || path.isAbsolute(relative) ? SCHEMA_FILE : relative.split(path.sep).join('/');
 }
 
-function chooseKind({ script, httpApp, command, image }) {
+function chooseKind({ script, httpApp, start, command, image }) {
   const given = [
     ['script', script],
     ['http-app', httpApp],
+    ['start', start],
     ['command', command],
   ].filter(([, value]) => value !== undefined);
   if (given.length !== 1) {
@@ -231,16 +216,28 @@ function chooseKind({ script, httpApp, command, image }) {
   }
   if (image !== undefined && given[0][0] !== 'command')
     throw new LabError('ERR_USAGE', '--image goes with --command', {
-      hint: "a function or an HTTP app runs in the lab's own image",
+      hint: "a function, an HTTP app or a start command runs in the lab's own image",
     });
   return given[0][0];
 }
 
-function refuseExisting(file) {
+// Never over a file init did not write; over its own only with --force.
+function refuseExisting(file, force) {
   if (!existsSync(file)) return;
-  throw new LabError('ERR_FILE_EXISTS', `${file} exists already; init never overwrites a file`, {
-    hint: 'write another one with --config FILE (e.g. --config experiments-2.yml), or move this one away',
-  });
+  const own = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(0, 3)
+    .some((line) => line.startsWith(WRITTEN_BY));
+  if (force && own) return;
+  throw new LabError(
+    'ERR_FILE_EXISTS',
+    `${file} exists already; init ${own ? 'wrote it, and overwrites it only with --force' : 'never overwrites a file it did not write'}`,
+    {
+      hint: own
+        ? 'write it again with --force, or another one with --config FILE'
+        : 'write another one with --config FILE (e.g. --config experiments-2.yml), or move this one away',
+    },
+  );
 }
 
 function readModule(given, folder, exportName = 'default') {
@@ -282,12 +279,12 @@ function nameExperiment(base) {
   return new RegExp(EXPERIMENT_NAME_PATTERN).test(name) ? name : 'my-code';
 }
 
-function writeExclusively(file, text) {
+function writeFile(file, text, force) {
   try {
-    // 'wx': created here or not at all, even if the file appeared since the check above.
-    writeFileSync(file, text, { flag: 'wx' });
+    // 'wx': created here or not at all, even if the file appeared since the check above (with --force: over init's).
+    writeFileSync(file, text, { flag: force ? 'w' : 'wx' });
   } catch (cause) {
-    if (cause.code === 'EEXIST') refuseExisting(file);
+    if (cause.code === 'EEXIST') refuseExisting(file, force);
     throw new LabError('ERR_OUTPUT_UNWRITABLE', `cannot write ${file}: ${cause.message}`, {
       hint: 'write it elsewhere with --config FILE',
       cause,

@@ -1,6 +1,6 @@
 // The first half of every matrix and the whole of `plan`: an experiments file (or the same as an object) →
 // checked, resumed and expanded into runs. Loads no Docker code: `plan` and a config error must work
-// without an engine (test/unit/run-experiments.test.js runs them under an import hook that forbids it).
+// without an engine (test/unit/run/run-experiments.test.js runs them under an import hook that forbids it).
 import path from 'node:path';
 import { loadConfig, validateConfig } from '../config/load-config.js';
 import { readHost } from '../config/host.js';
@@ -32,31 +32,16 @@ export const DEFAULT_CONFIG_FILE = 'experiments.yml';
  *   folder's choice)
  * @param {string} [options.kubernetes]  CONTEXT[/NAMESPACE]: run on that cluster (over the file's `kubernetes:` block;
  *   a resume keeps the one its folder ran on)
- * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[], slots:
- *   number,
- *   warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec, plan/plan-runs.js)
+ * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[],
+ *   slots: number, warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec,
+ *   plan/plan-runs.js)
  */
 export async function preparePlan(
   configOrFile,
   { only = [], seed, resume, engines = [], slots, keepDisturbed = false, kubernetes } = {},
 ) {
-  // Only a resume reads CSVs back.
-  const { checkResumable, readResumeState } = resume ? await import('../results/resume.js') : {};
-  const resumed = resume ? readResumeState(path.resolve(resume)) : null;
-  if (resumed && keepDisturbed && resumed.info.keep_disturbed !== true) {
-    throw new LabError(
-      'ERR_USAGE',
-      `--keep-disturbed: ${resumed.dir} was started without it, and a resume keeps the choice its folder was started with`,
-      {
-        hint: `drop --keep-disturbed; to count the disturbed runs afterwards: node-threads-lab report ${resumed.dir} --keep-disturbed`,
-      },
-    );
-  }
-  // A resume goes back to the engines and slots it started with, unless told otherwise.
-  // A folder measured on Kubernetes recorded the pool's nodes there, which are no Docker engines.
-  const recorded = resumed?.info.kubernetes ? [] : (resumed?.info.engines?.map((engine) => engine.name) ?? []);
-  const engineNames = engines.length > 0 ? engines : recorded;
-  const slotCount = slots ?? resumed?.info.slots ?? 1;
+  const resumed = resume ? await readResumed(resume, { keepDisturbed }) : null;
+  const { engineNames, slotCount } = chooseEngines(resumed, { engines, slots });
   // Engines named here are other machines: their CPUs are checked once they are reached.
   const cluster = chooseKubernetes(kubernetes, resumed, engines);
   const elsewhere = engineNames.length > 0 || slotCount > 1 || cluster !== undefined;
@@ -66,20 +51,13 @@ export async function preparePlan(
   );
   if (cluster) setKubernetes(config, cluster);
   const runSeed = resumed?.info.seed ?? seed ?? newSeed();
-  const keep = keepDisturbed || resumed?.info.keep_disturbed === true;
   const plans = planExperiments(config, {
     only: resumed ? [resumed.info.experiment] : only,
     defaultNodeMajor: DEFAULT_NODE_MAJOR,
     seed: runSeed,
-    keepDisturbed: keep,
+    keepDisturbed: keepDisturbed || resumed?.info.keep_disturbed === true,
   });
-  if (resumed) {
-    for (const plan of plans) {
-      // A resumed folder's user_<key> columns are those of its header; the preflight does not change them.
-      plan.userColumns = (resumed.header ?? []).filter((column) => column.startsWith('user_'));
-      checkResumable(plan, resumed, planColumns(plan));
-    }
-  }
+  if (resumed) await fitResumed(plans, resumed);
   // The preflight's static half: a misspelled export is exit 2 here, before any engine is reached.
   const userCode = await checkUserCode(plans, config);
   return {
@@ -132,6 +110,44 @@ function setKubernetes(config, cluster) {
     );
   }
   config.kubernetes = { ...config.kubernetes, ...cluster };
+}
+
+// The folder being resumed (results/resume.js, loaded only then: only a resume reads CSVs back).
+async function readResumed(resume, { keepDisturbed }) {
+  const { readResumeState } = await import('../results/resume.js');
+  const resumed = readResumeState(path.resolve(resume));
+  if (keepDisturbed && resumed.info.keep_disturbed !== true) {
+    throw new LabError(
+      'ERR_USAGE',
+      `--keep-disturbed: ${resumed.dir} was started without it, and a resume keeps the choice its folder was started with`,
+      {
+        hint: `drop --keep-disturbed; to count the disturbed runs afterwards: node-threads-lab report ${resumed.dir} --keep-disturbed`,
+      },
+    );
+  }
+  return resumed;
+}
+
+// Each plan fits the resumed folder's columns; its user_<key> columns are those of the folder's header (the preflight
+// does not change them).
+async function fitResumed(plans, resumed) {
+  const { checkResumable } = await import('../results/resume.js');
+  for (const plan of plans) {
+    plan.userColumns = (resumed.header ?? []).filter((column) => column.startsWith('user_'));
+    checkResumable(plan, resumed, planColumns(plan));
+  }
+}
+
+// A resume goes back to the engines and slots it started with, unless told otherwise.
+function chooseEngines(resumed, { engines, slots }) {
+  return {
+    // A folder measured on Kubernetes recorded the pool's nodes there, which are no Docker engines.
+    engineNames:
+      engines.length > 0 || resumed?.info.kubernetes
+        ? engines
+        : (resumed?.info.engines?.map((engine) => engine.name) ?? []),
+    slotCount: slots ?? resumed?.info.slots ?? 1,
+  };
 }
 
 function readConfig(configOrFile, options) {

@@ -77,11 +77,11 @@ async function openSession({ plans, config, engines, slots, options, tracker, st
 }
 
 /**
- * @typedef {EventEmitter & Promise<RunOutcome> & { stop(): void, preparing: boolean, removeOwnContainers():
- *   Promise<unknown> }} RunTracker
- *   events: 'plan' { plans, warnings, pending, seed }, then those of docker/session.js ('orphans', 'image-progress',
- *   'preflight'), 'ready' { engines }, and those of run-experiments.js ('experiment-start', 'run-start', 'run-end',
- *   'reports', 'reports-failed', 'experiment-end', 'engine-lost')
+ * @typedef {EventEmitter & Promise<RunOutcome> & { stop(): void, preparing: boolean,
+ *   removeOwnContainers(): Promise<unknown> }} RunTracker  events: 'plan' { plans, warnings, pending, seed }, then
+ *   those of docker/session.js or kubernetes/session.js ('orphans', 'image-progress', 'preflight'), 'ready'
+ *   { engines }, and those of run-experiments.js ('experiment-start', 'run-start', 'run-end', 'reports',
+ *   'reports-failed', 'experiment-end', 'engine-lost')
  * @typedef {object} RunOutcome
  * @property {{ name: string, outDir: string, summary: object, results: object|null }[]} experiments  in the order
  *   they ran; results: what the folder's results.json holds (null when its reports could not be written)

@@ -1,7 +1,8 @@
 // The backend contract: what the run loop asks of whatever runs a container, and what it gets back. The loop
-// (run/run-matrix.js, run/dispatch-runs.js) knows only this module; the Docker backend (docker/runs/executor.js,
-// docker/runs/lanes.js) is one implementation, the fake executor of the unit tests (test/support/fake-executor.js)
-// another. docs/architecture.md sketches where a Kubernetes Job backend would plug in.
+// (run/run-matrix.js, run/dispatch-runs.js) knows only this module and the lanes it is handed; the Docker backend
+// (docker/runs/executor.js, docker/runs/lanes.js) is one implementation, the fake backend beside this file (fake.js)
+// the other; test/support/backend-contract.js holds both to the rules below. docs/architecture.md sketches where a
+// Kubernetes Job backend would plug in.
 //
 // The rules a backend keeps:
 // - `execute(run, { signal })` starts one run (a RunSpec: image choice, env, limits, mounts, timeout, labels from its
@@ -11,8 +12,7 @@
 // - `signal` aborted (Ctrl-C, a results file that cannot be written): stop the run, remove what it made, resolve with
 //   `{ aborted: true }`; the run gets no row and `--resume` runs it again.
 // - The engine went away (socket refused, vanished): throw `backendLost(...)`. The run gets no row; the dispatcher
-// drops
-//   every lane of that engine and hands the run to another lane, or returns it as not run.
+//   drops every lane of that engine and hands the run to another lane, or returns it as not run.
 // - Any other throw ends the matrix (rows written so far are kept).
 import { LabError } from '../errors.js';
 
@@ -56,6 +56,17 @@ import { LabError } from '../errors.js';
  *   execute: (run: RunSpec, options: { signal?: AbortSignal }) => Promise<Outcome>,
  *   sampleHost?: (options: { windowMs?: number, signal?: AbortSignal }) => Promise<HostSample|null> }} Lane
  */
+
+/**
+ * A backend of one engine without slots as its one lane: what the loop runs on when nothing cuts an engine into slots
+ * (the fake backend's matrices, a backend that is its own engine).
+ * @param {Backend} backend
+ * @param {{ engine?: string }} [options]  the engine's name (a lost engine takes its lane with it)
+ * @returns {Lane}
+ */
+export function createLane(backend, { engine = 'default' } = {}) {
+  return { id: `${engine}#0`, engine, slot: { index: 0 }, execute: (run, options) => backend.execute(run, options) };
+}
 
 /** The code of the one error a backend throws for a run it could not finish because its engine went away. */
 export const BACKEND_LOST = 'ERR_BACKEND_LOST';

@@ -1,7 +1,6 @@
 // `node-threads-lab advise DIR`: what to set, per CPU budget, from a results folder — a table of the settings with
 // their bounds and the sentence "use X: at most U% slower than the best tried (95%)", settled or open. Exit status: 0
-// every answer settled, 3 some still open,
-// 2 bad usage or folder.
+// every answer settled, 3 some still open, 2 bad usage or folder.
 import { parseCommandLine } from './command-line.js';
 import { advise } from '../index.js';
 import { resolveFolders } from './caller-paths.js';

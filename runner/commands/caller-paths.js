@@ -80,6 +80,7 @@ function isSameFolder(a, b) {
 // The package's npm scripts that are a subcommand by another name (package.json "scripts").
 const NPM_ALIASES = {
   run: 'matrix',
+  plan: 'plan',
   report: 'report',
   claims: 'claims',
   advise: 'advise',

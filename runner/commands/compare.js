@@ -13,8 +13,9 @@ export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold P
   DIR_A            the reference results folder (before)
   DIR_B            the results folder to judge (after); ratios are B / A
   --threshold PCT  a gate: exit 1 when a cell's primary metric got worse by more than PCT percent (5 or 5%) with
-                   its whole 95% CI beyond it, Holm-corrected across the comparisons; also the band inside which
-                   a change is called "same" (default 5%)
+                   its whole 95% CI beyond it, Holm-corrected across the comparisons; exit 3 when none did but a
+                   cell has fewer than 2 runs that count on a side (it cannot be judged, so the gate does not
+                   pass); also the band inside which a change is called "about the same" (default 5%)
   --match-on AXIS  pair cells whose axis values differ only in AXIS (e.g. node: a Node 22 folder against a
                    Node 24 folder), instead of by cell id
   --out FILE       also write the comparison as CSV to FILE (nothing is written without it)
@@ -22,7 +23,7 @@ export const USAGE = `Usage: node-threads-lab compare DIR_A DIR_B [--threshold P
                    count, kernel, Node.js version or image differ); without it such a gate exits 2. The
                    differences are told first either way
   --json           one JSON document on stdout: { a, b, hosts, method, threshold, match_on, gate, rows,
-                   regressions, ... }
+                   regressions, unjudged, ... }
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
                     matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help       this text
@@ -53,7 +54,7 @@ export async function main(argv, { stdout, stderr, paths }) {
     keepDisturbed: values['keep-disturbed'] || undefined,
     allowDifferentHosts: values['allow-different-hosts'],
   });
-  const status = compared.gate === 'failed' ? 1 : 0;
+  const status = { failed: 1, incomplete: 3 }[compared.gate] ?? 0;
   if (values.json) {
     // What the text says first goes to stderr here: stdout holds the document, whose `hosts` says it too.
     for (const line of formatHostDifferences(compared.hosts.differences)) stderr.write(`${line}\n`);

@@ -1,5 +1,5 @@
 // `node-threads-lab plan`: the runs a matrix would make, checked as `run` checks them, and nothing started.
-// Loads no Docker code (test/unit/run-experiments.test.js).
+// Loads no Docker code (test/unit/run/run-experiments.test.js).
 import { LabError } from '../errors.js';
 import { parseCommandLine } from './command-line.js';
 import { plan } from '../index.js';

@@ -5,7 +5,7 @@ import { report } from '../index.js';
 import { parseAxisValues } from '../report/axis-values.js';
 import { resolveFolders, resolveTyped } from './caller-paths.js';
 
-export const USAGE = `Usage: node-threads-lab report [DIR...] [--baseline AXIS=VALUE,...] [--config FILE] [--keep-disturbed]
+export const USAGE = `Usage: node-threads-lab report [DIR...] [--baseline AXIS=VALUE,...] [--config FILE] [--keep-disturbed] [--json]
        npm run report -- [DIR...]         (in a checkout of node-threads-lab)
 
 Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html in each folder.
@@ -18,6 +18,7 @@ Rewrites summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and rep
                (default: report.baseline in the experiment, else the cell with the fewest resources)
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
                     matrix was told; left out unless it ran with --keep-disturbed)
+  --json       one JSON document on stdout instead of the "wrote" lines: { folders: [{ dir, files }] }
   -h, --help   this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;
@@ -30,6 +31,7 @@ export async function main(argv, { stdout, stderr, paths }) {
       baseline: { type: 'string' },
       config: { type: 'string' },
       'keep-disturbed': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -39,13 +41,16 @@ export async function main(argv, { stdout, stderr, paths }) {
   }
   const dirs = resolveFolders(paths, positionals, { usage: USAGE, newest: stderr });
   const baseline = values.baseline === undefined ? undefined : parseAxisValues(values.baseline, '--baseline');
+  const folders = [];
   for (const dir of dirs) {
-    const { files } = await report(dir, {
+    const { dir: absolute, files } = await report(dir, {
       baseline,
       config: resolveTyped(paths, values.config),
       keepDisturbed: values['keep-disturbed'] || undefined,
     });
-    stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
+    folders.push({ dir: absolute, files });
+    if (!values.json) stdout.write(`${files.map((file) => `wrote ${file}`).join('\n')}\n`);
   }
+  if (values.json) stdout.write(`${JSON.stringify({ folders }, null, 2)}\n`);
   return 0;
 }

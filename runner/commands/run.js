@@ -1,7 +1,7 @@
-// `node-threads-lab [run]`: argv → run() (api/run.js), its progress printed on stderr and its results on stdout
+// `node-threads-lab run`: argv → run() (api/run.js), its progress printed on stderr and its results on stdout
 // (progress.js; with --json the results document), the outcome turned into the exit status: 0 all runs ok, 1 finished
-// with failed runs (their rows are in the CSV) or an engine
-// lost, 2 invalid config or preflight failure (nothing run), 130/143 stopped by SIGINT/SIGTERM.
+// with failed runs (their rows are in the CSV) or an engine lost, 2 invalid config or preflight failure (nothing run),
+// 130/143 stopped by SIGINT/SIGTERM.
 import { LabError } from '../errors.js';
 import { BACKEND_LOST } from '../backend/contract.js';
 import { parseCommandLine } from './command-line.js';
@@ -13,7 +13,7 @@ import { collectClaimsStatuses, gateRun, parseFailOn } from './fail-on.js';
 import { printPlan } from './plan.js';
 import { listenForStop, SIGNAL_EXIT } from './stop-signals.js';
 
-export const USAGE = `Usage: node-threads-lab [run] [options]
+export const USAGE = `Usage: node-threads-lab run [options]
        npm run matrix -- [options]      (in a checkout of node-threads-lab)
 
 Runs every experiment of the experiments file, one locked-down container per run, and writes a results
@@ -94,7 +94,7 @@ export function buildRunDocument(outcome) {
   };
 }
 
-/** `runMatrix`: the API's run() (a test gives one over the fake executor). */
+/** `runMatrix`: the API's run() (a test gives one over the fake backend, test/support/fake-run.js). */
 export async function main(argv, { stdout, stderr, paths, version, runMatrix = run }) {
   const args = parseRunArguments(argv);
   if (args.help) {

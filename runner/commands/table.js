@@ -4,8 +4,8 @@
 export const SUBCOMMANDS = [
   {
     name: 'run',
-    synopsis: '[run] [--config FILE] [--out DIR] [--only NAME] [--resume DIR] [--fail-on refuted|inconclusive] ...',
-    summary: 'run every experiment of experiments.yml, one container per run (the default command)',
+    synopsis: 'run [--config FILE] [--out DIR] [--only NAME] [--resume DIR] [--fail-on refuted|inconclusive] ...',
+    summary: 'run every experiment of experiments.yml, one container per run',
     load: () => import('./run.js'),
   },
   {
@@ -17,7 +17,7 @@ export const SUBCOMMANDS = [
   },
   {
     name: 'report',
-    synopsis: 'report [DIR...] [--baseline AXIS=VALUE,...]',
+    synopsis: 'report [DIR...] [--baseline AXIS=VALUE,...] [--json]',
     summary: 'rebuild summary.csv, verdicts.csv, pivot-*.csv, results.json, report.md and report.html',
     load: () => import('./report.js'),
   },
@@ -48,13 +48,13 @@ export const SUBCOMMANDS = [
   {
     name: 'init',
     synopsis:
-      'init --script FILE [--export NAME] | --http-app FILE | --command "PROGRAM ARGS" [--image IMAGE] [--cpus LIST] [--from FILE]',
+      'init --script FILE [--export NAME] | --http-app FILE | --command "PROGRAM ARGS" [--image IMAGE] [--cpus LIST] [--from FILE] [--json]',
     summary: 'write an experiments.yml for your own code',
     load: () => import('./init.js'),
   },
   {
     name: 'images',
-    synopsis: 'images [--image auto|official|local|NAME] [MAJOR...]',
+    synopsis: 'images [--image auto|official|local|NAME] [--json] [MAJOR...]',
     summary: 'build, or confirm up to date, the workload images ahead of a matrix',
     load: () => import('./images.js'),
   },
@@ -72,11 +72,11 @@ export const EXIT_STATUSES = [
   ],
   [
     '2',
-    'bad arguments, config or results folder, or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
+    'bad arguments, config or results folder (a damaged one: the file, the line and what is wrong; one written by a newer version), or nothing could start (no engine, no image, a preflight failed): no container was created; init: the file exists already; compare: a --threshold gate across folders from different hosts, without --allow-different-hosts',
   ],
   [
     '3',
-    'some claims are inconclusive and none is refuted (claims, unless --fail-on refuted; run with --fail-on inconclusive, every run ok); some advice is still open (advise)',
+    'some claims are inconclusive and none is refuted (claims, unless --fail-on refuted; run with --fail-on inconclusive, every run ok); some advice is still open, or a budget not measured here (advise); with --threshold, no regression but some cells cannot be judged: fewer than 2 runs that count on a side (compare)',
   ],
   [
     '4',
@@ -97,14 +97,14 @@ export function formatTopHelp() {
   const width = Math.max(...SUBCOMMANDS.map(({ name }) => name.length));
   const statusWidth = Math.max(...EXIT_STATUSES.map(([status]) => status.length));
   return [
-    'Usage: node-threads-lab [COMMAND] [options]',
+    'Usage: node-threads-lab COMMAND [options]',
     '',
     'Experiments on Node.js threading, one locked-down Docker container per run. Commands:',
     '',
     ...SUBCOMMANDS.map(({ name, summary }) => `  ${name.padEnd(width)}  ${summary}`),
     '',
-    'node-threads-lab COMMAND --help gives its options. Paths are relative to the folder you are in; under',
-    '`npm run` in a checkout, see docs/cli.md. -v, --version prints the version.',
+    'node-threads-lab help COMMAND (or COMMAND --help) gives its options. Paths are relative to the folder you',
+    'are in; under `npm run` in a checkout, see docs/cli.md. -v, --version prints the version.',
     '',
     'Exit status:',
     ...EXIT_STATUSES.flatMap(([status, meaning]) =>

@@ -7,6 +7,8 @@ import { RUN_METRICS } from '../domain/columns.js';
 import { listWorkloadColumns, readParamDefaults, WORKLOAD_NAMES } from '../domain/workloads.js';
 import { suggestName } from '../../images/workload/lib/suggest.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
+import { findMetric } from '../domain/metrics.js';
+import { FIGURE_CONVERSIONS, listFigureQuotes, readFigure } from '../domain/figures.js';
 import { MODEL_TOLERANCE } from '../verdicts/regions.js';
 
 const CLAIM_EXAMPLE = {
@@ -18,6 +20,14 @@ const CLAIM_EXAMPLE = {
 };
 
 const FRACTION = { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 };
+
+const FIGURE_EXAMPLE = {
+  quote: '약 6MB',
+  what: 'RSS of each added idle thread',
+  metric: 'rss_mb',
+  per: { workers: [0, 16] },
+  differs: "another Node.js: a worker thread's isolate and environment are Node 24's here",
+};
 
 // A file name stem: no path, so a claim can only name a text inside the folder the quote check is given.
 const SOURCE_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
@@ -47,7 +57,9 @@ export const CLAIMS_PROPERTY = {
         type: 'string',
         title: 'Metric',
         examples: ['wall_ms', 'requests_per_sec'],
-        description: "Any numeric runs.csv column the workload reports; default: the workload's first primary metric.",
+        description:
+          "Any numeric runs.csv column the workload reports; default: the workload's first primary metric. The one " +
+          "metric the source's sentence is about: the claim's verdict and class are on it alone.",
       },
       compare: {
         type: 'object',
@@ -95,6 +107,127 @@ export const CLAIMS_PROPERTY = {
         },
         examples: [{ ratio: 0.5, within: 0.1 }, { below: 0.8 }, { same: 0.05 }, 'model', { model: 0.1 }],
       },
+      beside: {
+        type: 'array',
+        title: 'Beside',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', examples: ['requests_per_sec'] },
+        examples: [['burst_first_p50_ms', 'requests_per_sec']],
+        description:
+          'Other metrics of the same runs, shown beside the claim with their ratio B / A and its interval, judged by ' +
+          'nothing (no expectation): what else the same comparison moved. Numeric runs.csv columns, as `metric`.',
+      },
+      figures: {
+        type: 'array',
+        title: 'Figures',
+        minItems: 1,
+        description:
+          "The post's own numbers the claim's quote prints, each tested on this host: the same quantity here, with its " +
+          '95% interval, against the figure ± `within` (holds / refuted / inconclusive), with the reason it may differ.',
+        examples: [[FIGURE_EXAMPLE]],
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['quote', 'what', 'differs'],
+          examples: [FIGURE_EXAMPLE],
+          properties: {
+            quote: {
+              type: 'string',
+              minLength: 1,
+              title: "The post's figure, as printed",
+              examples: ['약 6MB', '31,836 KB..122,992 KB', '532ms'],
+              description:
+                'A number with its unit as the post prints it (in one of the claim\'s `quote` passages), or "A..B" ' +
+                'for a step the post gives at both ends of `per`.',
+            },
+            what: { type: 'string', minLength: 1, title: 'What it is', examples: ['RSS of each added thread'] },
+            metric: {
+              type: 'string',
+              title: 'Metric',
+              examples: ['rss_mb'],
+              description: "The runs.csv column that measures it here (default: the claim's metric).",
+            },
+            at: {
+              $ref: '#/definitions/entry',
+              description: "The cell's axis values (with the claim's `where`): one figure per cell that matches.",
+              examples: [{ workers: 1 }],
+            },
+            per: {
+              type: 'object',
+              title: 'Per one more of',
+              minProperties: 1,
+              maxProperties: 1,
+              examples: [{ workers: [0, 16] }],
+              description: 'One axis → [a, b]: the figure is what one more of the axis adds, (b − a) cells apart.',
+              additionalProperties: {
+                type: 'array',
+                minItems: 2,
+                maxItems: 2,
+                items: { type: 'number', examples: [0] },
+                examples: [[0, 16]],
+              },
+            },
+            divide: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              title: 'Divide by',
+              examples: [16],
+              description: 'The figure is each of this many (a run of 16 calls, the post\'s "one call").',
+            },
+            unit: {
+              type: 'string',
+              title: "The post's unit",
+              examples: ['초'],
+              description: 'Where the figure does not print its unit next to its number.',
+            },
+            within: {
+              ...FRACTION,
+              title: 'Band around the figure',
+              examples: [0.1],
+              description:
+                'Here ÷ the post must lie in [1 − within, 1 + within] to hold (default 0.1: the post\'s "about").',
+            },
+            differs: {
+              type: 'string',
+              minLength: 1,
+              title: 'Why it may differ here',
+              examples: ["Node.js 24's worker isolate is not Node.js 16's"],
+              description:
+                "The model's or the platform's reason a figure measured there may differ here, in words: `npm run " +
+                'check:quotes` finds its numbers in the post (no measured number typed).',
+            },
+          },
+        },
+      },
+      post_setup: {
+        type: 'object',
+        title: "The post's setup",
+        additionalProperties: false,
+        minProperties: 1,
+        examples: [{ operation: "argon2.hash('1234567')", packages: ['fastify@3'] }],
+        description:
+          'What the source ran, in its own words, so each deviation of ours is generated beside it (docs/findings.md): ' +
+          '`operation`, its call per task as printed; `packages`, the packages it names as printed (`fastify@3`). ' +
+          '`npm run check:quotes` finds each in the post.',
+        properties: {
+          operation: {
+            type: 'string',
+            minLength: 1,
+            title: 'Its operation',
+            examples: ["argon2.hash('1234567')"],
+            description: "The source's call per task, as printed: set beside the workload's own (describeTask).",
+          },
+          packages: {
+            type: 'array',
+            minItems: 1,
+            items: { type: 'string', minLength: 1, examples: ['fastify@3'] },
+            examples: [['fastify@3', 'mustache@4']],
+            title: 'Its packages',
+            description: "Packages the source names, as printed (`fastify@3`): set beside the workload image's.",
+          },
+        },
+      },
       post: {
         type: 'string',
         pattern: SOURCE_NAME_PATTERN,
@@ -118,6 +251,16 @@ export const CLAIMS_PROPERTY = {
           'it (runs of spaces and line breaks count as one space). `npm run check:quotes` finds each passage in the ' +
           'post named by `post` and every number of `says` in the passages.',
       },
+      direction: {
+        type: 'string',
+        pattern: '^(A|B) .+$',
+        title: 'Direction',
+        examples: ['B worse', 'A faster', 'B halved'],
+        description:
+          'Which way `says` puts B against A, as "A <word>" or "B <word>" with a word `says` holds (worse, faster, ' +
+          'halved, more, nothing …): `npm run check:quotes` fails when `says` no longer holds the word (a reversed ' +
+          'summary) or `expect` lies on the other side of 1.',
+      },
       conditions: {
         type: 'object',
         title: 'Conditions',
@@ -128,9 +271,10 @@ export const CLAIMS_PROPERTY = {
           { node: [20], note: 'the post names no version' },
         ],
         description:
-          "What the post's result was measured on, named or implied by the post: the claim's class counts a " +
-          'refutation against the post only where both cells meet them (docs/report.md, the class). A cell outside a ' +
-          'version or size is "outside the post\'s conditions"; one without the post\'s CPUs is "not reachable here".',
+          "What the post's result was measured on, named or implied by the post: the claim's class counts a hold " +
+          'for the post, and a refutation against it, only where both cells meet them (docs/report.md, the class). A ' +
+          'comparison on cells without the post\'s CPUs, version or sizes is "outside the post\'s conditions" whatever ' +
+          'its verdict.',
         properties: {
           cpus: {
             title: "The post's CPUs",
@@ -233,8 +377,8 @@ function listCellShapes({ matrix, include }) {
   return [lists, ...normalized];
 }
 
-function checkClaim(claim, shapes, path) {
-  const issues = [];
+// Whether an axis a claim names is the experiment's, and a value one of its values; each miss pushed to `issues`.
+function makeAxisChecks(shapes, issues) {
   const axes = [...new Set(shapes.flatMap(Object.keys))];
   const valuesOf = (axis) => [...new Set(shapes.flatMap((shape) => shape[axis] ?? []))];
   const checkAxis = (axis, keyPath) => {
@@ -259,50 +403,73 @@ function checkClaim(claim, shapes, path) {
       hint: `add it to \`matrix: {${axis}: ...}\`, or use a value the matrix has`,
     });
   };
+  return { checkAxis, checkValue, valuesOf };
+}
 
-  if (isPlainObject(claim.compare)) {
-    const compared = Object.keys(claim.compare);
-    if (compared.length > 1) {
-      issues.push({
-        path: [...path, 'compare', compared[1]],
-        at: 'key',
-        message: `\`compare\` names ${compared.length} axes (${compared.join(', ')}); expected exactly one axis, A then B`,
-        hint: 'every other axis is held equal; write one claim per axis, and fix other axes with `where:`',
-      });
-    } else if (compared.length === 1 && checkAxis(compared[0], [...path, 'compare', compared[0]])) {
-      const pair = claim.compare[compared[0]];
-      if (Array.isArray(pair) && pair.length === 2) {
-        pair.forEach((value, i) => checkValue(compared[0], value, [...path, 'compare', compared[0], i]));
-        const [a, b] = pair.map((value) => String(normalizeAxisValue(compared[0], value)));
-        if (a === b) {
-          issues.push({
-            path: [...path, 'compare', compared[0]],
-            message: `A and B are both ${formatFlow(pair[0])}; expected two different values`,
-            hint: `write e.g. \`compare: {${compared[0]}: ${formatFlow(valuesOf(compared[0]).slice(0, 2))}}\``,
-          });
-        }
-      }
-    }
-    if (isPlainObject(claim.where) && compared.length === 1 && Object.hasOwn(claim.where, compared[0])) {
-      issues.push({
-        path: [...path, 'where', compared[0]],
-        at: 'key',
-        message: `\`${compared[0]}\` is compared, so \`where\` cannot fix it`,
-        hint: `remove \`${compared[0]}\` from \`where:\``,
-      });
-    }
-  }
+function checkClaim(claim, shapes, path) {
+  const issues = [];
+  const checks = makeAxisChecks(shapes, issues);
+  if (isPlainObject(claim.compare)) checkCompare(claim, checks, issues, path);
   if (isPlainObject(claim.where)) {
     for (const [axis, value] of Object.entries(claim.where)) {
       // `where: {cpus: 150%}` is the schema's to report (not a CPU amount), not a value missing from the matrix.
       if (axis === 'cpus' && parseCpuAmount(value) === undefined) continue;
-      if (findAxis(axis) && checkAxis(axis, [...path, 'where', axis]))
-        checkValue(axis, value, [...path, 'where', axis]);
+      if (findAxis(axis) && checks.checkAxis(axis, [...path, 'where', axis]))
+        checks.checkValue(axis, value, [...path, 'where', axis]);
     }
   }
   if (isPlainObject(claim.conditions)) issues.push(...checkConditions(claim, shapes, [...path, 'conditions']));
-  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, shapes, [...path, 'metric']));
+  issues.push(...checkMeasures(claim, shapes, path));
   if (isPlainObject(claim.expect)) issues.push(...checkExpect(claim.expect, [...path, 'expect']));
+  return issues;
+}
+
+// `compare`: one axis, two different values the matrix has, and not fixed by `where` too.
+function checkCompare(claim, { checkAxis, checkValue, valuesOf }, issues, path) {
+  const compared = Object.keys(claim.compare);
+  if (compared.length > 1) {
+    issues.push({
+      path: [...path, 'compare', compared[1]],
+      at: 'key',
+      message: `\`compare\` names ${compared.length} axes (${compared.join(', ')}); expected exactly one axis, A then B`,
+      hint: 'every other axis is held equal; write one claim per axis, and fix other axes with `where:`',
+    });
+  } else if (compared.length === 1 && checkAxis(compared[0], [...path, 'compare', compared[0]])) {
+    const pair = claim.compare[compared[0]];
+    if (Array.isArray(pair) && pair.length === 2) {
+      pair.forEach((value, i) => checkValue(compared[0], value, [...path, 'compare', compared[0], i]));
+      const [a, b] = pair.map((value) => String(normalizeAxisValue(compared[0], value)));
+      if (a === b) {
+        issues.push({
+          path: [...path, 'compare', compared[0]],
+          message: `A and B are both ${formatFlow(pair[0])}; expected two different values`,
+          hint: `write e.g. \`compare: {${compared[0]}: ${formatFlow(valuesOf(compared[0]).slice(0, 2))}}\``,
+        });
+      }
+    }
+  }
+  if (isPlainObject(claim.where) && compared.length === 1 && Object.hasOwn(claim.where, compared[0])) {
+    issues.push({
+      path: [...path, 'where', compared[0]],
+      at: 'key',
+      message: `\`${compared[0]}\` is compared, so \`where\` cannot fix it`,
+      hint: `remove \`${compared[0]}\` from \`where:\``,
+    });
+  }
+}
+
+// What the claim measures: its metric, the metrics shown beside it, and the post's own figures.
+function checkMeasures(claim, shapes, path) {
+  const issues = [];
+  if (typeof claim.metric === 'string') issues.push(...checkMetric(claim, claim.metric, shapes, [...path, 'metric']));
+  if (Array.isArray(claim.beside))
+    claim.beside.forEach((metric, i) => {
+      if (typeof metric === 'string') issues.push(...checkMetric(claim, metric, shapes, [...path, 'beside', i]));
+    });
+  if (Array.isArray(claim.figures))
+    claim.figures.forEach((figure, i) => {
+      if (isPlainObject(figure)) issues.push(...checkFigure(claim, figure, shapes, [...path, 'figures', i]));
+    });
   return issues;
 }
 
@@ -353,7 +520,55 @@ function checkConditions(claim, shapes, path) {
   return issues;
 }
 
-function checkMetric(claim, shapes, path) {
+// A figure's cells exist, its metric is one the cells report, and its quote is a number in a unit of that metric.
+function checkFigure(claim, figure, shapes, path) {
+  const issues = [];
+  const { checkAxis, checkValue } = makeAxisChecks(shapes, issues);
+  for (const [key, entries] of [
+    ['at', Object.entries(isPlainObject(figure.at) ? figure.at : {})],
+    ['per', Object.entries(isPlainObject(figure.per) ? figure.per : {})],
+  ])
+    for (const [axis, value] of entries)
+      // An axis no experiment has is the schema's to report (`where`, `at`); one of another experiment is this check's.
+      if (findAxis(axis) && checkAxis(axis, [...path, key, axis]))
+        [value]
+          .flat()
+          .forEach((each, i) => checkValue(axis, each, [...path, key, axis, ...(key === 'per' ? [i] : [])]));
+  const metric = figure.metric ?? claim.metric;
+  if (typeof figure.metric === 'string') issues.push(...checkMetric(claim, figure.metric, shapes, [...path, 'metric']));
+  if (typeof figure.quote === 'string') issues.push(...checkFigureQuote(figure, metric, [...path, 'quote']));
+  return issues;
+}
+
+function checkFigureQuote(figure, metric, path) {
+  const quotes = listFigureQuotes(figure.quote);
+  const unit = typeof metric === 'string' ? findMetric(metric).unit : null;
+  let values;
+  try {
+    values = quotes.map((text) => readFigure(text));
+  } catch (error) {
+    return [{ path, message: error.message, hint: 'quote a number as the post prints it, e.g. `quote: "약 6MB"`' }];
+  }
+  const known = Object.keys(FIGURE_CONVERSIONS[unit] ?? {});
+  const unknown = unit === null ? [] : values.filter((value) => !known.includes(figure.unit ?? value.unit));
+  if (unknown.length > 0)
+    return [
+      {
+        path,
+        message: `cannot turn "${figure.unit ?? unknown[0].unit}" into ${unit || 'a metric without a unit'} (the unit of \`${metric}\`)`,
+        hint: known.length
+          ? `write the post's unit with \`unit: ${known[0]}\` (known: ${known.join(', ')}), or the metric that measures it`
+          : 'name the metric that measures it, e.g. `metric: rss_mb` or `metric: wall_ms`',
+      },
+    ];
+  if (values.length === 2 && !isPlainObject(figure.per))
+    return [
+      { path, message: 'two figures ("A..B") are a step', hint: 'give `per: {workers: [0, 16]}`, or quote one figure' },
+    ];
+  return values.length > 2 ? [{ path, message: `${values.length} figures`, hint: 'quote one, or `"A..B"`' }] : [];
+}
+
+function checkMetric(claim, metric, shapes, path) {
   const where = isPlainObject(claim.where) ? claim.where : {};
   const matches = (shape, axis) =>
     (shape[axis] ?? []).some((value) => String(value) === String(normalizeAxisValue(axis, where[axis])));
@@ -361,15 +576,15 @@ function checkMetric(claim, shapes, path) {
   const workloads = [...new Set(covered.flatMap((shape) => shape.workload ?? []))].filter(
     (workload) => where.workload === undefined || String(where.workload) === workload,
   );
-  const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(claim.metric));
+  const lacking = workloads.filter((workload) => !claimableMetrics(workload).includes(metric));
   if (lacking.length === 0) return [];
   const anyKnown = [...new Set(WORKLOAD_NAMES.flatMap(claimableMetrics))];
-  if (!anyKnown.includes(claim.metric)) {
-    const suggestion = suggestName(claim.metric, anyKnown);
+  if (!anyKnown.includes(metric)) {
+    const suggestion = suggestName(metric, anyKnown);
     return [
       {
         path,
-        message: `\`${claim.metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`,
+        message: `\`${metric}\` is not a numeric runs.csv column; expected e.g. ${claimableMetrics(workloads[0]).slice(0, 6).join(', ')}`,
         hint: suggestion
           ? `did you mean \`${suggestion}\`?`
           : 'any numeric column of runs.csv works, e.g. wall_ms, cpu_total_ms, peak_rss_mb',
@@ -380,7 +595,7 @@ function checkMetric(claim, shapes, path) {
   return [
     {
       path,
-      message: `the ${lacking.join(', ')} workload does not report \`${claim.metric}\`, and this claim covers its cells`,
+      message: `the ${lacking.join(', ')} workload does not report \`${metric}\`, and this claim covers its cells`,
       hint: measuring.length
         ? `narrow the claim with \`where: {workload: ${measuring[0]}}\``
         : `use a metric ${lacking[0]} reports, e.g. ${claimableMetrics(lacking[0])[0]}`,
@@ -403,8 +618,8 @@ function checkExpect(expect, path) {
 
 /**
  * The claim as later stages read it: axis values normalized as the CSV has them, metric null when defaulted; `post`,
- * `quote` (always a list of passages), `conditions` (node always a list), `not_comparable` and `control` only where
- * the file has them.
+ * `quote` (always a list of passages), `conditions` (node always a list), `not_comparable`, `control` and `beside` only
+ * where the file has them.
  */
 export function normalizeClaim({
   says,
@@ -414,6 +629,9 @@ export function normalizeClaim({
   not_comparable: notComparable,
   control,
   metric,
+  beside,
+  figures,
+  post_setup: postSetup,
   compare,
   where,
   expect,
@@ -427,12 +645,28 @@ export function normalizeClaim({
     ...(notComparable === undefined ? {} : { not_comparable: notComparable }),
     ...(control === true ? { control } : {}),
     metric: metric ?? null,
+    ...(beside === undefined ? {} : { beside }),
     compare: { [axis]: pair.map((value) => normalizeAxisValue(axis, value)) },
     where: Object.fromEntries(
       Object.entries(where ?? {}).map(([name, value]) => [name, normalizeAxisValue(name, value)]),
     ),
     // `expect: model` is {model: W} with the default tolerance.
     expect: expect === 'model' ? { model: MODEL_TOLERANCE } : expect,
+    ...(figures === undefined ? {} : { figures: figures.map(normalizeFigure) }),
+    ...(postSetup === undefined ? {} : { post_setup: postSetup }),
+  };
+}
+
+// A figure's cells as the CSV has their values.
+function normalizeFigure({ at, per, ...rest }) {
+  const values = (entries) =>
+    entries.map(([axis, value]) => [axis, [value].flat().map((each) => normalizeAxisValue(axis, each))]);
+  return {
+    ...rest,
+    ...(at === undefined
+      ? {}
+      : { at: Object.fromEntries(values(Object.entries(at)).map(([axis, [value]]) => [axis, value])) }),
+    ...(per === undefined ? {} : { per: Object.fromEntries(values(Object.entries(per))) }),
   };
 }
 

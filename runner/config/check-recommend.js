@@ -9,9 +9,6 @@ import { suggestName } from '../../images/workload/lib/suggest.js';
 import { claimableMetrics } from './check-claims.js';
 import { ensureList, formatFlow, isPlainObject } from './values.js';
 
-/** Axes that are the CPU budget (what the person gets, not what they set): one answer per value. */
-export const BUDGET_AXES = ['cpus', 'cpuset', 'node', 'engine'];
-
 export const RECOMMEND_DEFAULTS = { within: 0.05, prefer: 'fewest' };
 // The race's start rounds: those of the rule docs/statistics.md chose (DEFAULT_BOUND_RULE.n0).
 export const RACE_DEFAULTS = { from_round: DEFAULT_BOUND_RULE.n0 };
@@ -22,9 +19,10 @@ export const RECOMMEND_PROPERTY = {
   title: 'Recommend',
   description:
     'Ask for advice: per CPU budget (`per`), "use X: at most U% slower than the best tried (95%)" — the cheapest ' +
-    'setting whose bound is within `within`, every `require` met — each cheaper setting with its bound or why it is ' +
-    'out, and the Node default against it (advice.csv, the top of report.md/report.html, `node-threads-lab advise ' +
-    'DIR`). Every axis that is not a budget is a knob.',
+    'setting in production whose bound is within `within`, every `require` met, or "keep" the setting the service ' +
+    'runs today (`default`) when it is within — each cheaper setting with its bound or why it is out, and the ' +
+    'default against it (advice.csv, the top of report.md/report.html, `node-threads-lab advise DIR`). Every axis ' +
+    'that is not a budget is a knob.',
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -57,7 +55,7 @@ export const RECOMMEND_PROPERTY = {
       default: RECOMMEND_DEFAULTS.prefer,
       title: 'Prefer',
       description:
-        'Which setting within the margin to use: `fewest` threads and processes, then least memory (default); `best`: the best estimate.',
+        'Which setting within the margin to use: `fewest` (default): the cheapest in production — fewest processes, then least measured memory (peak RSS, in steps of `within` of the memory limit), then the setting the service runs today (`default`), which is kept when it is within the margin; idle pool threads cost nothing. `best`: the best estimate.',
     },
     require: {
       type: 'object',
@@ -78,7 +76,7 @@ export const RECOMMEND_PROPERTY = {
     default: {
       $ref: '#/definitions/entry',
       description:
-        "The setting to measure the recommendation against; default: Node's own (UV_THREADPOOL_SIZE 4, no workers, no cluster).",
+        "The setting the service runs today: the answer keeps it when it is within the margin of the best, and otherwise says why it changes it; default: Node's own (UV_THREADPOOL_SIZE 4, no workers, no cluster).",
       examples: [{ uv_threadpool_size: 4 }],
     },
   },

@@ -1,4 +1,5 @@
 // What an experiment gets for every key it leaves out.
+import { DEFAULT_DISTURBED_ABOVE } from '../domain/interference.js';
 
 export const EXPERIMENT_DEFAULTS = {
   description: '',
@@ -16,10 +17,8 @@ export const EXPERIMENT_DEFAULTS = {
   adaptive_max_repetitions: 8,
   timeout: 300,
   memory: '1g',
-  // Between the two kinds of run docs/statistics/quiet/noise-3 holds: with the host to itself interference_pct stays
-  // under 2% (nine runs in ten), while the runs a neighbour slowed by 40–50% read 44–49% (docs/statistics.md, The
-  // noise).
-  disturbed_above: 25,
+  // domain/interference.js says why 25: the same threshold decides whether a cell got its budget (domain/delivery.js).
+  disturbed_above: DEFAULT_DISTURBED_ABOVE,
   max_reruns: 2,
   // Seconds, over a whole experiment: long enough to outlast a build or a test run beside it (minutes), short enough
   // that a host that stays busy costs a bounded delay the plan can print.

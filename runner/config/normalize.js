@@ -4,7 +4,8 @@
 import { normalizeAxisValue } from '../domain/axes.js';
 import { fillAllParams } from '../domain/workloads.js';
 import { normalizeClaim } from './check-claims.js';
-import { BUDGET_AXES, normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
+import { listBudgetAxes } from '../cells/axes.js';
+import { normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
 import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
@@ -60,6 +61,7 @@ export function normalizeExperiment(name, experiment) {
     ...(search === 'race' ? { race: { ...RACE_DEFAULTS, ...experiment.race } } : {}),
     ...(experiment.image === undefined ? {} : { image: experiment.image }),
     ...(experiment.report ? { report: normalizeReport(experiment.report) } : {}),
+    ...(experiment.production ? { production: { ...experiment.production } } : {}),
   };
 }
 
@@ -79,7 +81,7 @@ function mapValues(object, map) {
 // with no knob to set (no axis with two values besides the workload and the budgets), which has nothing to race and
 // runs its start rounds only, so gets a grid's.
 export function defaultRepetitions(experiment) {
-  const budgets = experiment.recommend?.per ?? BUDGET_AXES;
+  const budgets = listBudgetAxes(experiment.recommend);
   const valuesOf = (axis) =>
     new Set([
       ...ensureList(experiment.matrix?.[axis] ?? []),

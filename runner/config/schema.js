@@ -155,6 +155,23 @@ export const EXPERIMENT_PROPERTIES = {
   params: {
     $ref: '#/definitions/params',
   },
+  production: {
+    title: 'Where production sets each knob',
+    description:
+      'The knobs your service has where it is deployed, each axis name with where production sets it (a file and line, ' +
+      'an environment variable): `init` writes it from what it read of your service, and `plan` shows it. An axis of the ' +
+      'matrix that is not named here was added by hand and has no production twin in this service: the advice says so when ' +
+      'it recommends a setting of it. Leave it out for a file that measures no particular service.',
+    type: 'object',
+    propertyNames: { anyOf: [{ enum: Object.keys(AXES) }, { pattern: ENV_AXIS.pattern }] },
+    additionalProperties: { type: 'string', minLength: 1 },
+    examples: [
+      {
+        cpus: 'k8s/deployment.yaml:21 limits.cpu',
+        uv_threadpool_size: "UV_THREADPOOL_SIZE in the service's environment",
+      },
+    ],
+  },
   claims: CLAIMS_PROPERTY,
   recommend: RECOMMEND_PROPERTY,
   search: SEARCH_PROPERTY,
@@ -261,6 +278,147 @@ export const EXPERIMENT_PROPERTIES = {
   },
 };
 
+const ENGINES_PROPERTY = {
+  title: 'Engines',
+  description:
+    'Docker engines the matrix runs on: Docker CLI context names (as `docker context ls` shows them) or URLs ' +
+    '(unix:///path, tcp://host:2376, ssh://user@host). --engine on the command line replaces this list. ' +
+    'Default: DOCKER_HOST or the local socket.',
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, examples: ['laptop'] },
+  examples: [['laptop', 'ssh://lab@server']],
+};
+
+const KUBERNETES_PROPERTY = {
+  title: 'Kubernetes',
+  description:
+    'Run every experiment on a Kubernetes cluster instead of Docker engines: one Job per run, on the nodes of ' +
+    '`node_pool`, in `namespace` (docs/kubernetes.md). Not with `engines:` or an `engine` axis.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    context: {
+      type: 'string',
+      minLength: 1,
+      title: 'kubeconfig context',
+      description:
+        "A context of the kubeconfig (as `kubectl config get-contexts` lists them); default: the file's current one.",
+      examples: ['production-eu'],
+    },
+    namespace: {
+      type: 'string',
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      maxLength: 63,
+      title: 'Namespace',
+      description: "Where the Jobs go; default: the context's namespace, else `default`.",
+      examples: ['node-threads-lab'],
+    },
+    kubeconfig: {
+      type: 'string',
+      minLength: 1,
+      title: 'kubeconfig file',
+      description: 'Relative to this file; default: KUBECONFIG, else ~/.kube/config.',
+      examples: ['~/.kube/config'],
+    },
+    node_pool: {
+      type: 'object',
+      title: 'Node pool',
+      description:
+        "A node selector: node labels and values, so the runs land on the nodes production uses (e.g. GKE's " +
+        "`cloud.google.com/gke-nodepool`, EKS's `eks.amazonaws.com/nodegroup`). Default: any node.",
+      minProperties: 1,
+      additionalProperties: { type: 'string' },
+      examples: [{ 'cloud.google.com/gke-nodepool': 'api-pool' }],
+    },
+    registry: {
+      type: 'string',
+      minLength: 1,
+      title: 'Image registry',
+      description:
+        'Where the nodes pull the workload image from (`registry.example.com/team`): the image is tagged ' +
+        '<registry>/node-threads-lab/workload:<tag> here and `push` sends it. Without it the image must be preloaded ' +
+        'on the nodes (imagePullPolicy Never).',
+      examples: ['registry.example.com/team'],
+    },
+    push: {
+      type: 'string',
+      minLength: 1,
+      title: 'Push command',
+      description:
+        'Your command that puts an image where the nodes find it, `{image}` standing for it, run once per image ' +
+        'before the first run: `docker push {image}`, `kind load docker-image {image}`. Default: none (already there).',
+      examples: ['docker push {image}'],
+    },
+    lanes: {
+      type: 'integer',
+      minimum: 1,
+      default: 1,
+      title: 'Runs at once',
+      description:
+        "At most this many runs at the same time, bounded at start by what the nodes hold and the namespace's " +
+        'ResourceQuotas. Runs side by side on one node disturb each other: raise it for a pool of several nodes.',
+      examples: [2],
+    },
+  },
+  examples: [
+    {
+      context: 'kube-lab',
+      namespace: 'node-threads-lab',
+      node_pool: { 'kubernetes.io/hostname': 'kube-lab-node' },
+    },
+  ],
+};
+
+const EXPERIMENTS_PROPERTY = {
+  title: 'Experiments',
+  description:
+    'Experiment name → experiment. The name becomes the results folder and the `experiment` CSV column, ' +
+    'so it is letters, digits, `.`, `_` and `-`.',
+  type: 'object',
+  minProperties: 1,
+  propertyNames: { pattern: EXPERIMENT_NAME_PATTERN },
+  examples: [{ first: { matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } } }],
+  additionalProperties: { $ref: '#/definitions/experiment' },
+};
+
+const REPORT_PIVOT_DEFINITION = {
+  title: 'Pivot table',
+  description: 'One axis down, another across, a statistic of a metric in each cell.',
+  type: 'object',
+  additionalProperties: false,
+  required: ['rows'],
+  examples: [{ rows: 'uv_threadpool_size', columns: 'cpus' }],
+  properties: {
+    rows: {
+      type: 'string',
+      title: 'Row axis',
+      description: 'The axis down the table.',
+      examples: ['uv_threadpool_size', 'workers'],
+    },
+    columns: {
+      type: 'string',
+      title: 'Column axis',
+      description: 'The axis across the table; leave out for one column.',
+      examples: ['cpus', 'cpuset'],
+    },
+    metric: {
+      type: 'string',
+      enum: PIVOT_METRICS,
+      title: 'Metric',
+      description: "A runs.csv metric, speedup or efficiency; default: each of the workload's primary metrics.",
+    },
+    stat: {
+      type: 'string',
+      enum: PIVOT_STATS,
+      default: 'median',
+      title: 'Statistic',
+      description: 'Which statistic of the metric each cell shows (only median for what the process saw).',
+    },
+  },
+};
+
 export function buildSchema() {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
@@ -270,110 +428,7 @@ export function buildSchema() {
     type: 'object',
     required: ['experiments'],
     additionalProperties: false,
-    properties: {
-      engines: {
-        title: 'Engines',
-        description:
-          'Docker engines the matrix runs on: Docker CLI context names (as `docker context ls` shows them) or URLs ' +
-          '(unix:///path, tcp://host:2376, ssh://user@host). --engine on the command line replaces this list. ' +
-          'Default: DOCKER_HOST or the local socket.',
-        type: 'array',
-        minItems: 1,
-        uniqueItems: true,
-        items: { type: 'string', minLength: 1, examples: ['laptop'] },
-        examples: [['laptop', 'ssh://lab@server']],
-      },
-      kubernetes: {
-        title: 'Kubernetes',
-        description:
-          'Run every experiment on a Kubernetes cluster instead of Docker engines: one Job per run, on the nodes of ' +
-          '`node_pool`, in `namespace` (docs/kubernetes.md). Not with `engines:` or an `engine` axis.',
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          context: {
-            type: 'string',
-            minLength: 1,
-            title: 'kubeconfig context',
-            description:
-              "A context of the kubeconfig (as `kubectl config get-contexts` lists them); default: the file's current one.",
-            examples: ['production-eu'],
-          },
-          namespace: {
-            type: 'string',
-            pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
-            maxLength: 63,
-            title: 'Namespace',
-            description: "Where the Jobs go; default: the context's namespace, else `default`.",
-            examples: ['node-threads-lab'],
-          },
-          kubeconfig: {
-            type: 'string',
-            minLength: 1,
-            title: 'kubeconfig file',
-            description: 'Relative to this file; default: KUBECONFIG, else ~/.kube/config.',
-            examples: ['~/.kube/config'],
-          },
-          node_pool: {
-            type: 'object',
-            title: 'Node pool',
-            description:
-              "A node selector: node labels and values, so the runs land on the nodes production uses (e.g. GKE's " +
-              "`cloud.google.com/gke-nodepool`, EKS's `eks.amazonaws.com/nodegroup`). Default: any node.",
-            minProperties: 1,
-            additionalProperties: { type: 'string' },
-            examples: [{ 'cloud.google.com/gke-nodepool': 'api-pool' }],
-          },
-          registry: {
-            type: 'string',
-            minLength: 1,
-            title: 'Image registry',
-            description:
-              'Where the nodes pull the workload image from (`registry.example.com/team`): the image is tagged ' +
-              '<registry>/node-threads-lab/workload:<tag> here and `push` sends it. Without it the image must be preloaded ' +
-              'on the nodes (imagePullPolicy Never).',
-            examples: ['registry.example.com/team'],
-          },
-          push: {
-            type: 'string',
-            minLength: 1,
-            title: 'Push command',
-            description:
-              'Your command that puts an image where the nodes find it, `{image}` standing for it, run once per image ' +
-              'before the first run: `docker push {image}`, `kind load docker-image {image}`. Default: none (already there).',
-            examples: ['docker push {image}'],
-          },
-          lanes: {
-            type: 'integer',
-            minimum: 1,
-            default: 1,
-            title: 'Runs at once',
-            description:
-              "At most this many runs at the same time, bounded at start by what the nodes hold and the namespace's " +
-              'ResourceQuotas. Runs side by side on one node disturb each other: raise it for a pool of several nodes.',
-            examples: [2],
-          },
-        },
-        examples: [
-          {
-            context: 'kube-lab',
-            namespace: 'node-threads-lab',
-            node_pool: { 'kubernetes.io/hostname': 'kube-lab-node' },
-          },
-        ],
-      },
-      experiments: {
-        title: 'Experiments',
-        description:
-          'Experiment name → experiment. The name becomes the results folder and the `experiment` CSV column, ' +
-          'so it is letters, digits, `.`, `_` and `-`.',
-        type: 'object',
-        minProperties: 1,
-        propertyNames: { pattern: EXPERIMENT_NAME_PATTERN },
-        examples: [{ first: { matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } } }],
-        additionalProperties: { $ref: '#/definitions/experiment' },
-      },
-    },
+    properties: { engines: ENGINES_PROPERTY, kubernetes: KUBERNETES_PROPERTY, experiments: EXPERIMENTS_PROPERTY },
     definitions: {
       experiment: {
         title: 'Experiment',
@@ -384,93 +439,79 @@ export function buildSchema() {
         properties: EXPERIMENT_PROPERTIES,
         examples: [{ matrix: { workload: 'pbkdf2', uv_threadpool_size: [1, 4] } }],
       },
-      env: {
-        title: 'Environment',
-        description:
-          'Environment variables set in every run of this experiment. UV_THREADPOOL_SIZE has its own axis; ' +
-          'names starting with LAB_ are reserved for the runner.',
-        type: 'object',
-        additionalProperties: false,
-        patternProperties: { [ENV_NAME_PATTERN]: { $ref: '#/definitions/envValue' } },
-        examples: [{ NODE_OPTIONS: '--max-old-space-size=512' }],
-      },
-      envValue: {
-        title: 'Environment variable value',
-        description: 'Reaches the process as a string.',
-        type: ['string', 'number', 'boolean'],
-        examples: ['--max-old-space-size=512'],
-      },
-      matrix: {
-        title: 'Matrix',
-        description: 'Axis → list of values; every combination is one cell. A single value is a one-value list.',
-        type: 'object',
-        minProperties: 1,
-        additionalProperties: false,
-        properties: mapAxes((name) => buildAxisList(name)),
-        patternProperties: { [ENV_AXIS.pattern]: buildAxisList('envAxis') },
-        examples: [{ workload: ['pbkdf2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4] }],
-      },
-      entry: {
-        title: 'Matrix entry',
-        description: 'Axis → one value.',
-        type: 'object',
-        minProperties: 1,
-        additionalProperties: false,
-        properties: mapAxes((name) => ({ $ref: `#/definitions/${name}` })),
-        patternProperties: { [ENV_AXIS.pattern]: { $ref: '#/definitions/envAxis' } },
-        examples: [{ cpus: 1, uv_threadpool_size: 8 }],
-      },
-      ...mapAxes((name, axis) => buildAxisValue(axis)),
-      envAxis: buildAxisValue(ENV_AXIS),
-      reportPivot: {
-        title: 'Pivot table',
-        description: 'One axis down, another across, a statistic of a metric in each cell.',
-        type: 'object',
-        additionalProperties: false,
-        required: ['rows'],
-        examples: [{ rows: 'uv_threadpool_size', columns: 'cpus' }],
-        properties: {
-          rows: {
-            type: 'string',
-            title: 'Row axis',
-            description: 'The axis down the table.',
-            examples: ['uv_threadpool_size', 'workers'],
-          },
-          columns: {
-            type: 'string',
-            title: 'Column axis',
-            description: 'The axis across the table; leave out for one column.',
-            examples: ['cpus', 'cpuset'],
-          },
-          metric: {
-            type: 'string',
-            enum: PIVOT_METRICS,
-            title: 'Metric',
-            description: "A runs.csv metric, speedup or efficiency; default: each of the workload's primary metrics.",
-          },
-          stat: {
-            type: 'string',
-            enum: PIVOT_STATS,
-            default: 'median',
-            title: 'Statistic',
-            description: 'Which statistic of the metric each cell shows (only median for what the process saw).',
-          },
-        },
-      },
-      params: {
-        title: 'Workload parameters',
-        description: 'Workload → parameters; anything left out takes its default.',
-        type: 'object',
-        examples: [{ pbkdf2: { iterations: 50000 } }],
-        additionalProperties: false,
-        properties: Object.fromEntries(
-          Object.keys(WORKLOADS).map((name) => [name, { $ref: `#/definitions/params.${name}` }]),
-        ),
-      },
-      ...Object.fromEntries(
-        Object.entries(WORKLOADS).map(([name, workload]) => [`params.${name}`, buildParams(name, workload)]),
+      ...buildEnvDefinitions(),
+      ...buildAxisDefinitions(),
+      reportPivot: REPORT_PIVOT_DEFINITION,
+      ...buildParamsDefinitions(),
+    },
+  };
+}
+
+function buildEnvDefinitions() {
+  return {
+    env: {
+      title: 'Environment',
+      description:
+        'Environment variables set in every run of this experiment. UV_THREADPOOL_SIZE has its own axis; ' +
+        'names starting with LAB_ are reserved for the runner.',
+      type: 'object',
+      additionalProperties: false,
+      patternProperties: { [ENV_NAME_PATTERN]: { $ref: '#/definitions/envValue' } },
+      examples: [{ NODE_OPTIONS: '--max-old-space-size=512' }],
+    },
+    envValue: {
+      title: 'Environment variable value',
+      description: 'Reaches the process as a string.',
+      type: ['string', 'number', 'boolean'],
+      examples: ['--max-old-space-size=512'],
+    },
+  };
+}
+
+// The matrix (axis → values), one include/exclude entry (axis → value), and each axis' value.
+function buildAxisDefinitions() {
+  return {
+    matrix: {
+      title: 'Matrix',
+      description: 'Axis → list of values; every combination is one cell. A single value is a one-value list.',
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: mapAxes((name) => buildAxisList(name)),
+      patternProperties: { [ENV_AXIS.pattern]: buildAxisList('envAxis') },
+      examples: [{ workload: ['pbkdf2'], cpus: [1, 2], uv_threadpool_size: [1, 2, 4] }],
+    },
+    entry: {
+      title: 'Matrix entry',
+      description: 'Axis → one value.',
+      type: 'object',
+      minProperties: 1,
+      additionalProperties: false,
+      properties: mapAxes((name) => ({ $ref: `#/definitions/${name}` })),
+      patternProperties: { [ENV_AXIS.pattern]: { $ref: '#/definitions/envAxis' } },
+      examples: [{ cpus: 1, uv_threadpool_size: 8 }],
+    },
+    ...mapAxes((name, axis) => buildAxisValue(axis)),
+    envAxis: buildAxisValue(ENV_AXIS),
+  };
+}
+
+// `params:` (workload → its parameters) and one definition per workload.
+function buildParamsDefinitions() {
+  return {
+    params: {
+      title: 'Workload parameters',
+      description: 'Workload → parameters; anything left out takes its default.',
+      type: 'object',
+      examples: [{ pbkdf2: { iterations: 50000 } }],
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        Object.keys(WORKLOADS).map((name) => [name, { $ref: `#/definitions/params.${name}` }]),
       ),
     },
+    ...Object.fromEntries(
+      Object.entries(WORKLOADS).map(([name, workload]) => [`params.${name}`, buildParams(name, workload)]),
+    ),
   };
 }
 

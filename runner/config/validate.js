@@ -19,8 +19,8 @@ import { describeValue, isPlainObject } from './values.js';
  * @param {string} [options.configDir]  where the user's files are (default: the file's folder)
  * @param {{cpus?: number, cpuIds?: number[]}|null} [options.host]  what is left out is read from this machine;
  *   null (or engines named in the file) leaves the CPU checks to the engines' own facts (docker/engine-set.js)
- * @returns {{file, experiments: object[], locate, raw, host: {cpus: number, cpuIds: number[]}|null, engines?:
- *   string[]}}
+ * @returns {{file, experiments: object[], locate, raw, host: {cpus: number, cpuIds: number[]}|null,
+ *   engines?: string[]}}
  */
 export function validateConfig(raw, { file, locate = () => ({}), host, configDir = file && path.dirname(file) } = {}) {
   const fullHost =

@@ -51,8 +51,8 @@ export function chooseEngineNames({ flags = [], config, plans }) {
 }
 
 /**
- * @returns {Promise<{ engines: object[], lanes: object[], images: Map, describe(): object[], removeOwnContainers():
- *   Promise<void>, close(): void }>}
+ * @returns {Promise<{ engines: object[], lanes: object[], images: Map, describe(): object[],
+ *   removeOwnContainers(): Promise<void>, close(): void }>}
  */
 export async function openEngines({
   names,

@@ -215,3 +215,18 @@ export function describeProduction(axis, value, shape = 'tasks') {
   const { words, twin } = production[shape] ?? (shape === 'app' ? production.http : undefined) ?? production.default;
   return { words: words.replaceAll('{value}', String(value)).replaceAll('{name}', axis), twin };
 }
+
+/**
+ * What production has of `axis` = `value` for this service: describeProduction's words and twin, and, where the
+ * experiment records where production sets its knobs (`production:`, written by `init` from what it read of the
+ * service), whether this axis is one of them: an axis that record does not name was added by hand, and has no
+ * production twin in this service whatever the lab's shape (`byHand`). The advice reads it to say so.
+ * @param {Record<string, string>|undefined} production  the experiment's `production:`
+ * @returns {{ words: string, twin: boolean, byHand: boolean, where: string|null }|null}
+ */
+export function findProductionTwin(axis, value, shape, production) {
+  const described = describeProduction(axis, value, shape);
+  if (!described) return null;
+  const byHand = Boolean(production) && !Object.hasOwn(production, axis);
+  return { ...described, twin: described.twin && !byHand, byHand, where: production?.[axis] ?? null };
+}

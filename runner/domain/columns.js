@@ -373,8 +373,8 @@ const namesOfType = (type) =>
     .map((column) => column.name);
 
 /**
- * { text, boolean }: which columns results/read-results.js reads back as text and as booleans; every other one is a
- * number or nothing.
+ * { text, boolean, number }: which columns results/read-results.js reads back as text, as booleans and as numbers; any
+ * other column is a number where it reads as one, else text.
  */
 export const COLUMN_TYPES = {
   // Text axes are those whose values are strings (workload, cpuset; cpus may be written "1500m" but is a number once
@@ -386,6 +386,11 @@ export const COLUMN_TYPES = {
   ]),
   boolean: new Set([...namesOfType('boolean'), ...workloadColumnsOfType('boolean')]),
 };
+// The columns the runner writes as numbers (and never as text for any workload): a reader takes any other text there
+// as a damaged file.
+COLUMN_TYPES.number = new Set(
+  [...namesOfType('number'), ...workloadColumnsOfType('number')].filter((name) => !COLUMN_TYPES.text.has(name)),
+);
 
 /**
  * The runs.csv header: fixed for a results folder, so every appended row (and a resume) fits it. Env axes go after

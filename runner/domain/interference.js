@@ -9,6 +9,13 @@ import { usableCpus } from './usable-cpus.js';
 // allowed CPU time (window × allowed CPUs) that alone would move the share by more than ±4%, so it is not given.
 export const MIN_ALLOWED_MS = 500;
 
+/**
+ * A run is disturbed above this interference_pct unless the experiment says otherwise (`disturbed_above`): between
+ * the two kinds of run docs/statistics/quiet/noise-3 holds — with the host to itself interference_pct stays under 2%
+ * (nine runs in ten), while the runs a neighbour slowed by 40–50% read 44–49% (docs/statistics.md, The noise).
+ */
+export const DEFAULT_DISTURBED_ABOVE = 25;
+
 /** Disturbed runs in a row after which the runner waits for a quiet host (run/busy-gate.js): one could be a blip; three
  * are a neighbour at work. */
 export const BUSY_STREAK = 3;

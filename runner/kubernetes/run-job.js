@@ -4,7 +4,7 @@
 // node, whether that node is still Ready: a stopped kubelet or a lost API server is the contract's backendLost.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backendLost } from '../backend/contract.js';
-import { describeError, statusOf } from './cluster.js';
+import { statusOf } from './cluster.js';
 import { holdsWholeCpus } from './job-spec.js';
 import {
   describePending,
@@ -59,31 +59,40 @@ export async function runJob(cluster, job, { signal, timeoutMs, containers, ends
 }
 
 async function waitForEnd(cluster, name, { signal, timeoutMs, began, endsWith }) {
+  const watch = { began, timeoutMs, endsWith, endedAt: undefined };
   let nodeCheckedAt = 0;
-  let endedAt;
   for (;;) {
     if (signal?.aborted) return { kind: 'aborted', pod: null };
     const [job, pod] = await Promise.all([readJob(cluster, name), readPod(cluster, name)]);
-    if (isPastDeadline(job) || performance.now() - began > timeoutMs + BACKSTOP_MS)
-      return { kind: 'deadline', pod, reason: neverStarted(pod) ? describePending(pod) : undefined };
-    // A pod killed at the deadline ends before the Job says why: near the deadline, wait (briefly) for the Job's own
-    // verdict; a pod that succeeded, or failed well before it, is the run's end.
-    if (hasPodEnded(pod) || hasServerEnded(pod) || hasEnded(pod, endsWith)) {
-      endedAt ??= performance.now();
-      const nearDeadline = endedAt - began > timeoutMs - DEADLINE_MARGIN_MS && pod?.status?.phase !== 'Succeeded';
-      if (!nearDeadline || hasJobVerdict(job) || performance.now() - endedAt > VERDICT_WAIT_MS)
-        return { kind: 'done', pod };
-    }
-    const refusal = findRefusal(pod);
-    if (refusal) return { kind: 'refused', pod, reason: refusal };
-    if (endedAt === undefined && findJobCondition(job, 'Failed'))
-      return { kind: 'refused', pod, reason: findJobCondition(job, 'Failed').message ?? 'the Job failed' };
+    const ending = readEnding(job, pod, watch);
+    if (ending) return ending;
     if (pod?.spec?.nodeName && performance.now() - nodeCheckedAt > NODE_CHECK_MS) {
       await checkNode(cluster, pod.spec.nodeName);
       nodeCheckedAt = performance.now();
     }
     await sleep(POLL_MS, undefined, { signal }).catch(() => {});
   }
+}
+
+/** How the run ended, from what the Job and its pod say now; null while it goes on. */
+function readEnding(job, pod, watch) {
+  if (isPastDeadline(job) || performance.now() - watch.began > watch.timeoutMs + BACKSTOP_MS)
+    return { kind: 'deadline', pod, reason: neverStarted(pod) ? describePending(pod) : undefined };
+  if (hasPodEnded(pod) || hasServerEnded(pod) || hasEnded(pod, watch.endsWith)) {
+    watch.endedAt ??= performance.now();
+    // A pod killed at the deadline ends before the Job says why: near the deadline, wait (briefly) for the Job's own
+    // verdict; a pod that succeeded, or failed well before it, is the run's end.
+    const nearDeadline =
+      watch.endedAt - watch.began > watch.timeoutMs - DEADLINE_MARGIN_MS && pod?.status?.phase !== 'Succeeded';
+    if (!nearDeadline || hasJobVerdict(job) || performance.now() - watch.endedAt > VERDICT_WAIT_MS)
+      return { kind: 'done', pod };
+  }
+  const refusal = findRefusal(pod);
+  if (refusal) return { kind: 'refused', pod, reason: refusal };
+  const failed = findJobCondition(job, 'Failed');
+  if (watch.endedAt === undefined && failed)
+    return { kind: 'refused', pod, reason: failed.message ?? 'the Job failed' };
+  return null;
 }
 
 // The Job controller's verdict: FailureTarget and SuccessCriteriaMet come first (Kubernetes 1.31+), Failed and
@@ -184,4 +193,3 @@ function notFoundAsNull(error) {
   throw error;
 }
 
-export { describeError };

@@ -9,7 +9,9 @@ export function isComposeFile(document) {
 
 /**
  * @param {object} document  the parsed Compose file
- * @returns {{ object: string, container: string|null, cpu: Amount|null, memory: Amount|null }[]}  as kubernetes.js
+ * @returns {{ object: string, container: string|null, service: string, builds: boolean, image: string|null,
+ *   path: string[], cpu: Amount|null, memory: Amount|null }[]}  as kubernetes.js; builds: the service is built from
+ *   source (`build:`), not an image of someone else's
  */
 export function listComposeServices(document) {
   if (!isComposeFile(document)) return [];
@@ -27,6 +29,10 @@ export function listComposeServices(document) {
       return {
         object: `service ${name}`,
         container: typeof service.container_name === 'string' ? service.container_name : null,
+        service: name,
+        builds: service.build !== undefined && service.build !== null,
+        image: typeof service.image === 'string' ? service.image : null,
+        path: ['services', name],
         cpu: amount(['deploy', 'resources', 'limits', 'cpus'], ['cpus']),
         memory: amount(['deploy', 'resources', 'limits', 'memory'], ['mem_limit']),
       };

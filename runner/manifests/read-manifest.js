@@ -8,7 +8,7 @@ import { LabError, LabErrors } from '../errors.js';
 import { formatPath } from '../config/diagnostics/paths.js';
 import { MIN_MEMORY, MIN_MEMORY_BYTES } from '../domain/memory.js';
 import { isComposeFile, listComposeServices } from './compose.js';
-import { isKubernetesObject, listKubernetesContainers } from './kubernetes.js';
+import { isKubernetesObject, listKubernetesContainers, readKubernetesService } from './kubernetes.js';
 import {
   formatDockerMemory,
   parseComposeBytes,
@@ -26,14 +26,23 @@ import {
  * @property {{ cpus: number, field: string, written: string, line: number, column: number }|null} cpu
  * @property {{ bytes: number, docker: string, field: string, written: string, line: number, column: number }|null}
  *   memory
+ * @property {number} [line]     where the container (the Compose service) is written
+ * @property {'container'|'init'} [role]  Kubernetes: an init container runs before the service and serves nothing
+ * @property {{ port: number, name?: string }[]} [ports]  Kubernetes: the container's ports
+ * @property {object} [labels]   Kubernetes: its pod's labels, which a Service selects
+ * @property {number|null} [replicas]  Kubernetes: the object's `replicas`
+ * @property {string} [service]  Compose: the service's name
+ * @property {boolean} [builds]  Compose: built from source (`build:`)
+ * @property {string|null} [image]  Compose
  */
 
 /**
  * @param {string} file  absolute path
  * @param {{ shown?: string, named?: boolean }} [options]  shown: the path comments name it by; named: given with
  *   --from, so a file with no Kubernetes object and no Compose services in it is a mistake
- * @returns {{ sources: ManifestSource[], warnings: { file, shown, line?, column?, message, hint }[] }}  warnings: what
- *   was not read (a Helm template, a value filled in later), in plan-warnings.js's form
+ * @returns {{ sources: ManifestSource[], services: { file, object, selector, targets, line }[], warnings: { file,
+ *   shown, line?, column?, message, hint }[] }}  services: Kubernetes Services; warnings: what was not read (a Helm
+ *   template, a value filled in later), in plan-warnings.js's form
  * @throws {LabError} ERR_MANIFEST_INVALID (exit 2), with file, line and column
  */
 export function readManifest(file, { shown = file, named = false } = {}) {
@@ -41,6 +50,7 @@ export function readManifest(file, { shown = file, named = false } = {}) {
   if (isHelmTemplate(text))
     return {
       sources: [],
+      services: [],
       warnings: [
         {
           file,
@@ -60,6 +70,7 @@ export function readManifest(file, { shown = file, named = false } = {}) {
   const errors = [];
   const warnings = [];
   const sources = [];
+  const services = [];
   let recognized = false;
   for (const document of Array.isArray(documents) ? documents : []) {
     const value = convertToJs(document, file);
@@ -67,6 +78,8 @@ export function readManifest(file, { shown = file, named = false } = {}) {
     if (!format) continue;
     recognized = true;
     const place = (path) => locate(document, path, lineCounter);
+    const service = format === 'kubernetes' ? readKubernetesService(value) : null;
+    if (service) services.push({ file: shown, ...service, ...place([]) });
     const entries = format === 'kubernetes' ? listKubernetesContainers(value) : listComposeServices(value);
     for (const entry of entries) {
       const read = (amount, what) => {
@@ -88,13 +101,14 @@ export function readManifest(file, { shown = file, named = false } = {}) {
           return null;
         }
       };
+      const { cpu, memory, path, ...facts } = entry;
       sources.push({
         file: shown,
         format,
-        object: entry.object,
-        container: entry.container,
-        cpu: read(entry.cpu, 'cpu'),
-        memory: read(entry.memory, 'memory'),
+        ...facts,
+        line: place(path).line,
+        cpu: read(cpu, 'cpu'),
+        memory: read(memory, 'memory'),
       });
     }
   }
@@ -108,7 +122,7 @@ export function readManifest(file, { shown = file, named = false } = {}) {
         hint: 'name a Kubernetes manifest (Deployment, StatefulSet, DaemonSet, Job, CronJob, Pod) or a Compose file',
       },
     );
-  return { sources, warnings };
+  return { sources, services, warnings };
 }
 
 // Kubernetes quantities (1500m, "0.5", 2; 512Mi, 1G) or Compose's values ("0.5"; 512m, 1gb). Zero is no limit.

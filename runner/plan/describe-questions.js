@@ -2,9 +2,9 @@
 // `metric:`, else the workload's first primary metric) and which way is better, so that `below: 0.9` on an http
 // matrix reads as what it is (fewer requests a second: worse); and the advice's metric when `recommend:` is there.
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
-import { BUDGET_AXES } from '../config/check-recommend.js';
 import { formatExpect } from '../verdicts/regions.js';
-import { listAxes, pairClaimCells } from './most-runs.js';
+import { listAxes, listBudgetAxes } from '../cells/axes.js';
+import { pairClaimCells } from '../cells/claim-pairs.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
@@ -70,7 +70,7 @@ function describeSide(side, bound, better) {
   return lower === (better === 'lower') ? 'better' : 'worse';
 }
 
-// One answer per value of the budget axes (verdicts/advice.js: `per`, else those of BUDGET_AXES the cells have) and
+// One answer per value of the budget axes (`per`, else those of BUDGET_AXES the cells have: cells/axes.js) and
 // workload.
 function describeAdvice(plan, axes) {
   const { recommend } = plan.experiment;
@@ -78,10 +78,7 @@ function describeAdvice(plan, axes) {
   const workloads = [...new Set(plan.cells.map((cell) => cell.workload))];
   return {
     within: recommend.within,
-    per: [
-      ...(recommend.per ?? BUDGET_AXES.filter((axis) => axes.includes(axis))),
-      ...(workloads.length > 1 ? ['workload'] : []),
-    ],
+    per: [...listBudgetAxes(recommend, axes), ...(workloads.length > 1 ? ['workload'] : [])],
     prefer: recommend.prefer ?? null,
     metrics: workloads.map((workload) => {
       const column = recommend.metric ?? primaryMetrics(workload)[0].column;

@@ -26,6 +26,7 @@ function formatExperiment(experiment) {
   lines.push(...formatTable(experiment).map((line) => `  ${line}`));
   for (const claim of experiment.claims) lines.push(...formatClaim(claim));
   if (experiment.advice) lines.push(formatAdvice(experiment.advice));
+  lines.push(...formatService(experiment.service));
   lines.push(...formatEstimate(experiment.estimate, { planned, more }));
   return lines;
 }
@@ -56,6 +57,19 @@ function formatRunTime({ run_ms: ms, run_ms_from: from, run_ms_lower_bound: lowe
   if (ms === null) return '?';
   const seconds = ms >= 10000 ? String(Math.round(ms / 1000)) : (ms / 1000).toFixed(1);
   return `${lower ? '≥' : from === 'measured' ? '' : '~'}${seconds} s`;
+}
+
+// The request each app is sent, and where production sets each knob (init's `production:`).
+function formatService(service) {
+  if (!service) return [];
+  const lines = service.requests.map(
+    (request) =>
+      `  request: ${request.method} ${request.path}${request.body ? ' (with a body)' : ''} to ${request.to}, expecting ${request.status}; sent once before the first run`,
+  );
+  for (const [axis, where] of Object.entries(service.production ?? {})) lines.push(`  production: ${axis} ← ${where}`);
+  for (const axis of service.by_hand)
+    lines.push(`  production: ${axis} ← added by hand: no production twin in this service (the advice says so)`);
+  return lines;
 }
 
 function formatClaim(claim) {
@@ -115,6 +129,7 @@ function formatEstimate(estimate, { planned, more }) {
     lines.push(
       `  ${MORE_WORDS}: up to ${more} more runs, ${lower ? 'at least ' : 'about '}${formatDuration(moreMs)} more`,
     );
+  if (estimate.likely_unknown) lines.push(`  likely: not known: ${estimate.likely_unknown}`);
   return lines;
 }
 

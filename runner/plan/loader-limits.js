@@ -75,3 +75,13 @@ function placeLoader({ server, loader, hostCpuIds, withinSlot, pinnedByCell }) {
   const loaderIds = hostCpuIds.slice(-Math.min(wanted, spare));
   return { loaderIds, serverIds: hostCpuIds.filter((id) => !loaderIds.includes(id)), shared: false };
 }
+
+/**
+ * The words for a budget the host cannot give the server with the load generator apart: "1.5 CPUs cannot be measured
+ * cleanly on this 2-CPU host: the load generator needs a CPU of its own". `plan` says it, and an answer for that
+ * budget can (the rows of such a cell have loader_shared).
+ * @param {string} budget  "1.5 CPUs", "cpuset 0-1", "no cpus quota (every CPU)"
+ */
+export function describeSharedBudget(budget, hostCpuCount) {
+  return `${budget} cannot be measured cleanly on this ${hostCpuCount}-CPU host: the load generator needs a CPU of its own`;
+}

@@ -1,11 +1,10 @@
 // The most runs adaptive rounds (rounds/adaptive.js) or a race (rounds/race.js) may add, known before any run: each
-// cell
-// that can get another round may go up to `adaptive.max_repetitions`. Which cells can: every one with
-// `target_ci_pct`; with `claims: true` the cells a claim compares; with `search: race` every cell of a budget that
-// has a knob to set (the advice's settings). The rounds stop earlier when the questions settle; never later.
-import { AXIS_COLUMNS } from '../domain/axes.js';
-import { groupByAxes, matchesWhere, sameValue, varyingAxes } from '../domain/cells.js';
-import { BUDGET_AXES } from '../config/check-recommend.js';
+// cell that can get another round may go up to `adaptive.max_repetitions`. Which cells can: every one with
+// `target_ci_pct`; with `claims: true` the cells a claim compares; with `search: race` every cell of a budget that has
+// a knob to set (the advice's settings). The rounds stop earlier when the questions settle; never later.
+import { listAxes, listBudgetAxes } from '../cells/axes.js';
+import { varyingAxes } from '../cells/cell.js';
+import { pairClaimCells } from '../cells/claim-pairs.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
@@ -61,33 +60,10 @@ export function listClaimCells(plan) {
   return ids;
 }
 
-/** A claim's pairs among these cells (as verdicts/judge-claims.js pairs them): the other axes held equal. */
-export function pairClaimCells(cells, axes, claim) {
-  const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
-  const held = axes.filter((other) => other !== axis);
-  return groupByAxes(
-    cells.filter((cell) => matchesWhere(cell.values, claim.where)),
-    held,
-  ).flatMap((group) => {
-    const a = group.find((cell) => sameValue(cell.values[axis], valueA));
-    const b = group.find((cell) => sameValue(cell.values[axis], valueB));
-    return a && b ? [{ a, b }] : [];
-  });
-}
-
 // Advice has settings to choose between only where an axis other than the budget's and the workload varies.
 function listRacedCells(plan) {
   const axes = listAxes(plan);
-  const budget = plan.experiment.recommend?.per ?? BUDGET_AXES;
+  const budget = listBudgetAxes(plan.experiment.recommend);
   const knobs = varyingAxes(plan.cells, axes).filter((axis) => axis !== 'workload' && !budget.includes(axis));
   return new Set(knobs.length > 0 ? plan.cells.map(({ cell }) => cell) : []);
-}
-
-/** The plan's axes in runs.csv's order: built-in ones, then environment-variable axes. */
-export function listAxes(plan) {
-  const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
-  return [
-    ...AXIS_COLUMNS.filter((axis) => keys.has(axis)),
-    ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort(),
-  ];
 }

@@ -2,10 +2,11 @@
 // ones every cell shares said once), the runs planned for each and the most adaptive rounds or a race may add, the
 // time each run is expected to take and where that figure comes from, the claims with their metrics, the advice's
 // metric. Plain data: `plan --json` prints it, plan/format-plan.js turns it into the text.
-import { sortByAxes, varyingAxes } from '../domain/cells.js';
+import { sortByAxes, varyingAxes } from '../cells/cell.js';
 import { describeQuestions } from './describe-questions.js';
 import { estimatePlan, knownWorkloadMs } from '../estimate/estimate.js';
-import { countMostExtraRuns, listAxes } from './most-runs.js';
+import { listAxes } from '../cells/axes.js';
+import { countMostExtraRuns } from './most-runs.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
@@ -53,6 +54,8 @@ export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = nul
       likely_runs: likely?.runs ?? null,
       likely_ms: likely ? roundOrNull(likely.ms) : null,
       likely_from: likely?.from ?? null,
+      // A race of HTTP work with no HTTP race shipped: its likely length is not borrowed from CPU-bound races.
+      likely_unknown: likely ? null : describeUnknownRace(plan, sources),
       lower_bound: estimate.lower_bound,
       measured_cells: estimate.measured_cells,
       model_cells: estimate.model_cells,
@@ -70,6 +73,37 @@ export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = nul
     },
     claims,
     advice,
+    service: describeService(plan),
+  };
+}
+
+// What the plan measures of a service: the request each distinct http app or start command is sent, and where
+// production sets each knob (the experiment's `production:`, init's record of what it read); an axis the matrix
+// varies that `production:` does not name was added by hand, with no production twin in this service.
+function describeService({ experiment, cells }) {
+  const requests = new Map();
+  for (const cell of cells) {
+    const { app, start, request: started } = cell.params ?? {};
+    if (!app && start === undefined) continue;
+    const request = { method: 'GET', path: '/', status: 200, ...(app ?? started) };
+    const key = `${request.method} ${request.path} ${request.status}`;
+    if (!requests.has(key))
+      requests.set(key, {
+        method: request.method,
+        path: request.path,
+        status: request.status,
+        body: Boolean(request.body),
+        to: app ? `${app.file} (export ${app.export ?? 'default'})` : [start].flat().join(' '),
+      });
+  }
+  const production = experiment.production ?? null;
+  const varied = Object.entries(experiment.matrix)
+    .filter(([axis, values]) => axis !== 'workload' && values.length > 1)
+    .map(([axis]) => axis);
+  return {
+    requests: [...requests.values()],
+    production,
+    by_hand: production ? varied.filter((axis) => !(axis in production)) : [],
   };
 }
 
@@ -95,11 +129,20 @@ function listSources(perCell, sources) {
     });
 }
 
+function describeUnknownRace(plan, sources) {
+  const shipped = sources.find((source) => source.shipped);
+  const http = plan.cells.length > 0 && plan.cells.every((cell) => cell.workload === 'http');
+  if (plan.experiment.search !== 'race' || !http || !shipped || shipped.http_races) return null;
+  return 'no race of HTTP work is shipped (npm run run-times reads them from docs/settling/), and a race of pbkdf2 says nothing of how far an HTTP one goes: between the planned runs and the cap';
+}
+
 // A race runs its start rounds and then only what is still open: how far it goes is not known before it runs. The
 // shipped figures say how far the races of their folders went, as a share of the runs left to the cap
 // (scripts/lib/run-time-figures.js); a race is expected to go about as far.
 function expectRace(plan, { pending, most, estimate, sources }) {
-  const races = sources.find((source) => source.shipped)?.races;
+  const shipped = sources.find((source) => source.shipped);
+  const http = plan.cells.length > 0 && plan.cells.every((cell) => cell.workload === 'http');
+  const races = http ? shipped?.http_races : shipped?.races;
   if (plan.experiment.search !== 'race' || !races || most.total === 0) return null;
   return {
     runs: pending.length + Math.round(races.extra_share * most.total),

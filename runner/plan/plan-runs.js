@@ -5,10 +5,11 @@ import { formatPath } from '../config/diagnostics/paths.js';
 import { getWorkload } from '../domain/workloads.js';
 import { LabError } from '../errors.js';
 import { expandMatrix } from './expand.js';
-import { computeCellId } from './cell-id.js';
+import { computeCellId } from '../cells/cell-id.js';
 import { toHostLimits } from './cpu-limits.js';
 import { pickImageChoice } from './image-choice.js';
-import { interleave, listBudgetAxes, mirrorRounds, randomFor } from './run-order.js';
+import { listBudgetAxes } from '../cells/axes.js';
+import { interleave, mirrorRounds, randomFor } from './run-order.js';
 
 // Past this, a typo in a matrix (an extra zero in a list) would tie the machine up for days.
 export const MAX_RUNS_PER_EXPERIMENT = 5000;
@@ -81,7 +82,7 @@ function planExperiment(experiment, { config, defaultNodeMajor, seed }) {
       ? mirrorRounds(cells, rounds, {
           seed,
           experiment: experiment.name,
-          budgetAxes: listBudgetAxes(experiment),
+          budgetAxes: listBudgetAxes(experiment.recommend),
           warmup: isWarmup,
         })
       : interleave(cells, rounds, random);

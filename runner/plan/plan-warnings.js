@@ -6,7 +6,7 @@ import { findIgnoredParams } from './ignored-params.js';
 import { formatPath } from '../config/diagnostics/paths.js';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { getWorkload } from '../domain/workloads.js';
-import { countBudgetCpus, planLoaderLimits } from './loader-limits.js';
+import { countBudgetCpus, describeSharedBudget, planLoaderLimits } from './loader-limits.js';
 import { locateCellValue } from './slots.js';
 
 /**
@@ -87,15 +87,15 @@ function findSharedLoaders({ experiment, cells }, host, where) {
   return [
     {
       path: first.cpus !== undefined ? locateCellValue(experiment, first, 'cpus') : where,
-      message: `the load generator will share the server's CPUs in the http cells with ${listed.join('; ')}: this host has ${host.cpuIds.length} CPU${host.cpuIds.length === 1 ? '' : 's'} and those cells' budget needs ${budgets.join(' or ')}, leaving none to the loader`,
-      hint: `the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to keep them apart, run on a host with more CPUs, give those cells fewer \`cpus\`, or a \`cpuset\` that leaves a CPU free (e.g. cpuset: "0")`,
+      message: `${listed.map((budget) => describeSharedBudget(budget, host.cpuIds.length)).join('; ')}, and shares the server's in those http cells (their budget needs ${budgets.join(' or ')} of the ${host.cpuIds.length}); their answer will say so`,
+      hint: `the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least ${Math.max(...budgets) + 1} CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names`,
     },
   ];
 }
 
 function describeBudget(values) {
   if (values.cpuset !== undefined) return `cpuset ${values.cpuset}`;
-  return values.cpus === undefined ? 'no cpus quota (every CPU)' : `cpus ${values.cpus}`;
+  return values.cpus === undefined ? 'no cpus quota (every CPU)' : `${values.cpus} CPU${values.cpus === 1 ? '' : 's'}`;
 }
 
 // GitHub's include semantics: an entry that contradicts no combination extends them all. Written to

@@ -10,7 +10,7 @@
 // later round (adaptive, re-runs) can ask for it with any subset of the cells (orderRoundCells).
 import { shuffle } from 'simple-statistics';
 import { createRandom } from '../stats/random.js';
-import { BUDGET_AXES } from '../verdicts/advice.js';
+import { listBudgetAxes } from '../cells/axes.js';
 
 // Callers have always found the generator here.
 export { createRandom };
@@ -75,11 +75,6 @@ export function groupByBudget(cells, budgetAxes) {
   return [...groups.values()];
 }
 
-/** The axes that make a budget for an experiment's `abba` order. */
-export function listBudgetAxes(experiment) {
-  return experiment.recommend?.per ?? BUDGET_AXES;
-}
-
 /**
  * The order of one later round (adaptive, re-runs, a race's) over the cells it runs, by the experiment's
  * `round_order`: `shuffled` shuffles them from the plan's stream (as it always has); `abba` keeps the order round
@@ -93,7 +88,7 @@ export function orderRoundCells(plan, cells, round) {
   const order = orderMirrored(plan.cells, round, {
     seed: plan.seed,
     experiment: plan.experiment.name,
-    budgetAxes: listBudgetAxes(plan.experiment),
+    budgetAxes: listBudgetAxes(plan.experiment.recommend),
   });
   const position = new Map(order.map((cell, index) => [cell.cell, index]));
   return [...cells].sort((a, b) => position.get(a.cell) - position.get(b.cell));

@@ -2,7 +2,7 @@
 // and one sentence under it ("cpus=2: use uv_threadpool_size=2 — at most 3.1% slower than the best tried (95%)"),
 // the rows of advice.csv, the race's dropped settings. The decisions are runner/verdicts/advice.js's; this module
 // only words them, and every direction word it prints agrees with the number beside it.
-import { adviseCells } from '../verdicts/advice.js';
+import { adviseCells, formatCpus } from '../verdicts/advice.js';
 import { describeRatio } from './ratio-words.js';
 import { raceRule, replayRace } from '../rounds/race.js';
 import { formatNumber } from './format.js';
@@ -27,14 +27,21 @@ export const ADVICE_COLUMNS = [
   'default_ratio',
   'default_ci_low',
   'default_ci_high',
+  'action',
+  'bound_ratio',
+  'cpus_asked',
+  'cpus_given',
   'words',
 ];
 
 /** What the bound is, said once wherever the advice is shown (report.md, report.html, the terminal). */
 export const BOUND_WORDS =
-  'Bound: how much slower (or lower, for a rate) a setting can be than the best of those tried, at 95% for all ' +
-  "settings at once (Hsu's multiple comparisons with the best, on the logs of the runs of the rounds both settings " +
-  'ran; docs/statistics.md). A budget is settled when the cheapest setting within the margin is found.';
+  'Bound: how much slower a setting can be than the best of those tried (for a rate: how much higher the best can ' +
+  "be), at 95% for all settings at once (Hsu's multiple comparisons with the best, on the logs of the runs of the " +
+  'rounds both settings ran; docs/statistics.md). It holds within this invocation on this host: another invocation, ' +
+  'or another host, may order settings a few per cent apart otherwise (npm run bench:repeat measures how often). A ' +
+  'budget is settled when the cheapest setting in production (fewest processes, then measured memory, then the ' +
+  "setting the service runs today) within the margin is found; today's setting within the margin is kept.";
 
 /**
  * @param {object} results  readResults(dir)
@@ -90,32 +97,59 @@ function toRow(experiment, answer) {
     default_ratio: round(comparison?.ratio),
     default_ci_low: round(comparison?.ci95_low),
     default_ci_high: round(comparison?.ci95_high),
+    action: answer.status === 'settled' ? (answer.recommended.today ? 'keep' : 'change') : '',
+    bound_ratio: Number.isFinite(answer.bound_pct) ? round(1 + answer.bound_pct / 100, 4) : null,
+    cpus_asked: round(answer.delivery?.cpus, 3),
+    cpus_given: round(answer.delivery?.got, 3),
     words: answer.words,
   };
 }
 
 /**
- * The answer in one sentence. Settled: "cpus=2 (pbkdf2, wall_ms, lower is better): use uv_threadpool_size=2 — at
- * most 3.1% slower than the best tried (95%); settled …". Open: "… leading: … — at most 7.4% slower …; open: …".
+ * The answer in one sentence. Settled on the setting the service runs today: "cpus=2 (pbkdf2, wall_ms, lower is
+ * better): keep uv_threadpool_size=4 (Node's default) — at most 3.1% slower than the best tried (95%) …"; settled on
+ * another: "… use uv_threadpool_size=2 — at most 3.1% slower …; Node's default (uv_threadpool_size=4): …"; open:
+ * "… leading, not settled: … — at most 7.4% slower …; open: …"; a budget the host did not give: "not measured here".
  */
 export function formatAnswer(answer) {
   const head = `${answer.budget || 'every cell'} (${answer.workload}, ${answer.metric}, ${answer.better} is better)`;
+  if (answer.status === 'not measured')
+    return `${head}: ${answer.reason}, so no setting is recommended and no bound given for this budget; measure it again on a quieter host (docs/report.md#which-runs-count).`;
   if (!answer.recommended) return `${head}: no recommendation — ${answer.reason}.`;
   const { recommended } = answer;
-  const verb = answer.status === 'settled' ? 'use' : 'leading, not settled:';
+  const keep = answer.status === 'settled' && recommended.today;
+  const verb = keep ? 'keep' : answer.status === 'settled' ? 'use' : 'leading, not settled:';
+  const named = keep ? `${recommended.label} (${formatToday(answer)})` : recommended.label;
   const parts = [
-    `${verb} ${recommended.label} — ${describeBound(recommended.bound_pct, answer)}, on ${recommended.n} run${recommended.n === 1 ? '' : 's'}`,
+    `${verb} ${named} — ${describeBound(recommended.bound_pct, answer)}, on ${recommended.n} run${recommended.n === 1 ? '' : 's'}`,
   ];
-  for (const setting of answer.cheaper) parts.push(`${setting.label}: ${describeState(setting, answer)}`);
+  // Today's setting has a clause of its own (describeDefault), wherever the cost order puts it.
+  for (const setting of answer.cheaper.filter((each) => !each.today))
+    parts.push(`${setting.label}: ${describeState(setting, answer)}`);
   // Settings out before the comparison (out of memory, a broken constraint), whatever they cost.
   for (const setting of answer.settings.filter((each) => each.outside))
     parts.push(`${setting.label}: ${setting.reason}`);
   parts.push(describeDefault(answer));
   parts.push(answer.status === 'settled' ? 'settled' : describeOpen(answer));
-  parts.push(describeDeploy(answer));
-  if (answer.counted === 'all')
-    parts.push(`the host stayed busy: this answer counts its ${answer.clean_runs} runs, disturbed ones too`);
+  if (!keep) parts.push(describeDeploy(answer));
+  const kept = answer.counted === 'all' ? describeKept(answer) : '';
+  // A budget the host gave less than it allows is said first: what follows answers for fewer CPUs.
+  if (answer.delivery?.short && /though the host/.test(kept)) parts.unshift(kept);
+  else parts.push(kept);
   return `${head}: ${parts.filter(Boolean).join('; ')}.`;
+}
+
+// --keep-disturbed counted every ok run: said, with the CPUs the host gave them when it gave less than the budget.
+function describeKept(answer) {
+  const counted = `this answer counts its ${answer.clean_runs} runs, disturbed ones too (--keep-disturbed)`;
+  const { cpus, got, short } = answer.delivery ?? {};
+  if (!short || got === null || cpus === null) return counted;
+  return `${counted}, though the host gave them about ${formatCpus(got)} of ${formatCpus(cpus, { unit: false })}: what follows answers for fewer CPUs than the budget`;
+}
+
+// "Node's default", or the setting the file marks as the service's own (`recommend.default`).
+function formatToday(answer) {
+  return answer.default?.source === 'recommend.default' ? "the service's setting today" : "Node's default";
 }
 
 /**
@@ -131,13 +165,29 @@ function describeDeploy(answer) {
   return phrases.length ? `to deploy it: ${phrases.join('; ')} (docs/own-code.md)` : '';
 }
 
-function describeBound(boundPct, answer) {
-  const worse = answer.better === 'lower' ? 'slower' : 'lower';
+/**
+ * A bound as words that mean what they say. For a time: "at most 4.4% slower than the best tried (95%)" — a setting
+ * may take any multiple of the best's time. For a rate, where "more than 100% lower" is impossible: how much higher
+ * the best tried can be, "the best tried is at most 4.9% higher (95%)", and from 100% on as a ratio, "the best tried
+ * is at most 2.45× this (95%)".
+ */
+export function describeBound(boundPct, answer) {
   if (boundPct === null || boundPct === undefined)
     return 'no bound yet (fewer than 2 rounds shared with another setting)';
   // A bound of 0: no other setting can be better, at 95% — it is the best of those tried.
   if (boundPct === 0) return 'the best of those tried (95%)';
-  return `at most ${formatPercentage(boundPct)} ${worse} than the best tried (95%)`;
+  if (answer.better === 'lower')
+    return `at most ${formatBoundValue(boundPct, answer)} slower than the best tried (95%)`;
+  return boundPct < 100
+    ? `the best tried is at most ${formatBoundValue(boundPct, answer)} higher (95%)`
+    : `the best tried is at most ${formatBoundValue(boundPct, answer)} this (95%)`;
+}
+
+/** A bound as the tables print it: a percentage, or for a rate from 100% on the ratio ("2.45×"). */
+export function formatBoundValue(boundPct, answer) {
+  if (boundPct === null || boundPct === undefined) return '—';
+  if (answer.better !== 'lower' && boundPct >= 100) return `${formatNumber(1 + boundPct / 100, 3)}×`;
+  return formatPercentage(boundPct);
 }
 
 /** A setting's state in words, beside the number that decided it. */
@@ -159,13 +209,54 @@ function describeState(setting, answer) {
   }
 }
 
+/**
+ * The setting the service runs today against the answer: kept, said once; otherwise why the answer is another — it
+ * is not shown within the margin (its bound, or confidently worse), or the recommendation costs less in production
+ * (fewer processes, less memory) — and the two compared, in the one vocabulary of ratios (report/ratio-words.js).
+ */
 function describeDefault(answer) {
   const fallback = answer.default;
   if (!fallback) return '';
-  if (!fallback.in_matrix) return `Node's default (${fallback.label}) is not in the matrix`;
-  if (fallback.is_recommended) return `the recommendation is Node's default (${fallback.label})`;
-  if (!fallback.comparison) return '';
-  return `Node's default (${fallback.label}) is ${describeRatio(fallback.comparison, { lowerIsBetter: fallback.lowerIsBetter, than: 'the recommendation' })}`;
+  const name = `${answer.default.source === 'recommend.default' ? "the service's setting today" : "Node's default"} (${fallback.label})`;
+  if (!fallback.in_matrix) return `${capitalize(name)} is not in the matrix`;
+  if (fallback.is_recommended) return answer.status === 'settled' ? '' : `the leader is ${name}`;
+  const today = answer.settings.find((setting) => setting.today);
+  if (!today || !fallback.comparison) return `${capitalize(name)} has no run that counts`;
+  const against = describeRatio(fallback.comparison, {
+    lowerIsBetter: fallback.lowerIsBetter,
+    than: 'the recommendation',
+    margin: answer.within,
+  });
+  const saving = describeSaving(answer.recommended, today);
+  const own = describeTodayState(today, answer);
+  return `${capitalize(name)}: ${own}${saving ? `; the recommendation ${saving}` : ''}; it is ${against}`;
+}
+
+// Why today's setting is not the answer, in its own words: out, confidently worse, or its bound against the margin.
+function describeTodayState(today, answer) {
+  if (today.state === 'failed' || today.outside || today.state === 'eliminated') return today.reason;
+  const bound = describeBound(today.bound_pct, answer);
+  if (today.bound_pct === null || today.bound_pct === undefined) return bound;
+  const margin = `${formatNumber(answer.within * 100)}%`;
+  return today.bound_pct <= 100 * answer.within
+    ? `${bound}, within ${margin} too`
+    : `${bound}: not shown within ${margin}`;
+}
+
+/** What the recommendation saves against today's setting in production: processes, memory in MiB. */
+function describeSaving(recommended, today) {
+  const saved = [];
+  const processes = (today.processes ?? 1) - (recommended.processes ?? 1);
+  if (processes > 0) saved.push(`${processes} process${processes === 1 ? '' : 'es'}`);
+  if (recommended.cost < today.cost && Number.isFinite(today.memory) && Number.isFinite(recommended.memory)) {
+    const mib = today.memory - recommended.memory;
+    if (mib > 0) saved.push(`about ${formatNumber(mib, 2)} MiB of peak memory`);
+  }
+  return saved.length ? `saves ${saved.join(' and ')}` : '';
+}
+
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeOpen(answer) {
@@ -185,17 +276,18 @@ const WHAT_IF = 20;
 /**
  * The answer as a table: each setting, cheapest first, with its runs, its median, its bound and its state — what the
  * terminal, report.md and report.html show above the sentence.
- * @returns {{ budget: string, workload: string, metric: string, status: string, header: string[], rows: string[][],
- *   words: string }}
+ * @returns {{ budget: string, workload: string, metric: string, status: string, header: string[],
+ *   rows: string[][], words: string }}
  */
 export function buildAdviceTable(answer) {
-  const worse = answer.better === 'lower' ? 'slower' : 'lower';
-  const header = ['setting', 'runs', `median ${answer.metric}`, `at most ${worse} than the best (95%)`, 'state'];
+  const bound =
+    answer.better === 'lower' ? 'at most slower than the best (95%)' : 'best at most this much higher (95%)';
+  const header = ['setting', 'runs', `median ${answer.metric}`, bound, 'state'];
   const rows = answer.settings.map((setting) => [
     setting.label,
     String(setting.n ?? 0),
     formatNumber(setting.median),
-    setting.bound_pct === null || setting.bound_pct === undefined ? '—' : formatPercentage(setting.bound_pct),
+    formatBoundValue(setting.bound_pct, answer),
     formatSettingState(setting, answer),
   ]);
   return {
@@ -210,8 +302,13 @@ export function buildAdviceTable(answer) {
 }
 
 function formatSettingState(setting, answer) {
-  if (setting === answer.recommended) return answer.status === 'settled' ? 'use this (settled)' : 'leading (open)';
+  if (setting === answer.recommended) {
+    if (answer.status !== 'settled') return 'leading (open)';
+    return setting.today ? 'keep this (settled)' : 'use this (settled)';
+  }
   if (setting.state === 'failed') return 'failed';
+  if (setting.state === 'not measured') return `not measured: ${setting.reason}`;
+  if (setting.state === 'measured') return 'measured, waits for the others';
   return setting.state;
 }
 
@@ -232,14 +329,6 @@ export function formatAdviceText(advice) {
     lines.push(`  ${table.words}`, '');
   }
   // Which settings a race stopped early is in the table (their runs and state); report.md lists when and why.
-  return lines;
-}
-
-/** The lines report.md, report.html and the end of a matrix lead with: one sentence per budget. */
-export function formatAdviceLines(advice) {
-  const lines = advice.answers.map((answer) => answer.words);
-  for (const drop of advice.race?.dropped ?? [])
-    lines.push(`race: ${drop.label} stopped after round ${drop.round} (${drop.why})`);
   return lines;
 }
 

@@ -1,7 +1,7 @@
 // A chart with more series than colours can tell apart becomes small multiples: one panel per value of one axis,
 // the other axes' combinations as the series of every panel, each in the same colour in every panel.
 import { listPivotAxes } from '../domain/axes.js';
-import { groupByAxes, orderValues } from '../domain/cells.js';
+import { groupByAxes, orderValues } from '../cells/cell.js';
 import { formatCellValues } from './format.js';
 
 /** More series than this in one chart and colours repeat (the Okabe–Ito palette has 8). */

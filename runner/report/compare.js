@@ -8,12 +8,14 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mean } from 'simple-statistics';
 import { LabError } from '../errors.js';
-import { significanceMark } from '../stats/statistics.js';
+import { median, significanceMark } from '../stats/statistics.js';
 import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { compareUnpaired } from '../verdicts/compare-pair.js';
 import { DEFAULT_THRESHOLD, judgeChange, judgeGate, pairCells, parseThreshold } from '../verdicts/compare-cells.js';
 import { primaryMetrics, findMetric } from '../domain/metrics.js';
-import { varyingAxes } from '../domain/cells.js';
+import { varyingAxes } from '../cells/cell.js';
+import { keepDelivered } from '../domain/delivery.js';
+import { describeRatio, formatReading, READINGS } from './ratio-words.js';
 import { readResults } from '../results/read-results.js';
 import { findHostDifferences, readHostFacts } from '../results/host-facts.js';
 import { formatCsv } from '../results/csv.js';
@@ -38,6 +40,7 @@ export const COMPARE_COLUMNS = [
   'verdict',
   'p_regression_holm',
   'regression',
+  'words',
 ];
 
 /**
@@ -55,7 +58,9 @@ export const COMPARE_COLUMNS = [
 export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } = {}) {
   const axes = [...new Set([...a.axes, ...b.axes])];
   const paramsOf = (side, id) => (side === 'a' ? a : b).info?.cells?.find((cell) => cell.cell === id)?.params ?? null;
-  const { pairs, onlyA, onlyB } = pairCells(summarizeCells(a).cells, summarizeCells(b).cells, { matchOn, paramsOf });
+  // The runs an answer counts on each side (domain/delivery.js): none of a cell the host did not give its CPUs.
+  const [cellsA, cellsB] = [a, b].map((results) => keepDelivered(summarizeCells(results).cells));
+  const { pairs, onlyA, onlyB } = pairCells(cellsA, cellsB, { matchOn, paramsOf });
   const rows = [];
   const pRegression = [];
   const naming = varyingAxes(
@@ -81,10 +86,10 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
           ]),
         ),
         metric: column,
-        n_a: cellA.stats[column].n,
-        n_b: cellB.stats[column].n,
-        median_a: cellA.stats[column].median,
-        median_b: cellB.stats[column].median,
+        n_a: x.length,
+        n_b: y.length,
+        median_a: median(x),
+        median_b: median(y),
         mean_a: x.length ? mean(x) : null,
         mean_b: y.length ? mean(y) : null,
         ratio: result.ratio,
@@ -93,6 +98,7 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
         p_value: p,
         significance: significanceMark(p),
         verdict,
+        words: describeChange(result, { verdict, better, threshold, n: [x.length, y.length] }),
       };
       for (const key of [
         'median_a',
@@ -121,7 +127,38 @@ export function compareResults(a, b, { threshold = DEFAULT_THRESHOLD, matchOn } 
     threshold,
     matchOn,
     regressions: rows.filter((row) => row.regression),
+    // Rows a gate cannot judge: fewer than 2 runs that count on a side (missing, failed, disturbed or not delivered).
+    unjudged: rows.filter((row) => row.n_a < 2 || row.n_b < 2),
   };
+}
+
+/**
+ * B against A in the one vocabulary of ratios (report/ratio-words.js), read from the verdict the method's own test
+ * gave: "1.04× slower than A [1.01, 1.07]", "about the same as A (…, inside ±5%)", "not distinguishable from A (…)";
+ * "not judged" where a side has fewer than 2 runs that count.
+ */
+export function describeChange(result, { verdict, better, threshold, n: [nA, nB] }) {
+  if (nA < 2 || nB < 2) return `not judged: fewer than 2 runs that count in ${nA < 2 ? 'A' : 'B'}`;
+  const lowerIsBetter = better !== 'higher';
+  // The ratio "worse / better" of B against A: B / A for a time, A / B for a rate.
+  const worseRatio = lowerIsBetter
+    ? result
+    : { ratio: 1 / result.ratio, ci95_low: 1 / result.ci95_high, ci95_high: 1 / result.ci95_low };
+  const reading = { worse: READINGS.worse, better: READINGS.better, same: READINGS.same }[verdict];
+  return `B is ${describeRatio(worseRatio, {
+    lowerIsBetter,
+    than: 'A',
+    margin: threshold,
+    reading: reading ?? READINGS.undistinguished,
+  })}`;
+}
+
+/** The table's short word for a row: the reading of describeChange without its numbers (the table has them). */
+function formatRowReading(row) {
+  if (row.n_a < 2 || row.n_b < 2) return 'not judged';
+  const lowerIsBetter = findMetric(row.metric).better !== 'higher';
+  const reading = { worse: READINGS.worse, better: READINGS.better, same: READINGS.same }[row.verdict];
+  return formatReading(reading ?? READINGS.undistinguished, { lowerIsBetter });
 }
 
 // "cpus=0.5 workers=1": the axis values that tell the compared cells apart (the workload first when it varies);
@@ -148,7 +185,7 @@ export function formatComparison(
       `ratio ${labelB}/${labelA} [95% CI]`,
       '',
       'p',
-      'verdict',
+      'reading',
     ],
   ];
   for (const row of rows) {
@@ -159,12 +196,12 @@ export function formatComparison(
       row.label,
       row.metric,
       `${row.n_a}/${row.n_b}`,
-      `${formatNumber(row.median_a)} ${unit}`,
-      `${formatNumber(row.median_b)} ${unit}`,
+      row.median_a === null ? '—' : `${formatNumber(row.median_a)} ${unit}`,
+      row.median_b === null ? '—' : `${formatNumber(row.median_b)} ${unit}`,
       `${formatNumber(row.ratio)}${interval}`,
       row.significance,
       row.p_value === null ? 'n<2' : formatNumber(row.p_value, 2),
-      row.verdict,
+      formatRowReading(row),
     ]);
   }
   const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
@@ -179,11 +216,12 @@ export function formatComparison(
     '',
     `ratio = B / A as the ${METHODS[DEFAULT_COMPARISON.method].estimates}, unpaired (two folders share no rounds);`,
     'its 95% CI and p come from that method (docs/statistics.md says why it is the one in use).',
-    "Significance (that test): * p < 0.05, ** p < 0.01, *** p < 0.001. verdict follows the metric's direction",
-    '(lower wall_ms / latency is better, higher requests_per_sec is better): better / worse when the CI excludes 1,',
-    `same only when the CI lies inside ±${formatNumber(threshold * 100)}%, otherwise inconclusive (more runs would tell).`,
+    "Significance (that test): * p < 0.05, ** p < 0.01, *** p < 0.001. reading: B against A in the metric's words",
+    '(slower / faster for a time, lower / higher for a rate) only when the CI excludes 1; "about the same" only when',
+    `it lies inside ±${formatNumber(threshold * 100)}%; otherwise "not distinguishable" (more runs would tell); "not judged" with fewer`,
+    'than 2 runs that count on a side.',
   );
-  lines.push(`n ${labelA}/${labelB}: the measured runs on each side.`);
+  lines.push(`n ${labelA}/${labelB}: the runs that count on each side.`);
   if (tested > 0) {
     lines.push(
       `Be aware that with ${tested} comparisons about ${formatNumber(tested * 0.05, 2)} will show *, ${formatNumber(tested * 0.01, 2)} ** and ${formatNumber(tested * 0.001, 2)} *** by chance alone when nothing changed.`,
@@ -202,17 +240,34 @@ export function formatComparison(
 }
 
 /**
- * The gate's verdict in words: passed, or which cells got worse by more than the threshold (named by their axis
- * values), with the Holm-corrected p of each. Only meaningful when a threshold was asked for.
- * @returns {{ passed: boolean, lines: string[] }}
+ * The gate's verdict in words: passed; FAILED with the cells that got worse by more than the threshold (named by their
+ * axis values, with the Holm-corrected p of each); or NOT PASSED when no regression shows but some cells cannot be
+ * judged (fewer than 2 runs that count on a side): missing data never passes a gate. Only meaningful with a threshold.
+ * @returns {{ passed: boolean, status: 'passed'|'failed'|'incomplete', exitCode: 0|1|3, lines: string[] }}
  */
-export function formatGate({ rows, regressions, threshold }) {
+export function formatGate({ rows, regressions, unjudged = [], threshold }) {
   const limit = `${formatNumber(threshold * 100)}%`;
   const family = `Holm-corrected across the ${rows.length} comparison${rows.length === 1 ? '' : 's'}`;
-  if (regressions.length === 0) {
+  const missing = unjudged.map(
+    (row) => `  ${row.label} ${row.metric} (n ${row.n_a}/${row.n_b}): fewer than 2 runs that count`,
+  );
+  if (regressions.length === 0 && unjudged.length === 0) {
     return {
       passed: true,
+      status: 'passed',
+      exitCode: 0,
       lines: [`gate: passed, no cell is worse by more than ${limit} with its whole 95% CI beyond it (${family})`],
+    };
+  }
+  if (regressions.length === 0) {
+    return {
+      passed: false,
+      status: 'incomplete',
+      exitCode: 3,
+      lines: [
+        `gate: NOT PASSED, ${unjudged.length} of ${rows.length} comparison${rows.length === 1 ? '' : 's'} cannot be judged (a cell with fewer than 2 runs that count on a side: failed, disturbed, not delivered or missing); no regression beyond ${limit} among the others:`,
+        ...missing,
+      ],
     };
   }
   const named = regressions.map(
@@ -221,9 +276,12 @@ export function formatGate({ rows, regressions, threshold }) {
   );
   return {
     passed: false,
+    status: 'failed',
+    exitCode: 1,
     lines: [
       `gate: FAILED, ${regressions.length} worse by more than ${limit} with the whole 95% CI beyond it (${family}):`,
       ...named.map((text) => `  ${text}`),
+      ...(unjudged.length ? [`and ${unjudged.length} cannot be judged:`, ...missing] : []),
     ],
   };
 }
@@ -237,8 +295,10 @@ export function formatGate({ rows, regressions, threshold }) {
  * @param {string} [options.matchOn]  pair cells that differ only in this axis
  * @param {string} [options.out]  write compare.csv there (only when given)
  * @param {boolean} [options.allowDifferentHosts]  gate folders measured on different hosts all the same
- * @returns {{ comparison: object, hosts: object, text: string, exitCode: 0|1, files: string[] }}  exitCode 1: the
- *   gate failed; hosts: { same, differences: [{ fact, label, a, b }], a, b } (results/host-facts.js)
+ * @returns {{ comparison: object, hosts: object, text: string, gate: 'passed'|'failed'|'incomplete'|null,
+ *   exitCode: 0|1|3, files: string[] }}  exitCode 1: the gate failed (a regression); 3: no regression, but some cells
+ *   cannot be judged (fewer than 2 runs that count on a side); hosts: { same, differences: [{ fact, label, a, b }], a,
+ *   b } (results/host-facts.js)
  */
 export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDisturbed, allowDifferentHosts = false }) {
   const gate = threshold !== undefined && threshold !== null;
@@ -276,10 +336,10 @@ export function compareFolders({ dirA, dirB, threshold, matchOn, out, keepDistur
     formatComparison(comparison, { labelA: 'A', labelB: 'B' }).trimEnd(),
   ];
   for (const file of files) lines.push(`wrote ${file}`);
-  const verdict = gate ? formatGate(comparison) : { passed: true, lines: [] };
+  const verdict = gate ? formatGate(comparison) : { status: null, exitCode: 0, lines: [] };
   lines.push(...verdict.lines);
   if (gate && !hosts.same) lines.push('(a gate across different hosts, as --allow-different-hosts asked)');
-  return { comparison, hosts, text: `${lines.join('\n')}\n`, exitCode: verdict.passed ? 0 : 1, files };
+  return { comparison, hosts, text: `${lines.join('\n')}\n`, gate: verdict.status, exitCode: verdict.exitCode, files };
 }
 
 function compareHosts(resultsA, resultsB, matchOn) {

@@ -9,7 +9,7 @@ import { renderHeatmap } from './heatmap.js';
 import { axisLabel, findMetric } from '../domain/metrics.js';
 import { getWorkload } from '../domain/workloads.js';
 import { formatPivotValue, formatAxisValue } from './pivot.js';
-import { varyingAxes } from '../domain/cells.js';
+import { varyingAxes } from '../cells/cell.js';
 import { median } from '../stats/statistics.js';
 import { buildSummaryTable } from './summary-table.js';
 import { ANSWERS_STYLE, WHISKER_TEXT, renderAnswersHtml, renderMethodHtml } from './answers.js';
@@ -211,10 +211,13 @@ function wavesPicker({ runs, initial }) {
   return `<label>Run: <select id="waves-run">${options}</select></label>`;
 }
 
+// The advice's badge colours (answers.js ANSWERS_STYLE): settled green, open amber, not measured here grey.
+const BADGES = { settled: 'holds', open: 'inconclusive', 'not measured': 'not-measured' };
+
 /** Advice first: per budget a badge, a table of its settings (cheapest first) and the sentence under it. */
 function renderAdviceHtml(advice) {
   const tables = advice.tables.map((table) => {
-    const badge = `<span class="badge ${table.status === 'settled' ? 'holds' : 'inconclusive'}">${table.status}</span>`;
+    const badge = `<span class="badge ${BADGES[table.status] ?? 'inconclusive'}">${escapeHtml(table.status)}</span>`;
     const head = `<tr>${table.header.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr>`;
     const rows = table.rows
       .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(String(cell))}</td>`).join('')}</tr>`)

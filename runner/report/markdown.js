@@ -11,13 +11,15 @@ import { BOUND_WORDS } from './advice.js';
 import { BUSY_STREAK } from '../domain/interference.js';
 import { CENTRE_TEXT } from './answers.js';
 
+const STATUS_MARKS = { settled: '✔ settled', open: '… open', 'not measured': '✘ not measured here' };
+
 /** Advice first: per budget a table of its settings, cheapest first, and the sentence under it. */
 function renderAdviceMarkdown(advice) {
   const lines = ['## Advice', ''];
   for (const table of advice.tables) {
     const cell = (value) => escapeMarkdown(String(value));
     lines.push(
-      `### ${cell(table.budget || 'every cell')} · ${cell(table.workload)} · ${table.status === 'settled' ? '✔ settled' : '… open'}`,
+      `### ${cell(table.budget || 'every cell')} · ${cell(table.workload)} · ${STATUS_MARKS[table.status] ?? table.status}`,
       '',
       `| ${table.header.map(cell).join(' | ')} |`,
       `|${table.header.map(() => ' --- ').join('|')}|`,
@@ -73,16 +75,22 @@ function formatRun(info, counts, disturbed) {
     `- Disturbed: ${formatDisturbedCount(counts, disturbed)}`,
   ];
   if (!info) return [...lines, '- run.json is missing: axis values and the host come from runs.csv alone'];
+  return [...lines, formatBusyWait(info), ...formatHost(info)];
+}
+
+function formatBusyWait(info) {
   const waited = info.summary?.busy_waits ?? 0;
-  lines.push(
-    waited > 0
-      ? `- Host busy: after ${BUSY_STREAK} disturbed runs in a row the runner waited ${formatNumber((info.summary.busy_wait_ms ?? 0) / 1000, 3)} s for a quiet host (${waited} time${waited === 1 ? '' : 's'}, \`busy_wait\` ${formatNumber(info.config?.busy_wait ?? 0)} s at most); each answer's table says how many clean runs it rests on`
-      : '- Host busy: no wait for a quiet host was needed',
-  );
+  return waited > 0
+    ? `- Host busy: after ${BUSY_STREAK} disturbed runs in a row the runner waited ${formatNumber((info.summary.busy_wait_ms ?? 0) / 1000, 3)} s for a quiet host (${waited} time${waited === 1 ? '' : 's'}, \`busy_wait\` ${formatNumber(info.config?.busy_wait ?? 0)} s at most); each answer's table says how many clean runs it rests on`
+    : '- Host busy: no wait for a quiet host was needed';
+}
+
+// The machine, the engine, when, the seed and the project's revision: what run.json recorded.
+function formatHost(info) {
   const host = info.host ?? {};
-  lines.push(
+  const lines = [
     `- Host: ${escapeMarkdown(host.cpu_model ?? 'unknown CPU')}, ${host.cpus ?? '?'} CPUs, kernel ${escapeMarkdown(host.kernel ?? '?')}`,
-  );
+  ];
   if (info.docker?.version)
     lines.push(
       `- Docker: ${escapeMarkdown(info.docker.version.Version ?? '')} (${escapeMarkdown(info.docker.engine ?? '')})`,

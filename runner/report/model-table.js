@@ -8,7 +8,7 @@ import { findMetric } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { escapeHtml } from './html-escape.js';
 import { formatNumber } from './format.js';
-import { varyingAxes } from '../domain/cells.js';
+import { varyingAxes } from '../cells/cell.js';
 import { CENTRE_CI_HEADER } from './summary-table.js';
 import { usableCpus } from '../domain/usable-cpus.js';
 

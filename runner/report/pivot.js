@@ -2,7 +2,7 @@
 // metric in each cell (by default pool threads down, CPUs across, the median wall time). One table per
 // workload, metric and combination of the other axes that vary ("slice").
 import { listPivotAxes } from '../domain/axes.js';
-import { groupByAxes, orderValues, varyingAxes } from '../domain/cells.js';
+import { groupByAxes, orderValues, varyingAxes } from '../cells/cell.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 
 const COLUMN_AXES = listPivotAxes('column');

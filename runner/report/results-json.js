@@ -23,8 +23,8 @@ export function buildVerdictsDocument(verdicts) {
 
 /**
  * @param {object} report  buildReport(...) (report/build-report.js)
- * @returns {object}  { format, experiment, axes, runs, cells: [{ cell, values, ..., metrics: { <metric>: { median, ...
- *   } } }], verdicts }
+ * @returns {object}  { format, experiment, axes, runs,
+ *   cells: [{ cell, values, ..., metrics: { <metric>: { median, ... } } }], verdicts }
  */
 export function buildResultsDocument(report) {
   const { axes, summary } = report;

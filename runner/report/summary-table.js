@@ -1,7 +1,7 @@
 // The summary as a table for people (report.md and report.html show the same one): the axes that vary,
 // n, each primary metric's median with the 95% CI of the cell's centre (the interval the answers use) and cv,
 // outliers, speedup, efficiency and what the process saw.
-import { varyingAxes } from '../domain/cells.js';
+import { varyingAxes } from '../cells/cell.js';
 import { primaryMetrics } from '../domain/metrics.js';
 import { formatNumber, formatPercent } from './format.js';
 

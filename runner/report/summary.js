@@ -5,17 +5,12 @@ import { median, modifiedZScores, summarizeSample, SUMMARY_STATS } from '../stat
 import { centreInterval } from '../stats/ratio.js';
 import { AXES } from '../domain/axes.js';
 import { SEEN_COLUMNS } from '../domain/columns.js';
-import { isMeasured } from '../domain/interference.js';
 import { metricsOf, primaryMetrics } from '../domain/metrics.js';
 import { attachModels, listModelColumns, readModelValues } from './model-columns.js';
-import { countStatuses } from '../verdicts/failed-settings.js';
+import { buildCell } from '../cells/cell.js';
 
 // ci95_low / ci95_high: the 95% interval of the cell's centre (gmean, the geometric mean), Student's t on the
-// logarithms
-// — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
-
-// A run counts in statistics when it finished ok, was not a warm-up and was not disturbed (domain/interference.js).
-export { isMeasured };
+// logarithms — the interval the verdicts' ratios use (runner/stats/ratio.js), never below 0 for a positive metric.
 
 /**
  * @param {{ runs: object[], info: object|null, axes: string[] }} results  from readResults
@@ -27,13 +22,13 @@ export function summarizeCells(results, { baseline } = {}) {
   const { runs, info, axes, keepDisturbed = false } = results;
   const hostCpus = info?.host?.cpus ?? null;
   const experiment = info?.experiment ?? runs[0]?.experiment;
-  const counts = (run) => isMeasured(run, { keepDisturbed });
+  const sorting = { keepDisturbed, disturbedAbove: info?.config?.disturbed_above };
   const cells = listCells(results).map((cell) =>
     summarizeCell(
-      { ...cell, experiment },
+      experiment,
+      buildCell(cell, runs, sorting),
       runs.filter((run) => run.cell === cell.cell),
       hostCpus,
-      counts,
     ),
   );
   const metrics = metricsOf([...new Set(cells.map((cell) => cell.workload))]);
@@ -63,13 +58,14 @@ export function summarizeCells(results, { baseline } = {}) {
 
 // Cells in run.json order (the matrix order); cells only runs.csv knows (no run.json) in order of appearance.
 function listCells({ runs, info, axes }) {
-  const cells = new Map((info?.cells ?? []).map(({ cell, values }) => [cell, { cell, values }]));
+  const cells = new Map((info?.cells ?? []).map(({ cell, values, limits }) => [cell, { cell, values, limits }]));
   for (const run of runs) {
     if (!cells.has(run.cell)) cells.set(run.cell, { cell: run.cell, values: null, firstRun: run });
   }
-  return [...cells.values()].map(({ cell, values, firstRun }) => ({
+  return [...cells.values()].map(({ cell, values, limits, firstRun }) => ({
     cell,
     values: values ?? pickAxes(firstRun, axes),
+    limits,
   }));
 }
 
@@ -77,9 +73,9 @@ function pickAxes(run, axes) {
   return Object.fromEntries(axes.filter((axis) => run[axis] !== undefined).map((axis) => [axis, run[axis]]));
 }
 
-function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts) {
-  const measured = cellRuns.filter(counts);
-  const workload = values.workload ?? cellRuns[0]?.workload;
+// The cell (cells/cell.js) with its statistics: what summary.csv, the charts, the verdicts and the advice read.
+function summarizeCell(experiment, built, cellRuns, hostCpus) {
+  const { cell, values, workload, runs: measured } = built;
   const stats = {};
   const outlierRuns = [];
   for (const metric of primaryMetrics(workload)) {
@@ -106,19 +102,11 @@ function summarizeCell({ experiment, cell, values }, cellRuns, hostCpus, counts)
   );
   return {
     experiment,
-    cell,
-    values,
-    workload,
+    ...built,
     n: measured.length,
     failed: cellRuns.filter((run) => run.status !== 'ok').length,
-    // What the advice needs to know of the runs that did not count: which ran out of memory.
-    statuses: countStatuses(cellRuns),
     warmups: cellRuns.filter((run) => run.warmup === true).length,
     disturbed: cellRuns.filter((run) => run.disturbed === true && run.warmup !== true).length,
-    runs: measured,
-    // The ok runs the host disturbed and the statistics leave out: what an answer may count when the host stayed busy
-    // through every round (verdicts/advice.js chooseCounted).
-    disturbedRuns: cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true && !counts(run)),
     stats,
     outlierRuns,
     seen,

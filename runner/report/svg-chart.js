@@ -4,7 +4,7 @@
 // axis is spaced by value (a log2 scale for powers of two or a span of 8× or more, axis-scale.js, and it says
 // so); text values are evenly spaced categories. Same points, same bytes: no dates, no random ids, fixed number
 // formatting.
-import { orderValues } from '../domain/cells.js';
+import { orderValues } from '../cells/cell.js';
 import { median } from '../stats/statistics.js';
 import { chooseAxisScale } from './axis-scale.js';
 
@@ -22,21 +22,43 @@ const SERIES_SPREAD_PX = 7;
  * @returns {string} an SVG document
  */
 export function renderSvgChart({ title, xLabel, yLabel, seriesLabel, points, model = [] }) {
+  const frame = frameChart(points, model);
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
+    `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="14">${escapeXml(title)}</text>`,
+    ...renderAxes(frame, { xLabel, yLabel }),
+    ...frame.series.flatMap((name, index) => renderSeries(frame, { name, index, points, model, seriesLabel })),
+    ...renderKey(frame, { model }),
+    '</svg>',
+  ];
+  return `${parts.join('\n')}\n`;
+}
+
+// Where things go: the x values and series in their one order, the scales, and a pixel for each value.
+function frameChart(points, model) {
   const xs = orderValues(points.map((point) => point.x));
   const series = orderValues(points.map((point) => point.series ?? ''));
   const x = scaleX(xs);
   const y = scaleY([...points, ...model].map((point) => point.y));
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const px = (value) => MARGIN.left + x.at(value) * plotWidth;
-  const py = (value) => MARGIN.top + (1 - y.at(value)) * plotHeight;
-  const offset = (index) => (index - (series.length - 1) / 2) * SERIES_SPREAD_PX;
+  return {
+    xs,
+    series,
+    x,
+    y,
+    plotWidth,
+    plotHeight,
+    px: (value) => MARGIN.left + x.at(value) * plotWidth,
+    py: (value) => MARGIN.top + (1 - y.at(value)) * plotHeight,
+    offset: (index) => (index - (series.length - 1) / 2) * SERIES_SPREAD_PX,
+  };
+}
 
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
-    `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-    `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="14">${escapeXml(title)}</text>`,
-  ];
+// The grid and ticks of y, the x values, both axes and their labels.
+function renderAxes({ xs, x, y, plotWidth, plotHeight, px, py }, { xLabel, yLabel }) {
+  const parts = [];
   for (const tick of y.ticks) {
     const at = fixed(py(tick));
     parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${at}" y2="${at}" stroke="#e4e4e4"/>`);
@@ -49,64 +71,66 @@ export function renderSvgChart({ title, xLabel, yLabel, seriesLabel, points, mod
   }
   parts.push(
     `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotWidth}" y1="${MARGIN.top + plotHeight}" y2="${MARGIN.top + plotHeight}" stroke="#444"/>`,
-  );
-  parts.push(
     `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${MARGIN.top + plotHeight}" stroke="#444"/>`,
-  );
-  parts.push(
     `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 12}" text-anchor="middle">${escapeXml(xLabel + x.note)}</text>`,
-  );
-  parts.push(
     `<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yLabel)}</text>`,
   );
+  return parts;
+}
 
-  series.forEach((name, index) => {
-    const color = PALETTE[index % PALETTE.length];
-    const mine = points.filter((point) => (point.series ?? '') === name);
-    for (const point of mine) {
-      parts.push(
-        `<circle cx="${fixed(px(point.x) + offset(index))}" cy="${fixed(py(point.y))}" r="3" fill="${color}" fill-opacity="0.45"/>`,
-      );
-    }
-    const medians = xs
-      .map((value) => [value, median(mine.filter((point) => point.x === value).map((point) => point.y))])
-      .filter(([, m]) => m !== null);
-    if (medians.length > 1) {
-      const path = medians.map(([value, m]) => `${fixed(px(value) + offset(index))},${fixed(py(m))}`).join(' ');
-      parts.push(`<polyline points="${path}" fill="none" stroke="${color}" stroke-width="1.5"/>`);
-    }
-    const modelPath = renderModelPath(
-      model.filter((point) => (point.series ?? '') === name && xs.includes(point.x)),
-      xs,
-      (value) => px(value) + offset(index),
-      py,
+// One series: a dot per run, its medians joined, its model dashed, a bar per median, and its line of the legend.
+function renderSeries(frame, { name, index, points, model, seriesLabel }) {
+  const { xs, series, plotWidth, px, py, offset } = frame;
+  const color = PALETTE[index % PALETTE.length];
+  const mine = points.filter((point) => (point.series ?? '') === name);
+  const parts = mine.map(
+    (point) =>
+      `<circle cx="${fixed(px(point.x) + offset(index))}" cy="${fixed(py(point.y))}" r="3" fill="${color}" fill-opacity="0.45"/>`,
+  );
+  const medians = xs
+    .map((value) => [value, median(mine.filter((point) => point.x === value).map((point) => point.y))])
+    .filter(([, m]) => m !== null);
+  if (medians.length > 1) {
+    const path = medians.map(([value, m]) => `${fixed(px(value) + offset(index))},${fixed(py(m))}`).join(' ');
+    parts.push(`<polyline points="${path}" fill="none" stroke="${color}" stroke-width="1.5"/>`);
+  }
+  const modelPath = renderModelPath(
+    model.filter((point) => (point.series ?? '') === name && xs.includes(point.x)),
+    xs,
+    (value) => px(value) + offset(index),
+    py,
+  );
+  if (modelPath)
+    parts.push(
+      `<polyline points="${modelPath}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 4"/>`,
     );
-    if (modelPath)
-      parts.push(
-        `<polyline points="${modelPath}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 4"/>`,
-      );
-    for (const [value, m] of medians) {
-      const cx = px(value) + offset(index);
-      parts.push(
-        `<line x1="${fixed(cx - 7)}" x2="${fixed(cx + 7)}" y1="${fixed(py(m))}" y2="${fixed(py(m))}" stroke="${color}" stroke-width="3"/>`,
-      );
-    }
-    if (series.length > 1 || name !== '') {
-      const ly = MARGIN.top + 10 + index * 18;
-      const lx = MARGIN.left + plotWidth + 16;
-      parts.push(`<line x1="${lx}" x2="${lx + 16}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`);
-      parts.push(
-        `<text x="${lx + 22}" y="${ly + 4}">${escapeXml(`${seriesLabel ? `${seriesLabel} ` : ''}${name}`)}</text>`,
-      );
-    }
-  });
+  for (const [value, m] of medians) {
+    const cx = px(value) + offset(index);
+    parts.push(
+      `<line x1="${fixed(cx - 7)}" x2="${fixed(cx + 7)}" y1="${fixed(py(m))}" y2="${fixed(py(m))}" stroke="${color}" stroke-width="3"/>`,
+    );
+  }
+  if (series.length > 1 || name !== '') {
+    const ly = MARGIN.top + 10 + index * 18;
+    const lx = MARGIN.left + plotWidth + 16;
+    parts.push(`<line x1="${lx}" x2="${lx + 16}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="3"/>`);
+    parts.push(
+      `<text x="${lx + 22}" y="${ly + 4}">${escapeXml(`${seriesLabel ? `${seriesLabel} ` : ''}${name}`)}</text>`,
+    );
+  }
+  return parts;
+}
+
+// What the marks mean, below the series' legend.
+function renderKey({ series, plotWidth }, { model }) {
   const keyY = MARGIN.top + 10 + Math.max(series.length, 1) * 18 + 8;
-  parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY}" fill="#555">dot: one run</text>`);
-  parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY + 16}" fill="#555">bar: median</text>`);
+  const parts = [
+    `<text x="${MARGIN.left + plotWidth + 16}" y="${keyY}" fill="#555">dot: one run</text>`,
+    `<text x="${MARGIN.left + plotWidth + 16}" y="${keyY + 16}" fill="#555">bar: median</text>`,
+  ];
   if (model.length)
     parts.push(`<text x="${MARGIN.left + plotWidth + 16}" y="${keyY + 32}" fill="#555">dashed: model</text>`);
-  parts.push('</svg>');
-  return `${parts.join('\n')}\n`;
+  return parts;
 }
 
 // The model's points of one series in x order, as a polyline's points; null with fewer than two.

@@ -31,7 +31,7 @@ function describeUncounted(row) {
   const { n_a: a, n_b: b } = row.comparison ?? {};
   if (a > 0 && b > 0) return null;
   const side = a === 0 && b === 0 ? 'either side' : a === 0 ? `${row.a}` : `${row.b}`;
-  return `not judged: no run of ${side} counted (each failed, was a warm-up, or was disturbed and left out)`;
+  return `not judged: no run of ${side} counted (each failed, was a warm-up, or was disturbed and left out; or the host did not give the cell its CPUs)`;
 }
 
 /**
@@ -72,13 +72,14 @@ export function formatStep(row) {
   if (uncounted) return `${stepHead(row)}: ${row.metric} ${uncounted}`;
   const measured = `${row.metric} ${interval(comparison, formatChange)} (${runs(row)})`;
   if (CHANGE_VERDICTS.has(row.verdict)) return `${stepHead(row)}: ${measured}, ${row.verdict}`;
+  // The one vocabulary (report/ratio-words.js): "about the same" only inside the band, "not distinguishable" else.
   if (row.verdict === 'no-change') {
     const bound = Math.max(Math.abs(comparison.ci95_low - 1), Math.abs(comparison.ci95_high - 1));
     const shown = Math.max(1, Math.ceil(bound * 100 - 1e-9));
-    return `${stepHead(row)}: no difference beyond ±${shown}% (${row.metric} ${interval(comparison, formatChange)}, ${runs(row)})`;
+    return `${stepHead(row)}: about the same, no difference beyond ±${shown}% (${row.metric} ${interval(comparison, formatChange)}, ${runs(row)})`;
   }
   const more = formatRunsNeeded(row);
-  return `${stepHead(row)}: inconclusive, ${measured}${holmNote(row)}${more ? `; ${more} (±${STEP_EQUIVALENCE * 100}% band)` : ''}`;
+  return `${stepHead(row)}: not distinguishable, ${measured}${holmNote(row)}${more ? `; ${more} (±${STEP_EQUIVALENCE * 100}% band)` : ''}`;
 }
 
 export function formatClaimRow(row) {

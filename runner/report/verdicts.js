@@ -6,6 +6,7 @@ import { judgeSteps } from '../verdicts/steps.js';
 import { CHANGE_VERDICTS } from '../verdicts/regions.js';
 import { formatVerdictRow } from './verdict-words.js';
 import { checkClaimCells } from '../verdicts/claim-cells.js';
+import { keepDelivered } from '../domain/delivery.js';
 
 export const VERDICT_COLUMNS = [
   'kind',
@@ -49,16 +50,17 @@ export function judgeResults(
   { claims = results.info?.config?.claims ?? [], summary = summarizeCells(results), requireCells = false } = {},
 ) {
   if (requireCells) checkClaimCells(summary.cells, results.axes, claims);
-  return buildVerdicts(summary.cells, results.axes, claims);
+  // The runs the answers count: none of a cell the host did not give its CPUs (domain/delivery.js), as in the advice.
+  return buildVerdicts(keepDelivered(summary.cells), results.axes, claims);
 }
 
 /**
  * @param {object[]} cells   [{ cell, values, workload, runs }]
  * @param {string[]} axes
  * @param {object[]} [claims]
- * @returns {{ rows: object[], claims: object[], steps: object[], leaders: object[], columns: string[], csvRows:
- *   object[],
- *   exitCode: 0|1|3 }}  exitCode: 0 every claim holds (or none), 1 one is refuted, 3 some inconclusive, none refuted
+ * @returns {{ rows: object[], claims: object[], steps: object[], leaders: object[], columns: string[],
+ *   csvRows: object[], exitCode: 0|1|3 }}  exitCode: 0 every claim holds (or none), 1 one is refuted, 3 some
+ *   inconclusive, none refuted
  */
 export function buildVerdicts(cells, axes, claims = []) {
   const claimRows = judgeClaims(cells, axes, claims).map(withWords);

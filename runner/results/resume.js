@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { LabError } from '../errors.js';
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 import { TASK_COLUMNS } from '../domain/columns.js';
-import { computeCellId } from '../plan/cell-id.js';
+import { computeCellId } from '../cells/cell-id.js';
 import { formatRunKey } from '../plan/plan-runs.js';
 import { droppedColumns, readHeader } from './csv.js';
 import { readCsv } from './read-results.js';
+import { readRunInfo } from './read-run-info.js';
 
 export function readResumeState(dir) {
   const infoPath = join(dir, 'run.json');
@@ -19,7 +20,7 @@ export function readResumeState(dir) {
       hint: 'pass the folder a matrix wrote, e.g. --resume results/pool-vs-cores-20261122T051500Z',
     });
   }
-  const info = JSON.parse(readFileSync(infoPath, 'utf8'));
+  const info = readRunInfo(dir);
   const runsPath = join(dir, 'runs.csv');
   repairCsvTail(runsPath);
   repairCsvTail(join(dir, 'tasks.csv'));

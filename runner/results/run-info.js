@@ -24,6 +24,14 @@ export async function readProject(cwd) {
 }
 
 /**
+ * The version of the results folder's format (run.json, runs.csv, tasks.csv) this version writes and reads. Raise it
+ * when an older reader would misread a new folder (a column's meaning changed, a key it needs moved); a reader meets
+ * a higher one with exit 2 and "written by a newer node-threads-lab" (read-run-info.js), never a wrong answer. A
+ * folder without it (written before it existed) is format 1.
+ */
+export const RESULTS_FORMAT_VERSION = 1;
+
+/**
  * engines, slots (docker/engine-set.js): every engine with its facts, read from the engine itself, and --slots; on
  * Kubernetes every node of the pool.
  */
@@ -42,6 +50,7 @@ export function buildRunInfo({
 }) {
   return {
     tool: 'node-threads-lab',
+    format_version: RESULTS_FORMAT_VERSION,
     experiment: plan.experiment.name,
     config_file: config.file,
     config: plan.experiment,

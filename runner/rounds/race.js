@@ -5,11 +5,10 @@
 // and one dearer than a settled recommendation run no more. Every round is one block: the bounds compare settings on
 // the rounds both ran, so a setting that stopped early is never compared with a later, drifted best. The decision
 // is a pure function of the rows, so a resumed folder continues exactly where it stopped.
-import { AXIS_COLUMNS } from '../domain/axes.js';
-import { isMeasured } from '../domain/interference.js';
+import { listAxes } from '../cells/axes.js';
+import { buildCell } from '../cells/cell.js';
 import { adviseCells } from '../verdicts/advice.js';
 import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
-import { countStatuses } from '../verdicts/failed-settings.js';
 
 /**
  * @param {object} plan  one experiment's plan (cells, experiment: { recommend, adaptive, search }, keepDisturbed)
@@ -19,24 +18,7 @@ import { countStatuses } from '../verdicts/failed-settings.js';
  *   they last ran and why (as the answer now stands)
  */
 export function replayRace(plan, rows) {
-  const cells = plan.cells.map(({ cell, values, workload }) => {
-    const own = rows.filter((row) => row.cell === cell);
-    const runs = own.filter((row) => isMeasured(row, { keepDisturbed: plan.keepDisturbed }));
-    return {
-      cell,
-      values,
-      // run.json's cells name the workload among their values only.
-      workload: workload ?? values.workload,
-      runs,
-      disturbedRuns: own.filter((row) => row.status === 'ok' && row.warmup !== true && !runs.includes(row)),
-      // A setting out of memory is dropped, not run again and again (verdicts/failed-settings.js).
-      statuses: countStatuses(own),
-    };
-  });
-  const answers = adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
-    cap: plan.experiment.adaptive?.max_repetitions ?? null,
-    rule: raceRule(plan.experiment),
-  });
+  const answers = answerRace(plan, rows);
   const open = new Set(answers.flatMap((answer) => answer.next_round ?? []));
   const lastRoundOf = (cell) =>
     Math.max(0, ...rows.filter((row) => row.cell === cell && row.warmup !== true).map((row) => Number(row.repetition)));
@@ -55,16 +37,29 @@ export function replayRace(plan, rows) {
   return { dropped, open };
 }
 
-/** The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`). */
-export function raceRule(experiment) {
-  const n0 = experiment.race?.from_round ?? DEFAULT_BOUND_RULE.n0;
-  return { ...DEFAULT_BOUND_RULE, n0, futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom) };
+/**
+ * The race's answers as they stand on these rows: verdicts/advice.js's, one per budget, under the race's rule
+ * (`plan.boundRule` in its place: the bound study of npm run bench:stats races candidate rules through this code).
+ */
+export function answerRace(plan, rows) {
+  const sorting = { keepDisturbed: plan.keepDisturbed, disturbedAbove: plan.experiment.disturbed_above };
+  const cells = plan.cells.map((cell) => buildCell(cell, rows, sorting));
+  return adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
+    cap: plan.experiment.adaptive?.max_repetitions ?? null,
+    rule: plan.boundRule ?? raceRule(plan.experiment),
+  });
 }
 
-function listAxes(plan) {
-  const keys = new Set(plan.cells.flatMap((cell) => Object.keys(cell.values)));
-  return [
-    ...AXIS_COLUMNS.filter((axis) => keys.has(axis)),
-    ...[...keys].filter((axis) => !AXIS_COLUMNS.includes(axis)).sort(),
-  ];
+/**
+ * The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`); its first look
+ * and futility come no earlier than those.
+ */
+export function raceRule(experiment) {
+  const n0 = experiment.race?.from_round ?? DEFAULT_BOUND_RULE.n0;
+  return {
+    ...DEFAULT_BOUND_RULE,
+    n0,
+    from: Math.max(n0, DEFAULT_BOUND_RULE.from),
+    futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom),
+  };
 }

@@ -1,10 +1,9 @@
-// Runs on lanes (an engine's slot), at most one run per lane at a time. A free lane takes the first
-// pending run meant for it (assign-lanes.js), else the first pending run it may take at all (one meant
-// for a lane that is busy or gone; a cell whose `engine` is an axis stays on that engine). Pending runs
-// keep the seeded order. A lane whose engine is lost (its work throws the backend contract's backendLost) is dropped
-// with
-// all lanes of that engine; its run in flight got no row and goes back to the front of the queue, for
-// the others. Runs no live lane may take are returned as not run (--resume finishes them later).
+// Runs on lanes (an engine's slot), at most one run per lane at a time. A free lane takes the first pending run meant
+// for it (assign-lanes.js), else the first pending run it may take at all (one meant for a lane that is busy or gone; a
+// cell whose `engine` is an axis stays on that engine). Pending runs keep the seeded order. A lane whose engine is lost
+// (its work throws the backend contract's backendLost) is dropped with all lanes of that engine; its run in flight got
+// no row and goes back to the front of the queue, for the others. Runs no live lane may take are returned as not run
+// (--resume finishes them later).
 
 import { isBackendLost } from '../backend/contract.js';
 

@@ -1,12 +1,13 @@
-// The programmatic API under cli.js: plans in, results folders out. For each experiment: write run.json
-// (merged with the recorded one on --resume), run its matrix through the executor, write run.json again
-// with the summary, then the reports. It prints nothing and never exits: it reports through `events`
-// and its return value, so the CLI, a script or a test (with the fake executor) drive it alike.
+// The run under the API's run() (api/run.js): plans in, results folders out. For each experiment: write run.json
+// (merged with the recorded one on --resume), run its matrix on the lanes it is handed, write run.json again with
+// the summary, then the reports. It prints nothing and never exits: it reports through `events` and its return
+// value, so the API, a script or a test (on the fake backend's lanes, backend/fake.js) drive it alike.
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import { LabError } from '../errors.js';
 import { runMatrix } from './run-matrix.js';
 import { buildRunInfo } from '../results/run-info.js';
+import { buildClaimsRecord, CLAIMS_RECORD } from '../verdicts/claim-hash.js';
 import { defaultOutputDir, prepareOutputDir, writeJson } from '../results/output-files.js';
 import { explainWriteFailure, isWriteFailure } from '../results/write-failure.js';
 
@@ -56,9 +57,9 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
 /**
  * @param {object} options
  * @param {Job[]} options.jobs
- * @param {{ execute(run, opts): Promise<object> }} [options.executor]  docker/runs/executor.js, or a fake in tests
- * @param {object[]} [options.lanes]  instead of one executor: every engine's slots (docker/engine-set.js); a lane
- *   whose engine is lost is dropped for the rest of the experiments
+ * @param {import('../backend/contract.js').Lane[]} options.lanes  every engine's slots (docker/engine-set.js), or
+ *   a backend's one lane (backend/contract.js createLane); a lane whose engine is lost is dropped for the rest of the
+ *   experiments
  * @param {object} options.context  what run.json records besides the plan: { config, engine, images, project, argv,
  *   seed }
  * @param {AbortSignal} [options.signal]  abort: start no new run, stop the current one (it gets no row)
@@ -70,15 +71,7 @@ function chooseOutputDir({ out, plan, count, resultsRoot, startedAt }) {
  *   stoppedBy: null|'abort'|'fail-fast'|'engine-lost',
  *   anyFailed: boolean, lostEngines: Map<string, Error> }>}  engine-lost: runs left that no remaining engine may take
  */
-export async function runExperiments({
-  jobs,
-  executor,
-  lanes,
-  context,
-  signal,
-  failFast = false,
-  events = new EventEmitter(),
-}) {
+export async function runExperiments({ jobs, lanes, context, signal, failFast = false, events = new EventEmitter() }) {
   const experiments = [];
   let anyFailed = false;
   const lostEngines = new Map();
@@ -101,13 +94,19 @@ export async function runExperiments({
       : fresh;
     // A fresh folder has no run.json to resume from until this write succeeds.
     writeInfo(outDir, info, { rowsKept: previousRows.length, resumable: Boolean(recorded) });
+    // The claims the runs are made for, fixed before the first of them (a resume keeps the first start's record).
+    if (!recorded)
+      writeInfo(outDir, buildClaimsRecord(plan.experiment.claims, info.started_at), {
+        rowsKept: previousRows.length,
+        resumable: true,
+        name: CLAIMS_RECORD,
+      });
     events.emit('experiment-start', { plan, outDir, pending: plan.runs.length - done.size });
     let summary;
     try {
-      const live = lanes?.filter((lane) => !lostEngines.has(lane.engine));
+      const live = lanes.filter((lane) => !lostEngines.has(lane.engine));
       summary = await runMatrix({
         plan,
-        executor,
         lanes: live,
         outDir,
         done,
@@ -138,9 +137,9 @@ export async function runExperiments({
   return { experiments, stoppedBy: null, anyFailed, lostEngines };
 }
 
-function writeInfo(outDir, info, state) {
+function writeInfo(outDir, info, { name = 'run.json', ...state }) {
   try {
-    writeJson(outDir, 'run.json', info);
+    writeJson(outDir, name, info);
   } catch (error) {
     throw isWriteFailure(error) ? explainWriteFailure(error, { outDir, ...state }) : error;
   }

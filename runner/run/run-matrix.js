@@ -19,8 +19,8 @@ import { createBusyGate } from './busy-gate.js';
 /**
  * @param {object} options
  * @param {object} options.plan  one experiment's plan (runs, cells, envAxes, experiment, random)
- * @param {{ execute(run, opts): Promise<object> }} [options.executor]  one lane (tests, one engine without slots)
- * @param {{ id: string, engine: string, slot: object, execute(run, opts): Promise<object> }[]} [options.lanes]
+ * @param {import('../backend/contract.js').Lane[]} options.lanes  where runs go: every engine's slots
+ *   (docker/engine-set.js), or one backend's one lane (backend/contract.js createLane)
  * @param {(engine: string, error: Error) => void} [options.onEngineLost]
  * @param {string} options.outDir
  * @param {Set<string>} [options.done]          runKeys already in runs.csv (resume): not run again
@@ -39,8 +39,7 @@ import { createBusyGate } from './busy-gate.js';
  */
 export async function runMatrix({
   plan,
-  executor,
-  lanes,
+  lanes: allLanes,
   outDir,
   done = new Set(),
   previousRows = [],
@@ -76,14 +75,6 @@ export async function runMatrix({
     not_run: 0,
     placements: {},
   };
-  const allLanes = lanes ?? [
-    {
-      id: 'default#0',
-      engine: 'default',
-      slot: { index: 0 },
-      execute: (run, options) => executor.execute(run, options),
-    },
-  ];
   const preferredLane = createLaneAssigner(allLanes, { seed: plan.seed, experimentName: plan.experiment.name });
   const busy = createBusyGate({
     budgetMs: (plan.experiment.busy_wait ?? 0) * 1000,

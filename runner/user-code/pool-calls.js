@@ -8,13 +8,12 @@
 // callback API and fs/promises), and dns.lookup, which http, https, net, tls and fetch call for a host name. A
 // package's code is not read (node_modules: often a native addon that uses the pool, such as bcrypt): it is named,
 // so the person can judge.
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ancestor } from 'acorn-walk';
-import { isPackageSpecifier, isRequireCall, listSpecifiers, packageName, parseUserModule } from './module-exports.js';
+import { isRequireCall } from './module-exports.js';
+import { MAX_DEPTH, readOwnFiles } from './own-files.js';
 
-// How deep imports of the user's own files are followed from the module.
-export const MAX_DEPTH = 8;
+export { MAX_DEPTH };
 
 // The fs functions whose callback and promise forms queue on the pool (every one but watch, watchFile, unwatchFile).
 const FS = [
@@ -124,7 +123,6 @@ const MODULES = {
 };
 // `fs.promises` and `dns.promises` are the promise APIs.
 const PROMISES = { fs: 'fs/promises', dns: 'dns/promises' };
-const SOURCE = /\.([mc]?js|[mc]?ts|jsx|tsx)$/;
 
 /**
  * @typedef {object} PoolCall
@@ -142,29 +140,13 @@ const SOURCE = /\.([mc]?js|[mc]?ts|jsx|tsx)$/;
  *   files: the user's files read; packages: the packages they import (not read); unread: files that could not be
  */
 export function findPoolCalls(file, { root, strip, maxDepth = MAX_DEPTH }) {
-  const found = { calls: [], files: [], packages: [], unread: [] };
-  const queue = [{ file, depth: 0 }];
-  const seen = new Set([file]);
-  while (queue.length > 0) {
-    const next = queue.shift();
-    const parsed = readTree(next.file, root, strip);
-    if (parsed.why) {
-      found.unread.push({ file: next.file, why: parsed.why });
-      continue;
-    }
-    found.files.push(next.file);
-    found.calls.push(...listPoolCalls(parsed.ast, next.file));
-    const { relative, packages } = listImports(parsed.ast);
-    for (const name of packages) if (!found.packages.includes(name)) found.packages.push(name);
-    for (const specifier of relative) {
-      const target = resolveOwnFile(path.dirname(next.file), specifier);
-      if (!target || seen.has(target)) continue;
-      seen.add(target);
-      if (next.depth + 1 > maxDepth) found.unread.push({ file: target, why: `more than ${maxDepth} imports deep` });
-      else queue.push({ file: target, depth: next.depth + 1 });
-    }
-  }
-  return found;
+  const { trees, packages, unread } = readOwnFiles(file, { root, strip, maxDepth });
+  return {
+    calls: trees.flatMap((tree) => listPoolCalls(tree.ast, tree.file)),
+    files: trees.map((tree) => tree.file),
+    packages,
+    unread,
+  };
 }
 
 /** "src/app.js:3 crypto.pbkdf2" for a comment or a message; paths relative to `from`. */
@@ -172,21 +154,8 @@ export function formatPoolCall(call, from) {
   return `${path.relative(from, call.file).split(path.sep).join('/')}:${call.line} ${call.api}`;
 }
 
-function readTree(file, root, strip) {
-  try {
-    const parsed = parseUserModule(file, { root, strip });
-    if (parsed.syntaxError)
-      return {
-        why: `does not parse (${parsed.syntaxError.message} at ${parsed.syntaxError.line}:${parsed.syntaxError.column})`,
-      };
-    return parsed;
-  } catch (error) {
-    return { why: `cannot be read (${error.code ?? error.message})` };
-  }
-}
-
 /** Every reference to a pool API in one file's tree. */
-function listPoolCalls(ast, file) {
+export function listPoolCalls(ast, file) {
   const { modules, members } = readBindings(ast);
   const calls = [];
   const add = (api, node) => calls.push({ api, file, line: node.loc.start.line, column: node.loc.start.column + 1 });
@@ -323,28 +292,4 @@ function propertyName(member) {
   return member.property.type === 'Literal' && typeof member.property.value === 'string'
     ? member.property.value
     : undefined;
-}
-
-/** The relative specifiers the file imports, re-exports, requires or import()s with a literal; and its packages. */
-function listImports(ast) {
-  const specifiers = listSpecifiers(ast);
-  return {
-    relative: specifiers.filter((specifier) => /^\.\.?\//.test(specifier)),
-    packages: [...new Set(specifiers.filter(isPackageSpecifier).map(packageName))],
-  };
-}
-
-// The user's own files only: a path into node_modules is a package's.
-function resolveOwnFile(dir, specifier) {
-  const base = path.resolve(dir, specifier);
-  const candidates = [
-    base,
-    ...['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'].map((extension) => `${base}${extension}`),
-    // TypeScript imports './x.js' for x.ts.
-    base.replace(/\.([mc]?)js$/, '.$1ts'),
-    path.join(base, 'index.js'),
-  ];
-  const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-  if (!found || !SOURCE.test(found) || found.split(path.sep).includes('node_modules')) return null;
-  return found;
 }

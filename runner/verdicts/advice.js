@@ -6,17 +6,24 @@
 // open, with the rounds that would probably settle it. A setting that ran out of memory, or confidently breaks a
 // `require`, is out before the comparison. The Node default is compared with the recommendation.
 import { AXES } from '../domain/axes.js';
-import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyingAxes } from '../domain/cells.js';
+import { BUDGET_AXES } from '../cells/axes.js';
+import {
+  formatWhere,
+  groupByAxes,
+  isSet,
+  cellMedian,
+  roundOf,
+  sameValue,
+  sampleOf,
+  varyingAxes,
+} from '../cells/cell.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { centreInterval } from '../stats/ratio.js';
 import { median } from '../stats/statistics.js';
-import { chooseSetting, DEFAULT_BOUND_RULE } from './choose-setting.js';
+import { chooseSetting, ONE_LOOK_RULE } from './choose-setting.js';
 import { compareCells } from './compare-pair.js';
 import { judgeFailures } from './failed-settings.js';
 import { formatRatio } from './format-ratio.js';
-
-/** Axes that are the CPU budget by default (what a service gets, not what it sets). */
-export const BUDGET_AXES = ['cpus', 'cpuset', 'node', 'engine'];
 
 /** Node's own setting: what a service runs with when nobody sets anything. */
 export const NODE_DEFAULT = { uv_threadpool_size: AXES.uv_threadpool_size.unset, workers: 0, cluster: 0 };
@@ -30,15 +37,17 @@ const DEFAULT_WITHIN = 0.05;
 export const WHAT_IF_ROUNDS = 20;
 
 /**
- * @param {object[]} cells  summary cells ({ cell, values, workload, runs: the measured runs, disturbedRuns })
+ * @param {object[]} cells  summary cells ({ cell, values, workload, runs: the runs that count, disturbedRuns, delivery:
+ *   whether the host gave the cell its CPUs — domain/delivery.js sortCellRuns })
  * @param {string[]} axes   the folder's axis columns
  * @param {object|undefined} recommend  the experiment's normalized `recommend:` (config/check-recommend.js), or
  *   undefined: advice on the primary metric with the defaults
  * @param {{ cap?: number|null, rule?: object }} [options]  cap: the most rounds a setting may run (the experiment's
- *   `adaptive.max_repetitions`); null when no more rounds will come (the projection is then a what-if)
+ *   `adaptive.max_repetitions`); null when no more rounds will come (the projection is then a what-if); rule: the
+ *   decision rule (default ONE_LOOK_RULE: an answer read once; a race passes its own, rounds/race.js raceRule)
  * @returns {object[]} one answer per budget value and workload (none when the matrix has no knob)
  */
-export function adviseCells(cells, axes, recommend, { cap = null, rule = DEFAULT_BOUND_RULE } = {}) {
+export function adviseCells(cells, axes, recommend, { cap = null, rule = ONE_LOOK_RULE } = {}) {
   const { groupAxes, knobs } = splitAxes(cells, axes, recommend);
   if (knobs.length === 0) return [];
   return groupByAxes(cells, groupAxes).map((group) => adviseBudget(group, { groupAxes, knobs, recommend, cap, rule }));
@@ -64,7 +73,16 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     first.values,
     groupAxes.filter((axis) => axis !== 'workload'),
   );
-  const base = { workload: first.workload, budget, metric, better: lowerIsBetter ? 'lower' : 'higher', within, knobs };
+  const base = {
+    workload: first.workload,
+    budget,
+    metric,
+    better: lowerIsBetter ? 'lower' : 'higher',
+    within,
+    knobs,
+    // The CPUs the budget allows and those its runs got, on average over the runs that count.
+    delivery: summarizeDelivery(candidates),
+  };
   // Out of memory in any run: listed as failed, never compared or recommended (verdicts/failed-settings.js).
   const failed = candidates
     .map((cell) => judgeFailures(cell, formatSetting(cell, knobs)))
@@ -75,17 +93,20 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     .map((cell) => ({ cell, constraints: judgeConstraints(cell, recommend?.require ?? {}) }));
   const breaking = constrained.filter(({ constraints }) => constraints.some((each) => each.state === 'breaks'));
   const eligible = constrained.filter((entry) => !breaking.includes(entry));
-  const counted = chooseCounted(
-    eligible.map(({ cell }) => cell),
-    metric,
-  );
-  const measured = eligible.filter(({ cell }) => valuesOf(cell, metric, counted).length > 0);
+  const counted = candidates.some((cell) => cell.runs.some((run) => run.disturbed === true)) ? 'all' : 'clean';
+  // A budget the host did not give its runs is not answered at all (domain/delivery.js): its runs measured another.
+  const undelivered = candidates.filter((cell) => cell.delivery?.delivered === false);
+  if (undelivered.length > 0) {
+    const again = eligible.map(({ cell }) => cell);
+    return describeUndelivered({ ...base, counted }, candidates, undelivered, { knobs, metric, again });
+  }
+  const measured = eligible.filter(({ cell }) => valuesOf(cell, metric).length > 0);
   // Out before the comparison (`outside`: the words list them apart from the settings the bound ranks).
   const outside = [
     ...failed.map((setting) => ({ ...setting, outside: true })),
     ...breaking.map(({ cell, constraints }) => ({
       outside: true,
-      ...describeCell(cell, knobs, metric, counted),
+      ...describeCell(cell, knobs, metric),
       state: 'eliminated',
       reason: constraints
         .filter((each) => each.state === 'breaks')
@@ -96,7 +117,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   ];
   // The bound compares ratios, on the logs: a value of 0 or below has no ratio (a metric that can be 0, or a broken
   // run). No run is left out for its value; the answer says why it has no bound instead.
-  const nonPositive = measured.some(({ cell }) => valuesOf(cell, metric, counted).some(({ value }) => value <= 0));
+  const nonPositive = measured.some(({ cell }) => valuesOf(cell, metric).some(({ value }) => value <= 0));
   if (measured.length === 0 || nonPositive) {
     return {
       ...base,
@@ -124,16 +145,11 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
       default: null,
     };
   }
-  // Cheapest first (threads and processes, then memory): the order the decision prefers and the tables list.
-  const ordered = measured
-    .map(({ cell, constraints }) => ({
-      cell,
-      constraints,
-      cost: countResources(cell.values),
-      memory: cellMedian(cell, 'peak_rss_mb'),
-    }))
-    .sort((a, b) => a.cost - b.cost || (a.memory ?? Infinity) - (b.memory ?? Infinity));
-  const most = Math.max(...ordered.map(({ cell }) => countRounds(cell, metric, counted)));
+  // Cheapest in production first (countProductionCost): the order the decision prefers and the tables list.
+  const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
+  const isToday = (cell) => knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis]));
+  const ordered = orderByCost(measured, { within, isToday });
+  const most = Math.max(...ordered.map(({ cell }) => countRounds(cell, metric)));
   const options = { within, cap: Math.max(cap ?? most + WHAT_IF_ROUNDS, rule.n0, most), rule, lowerIsBetter };
   // The settings go by their labels (knob values, unique in a budget), so the decision's reasons name them as people
   // do.
@@ -142,14 +158,13 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   const inputs = ordered.map(({ cell, cost }) => ({
     id: labelOf.get(cell.cell),
     cost,
-    values: valuesOf(cell, metric, counted),
+    values: valuesOf(cell, metric),
   }));
   let decision = chooseSetting(inputs, options);
   if (recommend?.prefer === 'best') {
     // `prefer: best`: the best estimate first, whatever it costs — the same decision with the estimates' order as cost.
-    const rank = [...decision.comparison.settings]
-      .sort((a, b) => (lowerIsBetter ? a.estimate - b.estimate : b.estimate - a.estimate))
-      .map((setting) => setting.id);
+    // The estimates are on the log scale with the sign the bound compares by (−log for a rate): the least is best.
+    const rank = [...decision.comparison.settings].sort((a, b) => a.estimate - b.estimate).map((setting) => setting.id);
     decision = chooseSetting(
       inputs.map((input) => ({ ...input, cost: rank.indexOf(input.id) })),
       options,
@@ -159,12 +174,14 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
   const estimateOf = new Map(
     decision.comparison.settings.map((setting) => [cellOfLabel.get(setting.id), setting.estimate]),
   );
-  const settings = ordered.map(({ cell, constraints, cost, memory }) => {
+  const settings = ordered.map(({ cell, constraints, cost, memory, processes, today }) => {
     const state = stateOf.get(cell.cell);
     return {
-      ...describeCell(cell, knobs, metric, counted),
+      ...describeCell(cell, knobs, metric),
       cost,
       memory,
+      processes,
+      today,
       constraints,
       state: state.state,
       reason: state.reason,
@@ -174,16 +191,11 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
     };
   });
   const recommended = settings.find((setting) => setting.label === decision.recommended);
-  // The best estimate tried (geometric mean on the log scale): what "the best tried" in the bound refers to.
-  const best = settings.reduce((leader, setting) =>
-    (lowerIsBetter ? setting.estimate < leader.estimate : setting.estimate > leader.estimate) ? setting : leader,
-  );
-  const defaults = { ...NODE_DEFAULT, ...(recommend?.default ?? {}) };
-  const fallback = candidates.find(
-    (cell) =>
-      sampleOf(cell, metric).length > 0 &&
-      knobs.every((axis) => matchesDefault(axis, cell.values[axis], defaults[axis])),
-  );
+  // The best estimate tried: what "the best tried" in the bound refers to. The estimates are logs with the sign the
+  // bound compares by (stats/mcb.js: −log for a rate), so the least is the best either way.
+  const best = settings.reduce((leader, setting) => (setting.estimate < leader.estimate ? setting : leader));
+  // Looked up among every setting of the budget: one with no run that counts is in the matrix all the same.
+  const fallback = candidates.find(isToday);
   const openConstraint = recommended.constraints.some((each) => each.state === 'open');
   const status = decision.status === 'settled' && !openConstraint ? 'settled' : 'open';
   return {
@@ -204,7 +216,7 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
         ...decision.nextRound.map((label) => cellOfLabel.get(label)),
         ...eligible
           .map(({ cell }) => cell)
-          .filter((cell) => countRounds(cell, metric, counted) < Math.min(rule.n0, cap ?? Infinity))
+          .filter((cell) => countRounds(cell, metric) < Math.min(rule.n0, cap ?? Infinity))
           .map((cell) => cell.cell),
       ]),
     ],
@@ -218,46 +230,94 @@ function adviseBudget(candidates, { groupAxes, knobs, recommend, cap, rule }) {
           .map((each) => each.words)
           .join('; ')}`
       : null,
-    default: describeDefault(fallback, recommended, { metric, lowerIsBetter, knobs, defaults }),
+    default: describeDefault(fallback, recommended, {
+      ...{ metric, lowerIsBetter, knobs, defaults },
+      source: recommend?.default ? 'recommend.default' : 'node',
+    }),
   };
 }
 
-/**
- * Which runs the answer rests on: the clean ones (measured: ok, not a warm-up, not disturbed) — unless the host was so
- * busy that no two settings of the budget share a clean round, when no bound could be given at all. Then every ok run
- * counts, disturbed ones too, and the answer says so. A rule on the host's counters, fixed before any value is read.
- * @returns {'clean'|'all'}
- */
-export function chooseCounted(cells, metric) {
-  const rounds = new Map();
-  for (const cell of cells) {
-    for (const round of new Set(cell.runs.filter((run) => Number.isFinite(run[metric])).map(roundOf)))
-      rounds.set(round, (rounds.get(round) ?? 0) + 1);
-  }
-  const shared = [...rounds.values()].filter((count) => count >= 2).length;
-  const anyDisturbed = cells.some((cell) => (cell.disturbedRuns ?? []).length > 0);
-  return shared >= 2 || !anyDisturbed || cells.length < 2 ? 'clean' : 'all';
-}
-
-/** A setting's values with their rounds, as the bound compares them. */
-export function valuesOf(cell, metric, counted = 'clean') {
-  const runs = counted === 'all' ? [...cell.runs, ...(cell.disturbedRuns ?? [])] : cell.runs;
-  return runs
+/** A setting's values with their rounds, as the bound compares them: its runs that count (domain/delivery.js). */
+export function valuesOf(cell, metric) {
+  return cell.runs
     .filter((run) => typeof run[metric] === 'number' && Number.isFinite(run[metric]))
     .map((run) => ({ round: roundOf(run), value: run[metric] }));
 }
 
-// A re-run takes the round of the run it replaces (domain/cells.js roundsOf): the block the disturbance broke.
-function roundOf(run) {
-  return Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition;
+/**
+ * The answer of a budget whose runs did not get its CPUs (a cell the host did not deliver): no recommendation, no
+ * bound, the CPUs the runs got instead. A race runs every setting of it again, side by side (so that their rounds
+ * pair), up to its cap: the host may grow quiet.
+ */
+function describeUndelivered(base, candidates, undelivered, { knobs, metric, again }) {
+  const settings = candidates.map((cell) => {
+    const missing = cell.delivery?.delivered === false;
+    return {
+      ...describeCell(cell, knobs, metric),
+      state: missing ? 'not measured' : 'measured',
+      reason: missing ? formatDelivery(cell.delivery) : null,
+      bound_pct: null,
+      delivery: cell.delivery ?? null,
+    };
+  });
+  const given = summarizeDelivery(undelivered);
+  const missing = settings.filter((setting) => setting.state === 'not measured');
+  const whose =
+    missing.length === settings.length ? 'these runs' : `the runs of ${missing.map((s) => s.label).join(', ')}`;
+  return {
+    ...base,
+    status: 'not measured',
+    recommended: null,
+    bound_pct: null,
+    settings,
+    best: null,
+    as_good: [],
+    eliminated: [],
+    cheaper: [],
+    rounds_needed: null,
+    rounds_left: null,
+    next_round: again.map((cell) => cell.cell),
+    stop: null,
+    clean_runs: settings.reduce((sum, setting) => sum + setting.n, 0),
+    delivery: given,
+    reason: `not measured here: the host gave ${whose} about ${formatCpus(given.got)} of ${formatCpus(given.cpus, { unit: false })}`,
+    default: null,
+  };
 }
 
-function countRounds(cell, metric, counted) {
-  return new Set(valuesOf(cell, metric, counted).map((value) => value.round)).size;
+/**
+ * The CPUs asked and got over some cells' runs, each run weighed alike: { cpus, got, runs, short } — short: some cell's
+ * runs got less than the threshold share (domain/delivery.js).
+ */
+export function summarizeDelivery(cells) {
+  const read = cells.map((cell) => cell.delivery).filter((delivery) => delivery && delivery.runs > 0);
+  const runs = read.reduce((sum, delivery) => sum + delivery.runs, 0);
+  const weigh = (key) =>
+    runs > 0 && read.every((delivery) => delivery[key] !== null)
+      ? read.reduce((sum, delivery) => sum + delivery[key] * delivery.runs, 0) / runs
+      : null;
+  return { cpus: weigh('cpus'), got: weigh('got'), runs, short: read.some((delivery) => delivery.short === true) };
 }
 
-function describeCell(cell, knobs, metric, counted) {
-  const values = valuesOf(cell, metric, counted).map((value) => value.value);
+function formatDelivery(delivery) {
+  const runs = `its ${delivery.runs} run${delivery.runs === 1 ? '' : 's'}`;
+  if (delivery.got === null) return `${runs} did not get the CPUs asked`;
+  return `${runs} got about ${formatCpus(delivery.got)} of ${formatCpus(delivery.cpus, { unit: false })}`;
+}
+
+/** 1.01 → "1 CPU", 1.06 → "1.1 CPUs": two significant digits, as much as the host's ticks tell. */
+export function formatCpus(cpus, { unit = true } = {}) {
+  if (cpus === null || !Number.isFinite(cpus)) return unit ? 'fewer CPUs' : 'those asked';
+  const shown = Number(cpus.toPrecision(2));
+  return unit ? `${shown} CPU${shown === 1 ? '' : 's'}` : String(shown);
+}
+
+function countRounds(cell, metric) {
+  return new Set(valuesOf(cell, metric).map((value) => value.round)).size;
+}
+
+function describeCell(cell, knobs, metric) {
+  const values = valuesOf(cell, metric).map((value) => value.value);
   return {
     cell,
     label: formatSetting(cell, knobs),
@@ -273,17 +333,20 @@ function matchesDefault(axis, value, wanted) {
   return actual !== undefined && sameValue(actual, wanted);
 }
 
-function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defaults }) {
+function describeDefault(cell, recommended, { metric, lowerIsBetter, knobs, defaults, source }) {
   const label = knobs.map((axis) => `${axis}=${defaults[axis] ?? 'unset'}`).join(' ');
-  if (!cell) return { label, in_matrix: false };
+  if (!cell) return { label, source, in_matrix: false };
   if (!recommended || recommended.cell === cell)
-    return { label, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
+    return { label, source, in_matrix: true, cell: cell.cell, is_recommended: recommended?.cell === cell };
+  if (sampleOf(cell, metric).length === 0)
+    return { label, source, in_matrix: true, cell: cell.cell, is_recommended: false };
   // How many times worse the default is than the recommendation: above 1 it is worse (slower, or a lower rate).
   const comparison = lowerIsBetter
     ? compareCells(recommended.cell, cell, metric)
     : compareCells(cell, recommended.cell, metric);
   return {
     label,
+    source,
     in_matrix: true,
     cell: cell.cell,
     is_recommended: false,
@@ -312,13 +375,45 @@ function judgeConstraints(cell, require) {
   });
 }
 
-/** Threads and processes a setting starts: each working process has its main thread, its workers and its pool. */
-export function countResources(values) {
+/**
+ * The settings in the order of what they cost in production, cheapest first, each with its `cost` (a rank: equal
+ * costs share one) — what a service pays for, not what a lab can count:
+ * 1. **processes** (countProcesses): each is a Node.js runtime with its own heap, event loop and connections, what a
+ *    cluster multiplies and a replica count pays for;
+ * 2. **measured memory**: the median peak_rss_mb (every process of the setting), in steps of `within` of the
+ *    memory limit — the limit is what a container is given and billed for, and a smaller difference does not change
+ *    the limit it needs (no limit known: steps of `within` of the largest median);
+ * 3. **the setting the service runs today** (Node's default, or `recommend.default`): at equal cost a change buys
+ *    nothing, so today's comes first and the answer is "keep it" when it is within `within` of the best.
+ * Idle pool threads are no cost: a libuv thread that waits costs a stack of address space and no CPU, so pool 1 is
+ * not "cheaper" than pool 4. Equal costs keep the matrix order.
+ * @param {{ cell: object, constraints: object[] }[]} entries
+ * @param {{ within: number, isToday: (cell: object) => boolean }} options
+ */
+export function orderByCost(entries, { within, isToday }) {
+  const withMemory = entries.map((entry) => ({ ...entry, memory: cellMedian(entry.cell, 'peak_rss_mb') }));
+  const known = withMemory.map((entry) => entry.memory).filter((memory) => memory !== null);
+  const limits = withMemory.map((entry) => entry.cell.memoryMb).filter((limit) => Number.isFinite(limit));
+  const step = within * (limits.length ? Math.min(...limits) : known.length ? Math.max(...known) : 1);
+  const keyed = withMemory.map((entry, index) => ({
+    ...entry,
+    processes: countProcesses(entry.cell.values),
+    memoryStep: entry.memory === null ? Infinity : Math.round(entry.memory / step),
+    today: isToday(entry.cell),
+    index,
+  }));
+  const compare = (a, b) => a.processes - b.processes || a.memoryStep - b.memoryStep || b.today - a.today;
+  const sorted = keyed.sort((a, b) => compare(a, b) || a.index - b.index);
+  return sorted.map((entry) => {
+    const { memoryStep, index, ...rest } = entry;
+    return { ...rest, cost: sorted.findIndex((other) => compare(other, entry) === 0) };
+  });
+}
+
+/** The processes a setting runs: one, or a cluster's workers and their primary. Worker threads are not processes. */
+export function countProcesses(values) {
   const cluster = Number(values.cluster ?? 0);
-  const processes = Math.max(1, cluster);
-  const perProcess =
-    1 + Number(values.workers ?? 0) + Number(values.uv_threadpool_size ?? AXES.uv_threadpool_size.unset);
-  return processes * perProcess + (cluster > 0 ? 1 : 0);
+  return cluster > 0 ? cluster + 1 : 1;
 }
 
 export function isLowerBetter(metric) {

@@ -1,19 +1,23 @@
 // How to read a claim's verdict: its class. The verdict (holds / refuted / inconclusive) says what the interval
 // says; the class says what that means for the claim, from what the post's result was measured on (the claim's
 // `conditions:`), whether the metric measures the post's quantity (`not_comparable:`) and what this host can
-// show (the capacity model, runner/model/). The rules, in order (docs/report.md has them as a table):
+// show (the capacity model, runner/model/).
 //
-// - not comparable: the claim says its metric does not measure the post's quantity; whatever the verdict.
+// One rule for both directions: where a comparison stands is decided first, from the claim and the two cells alone,
+// before its verdict is read (placeComparison), and a comparison that does not stand where the post's result was
+// measured is counted as such whatever its verdict — a hold there says no more for the post than a refutation says
+// against it. In order (docs/report.md has them as a table):
+//
+// - not comparable: the claim says its metric does not measure the post's quantity.
+// - outside the post's conditions: a cell lacks the CPUs, the Node.js version or a size the claim's `conditions`
+//   name (the post's own, named or implied by it).
+// - not reachable here: the claim names no CPUs, and the model puts the expected band out of this host's reach where
+//   a host with more CPUs would reach it. A claim whose CPUs the cells have is never "not reachable".
+// Only a comparison inside all of that is read by its verdict:
 // - holds: the verdict holds.
-// - outside the post's conditions: refuted at a Node.js version or a size the post's result does not stand for (a
-//   version effect, not a refutation of the post).
-// - not reachable here: refuted on cells that lack the post's CPUs (`conditions.cpus`), or — where the claim names
-//   none — the model puts the expected band out of this host's reach and a host with more CPUs would reach it. A
-//   claim whose CPUs this host gives is never "not reachable" for them.
-// - refuted — no model: refuted where the conditions are met, with no capacity model of the metric to say what the
-//   host allows.
-// - contradicted: refuted where the conditions are met and the model does not put the band out of this host's
-//   reach (a band no host reaches on CPU alone, as "twice the time with 8 threads on 1 core", is no excuse).
+// - refuted — no model: refuted, with no capacity model of the metric to say what the host allows.
+// - contradicted: refuted (a band no host reaches on CPU alone, as "twice the time with 8 threads on 1 core", is no
+//   excuse).
 // - inconclusive — the host predicts no difference: the runs cannot tell, and the model's ratio sits on the band's
 //   edge at 1 (pool 4 → 8 on 2 CPUs: both saturate them; "slightly better" is beyond what CPU capacity decides).
 // - inconclusive: the runs cannot tell.
@@ -44,7 +48,7 @@ export const NO_DIFFERENCE = 0.02;
  *   cells (with model, calibration, params, hostCpus) and the claim's expect, conditions and not_comparable
  * @returns {{ model_ratio: number|null, model_ratio_low: number|null, model_ratio_high: number|null, class: string,
  *   class_note: string, within_conditions: boolean, conditions_unmet: string[] }}  within_conditions: the cells have
- *   the post's version and sizes (its CPUs aside: those decide "not reachable here"); conditions_unmet: which not
+ *   the post's CPUs, version and sizes; conditions_unmet: which not, in words
  */
 export function classifyClaimRow(row, { a, b, expect, conditions, notComparable }) {
   const model = modelRatio(a, b, row.metric);
@@ -60,29 +64,49 @@ export function classifyClaimRow(row, { a, b, expect, conditions, notComparable 
   const as = (name, note) => ({ ...found, class: name, class_note: note });
   const modelWords =
     model === null ? 'no capacity model of this metric for these cells' : `the model gives ${formatRatio(model)}`;
-  if (notComparable) return as('not comparable', notComparable);
-  if (expect.model !== undefined) {
-    const named = { holds: 'holds', refuted: 'contradicted', inconclusive: 'inconclusive' }[row.verdict];
-    return as(
-      model === null && row.verdict === 'refuted' ? 'refuted — no model' : named,
-      model === null
-        ? row.verdict === 'refuted'
-          ? ''
-          : modelWords
-        : `${modelWords}, measured ${formatRatio(row.comparison.ratio)}`,
-    );
-  }
-  if (row.verdict === 'holds') return as('holds', model === null ? '' : modelWords);
-  // A refutation at another version or size than the post's, or on fewer (or other) CPUs, cannot count against it.
-  if (met.unmet.length > 0 && row.verdict === 'refuted')
-    return as("outside the post's conditions", `${met.unmet.join('; ')}${note(conditions)}`);
-  const lacksCpus = met.cpus === false && row.verdict === 'refuted';
-  if (lacksCpus) return as('not reachable here', `${met.cpusText}${note(conditions)}; ${modelWords} here`);
-  // "refuted — no model" says all its note would.
-  if (model === null) return row.verdict === 'refuted' ? as('refuted — no model', '') : as('inconclusive', modelWords);
+  if (expect.model !== undefined) return classifyModelClaim(row, { model, modelWords, notComparable, as });
   const [band] = expectRegions(expect);
-  const reading = { row, a, b, band, model, range, met, modelWords, as };
+  const standing = placeComparison({ a, b, metric: row.metric, band, model, range, met, conditions, notComparable });
+  if (standing.class) return as(standing.class, standing.note(row));
+  const reading = { row, band, model, range, met, modelWords, as };
+  if (row.verdict === 'holds') return as('holds', model === null ? '' : modelWords);
   return row.verdict === 'inconclusive' ? classifyOpen(reading) : classifyRefuted(reading);
+}
+
+/**
+ * Where a comparison stands, from the claim and its two cells alone — never from its measurement, so a hold and a
+ * refutation on the same cells stand alike: `class` is set where the verdict cannot count for or against the post
+ * (with the words of its note, which may quote the measurement beside the reason), null where the verdict is read.
+ * @returns {{ class: string|null, note: (row: object) => string }}
+ */
+export function placeComparison({ a, b, metric, band, model, range, met, conditions, notComparable }) {
+  const modelHere = model === null ? '' : `; the model gives ${formatRatio(model)} here`;
+  if (notComparable) return { class: 'not comparable', note: () => notComparable };
+  if (met.unmet.length > 0)
+    return {
+      class: "outside the post's conditions",
+      note: () => `${met.unmet.join('; ')}${formatNote(conditions)}${modelHere}`,
+    };
+  const scale = met.cpus === true || model === null ? null : findOutOfReach(a, b, metric, band, range);
+  if (scale !== null)
+    return { class: 'not reachable here', note: (row) => describeOutOfReach(row, a, b, model, scale) };
+  return { class: null, note: () => '' };
+}
+
+// The scale of these CPUs at which the model reaches the band, where this host's cannot: null when the band is within
+// reach, on the edge at 1, or beyond any host's (then a refutation is a contradiction).
+function findOutOfReach(a, b, metric, band, range) {
+  if (isReachable(range, band) || predictsNoDifference(range, band)) return null;
+  return findScaleReaching(a, b, metric, band);
+}
+
+// `expect: model` asks whether the measurement agrees with the model: its class is its verdict.
+function classifyModelClaim(row, { model, modelWords, notComparable, as }) {
+  if (notComparable) return as('not comparable', notComparable);
+  const named = { holds: 'holds', refuted: 'contradicted', inconclusive: 'inconclusive' }[row.verdict];
+  if (model === null)
+    return as(row.verdict === 'refuted' ? 'refuted — no model' : named, row.verdict === 'refuted' ? '' : modelWords);
+  return as(named, `${modelWords}, measured ${formatRatio(row.comparison.ratio)}`);
 }
 
 // The model is the ideal, what the CPUs allow at best: every ratio from no change (1) up to the model's is within this
@@ -91,22 +115,19 @@ function isReachable(range, band) {
   return Math.max(1, range[1]) > band.low && Math.min(1, range[0]) < band.high;
 }
 
-// Inconclusive: the host predicts no difference, or the band is out of its reach (never on the post's own CPUs).
-function classifyOpen({ row, a, b, band, model, range, met, modelWords, as }) {
-  if (predictsNoDifference(range, band))
+// Inconclusive inside the post's conditions: the host predicts no difference, or the runs cannot tell.
+function classifyOpen({ range, band, model, modelWords, as }) {
+  if (model !== null && predictsNoDifference(range, band))
     return as(
       'inconclusive — the host predicts no difference',
       `${modelWords}: both cells get the same from the CPUs, the band's edge`,
     );
-  const scale = isReachable(range, band) || met.cpus === true ? null : findScaleReaching(a, b, row.metric, band);
-  return scale === null
-    ? as('inconclusive', modelWords)
-    : as('not reachable here', describeOutOfReach(row, a, b, model, scale));
+  return as('inconclusive', modelWords);
 }
 
-// Refuted where the post's conditions are met (or named none): contradicted unless the model says a bigger host would
-// show the band.
-function classifyRefuted({ row, a, b, band, model, range, met, modelWords, as }) {
+// Refuted inside the post's conditions: contradicted, with what made the host no excuse; without a model, said so.
+function classifyRefuted({ row, band, model, range, met, modelWords, as }) {
+  if (model === null) return as('refuted — no model', '');
   if (met.cpus === true)
     return as('contradicted', `${met.cpusText}: the post's own condition is met; ${modelWords} here`);
   if (isReachable(range, band)) {
@@ -123,10 +144,7 @@ function classifyRefuted({ row, a, b, band, model, range, met, modelWords, as })
       'contradicted',
       `${modelWords}, the band's edge: the host does not stand in the way; measured ${formatRatio(row.comparison.ratio)}`,
     );
-  const scale = findScaleReaching(a, b, row.metric, band);
-  if (scale === null)
-    return as('contradicted', `${modelWords} here and stays outside the expected band on hosts up to 32× these CPUs`);
-  return as('not reachable here', describeOutOfReach(row, a, b, model, scale));
+  return as('contradicted', `${modelWords} here and stays outside the expected band on hosts up to 32× these CPUs`);
 }
 
 // The model's ratio (with its calibration's range) at 1, where a band ends: "below 1", "above 1".
@@ -136,7 +154,7 @@ function predictsNoDifference(range, band) {
   return atOne && edgeAtOne;
 }
 
-function note(conditions) {
+function formatNote(conditions) {
   return conditions?.note ? ` — ${conditions.note}` : '';
 }
 
@@ -145,11 +163,11 @@ function describeOutOfReach(row, a, b, model, scale) {
 }
 
 /**
- * A claim's overall class from its combinations'. Combinations outside the post's conditions (a version or size it
- * does not stand for) say nothing of the post: they count only when no combination is inside them. Then: not comparable
- * if the claim is; contradicted if
- * any is; refuted — no model if any is; holds if all do; not reachable here before the inconclusive ones, whose
- * class is "the host predicts no difference" only when every one of them says so.
+ * A claim's overall class from its combinations'. Combinations outside the post's conditions (CPUs, a version or a
+ * size it does not stand for) say nothing of the post, whatever their verdicts: they count only when no combination is
+ * inside them, and then the claim is outside too. Then: not comparable if the claim is; contradicted if any is; refuted
+ * — no model if any is; holds if all do; not reachable here before the inconclusive ones, whose class is "the host
+ * predicts no difference" only when every one of them says so.
  */
 export function classifyOverall(rows) {
   const inside = rows.filter((row) => row.within_conditions !== false);

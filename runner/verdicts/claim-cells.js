@@ -2,7 +2,7 @@
 // (written after the run, or a folder cut short) has nothing to compare: that is a question the folder cannot
 // answer, not an inconclusive measurement that more runs would settle.
 import { LabError } from '../errors.js';
-import { matchesWhere, orderValues, sameValue } from '../domain/cells.js';
+import { matchesWhere, orderValues, sameValue } from '../cells/cell.js';
 import { primaryMetrics } from '../domain/metrics.js';
 
 const formatValue = (value) => (value === undefined || value === null ? 'unset' : String(value));

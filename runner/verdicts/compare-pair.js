@@ -10,7 +10,7 @@ import {
   compareSamples,
   DEFAULT_COMPARISON,
 } from '../stats/compare-samples.js';
-import { roundsOf, sampleOf } from '../domain/cells.js';
+import { roundsOf, sampleOf } from '../cells/cell.js';
 
 /** B / A of `column` between two cells of one folder. */
 export function compareCells(a, b, column) {

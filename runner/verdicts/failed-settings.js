@@ -3,19 +3,12 @@
 // killed as it would be there; its runs are `oom` rows, with no measured value to compare. A setting that ran out
 // of memory in any run would be killed in production too, now and then: it is out, whatever its other runs measured.
 
-/** { ok: 3, oom: 1 }: the statuses of rows that are not warm-ups. */
-export function countStatuses(rows) {
-  const counts = {};
-  for (const row of rows) if (row.warmup !== true && row.status) counts[row.status] = (counts[row.status] ?? 0) + 1;
-  return counts;
-}
-
 /**
  * The setting as advice lists it when its cell ran out of memory, else null.
- * @param {{ cell: string, statuses?: Record<string, number> }} cell  a summary cell (report/summary.js) or a race's
+ * @param {{ cell: string, statuses?: Record<string, number> }} cell  a cell (cells/cell.js buildCell)
  * @param {string} label  the setting's words (uv_threadpool_size=4 cluster=2)
- * @returns {{ cell: object, label: string, state: 'failed', why: string, median: null, n: number, constraints: [],
- *   cost: null }|null}
+ * @returns {{ cell: object, label: string, state: 'failed', why: string, median: null, n: number,
+ *   constraints: [], cost: null }|null}
  */
 export function judgeFailures(cell, label) {
   const statuses = cell.statuses ?? {};

@@ -6,11 +6,13 @@ import { modelRatio } from '../model/predict.js';
 import { classifyClaimRow, classifyOverall } from './capacity-class.js';
 import { judgeFamily, INCONCLUSIVE } from './judge.js';
 import { formatExpect, expectRegions } from './regions.js';
-import { formatWhere, groupByAxes, matchesWhere, cellMedian, sameValue, varyingAxes } from '../domain/cells.js';
+import { formatWhere, cellMedian, varyingAxes } from '../cells/cell.js';
+import { pairClaimCells } from '../cells/claim-pairs.js';
 import { describeMissing, resolveClaimMetric } from './claim-cells.js';
+import { judgeFigures } from './judge-figures.js';
 
 /**
- * @param {object[]} cells  [{ cell, values, workload, runs }] (summarizeCells(...).cells has that shape)
+ * @param {object[]} cells  [{ cell, values, workload, runs }] (cells/cell.js buildCell)
  * @param {string[]} axes   the folder's axis columns
  * @param {object[]} claims the experiment's normalized claims
  * @returns {object[]} verdict rows: per claim, its `claim-overall` row, then a `claim` row per combination
@@ -22,15 +24,7 @@ export function judgeClaims(cells, axes, claims = []) {
 
 function checkClaim(cells, axes, varying, claim, number) {
   const [[axis, [valueA, valueB]]] = Object.entries(claim.compare);
-  const held = axes.filter((other) => other !== axis);
-  const pairs = groupByAxes(
-    cells.filter((cell) => matchesWhere(cell.values, claim.where)),
-    held,
-  ).flatMap((group) => {
-    const a = group.find((cell) => sameValue(cell.values[axis], valueA));
-    const b = group.find((cell) => sameValue(cell.values[axis], valueB));
-    return a && b ? [{ a, b }] : [];
-  });
+  const pairs = pairClaimCells(cells, axes, claim);
   const base = {
     claim: number,
     says: claim.says,
@@ -56,6 +50,7 @@ function checkClaim(cells, axes, varying, claim, number) {
       median_b: cellMedian(b, metric),
       cells: [a.cell, b.cell],
       comparison: compareCells(a, b, metric),
+      beside: compareBeside(a, b, claim.beside),
     };
   });
   // `expect: model`: each pair has the band of its own model ratio.
@@ -80,6 +75,17 @@ function checkClaim(cells, axes, varying, claim, number) {
     ),
   );
   return [overallRow(base, claim, rows, cells, axes), ...rows];
+}
+
+// The claim's other metrics of the same two cells: each ratio with its interval and the model's, judged by nothing.
+function compareBeside(a, b, metrics = []) {
+  return metrics.map((metric) => ({
+    metric,
+    median_a: cellMedian(a, metric),
+    median_b: cellMedian(b, metric),
+    comparison: compareCells(a, b, metric),
+    model_ratio: modelRatio(a, b, metric),
+  }));
 }
 
 // The claim's own verdict: over the combinations inside the post's conditions (a version or size the post's result
@@ -110,6 +116,8 @@ function overallRow(base, claim, rows, cells, axes) {
       '',
     family: rows.length,
     combinations: rows.map((row) => row.verdict),
+    // The post's own numbers the claim quotes, each tested here (judge-figures.js).
+    figures: judgeFigures(cells, axes, claim),
     // Combinations outside the post's conditions, in words ("node=24: node 24 (the post's: 20)"): not counted in the
     // verdict above unless no combination is inside them.
     outside: rows

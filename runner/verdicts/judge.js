@@ -9,10 +9,9 @@ export const INCONCLUSIVE = 'inconclusive';
  * @param {object[]} comparisons  compareRatio or compareSamples results (a compareSamples result brings its own
  *   pInside and runsNeeded, so the method it was made by decides)
  * @param {{ label: string, low: number, high: number }[]|{ label: string, low: number, high: number }[][]} regions  on
- *   the
- *   ratio scale (low ≥ 0, high ≤ Infinity), in order of preference when an interval lies in two (a change before "no
- *   change"); or one such list per comparison (`expect: model`: each pair of cells has its own model ratio; an empty
- *   list where there is none)
+ *   the ratio scale (low ≥ 0, high ≤ Infinity), in order of preference when an interval lies in two (a change before
+ *   "no change"); or one such list per comparison (`expect: model`: each pair of cells has its own model ratio; an
+ *   empty list where there is none)
  * @returns {{ verdict: string, p: number, raw: string, runs_needed: number|null }[]}
  *   p = Holm-adjusted p of the verdict (for an inconclusive one: of the closest label); raw = what the interval
  *   alone would say (differs from verdict only when the correction changed it); runs_needed = for an inconclusive

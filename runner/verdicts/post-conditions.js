@@ -1,6 +1,7 @@
 // Whether the two cells of a claim's comparison stand where the post's result was measured: the CPUs, the Node.js
 // version and the sizes a claim's `conditions:` names (the post's own, named or implied by it). The claim's class
-// reads it (capacity-class.js): a refutation counts against the post only where its conditions were met.
+// reads it (capacity-class.js) before the verdict: a hold counts for the post, and a refutation against it, only where
+// every condition is met.
 import { usableCpus } from '../domain/usable-cpus.js';
 import { formatRatio } from './format-ratio.js';
 
@@ -8,12 +9,20 @@ import { formatRatio } from './format-ratio.js';
  * @param {object|undefined} conditions  a claim's normalized `conditions` ({ cpus, node, params, note })
  * @param {{ a: object, b: object }} pair  the summary cells compared (values, params, hostCpus, runs)
  * @returns {{ cpus: boolean|null, cpusText: string, unmet: string[] }}  cpus: whether both cells have the post's CPUs
- *   (null: the claim names none); unmet: every other condition a cell misses, in words ("node 24 (the post's: 20)")
+ *   (null: the claim names none); unmet: every condition a cell misses, in words ("these cells have 2 CPUs, the
+ *   post's had 16", "node 24 (the post's: 20)")
  */
 export function checkConditions(conditions, { a, b }) {
   if (!conditions) return { cpus: null, cpusText: '', unmet: [] };
   const cpus = checkCpus(conditions.cpus, a, b);
-  return { ...cpus, unmet: [...checkNode(conditions.node, a, b), ...checkParams(conditions.params, a, b)] };
+  return {
+    ...cpus,
+    unmet: [
+      ...(cpus.cpus === false ? [cpus.cpusText] : []),
+      ...checkNode(conditions.node, a, b),
+      ...checkParams(conditions.params, a, b),
+    ],
+  };
 }
 
 // A number: both cells had that many CPUs in the post; a pair: A's and B's (a claim that compares CPUs).

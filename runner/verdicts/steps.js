@@ -5,7 +5,7 @@ import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { compareCells } from './compare-pair.js';
 import { judgeFamily } from './judge.js';
 import { STEP_EQUIVALENCE, stepRegions } from './regions.js';
-import { formatWhere, groupByAxes, isSet, cellMedian, orderValues, varyingAxes } from '../domain/cells.js';
+import { formatWhere, groupByAxes, isSet, cellMedian, orderValues, varyingAxes } from '../cells/cell.js';
 
 /** @returns {object[]} `step` verdict rows, by axis, then step, then combination */
 export function judgeSteps(cells, axes) {
@@ -41,6 +41,7 @@ export function judgeSteps(cells, axes) {
             ),
             median_a: cellMedian(a, column),
             median_b: cellMedian(b, column),
+            cells: [a.cell, b.cell],
             expect: `change, or no change within ±${STEP_EQUIVALENCE * 100}%`,
             comparison: compareCells(a, b, column),
           });

@@ -78,7 +78,12 @@ export function findPostFile(post, files) {
 /**
  * Every claim of a parsed experiments file, with its path for messages.
  * @param {unknown} raw  the YAML as plain data
- * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean }[]}
+ * @returns {{ path: (string|number)[], says: unknown, post: unknown, quote: unknown, control: boolean,
+ *   direction: unknown, figures: unknown, setup: unknown, reasons: Record<string, unknown>, expect: unknown,
+ *   metric: unknown,
+ *   workload: unknown, design: string }[]}  workload: the experiment's first; reasons: the words that say why
+ *   (not_comparable, the conditions' note), whose numbers must be the post's or the design's (`design`: its matrix and
+ *   conditions as text)
  */
 export function listClaims(raw) {
   const experiments = raw && typeof raw === 'object' ? raw.experiments : null;
@@ -90,6 +95,112 @@ export function listClaims(raw) {
       post: claim?.post,
       quote: claim?.quote,
       control: claim?.control === true,
+      direction: claim?.direction,
+      figures: claim?.figures,
+      setup: claim?.post_setup,
+      reasons: {
+        not_comparable: claim?.not_comparable,
+        'conditions.note': claim?.conditions?.note,
+      },
+      // A reason may name the design's own values (a Node.js major of the matrix, the post's CPUs): not measured.
+      design: JSON.stringify([experiment?.matrix ?? {}, claim?.conditions?.cpus, claim?.conditions?.node]),
+      expect: claim?.expect,
+      metric: claim?.metric,
+      workload: [experiment?.matrix?.workload].flat()[0],
     })),
   );
+}
+
+// Which way a claim's `says` puts B against A, in its own words: `direction: "B worse"` names the side the word is
+// about and a word `says` holds. Each word is of a family: what it says of the metric's value (up, down, the same)
+// or of its worth (better, worse: up or down by the metric's better side). A summary whose word was reversed no
+// longer holds the declared word; a declared word whose family disagrees with `expect` is a reversal too.
+const DIRECTION_WORDS = {
+  up: ['more', 'higher', 'grows', 'grew', 'larger', 'bigger', 'twice', 'increase', 'longer', 'later'],
+  down: ['less', 'lower', 'fell', 'halved', 'halve', 'half', 'quarter', 'smaller', 'decrease', 'shorter', 'sooner'],
+  better: ['better', 'faster', 'benefit'],
+  worse: ['worse', 'slower'],
+  same: ['same', 'nothing', 'as fast as', 'alike'],
+};
+// "at once" and "down" read as a fall of the value: "answered at once", "down to 232 µs".
+DIRECTION_WORDS.down.push('at once', 'down');
+
+const DIRECTION = /^(A|B) (.+)$/;
+
+/** The family of a direction word, or null: "worse" → 'worse'. */
+export function findDirectionFamily(word) {
+  const lower = word.toLowerCase();
+  return Object.keys(DIRECTION_WORDS).find((family) => DIRECTION_WORDS[family].includes(lower)) ?? null;
+}
+
+// +1: B / A above 1, -1: below, 0: about 1; null: the form does not say (`{below: 2}`, `model`).
+function sideOfExpect(expect) {
+  if (!expect || typeof expect !== 'object') return null;
+  if (expect.same !== undefined) return 0;
+  if (expect.ratio !== undefined) {
+    const [low, high] = [expect.ratio * (1 - (expect.within ?? 0)), expect.ratio * (1 + (expect.within ?? 0))];
+    return high < 1 ? -1 : low > 1 ? 1 : 0;
+  }
+  if (expect.below !== undefined) return expect.below <= 1 ? -1 : null;
+  if (expect.above !== undefined) return expect.above >= 1 ? 1 : null;
+  return null;
+}
+
+function sideOfWord(family, side, better) {
+  const worth = { lower: -1, higher: 1 }[better];
+  const value = { up: 1, down: -1, same: 0, better: worth, worse: worth === undefined ? undefined : -worth }[family];
+  if (value === undefined) return undefined;
+  return side === 'A' ? -value : value;
+}
+
+const SIDE_WORDS = { 1: 'above 1', '-1': 'below 1', 0: 'about 1' };
+
+/**
+ * Whether a claim's `says` keeps the direction it declares, and that direction agrees with `expect`.
+ * @param {{ says: string, direction?: unknown, expect?: unknown }} claim
+ * @param {{ better: 'lower'|'higher'|null, metric: string }} metric  which way the claim's metric is better
+ * @returns {string[]} what is wrong, in words (none: the summary and the expectation point the same way)
+ */
+export function findDirectionProblems({ says, direction, expect }, { better, metric }) {
+  if (direction === undefined)
+    return ['declares no `direction`: write which way `says` puts B against A, in a word of it (e.g. "B worse")'];
+  const match = typeof direction === 'string' ? DIRECTION.exec(direction.trim()) : null;
+  if (!match) return [`\`direction\` is "${direction}"; expected "A <word>" or "B <word>", e.g. "B worse"`];
+  const [, side, word] = match;
+  const family = findDirectionFamily(word);
+  if (!family)
+    return [`"${word}" is not a direction word; expected one of ${Object.values(DIRECTION_WORDS).flat().join(', ')}`];
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const times = typeof says === 'string' ? says.match(new RegExp(`(?<![\\p{L}])${escaped}(?![\\p{L}])`, 'giu')) : null;
+  if (!times)
+    return [`\`says\` no longer has "${word}", the word its \`direction\` declares: was the summary reversed?`];
+  // Said twice, one of them could be reversed and the other still match.
+  if (times.length > 1)
+    return [`\`says\` has "${word}" ${times.length} times: say the direction once, so a reversal cannot hide`];
+  const claimed = sideOfWord(family, side, better);
+  if (claimed === undefined)
+    return [`"${word}" says better or worse, and ${metric} has no better side: use a word of value (higher, lower)`];
+  const arrows = findArrowProblems(says, claimed);
+  const expected = sideOfExpect(expect);
+  if (expected === null || expected === claimed) return arrows;
+  return [
+    `\`says\` puts B / A ${SIDE_WORDS[claimed]} ("${side} ${word}" on ${metric}) and \`expect\` ${SIDE_WORDS[expected]}: one of them is reversed`,
+    ...arrows,
+  ];
+}
+
+// "31,836 KB → 38,372 KB", "13,285 → 18,981 req/s": the post's own figures for A and B, in a unit of a measurement
+// (an arrow of axis values, "4 → 8 pool threads", has none). They must go the way the declared word goes.
+const ARROW =
+  /(\d[\d,.]*)\s*(?:KB|MB|MiB|ms|s|µs|μs)?\s*→\s*(\d[\d,.]*)\s*(KB|MB|MiB|GB|ms|s|µs|μs|req\/s)(?![\p{L}])/gu;
+
+function findArrowProblems(says, claimed) {
+  if (typeof says !== 'string' || claimed === 0) return [];
+  return [...says.matchAll(ARROW)].flatMap(([text, from, to]) => {
+    const [a, b] = [from, to].map((number) => Number(number.replaceAll(',', '')));
+    const arrow = Math.sign(b - a);
+    return arrow === 0 || arrow === claimed
+      ? []
+      : [`"${text}" goes the other way from the word \`direction\` declares: was the summary reversed?`];
+  });
 }

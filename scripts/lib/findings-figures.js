@@ -1,7 +1,7 @@
 // The figures of docs/findings.md: a chart per directive (an SVG beside the page, every run a dot) and the
 // order in which tasks finished (waves). Both read only the measured runs of one results folder (ok, not warm-up,
 // not disturbed: domain/interference.js).
-import { sortByAxes } from '../../runner/domain/cells.js';
+import { sortByAxes } from '../../runner/cells/cell.js';
 import { isMeasured } from '../../runner/domain/interference.js';
 import { findMetric } from '../../runner/domain/metrics.js';
 import { median } from '../../runner/stats/statistics.js';

@@ -22,3 +22,10 @@ export function formatCell(values, unit = '') {
   const coverage = interval.coverage < 0.95 ? ` ${Math.round(interval.coverage * 100)}%` : '';
   return `${center} [${formatNumber(interval.low)}, ${formatNumber(interval.high)}]${coverage} (n ${sample.length})`;
 }
+
+/** Text for a Markdown table cell: pipes escaped, on one line. */
+export function escapeCell(text) {
+  return String(text ?? '')
+    .replaceAll('|', '\\|')
+    .replaceAll('\n', ' ');
+}

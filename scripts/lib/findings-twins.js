@@ -3,45 +3,23 @@
 // its interval, and ours ÷ the post's. The figure is a quote: `npm run check:quotes` finds each one in its post
 // (listFigureQuotes). Nothing here is typed but the quote; the conversion factors are the units' own.
 import { LabError } from '../../runner/errors.js';
-import { orderValues } from '../../runner/domain/cells.js';
+import { orderValues } from '../../runner/cells/cell.js';
 import { findMetric } from '../../runner/domain/metrics.js';
 import { isMeasured } from '../../runner/domain/interference.js';
 import { median } from '../../runner/stats/statistics.js';
 import { formatCell, formatNumber } from './findings-format.js';
+import { convertFigure, listFigureQuotes, readFigure } from '../../runner/domain/figures.js';
 
-// The post's unit → the metric's, by what one of the first is in the second. ps prints KB that are KiB.
-const CONVERSIONS = {
-  MiB: { KB: 1 / 1024 },
-  ms: { ms: 1, s: 1000, 초: 1000, μs: 0.001, µs: 0.001 },
-  // The post's 건 and 개 count requests in a second (초당): req/s.
-  'req/s': { '': 1, 건: 1, 개: 1, 'req/s': 1 },
-};
+// The post's figures are read and converted by runner/domain/figures.js (the claims' figures are too).
+export { listFigureQuotes, readFigure };
 
-const FIGURE = /(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*([A-Za-zμµ가-힣/]*)/u;
-
-/** "31,836 KB" → { value: 31836, unit: 'KB' }; "1.8초" → { value: 1.8, unit: '초' }. */
-export function readFigure(text) {
-  const match = FIGURE.exec(text);
-  if (!match) throw new LabError('ERR_USAGE', `findings:figure quote "${text}" holds no number`);
-  return { value: Number(match[1].replaceAll(',', '')), unit: match[2] };
-}
-
-/** The figures a directive quotes, as printed: one, or two for an increment ("31,836 KB..122,992 KB"). */
-export function listFigureQuotes(quote) {
-  return String(quote ?? '')
-    .split('..')
-    .map((part) => part.trim())
-    .filter(Boolean);
-}
-
-function convert({ value, unit }, metricUnit, override) {
-  const from = override ?? unit;
-  const factor = CONVERSIONS[metricUnit]?.[from];
-  if (factor === undefined)
-    throw new LabError('ERR_USAGE', `findings:figure cannot turn "${from}" into ${metricUnit || 'a unitless metric'}`, {
-      hint: `write the post's unit with unit=… (known: ${Object.keys(CONVERSIONS[metricUnit] ?? {}).join(', ') || 'none'})`,
-    });
-  return value * factor;
+function convert(figure, metricUnit, override) {
+  try {
+    return convertFigure(figure, metricUnit, override);
+  } catch (error) {
+    error.message = `findings:figure ${error.message}`;
+    throw error;
+  }
 }
 
 /**

@@ -8,9 +8,9 @@ import { MIN_RUNS_PER_CELL } from './noise-model.js';
 /**
  * @param {{ runs: object[] }[]} folders  readResults(...) of each folder of a profile
  * @param {{ method: string, paired: boolean }[]} variants
- * @returns {{ pairs: number, widths: Array<{ method: string, paired: boolean, width: number|null, intervals: number }>
- *   }}
- *   width = median half-width (a pair without an interval counts as infinitely wide); intervals = share with one
+ * @returns {{ pairs: number,
+ *   widths: Array<{ method: string, paired: boolean, width: number|null, intervals: number }> }}  width = median
+ *   half-width (a pair without an interval counts as infinitely wide); intervals = share with one
  */
 export function measureRealPairs(folders, variants) {
   const pairs = folders.flatMap(({ runs }) => {

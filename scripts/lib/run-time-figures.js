@@ -1,10 +1,9 @@
 // The run times shipped with the package (runner/estimate/run-time-figures.json), built from the results folders this
-// repository commits under docs/settling/ and docs/findings/: what the default file and the published experiments
-// took on the host they were measured on, per cell, and each kind of work's capacity-model calibration. `plan` reads
-// them when no earlier folder of its own ran the work (runner/estimate/estimate.js): a calibration that needs no
-// engine.
+// repository commits under docs/settling/ and docs/findings/: what the default file and the published experiments took
+// on the host they were measured on, per cell, and each kind of work's capacity-model calibration. `plan` reads them
+// when no earlier folder of its own ran the work (runner/estimate/estimate.js): a calibration that needs no engine.
 // Generated, never typed: npm run run-times (scripts/write-run-time-figures.js, a step of npm run docs);
-// test/unit/plan/run-time-figures.test.js fails while the committed file and the folders disagree.
+// test/unit/estimate/run-time-figures.test.js fails while the committed file and the folders disagree.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,9 +34,9 @@ export function listFigureFolders(root = ROOT) {
 
 /**
  * @returns {{ note: string, folders: Record<string, { started_at: string, host: { cpu_model, cpus } }>,
- *   cells: Record<string, { ms, n, folder }>, groups: Record<string, { workload, calibration, overhead_ms, n, folder }>
- *   }}
- *   a cell or a kind of work measured in several folders: the newest folder's
+ *   cells: Record<string, { ms, n, folder }>,
+ *   groups: Record<string, { workload, calibration, overhead_ms, n, folder }> }}  a cell or a kind of work measured
+ *   in several folders: the newest folder's
  */
 export function buildRunTimeFigures(root = ROOT) {
   const folders = listFigureFolders(root).map((dir) => {
@@ -53,7 +52,9 @@ export function buildRunTimeFigures(root = ROOT) {
     folders: {},
     cells: {},
     groups: {},
-    races: measureRaces(folders),
+    races: measureRaces(folders.filter((folder) => !isHttpFolder(folder))),
+    // An HTTP run's noise is not a pbkdf2 run's: a race of HTTP work is expected to go as HTTP races went.
+    http_races: measureRaces(folders.filter(isHttpFolder)),
   };
   for (const { dir, name, info } of folders) {
     const { cells, groups } = summarizeRunTimes({ dir: name, rows: readCsv(join(dir, 'runs.csv')).rows, info });
@@ -63,6 +64,10 @@ export function buildRunTimeFigures(root = ROOT) {
     for (const [key, group] of Object.entries(groups)) figures.groups[key] = { ...round(group), folder: name };
   }
   return figures;
+}
+
+function isHttpFolder({ info }) {
+  return (info.cells ?? []).length > 0 && info.cells.every((cell) => cell.workload === 'http');
 }
 
 /**

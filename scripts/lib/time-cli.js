@@ -7,10 +7,10 @@ import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
 
 /**
- * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', '--config', file]
+ * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', 'run', '--config', file]
  * @param {{ docker?: import('dockerode'), cwd?: string, env?: object }} options  docker: to time the first container
- * @returns {Promise<{ pid: number, owner: string, exitCode: number, lines: string[], createdMs?: number, startupMs?:
- *   number, lingerMs: number, totalMs: number }>}
+ * @returns {Promise<{ pid: number, owner: string, exitCode: number, lines: string[], createdMs?: number,
+ *   startupMs?: number, lingerMs: number, totalMs: number }>}
  */
 export async function timeCommand(command, { docker, cwd, env } = {}) {
   const spawnedAt = Date.now();

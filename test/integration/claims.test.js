@@ -22,7 +22,7 @@ describe('claims on a real matrix', () => {
     docker = await connectTestEngine();
     outDir = mkdtempSync(join(tmpdir(), 'lab-claims-'));
     // Claims judged on every run, as the claims' own test wants; what disturbed runs do is interference.test.js's.
-    result = await runCli(['--config', CONFIG, '--out', outDir, '--keep-disturbed']);
+    result = await runCli(['run', '--config', CONFIG, '--out', outDir, '--keep-disturbed']);
     verdicts = parse(readFileSync(join(outDir, 'verdicts.csv'), 'utf8'), { columns: true });
   });
 

@@ -43,7 +43,7 @@ function fillDisk() {
 
 test('full between two runs: exit 4 naming the file, no container left, the rows kept; --resume finishes', async () => {
   const planned = JSON.parse((await runCli(['plan', '--config', CONFIG, '--json'])).stdout).count;
-  const child = runCli(['--config', CONFIG, '--out', outDir]);
+  const child = runCli(['run', '--config', CONFIG, '--out', outDir]);
   await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1, { everyMs: 20 });
   fillDisk();
   const stopped = await child;
@@ -71,7 +71,7 @@ test('full between two runs: exit 4 naming the file, no container left, the rows
   expect(tasks.every((task) => keys.has(`${task.cell}.${task.repetition}`))).toBe(true);
 
   rmSync(filler);
-  const resumed = await runCli(['--resume', outDir]);
+  const resumed = await runCli(['run', '--resume', outDir]);
   expect(resumed.exitCode).toBe(0);
   expect(readRows(join(outDir, 'runs.csv'))).toHaveLength(planned);
   expect(readRows(join(outDir, 'tasks.csv'))).toHaveLength(100 * planned);

@@ -77,6 +77,7 @@ describe('one matrix over two engines', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-two-'));
     const result = await runCli(
       [
+        'run',
         '--config',
         fixture('slots.yml'),
         '--out',
@@ -128,7 +129,7 @@ describe('one matrix over two engines', () => {
   test('`engine` as an axis: each cell runs on the engine it names', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-axis-'));
     const result = await runCli(
-      ['--config', fixture('engine-axis.yml'), '--out', outDir, '--engine', 'default', '--engine', 'ntl-second'],
+      ['run', '--config', fixture('engine-axis.yml'), '--out', outDir, '--engine', 'default', '--engine', 'ntl-second'],
       { env },
     );
     expect(result.exitCode).toBe(0);
@@ -142,7 +143,17 @@ describe('one matrix over two engines', () => {
   test('SIGINT stops and removes the runs on both engines', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-int2-'));
     const child = runCli(
-      ['--config', fixture('engines-long.yml'), '--out', outDir, '--engine', 'default', '--engine', 'ntl-second'],
+      [
+        'run',
+        '--config',
+        fixture('engines-long.yml'),
+        '--out',
+        outDir,
+        '--engine',
+        'default',
+        '--engine',
+        'ntl-second',
+      ],
       { env },
     );
     await waitFor(
@@ -160,6 +171,7 @@ describe('one matrix over two engines', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-hung-'));
     const child = runCli(
       [
+        'run',
         '--config',
         fixture('engines-long.yml'),
         '--out',
@@ -202,6 +214,7 @@ describe('one matrix over two engines', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-kill-'));
     const child = runCli(
       [
+        'run',
         '--config',
         fixture('engines-long.yml'),
         '--out',
@@ -251,6 +264,7 @@ describe('one matrix over two engines', () => {
     await second.start();
     const next = await runCli(
       [
+        'run',
         '--config',
         fixture('slots.yml'),
         '--out',
@@ -272,7 +286,7 @@ describe('one matrix over two engines', () => {
   test("the only engine killed mid-run: rows kept, exit 1 with the resume hint; --resume after a restart removes the dead run's container and finishes", async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-only-'));
     const child = runCli(
-      ['--config', fixture('engines-long.yml'), '--out', outDir, '--engine', 'ntl-second', '--seed', '4'],
+      ['run', '--config', fixture('engines-long.yml'), '--out', outDir, '--engine', 'ntl-second', '--seed', '4'],
       { env },
     );
     await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1, { timeoutMs: 120_000 });
@@ -289,7 +303,7 @@ describe('one matrix over two engines', () => {
 
     await second.start();
     // The resume goes back to the engine recorded in run.json.
-    const resumed = await runCli(['--resume', outDir], { env });
+    const resumed = await runCli(['run', '--resume', outDir], { env });
     expect(resumed.exitCode).toBe(0);
     expect(resumed.stderr).toMatch(/Removed 1 container\(s\) left behind by an earlier run that was killed/);
     const after = readRows(join(outDir, 'runs.csv'));
@@ -302,7 +316,17 @@ describe('one matrix over two engines', () => {
 describe('--slots 2 on one engine', () => {
   test('two single-CPU runs at once, on cpusets 0 and 1', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-slots-'));
-    const result = await runCli(['--config', fixture('slots.yml'), '--out', outDir, '--slots', '2', '--seed', '3']);
+    const result = await runCli([
+      'run',
+      '--config',
+      fixture('slots.yml'),
+      '--out',
+      outDir,
+      '--slots',
+      '2',
+      '--seed',
+      '3',
+    ]);
     expect(result.exitCode).toBe(0);
     const rows = readRows(join(outDir, 'runs.csv'));
     expect(rows).toHaveLength(4);
@@ -321,6 +345,7 @@ describe('--slots 2 on one engine', () => {
   test('a quota that does not fit a slot: exit 2 before any container, naming the cell and what fits', async () => {
     const since = Date.now();
     const result = await runCli([
+      'run',
       '--config',
       fixture('slots-too-big.yml'),
       '--out',

@@ -15,7 +15,7 @@ const LINGER_BOUND_MS = 1000;
 test('a finished matrix exits within a second of its last line, every run written', async () => {
   const docker = await connectTestEngine();
   const outDir = mkdtempSync(join(tmpdir(), 'lab-exit-'));
-  const timed = await timeCommand([process.execPath, CLI, '--config', TINY, '--out', outDir], { docker });
+  const timed = await timeCommand([process.execPath, CLI, 'run', '--config', TINY, '--out', outDir], { docker });
   expect(timed.lines.join('\n')).toMatch(/tiny: 2 ok, 0 not ok, of 2/);
   expect(timed.exitCode).toBe(0);
   expect(readFileSync(join(outDir, 'runs.csv'), 'utf8').trim().split('\n')).toHaveLength(3);

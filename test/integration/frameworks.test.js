@@ -29,7 +29,7 @@ describe('each framework under cluster and workers', () => {
   let outDir;
   beforeAll(async () => {
     outDir = mkdtempSync(join(tmpdir(), 'lab-frameworks-'));
-    result = await runCli(['--config', join(SERVICE, 'experiments.yml'), '--out', outDir, '--keep-disturbed']);
+    result = await runCli(['run', '--config', join(SERVICE, 'experiments.yml'), '--out', outDir, '--keep-disturbed']);
   });
 
   test('every run is ok: requests answered with the expected status, none other', () => {
@@ -56,7 +56,7 @@ describe('each framework under cluster and workers', () => {
 
 test('a factory that listens itself: exit 2 before the first run, at `export`, with the fix', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-frameworks-fail-'));
-  const result = await runCli(['--config', join(SERVICE, 'failures.yml'), '--out', outDir]);
+  const result = await runCli(['run', '--config', join(SERVICE, 'failures.yml'), '--out', outDir]);
   expect(result.exitCode).toBe(2);
   expect(result.all).toMatch(
     /failures\.yml:\d+:\d+: experiments\.already-listening\.params\.http\.app\.export: preflight of \S*listening-app\.js: export `default` of listening-app\.js gave a server that is already listening: return it without calling listen\(\)/,

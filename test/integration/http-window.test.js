@@ -21,7 +21,7 @@ describe('http: the measured period at 0.5 and 2 CPUs (spin route, 2 worker thre
   beforeAll(async () => {
     docker = await connectTestEngine();
     const outDir = mkdtempSync(join(tmpdir(), 'lab-http-window-'));
-    result = await runCli(['--config', CONFIG, '--out', outDir]);
+    result = await runCli(['run', '--config', CONFIG, '--out', outDir]);
     rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
   });
 

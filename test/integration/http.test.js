@@ -52,7 +52,7 @@ describe('http: cluster {1, 2} × cpus {1, 2} with the pbkdf2 route', () => {
     docker = await connectTestEngine();
     since = Math.floor(Date.now() / 1000) - 1;
     outDir = mkdtempSync(join(tmpdir(), 'lab-http-'));
-    result = await runCli(['--config', MATRIX, '--out', outDir]);
+    result = await runCli(['run', '--config', MATRIX, '--out', outDir]);
     rows = readRows(join(outDir, 'runs.csv'));
   });
 
@@ -128,7 +128,7 @@ describe('http: a server that answers wrongly', () => {
   beforeAll(async () => {
     docker = await connectTestEngine();
     outDir = mkdtempSync(join(tmpdir(), 'lab-http-faults-'));
-    result = await runCli(['--config', FAULTS, '--out', outDir]);
+    result = await runCli(['run', '--config', FAULTS, '--out', outDir]);
   });
 
   test('gives a failed row that says why, and the matrix goes on', () => {
@@ -159,7 +159,7 @@ describe('http: bursts of simultaneous requests (ab -c N)', () => {
   test('times each burst until its last answer (a 1-thread pool makes the burst outlast the median request); idle sends nothing; Fastify serves the same routes', async () => {
     const docker = await connectTestEngine();
     const outDir = mkdtempSync(join(tmpdir(), 'lab-http-burst-'));
-    const result = await runCli(['--config', BURST, '--out', outDir]);
+    const result = await runCli(['run', '--config', BURST, '--out', outDir]);
     expect(result.exitCode).toBe(0);
     const [row] = readRows(join(outDir, 'http-burst', 'runs.csv'));
     expect(row.status).toBe('ok');
@@ -204,7 +204,7 @@ describe('http: Ctrl-C in the middle of a run', () => {
   test('stops and removes both containers of the run', async () => {
     const docker = await connectTestEngine();
     const outDir = mkdtempSync(join(tmpdir(), 'lab-http-abort-'));
-    const child = runCli(['--config', MATRIX, '--out', outDir]);
+    const child = runCli(['run', '--config', MATRIX, '--out', outDir]);
     // Wait until the first pair is up (both containers exist), then interrupt.
     for (let waited = 0; waited < 30_000; waited += 200) {
       const running = await listOwnContainers(docker);

@@ -71,7 +71,7 @@ describe('image sources on the real engine', () => {
 
   test('auto with an official image on the engine: built on it, said at start, recorded in run.json', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], {
+    const result = await runCli(['run', '--config', writeConfig(dir), '--out', join(dir, 'out')], {
       env: { LAB_OFFICIAL_IMAGE: TEMPLATE_PRESENT },
     });
     expect(result.all).toContain(`node24 base: ${STAND_IN} (official, Node ${NODE_VERSIONS['24']})`);
@@ -89,7 +89,7 @@ describe('image sources on the real engine', () => {
 
   test('auto with no official image: the offline base, and how to use the official one', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir), '--out', join(dir, 'out')], {
+    const result = await runCli(['run', '--config', writeConfig(dir), '--out', join(dir, 'out')], {
       env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
     });
     expect(result.exitCode).toBe(0);
@@ -103,9 +103,12 @@ describe('image sources on the real engine', () => {
 
   test('image: official where the engine cannot give it: exit 2 before any run', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir, { image: 'official' }), '--out', join(dir, 'out')], {
-      env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
-    });
+    const result = await runCli(
+      ['run', '--config', writeConfig(dir, { image: 'official' }), '--out', join(dir, 'out')],
+      {
+        env: { LAB_OFFICIAL_IMAGE: TEMPLATE_ABSENT },
+      },
+    );
     expect(result.exitCode).toBe(2);
     expect(result.all).toContain(`The engine has no ${PREFIX}-absent/node:24-bookworm-slim and cannot pull it`);
     expect(existsSync(join(dir, 'out', 'runs.csv'))).toBe(false);
@@ -113,12 +116,19 @@ describe('image sources on the real engine', () => {
 
   test('a named image is checked: one without node, or with another Node major, is refused', async () => {
     const noNode = freshDir();
-    const missing = await runCli(['--config', writeConfig(noNode, { image: NO_NODE }), '--out', join(noNode, 'out')]);
+    const missing = await runCli([
+      'run',
+      '--config',
+      writeConfig(noNode, { image: NO_NODE }),
+      '--out',
+      join(noNode, 'out'),
+    ]);
     expect(missing.exitCode).toBe(2);
     expect(missing.all).toContain(`The image ${NO_NODE} has no working \`node\``);
 
     const otherMajor = freshDir();
     const mismatch = await runCli([
+      'run',
       '--config',
       writeConfig(otherMajor, { image: STAND_IN, node: 22 }),
       '--out',
@@ -132,7 +142,7 @@ describe('image sources on the real engine', () => {
 
   test('a named image with node: used, its version recorded', async () => {
     const dir = freshDir();
-    const result = await runCli(['--config', writeConfig(dir, { image: STAND_IN }), '--out', join(dir, 'out')]);
+    const result = await runCli(['run', '--config', writeConfig(dir, { image: STAND_IN }), '--out', join(dir, 'out')]);
     expect(result.exitCode).toBe(0);
     expect(readInfo(dir).images['24:' + STAND_IN]).toMatchObject({
       source: 'named',

@@ -35,7 +35,7 @@ async function runMatrix(config, { busy }) {
   const outDir = mkdtempSync(join(os.tmpdir(), 'lab-interference-'));
   const loops = busy ? startBusyLoops() : null;
   try {
-    const result = await runCli(['--config', config, '--out', outDir]);
+    const result = await runCli(['run', '--config', config, '--out', outDir]);
     expect(result.exitCode).toBe(0);
   } finally {
     await loops?.stop();

@@ -26,7 +26,7 @@ describe('npm run matrix on the real engine', () => {
     startedMs = Date.now();
     outDir = mkdtempSync(join(tmpdir(), 'lab-it-'));
     planned = await runCli(['plan', '--config', LIMITS, '--json']);
-    result = await runCli(['--config', LIMITS, '--out', outDir]);
+    result = await runCli(['run', '--config', LIMITS, '--out', outDir]);
     rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true, cast: false });
     tasks = parse(readFileSync(join(outDir, 'tasks.csv'), 'utf8'), { columns: true });
     runInfo = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
@@ -100,6 +100,7 @@ describe('the node axis', () => {
   test('every Node.js major gets its own locally built image and runs both CPU workloads', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-node-'));
     const result = await runCli([
+      'run',
       '--config',
       fileURLToPath(new URL('../fixtures/integration/node-versions.yml', import.meta.url)),
       '--out',
@@ -128,7 +129,7 @@ describe('bad input creates no container', () => {
       'experiments:\n  bad:\n    matrix:\n      workload: [pbkdf2]\n      uv_threadpool_size: [4, 2000]\n',
     );
     const since = Date.now();
-    const result = await runCli(['--config', file, '--out', join(dir, 'out')]);
+    const result = await runCli(['run', '--config', file, '--out', join(dir, 'out')]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`${file}:5:`);
     expect(result.stderr).toMatch(/uv_threadpool_size/);

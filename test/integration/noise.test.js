@@ -18,7 +18,7 @@ describe('round_order, speed_probe and batches on the real engine', () => {
 
   beforeAll(async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-it-noise-'));
-    result = await runCli(['--config', NOISE, '--out', outDir, '--seed', '5']);
+    result = await runCli(['run', '--config', NOISE, '--out', outDir, '--seed', '5']);
     rows = parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true });
     tasks = parse(readFileSync(join(outDir, 'tasks.csv'), 'utf8'), { columns: true });
   });

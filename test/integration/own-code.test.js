@@ -23,7 +23,7 @@ const APP = file('../fixtures/own-code/app.yml');
 // a busy host (re-runs are test/integration/interference.test.js's).
 async function runMatrix(config, args = []) {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-own-'));
-  const result = await runCli(['--config', config, '--out', outDir, '--keep-disturbed', ...args]);
+  const result = await runCli(['run', '--config', config, '--out', outDir, '--keep-disturbed', ...args]);
   const read = (name) => {
     try {
       return parse(readFileSync(join(outDir, name), 'utf8'), { columns: true });
@@ -130,19 +130,19 @@ describe('an app as a server factory, and an app that answers another status', (
     expect(Number(rows[0].requests_per_sec)).toBeGreaterThan(0);
   });
 
-  test('a route that answers 404 when 200 was expected fails the run before it is measured', async () => {
+  test('a route that answers 404 when 200 was expected stops the matrix at the preflight: exit 2, no run', async () => {
     const { result, rows } = await runMatrix(APP, ['--only', 'wrong-status']);
-    expect(result.exitCode).toBe(1);
-    expect(rows[0].status).toBe('failed');
-    expect(rows[0].error).toMatch(/your app answered GET \/nope with status 404 \(expected 200\)/);
+    expect(result.exitCode).toBe(2);
+    expect(rows).toEqual([]);
+    expect(result.stderr).toMatch(/GET \/nope answered 404, not the 200 expected/);
   });
 });
 
-test("a handler that throws fails the run with the user's stack", async () => {
+test("a handler that throws stops the matrix at the preflight's request, with the user's stack", async () => {
   const { result, rows } = await runMatrix(APP, ['--only', 'throwing-handler']);
-  expect(result.exitCode).toBe(1);
-  expect(rows[0].status).toBe('failed');
-  expect(rows[0].error).toMatch(
+  expect(result.exitCode).toBe(2);
+  expect(rows).toEqual([]);
+  expect(result.stderr).toMatch(
     /your app threw on GET \/: TypeError: Cannot read properties of null \(reading 'name'\) \| at Server\.brokenHandler \(functions\.js:17:\d+\)/,
   );
 });

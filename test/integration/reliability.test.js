@@ -41,7 +41,7 @@ describe('Ctrl-C and --resume', () => {
     planned = JSON.parse(
       (await runCli(['plan', '--config', fixture('interrupt.yml'), '--seed', '11', '--json'])).stdout,
     ).count;
-    const child = runCli(['--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
+    const child = runCli(['run', '--config', fixture('interrupt.yml'), '--out', outDir, '--seed', '11']);
     await waitFor(() => readRows(join(outDir, 'runs.csv')).length >= 1);
     // Interrupt while the next run's container is up, the hard case.
     await waitFor(async () => (await listOwnRunContainers(docker, owners)).length > 0);
@@ -60,7 +60,7 @@ describe('Ctrl-C and --resume', () => {
 
   test('--resume runs exactly the missing runs and appends them', async () => {
     const before = readRows(join(outDir, 'runs.csv'));
-    const result = await runCli(['--resume', outDir]);
+    const result = await runCli(['run', '--resume', outDir]);
     expect(result.exitCode).toBe(0);
     const after = readRows(join(outDir, 'runs.csv'));
     expect(after).toHaveLength(planned);
@@ -79,7 +79,7 @@ describe('Ctrl-C and --resume', () => {
       changed,
       readFileSync(fixture('interrupt.yml'), 'utf8').replace('iterations: 150000', 'iterations: 150001'),
     );
-    const result = await runCli(['--resume', outDir, '--config', changed]);
+    const result = await runCli(['run', '--resume', outDir, '--config', changed]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/cannot resume experiment interrupt: .*`params` changed/);
   });
@@ -88,7 +88,7 @@ describe('Ctrl-C and --resume', () => {
 describe('a second Ctrl-C', () => {
   test('right after the first still leaves no container and no partial row', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-twice-'));
-    const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
+    const child = runCli(['run', '--config', fixture('long.yml'), '--out', outDir]);
     await waitFor(async () => (await listOwnRunContainers(docker, owners)).length > 0);
     child.kill('SIGINT');
     await delay(20);
@@ -105,7 +105,7 @@ describe('a second Ctrl-C', () => {
 describe('faults become rows, not crashes', () => {
   test('timeout, oom and a crashing workload each get their status; the matrix goes on', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-faults-'));
-    const result = await runCli(['--config', fixture('faults.yml'), '--out', outDir]);
+    const result = await runCli(['run', '--config', fixture('faults.yml'), '--out', outDir]);
     expect(result.exitCode).toBe(1);
     expect(readdirSync(outDir).sort()).toEqual(['crash', 'fine', 'oom', 'timeout']);
     const only = (name) => {
@@ -125,6 +125,7 @@ describe('faults become rows, not crashes', () => {
   test('--fail-fast stops at the first run that is not ok', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-ff-'));
     const result = await runCli([
+      'run',
       '--config',
       fixture('faults.yml'),
       '--out',
@@ -141,7 +142,7 @@ describe('faults become rows, not crashes', () => {
 describe('orphans of a killed runner', () => {
   test('the next start removes them and says so', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'lab-orphan-'));
-    const child = runCli(['--config', fixture('long.yml'), '--out', outDir]);
+    const child = runCli(['run', '--config', fixture('long.yml'), '--out', outDir]);
     const [orphan] = await waitFor(async () => {
       const found = await listOwnRunContainers(docker, owners);
       return found.length > 0 && found;
@@ -149,7 +150,15 @@ describe('orphans of a killed runner', () => {
     child.kill('SIGKILL');
     await child;
     expect((await listOwnContainers(docker, owners)).map((c) => c.Id)).toEqual([orphan.Id]);
-    const next = await runCli(['--config', fixture('faults.yml'), '--only', 'fine', '--out', join(outDir, 'next')]);
+    const next = await runCli([
+      'run',
+      '--config',
+      fixture('faults.yml'),
+      '--only',
+      'fine',
+      '--out',
+      join(outDir, 'next'),
+    ]);
     expect(next.exitCode).toBe(0);
     // Other killed runners' orphans on a shared engine would be removed too: at least this one.
     expect(next.stderr).toMatch(/Removed \d+ container\(s\) left behind by an earlier run that was killed/);
@@ -178,6 +187,7 @@ describe('orphans of a killed runner', () => {
       process.kill(runnerPid, 'SIGKILL');
       await waitFor(() => readProcessStat(runnerPid)?.state === 'Z');
       const next = await runCli([
+        'run',
         '--config',
         fixture('faults.yml'),
         '--only',
@@ -248,7 +258,7 @@ describe('bad input: exit 2, a message with a position, no container', () => {
     for (const name of files) {
       const text = readFileSync(join(badDir, name), 'utf8');
       const expectations = [...text.matchAll(/^# expect: (\S+)\s+(.*)$/gm)];
-      const result = await runCli(['--config', join(badDir, name), '--out', join(tmpdir(), 'never-written')]);
+      const result = await runCli(['run', '--config', join(badDir, name), '--out', join(tmpdir(), 'never-written')]);
       expect({ name, exitCode: result.exitCode }).toEqual({ name, exitCode: 2 });
       expect(expectations.length).toBeGreaterThan(0);
       for (const [, at, message] of expectations) {
@@ -261,10 +271,11 @@ describe('bad input: exit 2, a message with a position, no container', () => {
 
   test('a missing config file and an unwritable output folder exit 2 before any container', async () => {
     const since = Date.now();
-    const missing = await runCli(['--config', '/nonexistent/experiments.yml']);
+    const missing = await runCli(['run', '--config', '/nonexistent/experiments.yml']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/\/nonexistent\/experiments\.yml.*ENOENT|no such file/i);
     const unwritable = await runCli([
+      'run',
       '--config',
       fixture('faults.yml'),
       '--only',

@@ -1,7 +1,7 @@
 // Your own entry point on the real engine: examples/own-service's start command run in the server container with the
 // cell's environment, loaded once it answers; and a service that never answers the port it was told.
 import { parse } from 'csv-parse/sync';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ const NEVER_READY = fileURLToPath(new URL('../fixtures/start-command/never-ready
 let docker;
 const runMatrix = async (config) => {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-start-'));
-  const result = await runCli(['--config', config, '--out', outDir, '--keep-disturbed']);
+  const result = await runCli(['run', '--config', config, '--out', outDir, '--keep-disturbed']);
   return { result, rows: parse(readFileSync(join(outDir, 'runs.csv'), 'utf8'), { columns: true }) };
 };
 
@@ -39,16 +39,14 @@ test('`node src/server.js` under a pool axis and its own WEB_CONCURRENCY: every 
   }
 });
 
-test('a service that never answers its port: status not_ready, saying what it waited for and for how long', async () => {
-  const {
-    result,
-    rows: [row],
-  } = await runMatrix(NEVER_READY);
-  expect(row.status).toBe('not_ready');
-  expect(row.error).toMatch(
-    /waiting for 127\.0\.0\.1:4000, at most 2 s .*your start command `node src\/server\.js` did not answer within 2 s: 127\.0\.0\.1:4000 accepting a connection \(last: ECONNREFUSED\)/,
+test('a service that never answers its port stops the matrix at the preflight, saying what it waited for and for how long', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'lab-start-'));
+  const result = await runCli(['--config', NEVER_READY, '--out', outDir, '--keep-disturbed']);
+  expect(result.exitCode).toBe(2);
+  expect(result.stderr).toMatch(
+    /preflight of `node src\/server\.js`: your start command `node src\/server\.js` did not answer within 2 s: 127\.0\.0\.1:4000 accepting a connection \(last: ECONNREFUSED\)/,
   );
-  expect(result.exitCode).toBe(1);
+  expect(existsSync(join(outDir, 'runs.csv'))).toBe(false);
 });
 
 test('nothing is left behind: the containers, and with them the service processes, are gone', async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { planExperiments } from '../../runner/plan/plan-runs.js';
 import { readResumeState } from '../../runner/results/resume.js';
 import { prepareJobs, runExperiments } from '../../runner/run/run-experiments.js';
-import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from './fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../runner/backend/fake.js';
 
 const [dir, scenario] = process.argv.slice(2);
 const FILLER = join(dir, 'filler');

@@ -43,7 +43,7 @@ export async function listOwnRunContainers(docker, owners) {
 /**
  * Containers of these runners CREATED since `sinceMs` (Date.now() before the action), even if already
  * removed (from the engine's events); the CPU probe a matrix runs once per engine before its runs
- * (docker/engine-facts.js) is not counted.
+ * (docker/engines/engine-facts.js) is not counted.
  */
 export async function countCreatedSince(docker, sinceMs, owners) {
   const until = Math.ceil(Date.now() / 1000) + 1;

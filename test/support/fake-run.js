@@ -5,9 +5,10 @@ import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import { preparePlan } from '../../runner/api/plan.js';
 import { prepareJobs, runExperiments } from '../../runner/run/run-experiments.js';
-import { createFakeExecutor, FAKE_CONTEXT } from './fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT } from '../../runner/backend/fake.js';
+import { createLane } from '../../runner/backend/contract.js';
 
-/** A stand-in for run(configOrFile, options) whose runs `outcome(run)` decides (fake-executor.js). */
+/** A stand-in for run(configOrFile, options) whose runs `outcome(run)` decides (runner/backend/fake.js). */
 export function createFakeRun(outcome) {
   return function fakeRun(configOrFile, options = {}) {
     const tracker = new EventEmitter();
@@ -16,7 +17,12 @@ export function createFakeRun(outcome) {
       tracker.emit('plan', { plans, warnings, pending, seed });
       const jobs = prepareJobs({ plans, out: options.out, resultsRoot: resolve('results'), resumed });
       const context = { ...FAKE_CONTEXT, config, argv: options.argv ?? [], seed };
-      const result = await runExperiments({ jobs, executor: createFakeExecutor(outcome), context, events: tracker });
+      const result = await runExperiments({
+        jobs,
+        lanes: [createLane(createFakeExecutor(outcome))],
+        context,
+        events: tracker,
+      });
       return {
         ...result,
         experiments: result.experiments.map(({ plan, outDir, summary, results }) => ({

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 const CLI = fileURLToPath(new URL('../../runner/cli.js', import.meta.url));
 
-/** Runs the real CLI as a person would (`npm run matrix -- ARGS`), never throwing on exit codes. */
+/** Runs the real CLI as a person would (`node-threads-lab ARGS`: a command first), never throwing on exit codes. */
 export function runCli(args, options = {}) {
   return execa('node', [CLI, ...args], { reject: false, all: true, ...options });
 }

@@ -23,25 +23,26 @@ export const SHAPES_IN_WORDS =
 /**
  * @param {unknown} exported  the export's value (load-export.js)
  * @param {{ file: string, export: string }} app  for messages
- * @returns {Promise<{ server: import('node:net').Server, shape: string }>}  the server is not listening; shape in words
- *   ("a factory returning a Fastify app"), for the preflight to say
+ * @returns {Promise<{ server: import('node:net').Server, shape: string, app: unknown }>}  the server is not listening;
+ *   shape in words ("a factory returning a Fastify app"), for the preflight to say; app: what it was made of (the
+ *   handler, or the instance a factory returned), whose route table the preflight reads (route-table.js)
  */
 export async function buildUserServer(exported, app) {
   const label = `export \`${app.export}\` of ${app.file.replace(/^\/lab\/user\//, '')}`;
   const value = isThenable(exported) ? await exported : exported;
   if (typeof value === 'function' && value.length >= 2)
-    return { server: serveListener(value), shape: 'a (req, res) handler' };
+    return { server: serveListener(value), shape: 'a (req, res) handler', app: value };
   if (typeof value === 'function') {
     const built = await value();
     const found = await toServer(built, label);
-    if (found) return { ...found, shape: `a factory returning ${found.shape}` };
+    if (found) return { ...found, shape: `a factory returning ${found.shape}`, app: built };
     throw invalidShape(
       `${label} takes fewer than two parameters, so it was called as a factory, but it returned ${describeValue(built)}`,
       built,
     );
   }
   const found = await toServer(value, label);
-  if (found) return found;
+  if (found) return { ...found, app: value };
   throw invalidShape(`${label} is ${describeValue(value)}`, value);
 }
 

@@ -1,7 +1,7 @@
 // What a host can give a run at best: equal tasks on chains (threads that each run their tasks one after
 // another) sharing `cpus` CPUs fairly. The arithmetic of the workloads' capacity models (workloads/*.js
 // `model`); the runner calibrates and calls them (runner/model/). Pure: no clock, no process.
-import { dealRoundRobin, listTaskIndexes } from '../spread/deal.js';
+import { dealRoundRobin, listTaskIndexes } from './deal.js';
 
 /**
  * When the first task and the last task end, for chains of equal tasks that start together and share `cpus`

@@ -32,9 +32,9 @@ export function hasNamedPoolThreads(uvVersion) {
  * @param {number[]} pids  processes to watch from now on; addProcess adds forked ones
  * @param {{ listPids?: () => number[] }} [options]  listPids: processes found anew at every sample (a start command's
  *   tree, whose forks are not ours to hear of), watched besides `pids`
- * @returns {{ addProcess(pid: number): void, sample(): void, stop(): { peakThreads: number|null, poolThreads:
- *   number|null } }}
- *   stop() must come after every task has ended and before any watched process exits.
+ * @returns {{ addProcess(pid: number): void, sample(): void,
+ *   stop(): { peakThreads: number|null, poolThreads: number|null } }}  stop() must come after every task has ended
+ *   and before any watched process exits.
  */
 export function startThreadSampler(pids, { listPids = () => [] } = {}) {
   const watched = [...pids];

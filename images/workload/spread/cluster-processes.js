@@ -6,7 +6,7 @@
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { dealRoundRobin, listTaskIndexes } from './deal.js';
+import { dealRoundRobin, listTaskIndexes } from '../lib/deal.js';
 import { awaitReady, followUnit } from './follow-unit.js';
 import { prepareThreads } from './worker-threads.js';
 

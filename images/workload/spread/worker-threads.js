@@ -8,7 +8,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { getWorkload } from '../workloads/index.js';
-import { dealRoundRobin } from './deal.js';
+import { dealRoundRobin } from '../lib/deal.js';
 import { awaitReady, followUnit } from './follow-unit.js';
 import { runThreadTasks } from './run-thread-tasks.js';
 

@@ -45,18 +45,7 @@ function pickExport(namespace, name) {
 export function explainImportError(error, file) {
   const text = `${error?.code ?? ''} ${error?.message ?? error}`;
   const addon = /(\/\S+\.node)\b/.exec(error?.message ?? '')?.[1];
-  if (error?.code === 'ERR_DLOPEN_FAILED' || (addon && FOREIGN_BINARY.test(text))) {
-    const where = addon ? shortPath(addon) : 'a native addon';
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(addon ?? '')?.[1];
-    return new WorkloadError(
-      'ERR_ADDON_UNLOADABLE',
-      `the native addon ${pkg ? `of package \`${pkg}\` ` : ''}(${where}) does not load on Linux ${process.arch} with Node.js ${process.version}: ` +
-        `${firstLine(error.message)}. It was built for another platform (a node_modules installed on macOS or Windows, say). ` +
-        `Fix: install it for Linux inside a container, e.g. \`docker run --rm -v "$PWD":/w -w /w node:${process.versions.node.split('.')[0]} npm rebuild${pkg ? ` ${pkg}` : ''}\`, ` +
-        'or keep a separate node_modules for the lab and point `root:` at it',
-      { cause: error },
-    );
-  }
+  if (error?.code === 'ERR_DLOPEN_FAILED' || (addon && FOREIGN_BINARY.test(text))) return explainAddon(error, addon);
   if (error?.code === 'ERR_MODULE_NOT_FOUND' || error?.code === 'MODULE_NOT_FOUND') {
     return new WorkloadError(
       'ERR_USER_MODULE',
@@ -68,6 +57,20 @@ export function explainImportError(error, file) {
   return new WorkloadError(
     'ERR_USER_MODULE',
     `${shortPath(file)} failed while loading: ${firstLine(error?.stack ?? String(error)).replaceAll('/lab/user/', '')}`,
+    { cause: error },
+  );
+}
+
+// A native addon built for another platform: which package, and how to build it for Linux.
+function explainAddon(error, addon) {
+  const where = addon ? shortPath(addon) : 'a native addon';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(addon ?? '')?.[1];
+  return new WorkloadError(
+    'ERR_ADDON_UNLOADABLE',
+    `the native addon ${pkg ? `of package \`${pkg}\` ` : ''}(${where}) does not load on Linux ${process.arch} with Node.js ${process.version}: ` +
+      `${firstLine(error.message)}. It was built for another platform (a node_modules installed on macOS or Windows, say). ` +
+      `Fix: install it for Linux inside a container, e.g. \`docker run --rm -v "$PWD":/w -w /w node:${process.versions.node.split('.')[0]} npm rebuild${pkg ? ` ${pkg}` : ''}\`, ` +
+      'or keep a separate node_modules for the lab and point `root:` at it',
     { cause: error },
   );
 }

@@ -21,6 +21,8 @@
 //   primaryMetrics            optional; [{ column, better: 'lower' | 'higher', label }], the first one is
 //                             what speedup and adaptive repetitions use; default wall_ms (lower is better)
 //   latencyPercentiles        optional; [[label, column]] drawn as report.html's latency percentile chart
+//   describeTask(params)      optional; what one task does, exactly, in words ("argon2.hash …, then
+//                             argon2.verify of that hash …"): docs/findings.md sets it beside a post's operation
 //   fixedWork                 optional; true: every task does the same work, so CPU time per task is steady
 //                             and the runner reads its deviation from the cell's median (cpu_per_task_dev_pct)
 //   -- what runs in the container (a CPU workload):

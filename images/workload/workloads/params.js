@@ -63,18 +63,24 @@ function checkValue(schema, value, path) {
   if (type === 'object' && !schema.properties) return isPlainObject(value) ? undefined : fail('an object');
   if (type === 'object') return checkObject(schema.properties, value, path, `a key of ${path.at(-1)}`);
   if (type === 'integer' || type === 'number') return checkNumber(schema, value, fail);
-  if (type === 'array') {
-    if (!Array.isArray(value)) return fail('a list');
-    if (schema.minItems !== undefined && value.length < schema.minItems)
-      return fail(`a list of at least ${schema.minItems}`);
-    for (const [index, item] of value.entries()) {
-      const problem = schema.items && checkValue(schema.items, item, [...path, index]);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
+  if (type === 'array') return checkArray(schema, value, path, fail);
   if (type === 'null') return value === null ? undefined : fail('null');
   if (type !== undefined && typeof value !== type) return fail(article(type));
+  return checkText(schema, value, fail);
+}
+
+function checkArray(schema, value, path, fail) {
+  if (!Array.isArray(value)) return fail('a list');
+  if (schema.minItems !== undefined && value.length < schema.minItems)
+    return fail(`a list of at least ${schema.minItems}`);
+  for (const [index, item] of value.entries()) {
+    const problem = schema.items && checkValue(schema.items, item, [...path, index]);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function checkText(schema, value, fail) {
   if (schema.minLength !== undefined && value.length < schema.minLength)
     return fail(`text of at least ${schema.minLength} characters`);
   if (schema.pattern && !new RegExp(schema.pattern).test(value)) return fail(`text matching ${schema.pattern}`);

@@ -13,6 +13,11 @@ export const description =
   'crypto.pbkdf2 calls started at once. Async calls queue on the libuv thread pool (UV_THREADPOOL_SIZE), ' +
   'so they finish in waves of pool size; sync calls block the thread that makes them.';
 
+/** What one task does, exactly, in words (the published findings set it beside a post's operation). */
+export function describeTask({ iterations, keylen, digest, sync }) {
+  return `crypto.pbkdf2${sync ? 'Sync' : ''}('password', 'salt', ${iterations}, ${keylen}, '${digest}')`;
+}
+
 // Every task does the same work: the runner compares each run's CPU time per task with its cell's
 // (cpu_per_task_dev_pct).
 export const fixedWork = true;

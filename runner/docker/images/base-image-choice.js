@@ -16,12 +16,12 @@ export function formatOfficialImage(major, template = process.env.LAB_OFFICIAL_I
 }
 
 /**
- * @param {object} engine  { inspect(ref) → id|undefined, pull(ref) → void (throws why not), buildLocal() →
- *   {tag,id,nodeVersion},
- *   hasLocal() → bool (the offline base exists), canBuildLocal() → bool (root), fixCommand(major) → string }
+ * @param {object} engine  { inspect(ref) → id|undefined, pull(ref) → void (throws why not),
+ *   buildLocal() → {tag,id,nodeVersion}, hasLocal() → bool (the offline base exists), canBuildLocal() → bool (root),
+ *   fixCommand(major) → string }
  * @param {{ major: number, choice: string, template?: string }} request
- * @returns {Promise<{ source: 'official'|'named'|'local', tag: string, id: string, nodeVersion?: string, note?: string
- *   }>}
+ * @returns {Promise<{ source: 'official'|'named'|'local', tag: string, id: string, nodeVersion?: string,
+ *   note?: string }>}
  */
 export async function resolveBaseImage(engine, { major, choice, template }) {
   if (choice === 'local') {

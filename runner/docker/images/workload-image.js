@@ -26,10 +26,10 @@ const SOURCE_LABEL = 'node-threads-lab.base-source';
  * building only what is missing. onProgress receives one line of text per step, such as
  * `node24 import: importing <tag>`; an unchanged tree yields two lines per major: where its Node
  * comes from (`node24 base: node:24-bookworm-slim (official) ...`) and `node24 cached: <tag> is up to date`.
- * @param {{ nodeMajors?: number[], requests?: { major: number, choice: string }[] }} options  requests: majors with an
- *   image choice
- * @returns {Promise<Map<number|string, { tag: string, id: string, nodeVersion: string, source: string, base: string
- *   }>>}  keyed by imageKey()
+ * @param {{ nodeMajors?: number[], requests?: { major: number, choice: string }[] }} options  requests: majors with
+ *   an image choice
+ * @returns {Promise<Map<number|string, { tag: string, id: string, nodeVersion: string, source: string,
+ *   base: string }>>}  keyed by imageKey()
  */
 export async function ensureImages(
   docker,

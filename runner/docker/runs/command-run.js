@@ -19,12 +19,11 @@ const WATCHER_READY_TIMEOUT_MS = 30_000;
 
 /**
  * @param {import('dockerode')} docker
- * @param {{ image: string, watcherImage: string, argv: string[], tasks: number, env: Record<string,string>, limits:
- *   object,
- *           mounts: object[], workingDir?: string, labels: Record<string,string>, timeoutMs: number }} spec  timeoutMs
- *           bounds all tasks
- * @returns {Promise<{ tasks: object[], timedOut: boolean, aborted: boolean, containerMs: number, containerId: string
- *   }>}
+ * @param {{ image: string, watcherImage: string, argv: string[], tasks: number, env: Record<string,string>,
+ *           limits: object, mounts: object[], workingDir?: string, labels: Record<string,string>,
+ *           timeoutMs: number }} spec  timeoutMs bounds all tasks
+ * @returns {Promise<{ tasks: object[], timedOut: boolean, aborted: boolean, containerMs: number,
+ *   containerId: string }>}
  */
 export async function runCommandTasks(docker, spec, { signal } = {}) {
   const began = performance.now();

@@ -1,5 +1,5 @@
-// The Docker backend (backend/contract.js): run-matrix.js only calls execute(run), so unit tests drive the whole
-// pipeline with a fake executor of canned results, the contract's other implementation.
+// The Docker backend (backend/contract.js): the run loop only calls execute(run) through a lane, so unit tests drive
+// the whole pipeline on the contract's other implementation, the fake backend of canned results (backend/fake.js).
 import { getWorkload } from '../../domain/workloads.js';
 import { backendLost } from '../../backend/contract.js';
 import { planLoaderLimits } from '../../plan/loader-limits.js';

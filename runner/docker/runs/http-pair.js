@@ -15,9 +15,8 @@ const SERVER_EXIT_GRACE_MS = 15_000;
 /**
  * @param {import('dockerode')} docker
  * @param {{ image: string, labels: Record<string,string>, timeoutMs: number,
- *           server: { env: Record<string,string>, limits: object }, loader: { env: Record<string,string>, limits:
- *           object } }} spec
- *   timeoutMs bounds the whole pair
+ *           server: { env: Record<string,string>, limits: object },
+ *           loader: { env: Record<string,string>, limits: object } }} spec  timeoutMs bounds the whole pair
  * @param {{ signal?: AbortSignal }} [options]
  */
 export async function runHttpPair(docker, { image, labels, timeoutMs, server, loader }, { signal } = {}) {

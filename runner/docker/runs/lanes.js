@@ -7,8 +7,8 @@ import { placeLimits } from '../../plan/slots.js';
 import { sampleHostCpu } from './sample-host.js';
 
 /**
- * @param {{ name: string, executor: { execute(run, opts): Promise<object> }, watchdog: { signal: AbortSignal }, slots:
- *   object[] }} engine
+ * @param {{ name: string, executor: { execute(run, opts): Promise<object> }, watchdog: { signal: AbortSignal },
+ *   slots: object[] }} engine
  * @returns {{ id: string, engine: string, slot: object, execute(run, opts): Promise<object> }[]}
  */
 export function createLanes(engine) {

@@ -2,7 +2,10 @@
 // check per command, so a typo in an export name or an image tag is exit 2 with file:line:col, not
 // dozens of failed rows. A script's preflight also calls the function once (a primer, not
 // measured): the numeric keys it returns become the user_<key> columns, which runs.csv's header
-// needs before any row exists. A command's primer is one unmeasured run of the command itself.
+// needs before any row exists. A command's primer is one unmeasured run of the command itself. An http app
+// (`app`) and a service's own start command (`start`) are started once and sent the request every run will send:
+// an answer with another status than `status` stops the matrix here, with the request, the status and the first
+// line of the body, rather than failing every run of it.
 import path from 'node:path';
 import { readLastLineNumbers } from '../../../images/workload/lib/user-numbers.js';
 import { getWorkload } from '../../domain/workloads.js';
@@ -38,7 +41,11 @@ export async function preflightUserCode(docker, { plans, images, config, onProgr
         onProgress,
       };
       const found =
-        check.kind === 'command' ? await preflightCommand(context, check) : await preflightModule(context, check);
+        check.kind === 'command'
+          ? await preflightCommand(context, check)
+          : check.kind === 'start'
+            ? await preflightStart(context, check)
+            : await preflightModule(context, check);
       for (const key of found) keys.add(key);
     }
     plan.userColumns ??= [...keys].map((key) => `user_${key}`);
@@ -50,6 +57,13 @@ function describeCheck(plan, cell) {
   const { params } = cell.container;
   if (getWorkload(cell.workload).external)
     return { kind: 'command', key: JSON.stringify([params.image, params.argv, params.root]), at };
+  if (getWorkload(cell.workload).serves && params.start !== undefined)
+    return {
+      kind: 'start',
+      key: JSON.stringify(['start', params.start, params.port, params.request, cell.container.mounts, cell.nodeMajor]),
+      target: params,
+      at,
+    };
   const userCode = getWorkload(cell.workload).userCode;
   const target = userCode && userCode.at.reduce((object, key) => object?.[key], params);
   if (!target?.file) return null;
@@ -67,16 +81,11 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
     path.join(cell.container.mounts[0].source, target.file.replace(/^\/lab\/user\//, '')),
   );
   onProgress(`${shown} export \`${target.export}\``);
-  const raw = await runContainer(docker, {
-    image,
-    env: { LAB_PREFLIGHT: JSON.stringify({ kind, file: target.file, export: target.export, args: target.args ?? {} }) },
-    limits: cell.limits,
-    mounts: cell.container.mounts,
-    timeoutMs: plan.experiment.timeout * 1000,
-    entrypoint: PREFLIGHT_ENTRYPOINT,
-    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
-  });
-  const report = raw.exitCode === 0 && !raw.timedOut ? readPreflightReport(raw.stdout) : null;
+  const request = kind === 'app' ? describeRequest(target) : undefined;
+  const { raw, report } = await runPreflight(
+    { docker, plan, cell, image },
+    { kind, file: target.file, export: target.export, args: target.args ?? {}, request },
+  );
   if (!report) {
     const reason = describePreflightFailure(raw, { timeoutS: plan.experiment.timeout });
     const exportIssue = /has no export|is a \w+, not a function/.test(reason);
@@ -102,8 +111,71 @@ async function preflightModule({ docker, plan, cell, image, config, onProgress }
     );
   }
   if (report.shape) onProgress(`${shown} export \`${target.export}\`: ${report.shape}`);
+  if (request) checkAnswer(config, at, request, target.status, report.answer, onProgress);
   if (report.callError) onProgress(`the first call of ${shown} threw (${report.callError}); every run will record it`);
   return report.columns;
+}
+
+// The service's own start command, started as a run starts it (the cell's environment and limits), sent the request.
+async function preflightStart({ docker, plan, cell, image, config, onProgress }, { target, at }) {
+  const shown = Array.isArray(target.start) ? target.start.join(' ') : target.start;
+  const request = describeRequest(target.request);
+  onProgress(`\`${shown}\`: started once and sent ${request.method} ${request.path}`);
+  const { raw, report } = await runPreflight(
+    { docker, plan, cell, image },
+    {
+      kind: 'start',
+      start: target.start,
+      port: target.port,
+      ready: target.ready,
+      readyTimeout: target.readyTimeout,
+      request,
+    },
+    cell.env,
+  );
+  if (!report)
+    throw locatedError(
+      config,
+      [...at, 'start'],
+      `preflight of \`${shown}\`: ${describePreflightFailure(raw, { timeoutS: plan.experiment.timeout })}`,
+      'start it by hand the way the file says (the same command, port and environment) and fix what stops it',
+    );
+  checkAnswer(config, [...at, 'request'], request, target.request?.status ?? 200, report.answer, onProgress);
+  return [];
+}
+
+// One preflight container with the cell's limits and mount: its raw outcome, and its report (null when none).
+async function runPreflight({ docker, plan, cell, image }, spec, env = {}) {
+  const raw = await runContainer(docker, {
+    image,
+    env: { ...env, LAB_PREFLIGHT: JSON.stringify(spec) },
+    limits: cell.limits,
+    mounts: cell.container.mounts,
+    timeoutMs: plan.experiment.timeout * 1000,
+    entrypoint: PREFLIGHT_ENTRYPOINT,
+    labels: { [LABELS.experiment]: plan.experiment.name, [LABELS.run]: 'preflight' },
+  });
+  return { raw, report: raw.exitCode === 0 && !raw.timedOut ? readPreflightReport(raw.stdout) : null };
+}
+
+/** The request every run sends, as the preflight sends it once. */
+export function describeRequest({ method = 'GET', path: route = '/', headers = {}, body = '' } = {}) {
+  return { method, path: route, headers, body };
+}
+
+/** An answer with another status than the one expected stops the matrix (exit 2), before any measured run. */
+export function checkAnswer(config, at, request, status = 200, answer, onProgress = () => {}) {
+  if (!answer) return;
+  if (answer.status === status) {
+    onProgress(`${request.method} ${request.path} answered ${answer.status}`);
+    return;
+  }
+  throw locatedError(
+    config,
+    [...at, 'path'],
+    `${request.method} ${request.path} answered ${answer.status}, not the ${status} expected${answer.firstLine ? `: ${answer.firstLine}` : ' (empty body)'}`,
+    'write a request your app serves (`method`, `path`, `headers`, `body`), or the status it answers with (`status`); no run was measured',
+  );
 }
 
 async function preflightCommand({ docker, plan, cell, image: labImage, config, onProgress }, { at }) {

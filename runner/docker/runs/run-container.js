@@ -13,11 +13,10 @@ export const OUTPUT_DRAIN_MS = 5000;
 
 /**
  * @param {import('dockerode')} docker
- * @param {{ image: string, env: Record<string,string>, limits: {nanoCpus?: number, cpusetCpus?: string, memoryBytes?:
- *   number},
- *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], entrypoint?: string[], networkMode?:
- *           string,
- *           mounts?: { source: string, target: string }[], workingDir?: string }} spec
+ * @param {{ image: string, env: Record<string,string>,
+ *           limits: {nanoCpus?: number, cpusetCpus?: string, memoryBytes?: number},
+ *           timeoutMs: number, labels: Record<string,string>, cmd?: string[], entrypoint?: string[],
+ *           networkMode?: string, mounts?: { source: string, target: string }[], workingDir?: string }} spec
  * @param {{ signal?: AbortSignal }} [options]  abort = stop and remove now (Ctrl-C)
  * @returns {Promise<{ exitCode: number|null, stdout: string, stderr: string, oomKilled: boolean, timedOut: boolean,
  *           aborted: boolean, containerMs: number, containerId: string }>}

@@ -1,5 +1,6 @@
-// The one command and its subcommands, as a person runs them: help, did-you-mean, --json that parses, the npm
-// script aliases with paths relative to where they were typed, and which folder a path is relative to.
+// The one command and its subcommands, as a person runs them: help (alone, --help, help COMMAND), did-you-mean and
+// every option mistake in the project's words, --json that parses, the npm script aliases with paths relative to
+// where they were typed, and which folder a path is relative to.
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,20 +19,33 @@ const cli = (args, options = {}) =>
   execa('node', [CLI, ...args], { cwd: ROOT, reject: false, env: CLEAN_ENV, extendEnv: false, ...options });
 
 describe('help', () => {
-  test('--help lists every subcommand and the exit statuses, exit 0', async () => {
-    const { stdout, exitCode } = await cli(['--help']);
-    expect(exitCode).toBe(0);
-    for (const { name, summary } of SUBCOMMANDS)
-      expect(stdout).toMatch(
-        new RegExp(`^  ${name} +${summary.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
-      );
-    for (const [status] of EXIT_STATUSES) expect(stdout).toMatch(new RegExp(`^  ${status} `, 'm'));
-  });
+  test.each([[[]], [['--help']], [['help']]])(
+    '%j lists every subcommand and the exit statuses, exit 0',
+    async (args) => {
+      const { stdout, stderr, exitCode } = await cli(args);
+      expect([exitCode, stderr]).toEqual([0, '']);
+      expect(stdout).toMatch(/^Usage: node-threads-lab COMMAND \[options\]\n/);
+      for (const { name, summary } of SUBCOMMANDS)
+        expect(stdout).toMatch(
+          new RegExp(`^  ${name} +${summary.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'),
+        );
+      for (const [status] of EXIT_STATUSES) expect(stdout).toMatch(new RegExp(`^  ${status} `, 'm'));
+    },
+  );
 
   test.each(SUBCOMMANDS.map(({ name }) => name))('%s --help: its own usage, exit 0', async (name) => {
     const { stdout, exitCode } = await cli([name, '--help']);
     expect(exitCode).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^Usage: node-threads-lab ${name === 'run' ? '\\[run\\]' : name}`));
+    expect(stdout).toMatch(new RegExp(`^Usage: node-threads-lab ${name}`));
+  });
+
+  test.each(SUBCOMMANDS.map(({ name }) => name))('help %s prints what %s --help prints', async (name) => {
+    const [asked, given] = await Promise.all([cli(['help', name]), cli([name, '--help'])]);
+    expect([asked.exitCode, asked.stdout]).toEqual([0, given.stdout]);
+  });
+
+  test('--version and -v print the version, exit 0', async () => {
+    for (const flag of ['--version', '-v']) expect((await cli([flag])).stdout).toMatch(/^node-threads-lab \d+\.\d+/);
   });
 });
 
@@ -39,13 +53,31 @@ describe('mistakes get a "did you mean", exit 2', () => {
   test.each([
     [['reprot', 'x'], "Unknown command 'reprot' (did you mean `node-threads-lab report`?)"],
     [['matrix'], "Unknown command 'matrix' (did you mean `node-threads-lab run`?)"],
-    [['--dry-run'], "Unknown option '--dry-run': did you mean `node-threads-lab plan`, or --plan?"],
+    [['--dry-run'], "No command before '--dry-run' (did you mean `node-threads-lab plan`?)"],
+    [['--config', 'x.yml'], "No command before '--config' (did you mean `node-threads-lab run --config x.yml`?)"],
+    [['help', 'plna'], "Unknown command 'plna' (did you mean `node-threads-lab plan`?)"],
     [['run', '--onyl', 'x'], "Unknown option '--onyl' (did you mean --only?)"],
     [['plan', '--dry-run'], "Unknown option '--dry-run': plan never starts a container anyway"],
     [['compare', '--treshold', '5%', 'a', 'b'], "Unknown option '--treshold' (did you mean --threshold?)"],
+    [['report', '--jsn'], "Unknown option '--jsn' (did you mean --json?)"],
   ])('%j', async (args, message) => {
     const { stderr, exitCode } = await cli(args);
     expect(stderr).toContain(message);
+    expect(exitCode).toBe(2);
+  });
+
+  // Node's parser says these to a program's author, with an unbalanced quote; the person gets what to write.
+  test.each([
+    [['plan', '--only'], '--only needs a value: write --only NAME'],
+    [['plan', '--only', '--json'], '--only needs a value, and the word after it is another option: write --only NAME'],
+    [['plan', '--json=yes'], '--json takes no value: write --json alone'],
+    [['run', '--quiet=1'], '--quiet takes no value: write --quiet alone'],
+    [['plan', 'extra'], "Unexpected argument 'extra': plan takes options only (they start with --)"],
+    [['compare', 'a', 'b', '--threshold'], '--threshold needs a value: write --threshold PCT'],
+  ])('%j', async (args, message) => {
+    const { stderr, exitCode } = await cli(args);
+    expect(stderr.split('\n')[0]).toBe(message);
+    expect(stderr).not.toMatch(/To specify|argument missing|does not take an argument/);
     expect(exitCode).toBe(2);
   });
 });
@@ -107,7 +139,7 @@ describe('--json: one document on stdout, nothing else there', () => {
   test('plan --json, and warnings stay on stderr', async () => {
     const { stdout, exitCode } = await cli(['plan', '--json', '--seed', '3']);
     expect(exitCode).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ count: 32, seed: 3, experiments: [{ name: 'pool-vs-cores' }] });
+    expect(JSON.parse(stdout)).toMatchObject({ count: 24, seed: 3, experiments: [{ name: 'pool-vs-cores' }] });
     const dir = mkdtempSync(join(tmpdir(), 'cli-json-'));
     // A quota above its cpuset's CPUs is valid but surely unmeant: a warning.
     writeFileSync(
@@ -145,6 +177,39 @@ describe('--json: one document on stdout, nothing else there', () => {
     expect(compared).toMatchObject({ gate: 'failed', file: out });
     expect(compared.regressions.length).toBeGreaterThan(0);
     expect(compared.regressions.every((row) => row.regression && row.verdict === 'worse')).toBe(true);
+  });
+});
+
+describe('--json on the commands that write files: what they wrote', () => {
+  test('report --json: each folder rebuilt, and the files written in it', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cli-json-')), 'folder');
+    cpSync(FIXTURE, dir, { recursive: true });
+    const { stdout, stderr, exitCode } = await cli(['report', dir, '--json']);
+    expect([exitCode, stderr]).toEqual([0, '']);
+    expect(JSON.parse(stdout)).toEqual({
+      folders: [{ dir, files: expect.arrayContaining([join(dir, 'results.json'), join(dir, 'report.md')]) }],
+    });
+  });
+
+  test('init --json: the file, its kind, the CPUs, the budgets and the memory limit written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-json-'));
+    writeFileSync(join(dir, 'hash.js'), 'export default function hash() {\n  return 1;\n}\n');
+    const { stdout, exitCode } = await cli(['init', '--script', 'hash.js', '--cpus', '1', '--json'], {
+      cwd: dir,
+      // No engine here: init counts this machine's CPUs instead, and says so.
+      env: { ...CLEAN_ENV, DOCKER_HOST: 'unix:///nonexistent.sock' },
+    });
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      file: join(dir, 'experiments.yml'),
+      kind: 'script',
+      cpus: { count: expect.any(Number), source: expect.any(String) },
+      budgets: { values: [1], from: '--cpus' },
+      memory: null,
+      notices: [],
+      request: null,
+      warnings: [],
+    });
   });
 });
 

@@ -11,7 +11,8 @@ import { collectClaimsStatuses, gateClaims, gateRun, parseFailOn } from '../../.
 import { parseYaml, validateConfig } from '../../../runner/config/load-config.js';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
+import { createFakeExecutor, fakeResult } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FIXTURE = join(ROOT, 'test/fixtures/results/pool-vs-cores');
@@ -69,7 +70,7 @@ describe("run --fail-on: the gate over a matrix's folders", () => {
     const executor = createFakeExecutor((run) => ({ result: fakeResult(run, { wall_ms: wall(run) }) }));
     const outcome = await runExperiments({
       jobs: prepareJobs({ plans, out, resultsRoot: out }),
-      executor,
+      lanes: [createLane(executor)],
       events,
       context: { config: { file: 'gate.yml' }, engine: {}, images: new Map(), project: {}, argv: [], seed: 3 },
     });

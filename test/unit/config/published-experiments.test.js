@@ -130,18 +130,16 @@ describe(path.basename(FILE), () => {
     for (const name of ['sum-1e9', 'sum-1e9-closure', 'sum-1e9-local'])
       expect(controls(name).every(Boolean)).toBe(true);
     expect(controls('sum-1e9-post')).toEqual([false, false]);
-    // The sum post timed spawn and sum together; the ab post's point is the first answer of a burst.
+    // The sum post timed spawn and sum together; the ab post read ab's time per request, a burst's last answer, with
+    // the first answer and the rate beside it (one metric a claim, the others never controls expecting "same").
     for (const name of ['sum-1e9-post', 'sum-1e7-post'])
       for (const claim of claims.filter((each) => each.experiment === name))
         expect(claim.metric).toBe('spawn_and_sum_ms');
     expect(
       claims
         .filter((claim) => claim.experiment === 'cluster-size')
-        .map(({ metric, control }) => [metric, control === true]),
-    ).toEqual([
-      ['burst_first_p50_ms', false],
-      ['burst_p50_ms', true],
-    ]);
+        .map(({ metric, control, beside }) => [metric, control === true, beside]),
+    ).toEqual([['burst_p50_ms', false, ['burst_first_p50_ms', 'requests_per_sec']]]);
     expect(config.experiments.find((experiment) => experiment.name === 'cluster-size').params.http).toMatchObject({
       load: 'burst',
       burst: { requests: 6 },

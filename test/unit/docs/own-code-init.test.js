@@ -73,9 +73,8 @@ test('init writes what the page shows', async () => {
   // And it plans: the budgets as numbers.
   const planned = await lab(dir, 'node-threads-lab plan --json');
   expect(planned.exitCode).toBe(0);
-  expect([...new Set(JSON.parse(planned.stdout).experiments[0].cells.map((cell) => cell.values.cpus))]).toEqual([
-    0.5, 1.5,
-  ]);
+  expect([...new Set(JSON.parse(planned.stdout).experiments[0].cells.map((cell) => cell.values.cpus))]).toEqual([1.5]);
+  expect(result.stderr).toContain('init: left out compose.yaml: service api (cpus "0.5")');
 });
 
 test('a manifest with a CPU amount that is no quantity: the message the page shows, exit 2', async () => {

@@ -140,10 +140,11 @@ test('--from: only the files named, paths as the experiments file sees them', ()
   });
   expect(read.looked).toBeNull();
   expect(read.files).toEqual(['manifests/deployment.yaml', 'manifests/compose.yaml']);
-  expect(read.budgets.map((budget) => budget.cpus)).toEqual([0.5, 1.5]);
-  expect(read.budgets[1].sources.map(describeSource)).toEqual([
+  const { budgets, memory } = combineBudgets(read.sources.filter((source) => source.role !== 'init'));
+  expect(budgets.map((budget) => budget.cpus)).toEqual([0.5, 1.5]);
+  expect(budgets[1].sources.map(describeSource)).toEqual([
     'manifests/deployment.yaml: Deployment/api, container api',
     'manifests/compose.yaml: service worker',
   ]);
-  expect(read.memory.docker).toBe('256m');
+  expect(memory.docker).toBe('256m');
 });

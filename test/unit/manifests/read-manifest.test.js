@@ -22,8 +22,9 @@ function readError(name, options) {
   throw new Error(`${name} was read without an error`);
 }
 
-test('a Deployment: each container of the pod (init containers are not the service), limits first', () => {
-  expect(read('deployment.yaml').sources.map(brief)).toEqual([
+test('a Deployment: each container of the pod, limits first; its init containers too, marked as such', () => {
+  const { sources } = read('deployment.yaml');
+  expect(sources.map(brief)).toEqual([
     {
       object: 'Deployment/api',
       container: 'api',
@@ -31,6 +32,17 @@ test('a Deployment: each container of the pod (init containers are not the servi
       memory: '512m (limits.memory 512Mi)',
     },
     { object: 'Deployment/api', container: 'log-shipper', cpu: null, memory: null },
+    {
+      object: 'Deployment/api',
+      container: 'migrate',
+      cpu: '4 (limits.cpu "4") at 13:27',
+      memory: '2g (limits.memory 2Gi)',
+    },
+  ]);
+  expect(sources.map((source) => [source.role, source.line])).toEqual([
+    ['container', 15],
+    ['container', 20],
+    ['init', 11],
   ]);
 });
 
@@ -107,6 +119,7 @@ test('an amount that is no quantity: each one, with its key path, position and w
 test('a Helm template is not read: a warning that says how to render it', () => {
   expect(read('helm/templates/deployment.yaml')).toEqual({
     sources: [],
+    services: [],
     warnings: [
       expect.objectContaining({
         message: 'not read: a Helm template (`{{ }}`), which is YAML only once rendered',
@@ -120,5 +133,5 @@ test('named with --from, a file with no Kubernetes object and no Compose service
   expect(readError('not-a-manifest.yaml', { named: true }).message).toBe(
     'holds no Kubernetes object (kind, apiVersion) and no Compose `services:`',
   );
-  expect(read('not-a-manifest.yaml')).toEqual({ sources: [], warnings: [] });
+  expect(read('not-a-manifest.yaml')).toEqual({ sources: [], services: [], warnings: [] });
 });

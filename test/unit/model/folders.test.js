@@ -1,7 +1,6 @@
 // The capacity model against the committed results folders (real runs of the published experiments, copied to
-// test/fixtures/results/): the data
-// is committed, so these are deterministic. What the model must get right on this 2-CPU host is where CPU
-// is the whole story: pbkdf2 in waves over the pool, at every quota.
+// test/fixtures/results/): the data is committed, so these are deterministic. What the model must get right on this
+// 2-CPU host is where CPU is the whole story: pbkdf2 in waves over the pool, at every quota.
 import { fileURLToPath } from 'node:url';
 import { readResults } from '../../../runner/results/read-results.js';
 import { summarizeCells } from '../../../runner/report/summary.js';

@@ -1,5 +1,5 @@
 import { expandMatrix } from '../../../runner/plan/expand.js';
-import { computeCellId } from '../../../runner/plan/cell-id.js';
+import { computeCellId } from '../../../runner/cells/cell-id.js';
 
 describe('expandMatrix', () => {
   test('cartesian product in a stable order: the first axis varies slowest', () => {

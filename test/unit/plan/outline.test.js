@@ -178,7 +178,7 @@ test('each claim with its resolved metric and direction; below on a rate with no
     [['latency_p99_ms', 'lower', 'better']],
   ]);
   // This config's http cells have no CPU budget, so their loader shares the CPUs: warned, but not this test's subject.
-  const unshared = (warning) => !warning.includes('the load generator will share');
+  const unshared = (warning) => !warning.includes('cannot be measured cleanly on this');
   expect(findPlanWarnings(plan, config).map(formatWarning).filter(unshared)).toEqual([
     expect.stringMatching(
       /^experiments\.yml:5:66: experiments\.web\.claims\[0\]\.expect: warning: below 0\.9 means worse here: with no `metric:` the claim is judged on requests_per_sec \(http's first primary metric\), where higher is better, so B \/ A below 0\.9 says workers=2 is worse than workers=0\n {2}write `metric: requests_per_sec` in the claim to say you mean it, `metric: latency_p99_ms` to judge p99 latency \(lower is better\), or, if you meant workers=2 is better, `above: 1\.11`$/,

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { parse } from 'csv-parse/sync';
 import { compareFolders, compareResults, formatComparison } from '../../../runner/report/compare.js';
 import { judgeGate, parseThreshold } from '../../../runner/verdicts/compare-cells.js';
 import { readResults } from '../../../runner/results/read-results.js';
@@ -67,6 +68,7 @@ describe('compareResults', () => {
       'verdict',
       'p_regression_holm',
       'regression',
+      'words',
     ]);
     expect(comparison.rows.map((row) => row.label)).toEqual(['cpus=1', 'cpus=2']);
   });
@@ -138,7 +140,9 @@ describe('compareResults', () => {
     expect(text).toMatch(/^cell\s+metric\s+n A\/B\s+median A/m);
     expect(text).toMatch(/^cpus=2\s+wall_ms\s+3\/3\s+100 ms\s+80 ms\s+0\.800?1? \[0\.\d+, 0\.\d+\]\s+\*\*\*/m);
     expect(text).toContain('Significance (that test): * p < 0.05, ** p < 0.01, *** p < 0.001');
-    expect(text).toContain('same only when the CI lies inside ±5%, otherwise inconclusive');
+    expect(text).toContain('"about the same" only when\nit lies inside ±5%; otherwise "not distinguishable"');
+    expect(text).toMatch(/^cpus=1 .* about the same$/m);
+    expect(text).toMatch(/^cpus=2 .* faster$/m);
     expect(text).toContain('with 2 comparisons');
     expect(text).toContain('Only in A');
   });
@@ -216,14 +220,11 @@ test('npm run compare -- DIR_A DIR_B --out FILE prints the table and writes the 
   expect(stdout).toContain(`wrote ${out}`);
   const csv = readFileSync(out, 'utf8').split('\r\n');
   expect(csv[0]).toBe(
-    'cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,p_regression_holm,regression',
+    'cell,cell_b,workload,cpus,cpuset,uv_threadpool_size,workers,cluster,node,metric,n_a,n_b,median_a,median_b,mean_a,mean_b,ratio,ratio_ci95_low,ratio_ci95_high,p_value,significance,verdict,p_regression_holm,regression,words',
   );
   // The four 20% gains are called better, the 25% loss worse. The unchanged cells are copies, but 3 runs cannot show
   // them "the same within 5%" except argon2 cpus=2 pool 1 (cv 1%): inconclusive, never "same" by default.
-  const verdicts = csv
-    .slice(1)
-    .filter(Boolean)
-    .map((line) => line.split(',').at(-3));
+  const verdicts = parse(readFileSync(out), { columns: true }).map((row) => row.verdict);
   expect(verdicts.filter((verdict) => verdict === 'better')).toHaveLength(4);
   expect(verdicts.filter((verdict) => verdict === 'worse')).toHaveLength(1);
   expect(verdicts.filter((verdict) => verdict === 'same')).toHaveLength(1);
@@ -389,4 +390,21 @@ describe('compare knows hosts', () => {
       estimates: METHODS[DEFAULT_COMPARISON.method].estimates,
     });
   });
+});
+
+test('a gate never passes on missing data: a cell with fewer than 2 runs that count on a side is exit 3, named', async () => {
+  // settling-busy-1: every run at cpus=2 was disturbed (the host gave them about 1 CPU of 2), so none counts.
+  const CLI = fileURLToPath(new URL('../../../runner/cli.js', import.meta.url));
+  const args = [CLI, 'compare', fixture('settling-race-1'), fixture('settling-busy-1'), '--threshold', '5'];
+  const { stdout, exitCode } = await execa('node', args, { reject: false });
+  expect(exitCode).toBe(3);
+  expect(stdout).toMatch(/^gate: NOT PASSED, 8 of 16 comparisons cannot be judged /m);
+  expect(stdout).toMatch(/^ {2}pbkdf2 cpus=2 uv_threadpool_size=1 wall_ms \(n 4\/0\): fewer than 2 runs that count$/m);
+  expect(stdout).not.toContain('gate: passed');
+  const json = await execa('node', [...args, '--json'], { reject: false });
+  expect(json.exitCode).toBe(3);
+  const document = JSON.parse(json.stdout);
+  expect(document.gate).toBe('incomplete');
+  expect(document.unjudged).toHaveLength(8);
+  expect(document.unjudged.every((row) => row.n_b === 0 && row.words.startsWith('not judged'))).toBe(true);
 });

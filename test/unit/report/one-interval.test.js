@@ -10,7 +10,7 @@ import { renderMarkdown } from '../../../runner/report/markdown.js';
 import { renderHtml } from '../../../runner/report/html.js';
 import { buildModelTables } from '../../../runner/report/model-table.js';
 import { centreInterval } from '../../../runner/stats/ratio.js';
-import { sampleOf } from '../../../runner/domain/cells.js';
+import { sampleOf } from '../../../runner/cells/cell.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const FOLDERS = ['test/fixtures/results'].flatMap((parent) =>

@@ -1,35 +1,108 @@
-// Every sentence form that puts a direction word beside a number — the advice's ratio words and bounds, a step's
-// verdict, a claim's change — checked against its numbers over a grid of ratios: no word the number contradicts, no
-// "1× slower", and the number in the words the one its interval is printed around.
-import { describeRatio } from '../../../runner/report/ratio-words.js';
+// Every sentence form that reads a ratio with its interval — the vocabulary itself, the advice's default against the
+// recommendation, a step along an axis, compare's rows, a claim's row — walked over intervals on each side of 1 and
+// of the margins: a direction word ("slower", "faster", "lower", "higher") only beside an interval that excludes 1,
+// "about the same" only inside the margin the question states, "not distinguishable" otherwise; no "1× slower", and
+// the number in the words the one its interval is printed around.
+import { describeRatio, formatApart, readInterval, READINGS } from '../../../runner/report/ratio-words.js';
 import { formatAnswer } from '../../../runner/report/advice.js';
 import { formatChange } from '../../../runner/report/verdict-words.js';
 import { buildVerdicts } from '../../../runner/report/verdicts.js';
+import { describeChange } from '../../../runner/report/compare.js';
+import { compareUnpaired } from '../../../runner/verdicts/compare-pair.js';
+import { judgeChange } from '../../../runner/verdicts/compare-cells.js';
 import { adviseCells } from '../../../runner/verdicts/advice.js';
 import { normalizeRecommend } from '../../../runner/config/check-recommend.js';
-import { formatRatio } from '../../../runner/verdicts/format-ratio.js';
 
-const RATIOS = [0.5, 0.9, 0.995, 0.9996, 1, 1.0004, 1.004, 1.1, 2];
-const WORDS = { true: { worse: 'slower', better: 'faster' }, false: { worse: 'lower', better: 'higher' } };
+const DIRECTION = /\b(slower|faster|lower|higher)\b/;
+const RATIOS = [0.5, 0.9, 0.96, 0.995, 0.9996, 1, 1.0004, 1.004, 1.04, 1.1, 2];
+// Half-widths of the interval on the log scale: from one that excludes 1 everywhere but at 1 to one wider than any
+// margin.
+const SPREADS = [0.0001, 0.01, 0.03, 0.08, 0.3];
+const MARGINS = [0.05, 0.1];
 
-describe.each([true, false])('ratio words, lower is better: %s', (lowerIsBetter) => {
-  test.each(RATIOS)('ratio %d: the word follows the number', (ratio) => {
-    const words = describeRatio(
-      { ratio, ci95_low: ratio * 0.98, ci95_high: ratio * 1.02 },
-      { lowerIsBetter, than: 'X' },
-    );
-    const shown = formatRatio(Math.max(ratio, 1 / ratio));
-    if (shown === '1') {
-      expect(words).toMatch(/^about the same as X \(ratio 1\.00 \[/);
-      return;
-    }
-    const [, number, word] = /^([\d.]+)× (\w+) than X/.exec(words);
-    expect(number).toBe(shown);
-    expect(word).toBe(ratio > 1 ? WORDS[lowerIsBetter].worse : WORDS[lowerIsBetter].better);
-    // The interval is around the number said: inverted with it when the ratio is below 1.
-    const [, low, high] = /\[([\d.]+), ([\d.]+)\]$/.exec(words);
+/**
+ * What a sentence may say, read back from its words: every "N× word than X [a, b]" must have a printed interval
+ * that lies wholly above 1 (the words invert a ratio below 1 with its interval), every "about the same (… [a, b],
+ * inside ±m%)" an interval inside the margin, every "not distinguishable (… [a, b])" one that contains 1 or leaves
+ * the margin. Returns the forms found, so a test can say it saw each.
+ */
+function checkWords(words, { margin = null } = {}) {
+  const forms = [];
+  for (const [, number, , low, high] of words.matchAll(
+    /([\d.]+)× (slower|faster|lower|higher) than [^[]*\[([\d.]+), ([\d.]+)\]/g,
+  )) {
+    expect(Number(low)).toBeGreaterThan(1);
     expect(Number(low)).toBeLessThanOrEqual(Number(number));
     expect(Number(high)).toBeGreaterThanOrEqual(Number(number));
+    expect(number).not.toBe('1');
+    forms.push('direction');
+  }
+  for (const [, low, high, shown] of words.matchAll(
+    /about the same as [^(]*\(ratio [\d.]+ \[([\d.]+), ([\d.]+)\], inside ±([\d.]+)%\)/g,
+  )) {
+    const m = Number(shown) / 100;
+    if (margin !== null) expect(m).toBeCloseTo(margin, 6);
+    expect(Number(low)).toBeGreaterThanOrEqual(1 - m - 0.0005);
+    expect(Number(high)).toBeLessThanOrEqual(1 + m + 0.0005);
+    forms.push('same');
+  }
+  for (const [, low, high] of words.matchAll(
+    /not distinguishable from [^(]*\(ratio [\d.]+ \[([\d.]+), ([\d.]+)\]\)/g,
+  )) {
+    const containsOne = Number(low) <= 1 && Number(high) >= 1;
+    const leavesMargin = margin === null || Number(low) < 1 - margin || Number(high) > 1 + margin;
+    expect(containsOne && leavesMargin).toBe(true);
+    forms.push('undistinguished');
+  }
+  // No direction word outside those forms (a bound's "at most 4% slower than the best" is a bound, not a reading).
+  const rest = words
+    .replace(/[\d.]+× (slower|faster|lower|higher) than [^[]*\[[^\]]*\]/g, '')
+    .replace(/at most [\d.<]+% slower than the best tried/g, '')
+    .replace(/the best tried is at most [\d.<]+(%|×) (higher|this)/g, '');
+  expect(rest).not.toMatch(/× (slower|faster|lower|higher)/);
+  return forms;
+}
+
+describe('the vocabulary: every interval on each side of 1 and of the margins', () => {
+  const seen = new Set();
+  afterAll(() => expect([...seen].sort()).toEqual(['direction', 'same', 'undistinguished']));
+  test.each(MARGINS.flatMap((margin) => [true, false].map((lowerIsBetter) => [margin, lowerIsBetter])))(
+    'margin %d, lower is better %s',
+    (margin, lowerIsBetter) => {
+      for (const ratio of RATIOS) {
+        for (const spread of SPREADS) {
+          const comparison = { ratio, ci95_low: ratio * Math.exp(-spread), ci95_high: ratio * Math.exp(spread) };
+          const words = describeRatio(comparison, { lowerIsBetter, than: 'X', margin });
+          const reading = readInterval(comparison, margin);
+          const excludesOne = comparison.ci95_low > 1 || comparison.ci95_high < 1;
+          expect(DIRECTION.test(words)).toBe(excludesOne);
+          if (excludesOne) {
+            const [, word] = /× (\w+) than/.exec(words);
+            const worse = ratio > 1;
+            expect(word).toBe(lowerIsBetter ? (worse ? 'slower' : 'faster') : worse ? 'lower' : 'higher');
+          } else if (reading === READINGS.same) expect(words).toMatch(/^about the same as X \(ratio /);
+          else expect(words).toMatch(/^not distinguishable from X \(ratio /);
+          for (const form of checkWords(words, { margin })) seen.add(form);
+        }
+      }
+    },
+  );
+
+  test('a verdict of a family may take a direction back, never add one the interval does not give', () => {
+    const narrow = { ratio: 1.1, ci95_low: 1.05, ci95_high: 1.15 };
+    const wide = { ratio: 1.1, ci95_low: 0.9, ci95_high: 1.3 };
+    const options = { lowerIsBetter: true, than: 'X', margin: 0.05 };
+    expect(describeRatio(narrow, { ...options, reading: READINGS.undistinguished })).toMatch(/^not distinguishable/);
+    expect(describeRatio(wide, { ...options, reading: READINGS.worse })).toMatch(/^not distinguishable/);
+    expect(describeRatio({ ratio: 1.03 }, options)).toBe('not distinguishable from X (ratio 1.03, no interval)');
+    expect(describeRatio({ ratio: NaN }, options)).toBe('not comparable with X (no ratio)');
+  });
+
+  test('a bound that excludes 1 narrowly never prints as 1', () => {
+    expect(formatApart(1.0004)).toBe('1.0004');
+    expect(formatApart(0.99996)).toBe('0.99996');
+    expect(formatApart(1)).toBe('1');
+    expect(formatApart(1.234)).toBe('1.23');
   });
 });
 
@@ -41,58 +114,74 @@ test("a change's sign follows its ratio; below the printing precision it is 0%",
   }
 });
 
-// Two cells whose wall_ms ratio B / A is `ratio`, 6 runs each with a little noise, one step apart in the pool.
-function pair(ratio) {
-  const runs = (factor) =>
-    [1, 1.01, 0.99, 1.005, 0.995, 1].map((jitter, i) => ({ wall_ms: 1000 * factor * jitter, repetition: i + 1 }));
-  const cell = (pool, factor) => ({
-    cell: `p${pool}`,
-    workload: 'pbkdf2',
-    values: { workload: 'pbkdf2', cpus: 2, uv_threadpool_size: pool },
-    runs: runs(factor),
-  });
-  return [cell(1, 1), cell(2, ratio)];
-}
-
-test.each([0.5, 0.97, 1, 1.03, 2])(
-  'a step at ratio %d: faster only with a negative change, slower only with a positive one',
-  (ratio) => {
-    const { steps } = buildVerdicts(pair(ratio), ['workload', 'cpus', 'uv_threadpool_size'], []);
-    for (const row of steps) {
-      const [, sign] = /wall_ms ([−+]?)[\d.]+%/.exec(row.words) ?? [];
-      if (row.verdict === 'faster') expect(sign).toBe('−');
-      if (row.verdict === 'slower') expect(sign).toBe('+');
-      if (/ faster$| slower$/.test(row.words)) expect(row.words.endsWith(row.verdict)).toBe(true);
-    }
-  },
-);
-
-test.each([0.5, 1, 2])('a claim at ratio %d: its B/A and its change agree in direction', (ratio) => {
-  const claim = { says: 'x', metric: null, compare: { uv_threadpool_size: [1, 2] }, where: {}, expect: { below: 1.5 } };
-  const rows = buildVerdicts(pair(ratio), ['workload', 'cpus', 'uv_threadpool_size'], [claim]).claims;
-  const row = rows.find((each) => each.kind === 'claim');
-  const [, ab, change] = /B\/A ([\d.]+) \[[^\]]+\] = ([−+]?[\d.]+%)/.exec(row.words);
-  if (Number(ab) < 1) expect(change.startsWith('−')).toBe(true);
-  if (Number(ab) > 1) expect(change.startsWith('+')).toBe(true);
-});
-
-test.each([
-  ['wall_ms', 'slower'],
-  ['requests_per_sec', 'lower'],
-])('the advice bound on %s reads "%s", and the default is said the way its ratio goes', (metric, word) => {
-  const http = metric === 'requests_per_sec';
+// Two cells whose wall_ms ratio B / A is `ratio`, 6 runs each with noise of `noise`, one step apart in the pool.
+function pair(ratio, noise = 0.01, metric = 'wall_ms') {
+  const jitters = [1, 1.01, 0.99, 1.005, 0.995, 1].map((jitter) => 1 + (jitter - 1) * (noise / 0.01));
+  const http = metric !== 'wall_ms';
   const cell = (pool, factor) => ({
     cell: `p${pool}`,
     workload: http ? 'http' : 'pbkdf2',
     values: { workload: http ? 'http' : 'pbkdf2', cpus: 2, uv_threadpool_size: pool },
-    runs: [1, 1.01, 0.99, 1.005].map((jitter, i) => ({ [metric]: 1000 * factor * jitter, repetition: i + 1 })),
+    runs: jitters.map((jitter, i) => ({ [metric]: 1000 * factor * jitter, repetition: i + 1 })),
   });
-  const [answer] = adviseCells(
-    [cell(2, 1), cell(4, 1.001)],
-    ['workload', 'cpus', 'uv_threadpool_size'],
-    normalizeRecommend({}),
+  return [cell(2, 1), cell(4, ratio)];
+}
+const AXES = ['workload', 'cpus', 'uv_threadpool_size'];
+const GRID = [0.5, 0.97, 0.99, 1, 1.01, 1.03, 1.06, 2].flatMap((ratio) =>
+  [0.002, 0.01, 0.05].map((noise) => [ratio, noise]),
+);
+
+test.each(GRID)('a step at ratio %d, noise %d: a direction only where its interval excludes 1', (ratio, noise) => {
+  const { steps } = buildVerdicts(pair(ratio, noise), AXES, []);
+  for (const row of steps) {
+    const { ci95_low: low, ci95_high: high } = row.comparison;
+    if (DIRECTION.test(row.words)) expect(low > 1 || high < 1).toBe(true);
+    if (/about the same/.test(row.words)) expect(low >= 0.95 && high <= 1.05).toBe(true);
+    if (/not distinguishable/.test(row.words))
+      expect(DIRECTION.test(row.words.replace(/the interval alone says \w+/, ''))).toBe(false);
+  }
+});
+
+test.each(GRID)('a claim at ratio %d, noise %d: its words carry no direction word', (ratio, noise) => {
+  const claim = { says: 'x', metric: null, compare: { uv_threadpool_size: [2, 4] }, where: {}, expect: { same: 0.05 } };
+  for (const row of buildVerdicts(pair(ratio, noise), AXES, [claim]).claims) expect(row.words).not.toMatch(DIRECTION);
+});
+
+describe.each([
+  ['wall_ms', true],
+  ['requests_per_sec', false],
+])('advice on %s: the default against the recommendation', (metric, lowerIsBetter) => {
+  test.each(GRID)('ratio %d, noise %d', (ratio, noise) => {
+    for (const within of MARGINS) {
+      const answers = adviseCells(pair(ratio, noise, metric), AXES, normalizeRecommend({ within, metric }));
+      for (const answer of answers) {
+        const words = formatAnswer(answer);
+        checkWords(words, { margin: within });
+        const comparison = answer.default?.comparison;
+        if (!comparison) continue;
+        const excludesOne = comparison.ci95_low > 1 || comparison.ci95_high < 1;
+        expect(/× (slower|faster|lower|higher) than the recommendation/.test(words)).toBe(excludesOne);
+        expect(words).toMatch(
+          lowerIsBetter ? /slower|faster|same|distinguishable|best/ : /lower|higher|same|distinguishable|best/,
+        );
+      }
+    }
+  });
+});
+
+test.each(GRID)("compare's words at ratio %d, noise %d, in the metric's direction", (ratio, noise) => {
+  const x = [1, 1.01, 0.99, 1.005, 0.995].map((jitter) => 1000 * (1 + (jitter - 1) * (noise / 0.01)));
+  const y = [1.005, 0.99, 1, 1.01, 0.995].map((jitter) => 1000 * ratio * (1 + (jitter - 1) * (noise / 0.01)));
+  const result = compareUnpaired(x, y);
+  for (const better of ['lower', 'higher']) {
+    for (const threshold of MARGINS) {
+      const { verdict } = judgeChange(result, better, threshold);
+      const words = describeChange(result, { verdict, better, threshold, n: [x.length, y.length] });
+      checkWords(words, { margin: threshold });
+      if (DIRECTION.test(words)) expect(result.ci95_low > 1 || result.ci95_high < 1).toBe(true);
+    }
+  }
+  expect(describeChange(result, { verdict: 'inconclusive', better: 'lower', threshold: 0.05, n: [4, 1] })).toBe(
+    'not judged: fewer than 2 runs that count in B',
   );
-  const words = formatAnswer(answer);
-  expect(words).toMatch(new RegExp(`(at most [\\d.]+% ${word} than the best tried|the best of those tried) \\(95%\\)`));
-  expect(words).not.toMatch(/ 1× /);
 });

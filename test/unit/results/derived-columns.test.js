@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor, FAKE_CONTEXT as CONTEXT, fakeResult } from '../../support/fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT, fakeResult } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
 
 test("cpu_per_task_dev_pct: each run's CPU time against its cell's median of ok runs, in percent", async () => {
   const config = {
@@ -40,7 +41,7 @@ test("cpu_per_task_dev_pct: each run's CPU time against its cell's median of ok 
   const out = mkdtempSync(join(tmpdir(), 'derived-'));
   await runExperiments({
     jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }),
-    executor,
+    lanes: [createLane(executor)],
     context: CONTEXT,
     events: new EventEmitter(),
   });

@@ -59,7 +59,7 @@ test('between two runs: the file is named, exit status 4, the run in flight stop
   expect(runs).toHaveLength(1);
   expect(tasks).toHaveLength(100);
   expect(tasks.every((task) => task.cell === runs[0].cell && task.repetition === runs[0].repetition)).toBe(true);
-  expect(stopped.files).toEqual(['run.json', 'runs.csv', 'tasks.csv']);
+  expect(stopped.files).toEqual(['claims.json', 'run.json', 'runs.csv', 'tasks.csv']);
   // Space freed: the three runs not done, each once.
   expect(resumed.calls).toBe(3);
   expect(rowsOf(resumed.runsCsv)).toHaveLength(4);

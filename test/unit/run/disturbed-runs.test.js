@@ -12,7 +12,8 @@ import { readResults } from '../../../runner/results/read-results.js';
 import { buildReport } from '../../../runner/report/build-report.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
 import { main as runCommandLine } from '../../../runner/cli.js';
-import { createFakeExecutor, FAKE_CONTEXT as CONTEXT, fakeResult } from '../../support/fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT, fakeResult } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
 
 const MAX_RERUNS = 2;
 
@@ -53,7 +54,13 @@ async function runPlan(plan, isDisturbed, { signal, resumed } = {}) {
   const out = resumed?.dir ?? mkdtempSync(join(tmpdir(), 'disturbed-'));
   const executor = createFakeExecutor(outcomeOf(isDisturbed));
   const jobs = prepareJobs({ plans: [plan], out, resultsRoot: out, resumed });
-  const outcome = await runExperiments({ jobs, executor, context: CONTEXT, signal, events: new EventEmitter() });
+  const outcome = await runExperiments({
+    jobs,
+    lanes: [createLane(executor)],
+    context: CONTEXT,
+    signal,
+    events: new EventEmitter(),
+  });
   return { out, executor, outcome };
 }
 
@@ -188,7 +195,7 @@ test('adaptive rounds judge precision on the undisturbed runs, and every run of 
   const out = mkdtempSync(join(tmpdir(), 'disturbed-'));
   await runExperiments({
     jobs: prepareJobs({ plans: [noisy], out, resultsRoot: out }),
-    executor,
+    lanes: [createLane(executor)],
     context: CONTEXT,
     events: new EventEmitter(),
   });
@@ -236,7 +243,7 @@ test('--resume keeps the disturbed rows and finishes the re-runs owed, never pas
 
 test('a resume keeps the choice its folder was started with: --keep-disturbed on a folder started without it is refused', async () => {
   const { out } = await runPlan(planOf(), () => false);
-  await expect(runCommandLine(['--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({
+  await expect(runCommandLine(['run', '--resume', out, '--keep-disturbed', '--plan'])).rejects.toMatchObject({
     code: 'ERR_USAGE',
     message: expect.stringMatching(/was started without it/),
   });

@@ -10,7 +10,7 @@ import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { checkCellsFit, cutSlots, placeLimits } from '../../../runner/plan/slots.js';
 import { runMatrix } from '../../../runner/run/run-matrix.js';
 import { dispatchRuns } from '../../../runner/run/dispatch-runs.js';
-import { createFakeExecutor, createFakeLanes } from '../../support/fake-executor.js';
+import { createFakeExecutor, createFakeLanes } from '../../../runner/backend/fake.js';
 
 function planOf(matrix, { repetitions = 1, include = [], seed = 1 } = {}) {
   const config = {

@@ -11,7 +11,9 @@ import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { checkResumable, readResumeState } from '../../../runner/results/resume.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { prepareJobs, runExperiments } from '../../../runner/run/run-experiments.js';
-import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../support/fake-executor.js';
+import { createFakeExecutor, FAKE_CONTEXT as CONTEXT } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
+import { buildClaimsRecord, checkClaimFixed, hashClaim } from '../../../runner/verdicts/claim-hash.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -40,13 +42,16 @@ test('two experiments: each gets its folder, run.json with the summary, runs.csv
   const seen = [];
   for (const name of ['experiment-start', 'run-end', 'reports', 'experiment-end'])
     events.on(name, () => seen.push(name));
-  const outcome = await runExperiments({ jobs, executor: createFakeExecutor(), context: CONTEXT, events });
+  const outcome = await runExperiments({ jobs, lanes: [createLane(createFakeExecutor())], context: CONTEXT, events });
   expect(outcome).toMatchObject({ stoppedBy: null, anyFailed: false });
   expect(outcome.experiments.map(({ outDir }) => outDir)).toEqual([join(out, 'a'), join(out, 'b')]);
   for (const { outDir } of outcome.experiments) {
     const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
     expect(info).toMatchObject({ seed: 7, planned_runs: 4, summary: { total: 4, ok: 4, failed: 0 } });
     expect(info.finished_at).toEqual(expect.any(String));
+    // The claims the runs were made for, fixed when they started (this config has none: an empty record).
+    const record = JSON.parse(readFileSync(join(outDir, 'claims.json'), 'utf8'));
+    expect(record).toMatchObject({ recorded: 'at the start of the runs', at: info.started_at, claims: [] });
     expect(readResults(outDir).runs).toHaveLength(4);
     for (const file of ['summary.csv', 'report.md', 'report.html']) expect(existsSync(join(outDir, file))).toBe(true);
   }
@@ -70,24 +75,47 @@ function runAbortingAfter(plan, out, count) {
   });
   return runExperiments({
     jobs: prepareJobs({ plans: [plan], out, resultsRoot: out }),
-    executor,
+    lanes: [createLane(executor)],
     context: CONTEXT,
     signal: controller.signal,
   });
 }
+
+test("claims.json records each claim's hash when the runs start, as the verdicts will read it", async () => {
+  const out = mkdtempSync(join(tmpdir(), 'api-'));
+  const config = configOf('a');
+  const claim = { says: 'cpus 2 halves it', metric: null, compare: { cpus: [1, 2] }, where: {}, expect: { below: 1 } };
+  config.experiments[0].claims = [claim];
+  const plans = planExperiments(config, { defaultNodeMajor: 24, seed: 7 });
+  const {
+    experiments: [{ outDir }],
+  } = await runExperiments({
+    jobs: prepareJobs({ plans, out, resultsRoot: out }),
+    lanes: [createLane(createFakeExecutor())],
+    context: CONTEXT,
+    events: new EventEmitter(),
+  });
+  const info = JSON.parse(readFileSync(join(outDir, 'run.json'), 'utf8'));
+  const record = JSON.parse(readFileSync(join(outDir, 'claims.json'), 'utf8'));
+  expect(record).toEqual(buildClaimsRecord([claim], info.started_at));
+  expect(record.claims).toEqual([{ says: 'cpus 2 halves it', hash: hashClaim(claim) }]);
+  expect(checkClaimFixed(claim, record)).toBe('fixed');
+  expect(checkClaimFixed({ ...claim, expect: { below: 0.6 } }, record)).toBe('changed');
+});
 
 test('an abort stops after the run in progress; resume runs only the rest and notes itself in run.json', async () => {
   const out = mkdtempSync(join(tmpdir(), 'api-'));
   const [plan] = planExperiments(configOf('a'), { defaultNodeMajor: 24, seed: 7 });
   const stopped = await runAbortingAfter(plan, out, 2);
   expect(stopped).toMatchObject({ stoppedBy: 'abort', experiments: [{ summary: { done: 2, total: 4 } }] });
+  const record = readFileSync(join(out, 'claims.json'), 'utf8');
 
   const resumed = readResumeState(out);
   expect(resumed.done.size).toBe(2);
   const second = createFakeExecutor();
   const outcome = await runExperiments({
     jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }),
-    executor: second,
+    lanes: [createLane(second)],
     context: { ...CONTEXT, argv: ['--resume', out] },
     events: new EventEmitter(),
   });
@@ -95,6 +123,8 @@ test('an abort stops after the run in progress; resume runs only the rest and no
   expect(second.executed.map((run) => run.runKey)).toEqual(plan.runs.slice(2).map((run) => run.runKey));
   const info = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
   expect(info.resumed).toEqual([expect.objectContaining({ argv: ['--resume', out] })]);
+  // The claims stay those of the first start: a resume does not record them again.
+  expect(readFileSync(join(out, 'claims.json'), 'utf8')).toBe(record);
   expect(
     readResults(out)
       .runs.map((row) => `${row.cell}.${row.repetition}`)
@@ -111,12 +141,12 @@ describe('the CLI loads no Docker code', () => {
     });
 
   test('for --plan', async () => {
-    const result = await cli('--plan', '--seed', '1', '--config', 'experiments.yml');
+    const result = await cli('run', '--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 2 runs = 32 runs/m);
+    expect(result.stdout).toMatch(/^pool-vs-cores: 12 cells × 2 runs = 24 runs/m);
     expect(result.stdout).toMatch(
-      /^32 runs \(up to 128 with adaptive rounds.*, and up to 32 re-runs of disturbed runs/m,
+      /^24 runs \(up to 96 with adaptive rounds.*, and up to 24 re-runs of disturbed runs/m,
     );
   });
 
@@ -124,11 +154,11 @@ describe('the CLI loads no Docker code', () => {
     const result = await cli('plan', '--json', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout).count).toBe(32);
+    expect(JSON.parse(result.stdout).count).toBe(24);
   });
 
   test('for a config error', async () => {
-    const result = await cli('--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
+    const result = await cli('run', '--config', 'test/fixtures/bad-configs/06-unknown-axis.yml');
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/unknown axis `threads`/);
     expect(result.stderr).not.toMatch(/Docker code loaded/);
@@ -176,7 +206,7 @@ describe('resume across versions', () => {
     expect(() => checkResumable(plan, resumed, columns)).not.toThrow();
     await runExperiments({
       jobs: prepareJobs({ plans: [plan], resumed, resultsRoot: out }),
-      executor: createFakeExecutor(),
+      lanes: [createLane(createFakeExecutor())],
       context: CONTEXT,
       events: new EventEmitter(),
     });

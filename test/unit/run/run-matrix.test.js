@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { planExperiments } from '../../../runner/plan/plan-runs.js';
 import { compareSamples, DEFAULT_COMPARISON } from '../../../runner/stats/compare-samples.js';
 import { runMatrix } from '../../../runner/run/run-matrix.js';
-import { createFakeExecutor, fakeResult } from '../../support/fake-executor.js';
+import { createFakeExecutor, fakeResult } from '../../../runner/backend/fake.js';
+import { createLane } from '../../../runner/backend/contract.js';
 
 const REQUIRED_COLUMNS =
   'experiment, cell, repetition, workload, cpus, cpuset, uv_threadpool_size, workers, cluster, node, status, error, wall_ms, seen_available_parallelism, seen_cpu_quota, seen_cpuset, seen_uv_threadpool_size, peak_threads, throttled_periods, throttled_ms, cpu_user_ms, cpu_system_ms, peak_rss_mb, started_at'.split(
@@ -40,7 +41,7 @@ describe('runMatrix with a fake executor', () => {
   test('one runs.csv row per run, one tasks.csv row per task, every required column', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'matrix-'));
     const plan = planOf({ workload: ['pbkdf2'], cpus: [1, 2], RUN_MODE: ['a'] }, 2);
-    const summary = await runMatrix({ plan, executor: createFakeExecutor(), outDir });
+    const summary = await runMatrix({ plan, lanes: [createLane(createFakeExecutor())], outDir });
     expect(summary).toMatchObject({ total: 4, done: 4, ok: 4, failed: 0, stoppedBy: null });
     const runs = readCsv(outDir, 'runs.csv');
     expect(runs).toHaveLength(4);
@@ -78,7 +79,7 @@ describe('runMatrix with a fake executor', () => {
       3: { stdout: 'not json\n' },
     };
     const executor = createFakeExecutor((run) => outcomes[run.values.workers]);
-    const summary = await runMatrix({ plan, executor, outDir });
+    const summary = await runMatrix({ plan, lanes: [createLane(executor)], outDir });
     expect(summary).toMatchObject({ done: 5, ok: 1, failed: 4 });
     const rows = readCsv(outDir, 'runs.csv').sort((a, b) => Number(a.workers) - Number(b.workers));
     expect(rows.map((row) => row.status)).toEqual(['timeout', 'oom', 'failed', 'failed', 'ok']);
@@ -95,7 +96,7 @@ describe('runMatrix with a fake executor', () => {
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
     let count = 0;
     const executor = createFakeExecutor(() => (++count === 2 ? { exitCode: 1, stdout: '' } : {}));
-    const summary = await runMatrix({ plan, executor, outDir, failFast: true });
+    const summary = await runMatrix({ plan, lanes: [createLane(executor)], outDir, failFast: true });
     expect(summary).toMatchObject({ done: 2, failed: 1, stoppedBy: 'fail-fast' });
     expect(executor.executed).toHaveLength(2);
   });
@@ -105,7 +106,7 @@ describe('runMatrix with a fake executor', () => {
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
     let count = 0;
     const executor = createFakeExecutor(() => (++count === 2 ? { aborted: true } : {}));
-    const summary = await runMatrix({ plan, executor, outDir });
+    const summary = await runMatrix({ plan, lanes: [createLane(executor)], outDir });
     expect(summary).toMatchObject({ done: 1, stoppedBy: 'abort' });
     expect(readCsv(outDir, 'runs.csv')).toHaveLength(1);
     expect(executor.executed).toHaveLength(2);
@@ -116,7 +117,7 @@ describe('runMatrix with a fake executor', () => {
     const executor = createFakeExecutor();
     const summary = await runMatrix({
       plan: planOf({ workload: ['pbkdf2'] }),
-      executor,
+      lanes: [createLane(executor)],
       outDir,
       signal: AbortSignal.abort(),
     });
@@ -131,7 +132,7 @@ describe('resume and adaptive repetitions', () => {
     const plan = planOf({ workload: ['pbkdf2'], workers: [0, 1, 2] });
     const done = new Set([plan.runs[0].runKey, plan.runs[2].runKey]);
     const executor = createFakeExecutor();
-    const summary = await runMatrix({ plan, executor, outDir, done });
+    const summary = await runMatrix({ plan, lanes: [createLane(executor)], outDir, done });
     expect(summary).toMatchObject({ total: 1, done: 1 });
     expect(executor.executed.map((run) => run.runKey)).toEqual([plan.runs[1].runKey]);
   });
@@ -146,7 +147,7 @@ describe('resume and adaptive repetitions', () => {
       if (run.values.workers === 1) return {};
       return { result: fakeResult(run, { wall_ms: noisy[n++] }) };
     });
-    const summary = await runMatrix({ plan, executor, outDir });
+    const summary = await runMatrix({ plan, lanes: [createLane(executor)], outDir });
     const rows = readCsv(outDir, 'runs.csv');
     const count = (workers) => rows.filter((row) => row.workers === String(workers)).length;
     expect(count(1)).toBe(2);
@@ -170,7 +171,7 @@ describe('resume and adaptive repetitions', () => {
       const executor = createFakeExecutor((run) => ({
         result: fakeResult(run, { wall_ms: wallMs[run.values.workers][counts[run.values.workers]++] }),
       }));
-      await runMatrix({ plan, executor, outDir });
+      await runMatrix({ plan, lanes: [createLane(executor)], outDir });
       const rows = readCsv(outDir, 'runs.csv');
       return [0, 1].map((workers) => rows.filter((row) => row.workers === String(workers)).length);
     };
@@ -229,7 +230,7 @@ describe('search: race', () => {
     const plan = racePlan();
     await runMatrix({
       plan,
-      executor: executorOf(truth, (pool, round) => 1 + (((round + pool) % 3) - 1) * 0.0025),
+      lanes: [createLane(executorOf(truth, (pool, round) => 1 + (((round + pool) % 3) - 1) * 0.0025))],
       outDir,
     });
     expect(countsOf(readCsv(outDir, 'runs.csv'))).toEqual([3, 3, 3, 3]);
@@ -239,49 +240,55 @@ describe('search: race', () => {
   });
 
   test('after the start rounds only the cheaper candidate and the setting that binds its bound run on', async () => {
-    // Pool 1 is twice as slow (out at once); pool 2 is 2% slower than 4 and 8 with ±2% noise: not yet shown within
-    // 5%, but it can be by the cap, so it and the setting that binds its bound race on while the others stop.
-    const truth = { 1: 2000, 2: 1020, 4: 1000, 8: 1000 };
+    // Pool 1 is twice as slow (out at once); Node's default pool 4 — first in the cost order: at equal processes and
+    // memory, the setting the service runs today — is 2% slower than 2 and 8, every run ±2%: not yet shown within 5%
+    // at the first look, but it can be by the cap, so it races on with the settings that bind its bound.
+    const truth = { 1: 2000, 2: 1000, 4: 1020, 8: 1000 };
     const wobble = [0.98, 1.02, 1.0, 0.99, 1.01];
     const outDir = mkdtempSync(join(tmpdir(), 'race-'));
     await runMatrix({
       plan: racePlan(),
-      executor: executorOf(truth, (pool, round) => (pool === 2 ? wobble[round % 5] : 1 + (round % 3) * 0.001)),
+      lanes: [createLane(executorOf(truth, (pool, round) => wobble[(round + pool) % 5]))],
       outDir,
     });
     const rows = readCsv(outDir, 'runs.csv');
-    const [one, two] = countsOf(rows);
+    const [one, , four] = countsOf(rows);
     expect(one).toBe(3);
-    expect(two).toBeGreaterThan(3);
-    expect(two).toBeLessThanOrEqual(10);
-    // Each round after the start: pool 2 and the one setting that binds its bound, side by side (one round label).
+    expect(four).toBeGreaterThan(3);
+    expect(four).toBeLessThanOrEqual(10);
+    // Each round after the start: pool 4 and the settings that bind its bound, side by side (one round label); never
+    // pool 1, and soon only pool 4 and one other.
     const later = [...new Set(rows.map((row) => Number(row.repetition)).filter((round) => round > 3))];
+    const poolsOf = (round) =>
+      rows
+        .filter((row) => Number(row.repetition) === round)
+        .map((row) => row.uv_threadpool_size)
+        .sort();
     for (const round of later) {
-      const pools = rows.filter((row) => Number(row.repetition) === round).map((row) => row.uv_threadpool_size);
-      expect([
-        ['2', '4'],
-        ['2', '8'],
-      ]).toContainEqual(pools.sort());
+      expect(poolsOf(round)).toContain('4');
+      expect(poolsOf(round)).not.toContain('1');
     }
+    expect(later.some((round) => poolsOf(round).length === 2)).toBe(true);
   });
 
   test('a resumed race continues exactly where it stopped', async () => {
-    const truth = { 1: 2000, 2: 1020, 4: 1000, 8: 1000 };
+    const truth = { 1: 2000, 2: 1000, 4: 1020, 8: 1000 };
     const wobble = [0.98, 1.02, 1.0, 0.99, 1.01];
-    const wobbleOf = (pool, round) => (pool === 2 ? wobble[round % 5] : 1 + (round % 3) * 0.001);
+    const wobbleOf = (pool, round) => wobble[(round + pool) % 5];
     const { readResults } = await import('../../../runner/results/read-results.js');
     const whole = mkdtempSync(join(tmpdir(), 'race-'));
-    await runMatrix({ plan: racePlan(), executor: executorOf(truth, wobbleOf), outDir: whole });
+    await runMatrix({ plan: racePlan(), lanes: [createLane(executorOf(truth, wobbleOf))], outDir: whole });
     const outDir = mkdtempSync(join(tmpdir(), 'race-'));
     const controller = new AbortController();
     let finished = 0;
     const events = new (await import('node:events')).EventEmitter();
     events.on('run-end', () => {
+      // Stopped after the three start rounds and the first raced round (pools 4 and 2): at a round's end.
       if (++finished === 14) controller.abort();
     });
     await runMatrix({
       plan: racePlan(),
-      executor: executorOf(truth, wobbleOf),
+      lanes: [createLane(executorOf(truth, wobbleOf))],
       outDir,
       signal: controller.signal,
       events,
@@ -290,7 +297,7 @@ describe('search: race', () => {
     expect(before.length).toBe(14);
     await runMatrix({
       plan: racePlan(),
-      executor: executorOf(truth, wobbleOf),
+      lanes: [createLane(executorOf(truth, wobbleOf))],
       outDir,
       done: new Set(before.map((row) => `${row.cell}.${row.repetition}`)),
       previousRows: before,

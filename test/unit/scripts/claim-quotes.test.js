@@ -6,12 +6,16 @@ import { join } from 'node:path';
 import {
   canonicalNumber,
   extractNumbers,
+  findDirectionProblems,
   findMissingPassages,
   findPostFile,
   findUnquotedNumbers,
   listClaims,
 } from '../../../scripts/lib/claim-quotes.js';
 import { checkFigures, checkQuotes } from '../../../scripts/check-claim-quotes.js';
+import { parseYaml } from '../../../runner/config/parse-yaml.js';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // Lines as post 000 and post 002 print them.
 const POST = [
@@ -79,7 +83,20 @@ describe('claim quotes', () => {
         four: { claims: [null, { says: 'b' }] },
       },
     };
-    const listed = (path, says, post) => ({ path, says, post, quote: undefined, control: false });
+    const listed = (path, says, post) => ({
+      path,
+      says,
+      post,
+      quote: undefined,
+      control: false,
+      direction: undefined,
+      figures: undefined,
+      reasons: { not_comparable: undefined, 'conditions.note': undefined },
+      design: JSON.stringify([{}, undefined, undefined]),
+      expect: undefined,
+      metric: undefined,
+      workload: undefined,
+    });
     expect(listClaims(raw)).toEqual([
       listed(['experiments', 'one', 'claims', 0], 'a', '001'),
       listed(['experiments', 'two', 'claims', 0], 'a', '001'),
@@ -104,7 +121,14 @@ function postsFolder() {
   return dir;
 }
 
-const configWith = (claim) => ({ experiments: { argon2: { claims: [{ post: '004', ...claim }] } } });
+const configWith = (claim) => ({
+  experiments: {
+    argon2: {
+      matrix: { workload: ['argon2'] },
+      claims: [{ post: '004', direction: 'B twice', expect: { ratio: 2, within: 0.25 }, ...claim }],
+    },
+  },
+});
 
 describe('quotes checked as text', () => {
   const QUOTE = '1. 쓰레드 수 4 2. 쓰레드 수 8 거진 두배차이의 시간이 걸린다.';
@@ -147,6 +171,87 @@ describe('quotes checked as text', () => {
     ].join('\n');
     expect(checkFigures(source, posts)).toEqual([
       { line: 3, message: 'findings:figure quotes "세배차이", which 004_427146c4c90239ed.txt does not print' },
+    ]);
+  });
+});
+
+// The summary keeps the post's direction: a claim declares which way `says` puts B against A in a word of it, and
+// `check:quotes` fails when that word is gone (the summary reversed), when the post's own "A → B" figures go the
+// other way, or when `expect` lies on the other side of 1.
+describe('a reversed summary fails the quote check', () => {
+  const TIME = { metric: 'burst_p50_ms', better: 'lower' };
+  const RATE = { metric: 'requests_per_sec', better: 'higher' };
+  const claim = { says: '6 forks did worse than 2', direction: 'B worse', expect: { above: 1 } };
+
+  test('a summary whose word agrees with its declared direction and its expect passes; either side of the pair', () => {
+    expect(findDirectionProblems(claim, TIME)).toEqual([]);
+    // "the main thread is faster", B the offloaded side: B / A below 1 on a rate.
+    const offload = { says: 'rendering on the main thread is faster', direction: 'A faster', expect: { below: 1 } };
+    expect(findDirectionProblems(offload, RATE)).toEqual([]);
+    expect(findDirectionProblems({ ...offload, expect: { above: 1 } }, RATE)[0]).toMatch(/one of them is reversed/);
+    const same = {
+      says: 'a second thread adds nothing (8.46 → 8.69 req/s)',
+      direction: 'B nothing',
+      expect: { same: 0.1 },
+    };
+    expect(findDirectionProblems(same, RATE)).toEqual([]);
+  });
+
+  test('the summary reversed, its expect reversed, or the post figures in it reversed: each is caught', () => {
+    expect(findDirectionProblems({ ...claim, says: '6 forks did better than 2' }, TIME)).toEqual([
+      '`says` no longer has "worse", the word its `direction` declares: was the summary reversed?',
+    ]);
+    expect(findDirectionProblems({ ...claim, says: '6 forks did better than 2', direction: 'B better' }, TIME)).toEqual(
+      ['`says` puts B / A below 1 ("B better" on burst_p50_ms) and `expect` above 1: one of them is reversed'],
+    );
+    expect(findDirectionProblems({ ...claim, expect: { below: 1 } }, TIME)[0]).toMatch(/one of them is reversed/);
+    const memory = {
+      says: 'RSS grows 31,836 KB → 38,372 KB',
+      direction: 'B grows',
+      expect: { ratio: 1.21, within: 0.1 },
+    };
+    expect(findDirectionProblems(memory, { metric: 'rss_mb', better: null })).toEqual([]);
+    expect(
+      findDirectionProblems({ ...memory, says: 'RSS grows 38,372 KB → 31,836 KB' }, { metric: 'rss_mb', better: null }),
+    ).toEqual([
+      '"38,372 KB → 31,836 KB" goes the other way from the word `direction` declares: was the summary reversed?',
+    ]);
+    expect(findDirectionProblems({ says: 'x', expect: { above: 1 } }, TIME)[0]).toMatch(/^declares no `direction`/);
+    // Said twice, one reversal would leave the other to match.
+    expect(findDirectionProblems({ ...claim, says: '6 forks did worse than 2, worse than 1' }, TIME)).toEqual([
+      '`says` has "worse" 2 times: say the direction once, so a reversal cannot hide',
+    ]);
+  });
+
+  test('every claim of published-experiments.yml keeps its direction, and reversing the word of any one is caught', () => {
+    const file = fileURLToPath(new URL('../../../published-experiments.yml', import.meta.url));
+    const { raw } = parseYaml(readFileSync(file, 'utf8'), file);
+    const claims = listClaims(raw);
+    const opposite = { worse: 'better', better: 'worse', faster: 'slower', slower: 'faster', more: 'less' };
+    expect(claims.length).toBeGreaterThan(20);
+    for (const each of claims) {
+      const metric = {
+        metric: each.metric ?? 'wall_ms',
+        better: /_ms$/.test(each.metric ?? 'wall_ms') ? 'lower' : 'higher',
+      };
+      const word = each.direction.split(' ').slice(1).join(' ');
+      const reversed = each.says.replace(word, opposite[word] ?? 'other');
+      expect([each.says, findDirectionProblems({ ...each, says: reversed }, metric).length > 0]).toEqual([
+        each.says,
+        true,
+      ]);
+    }
+  });
+
+  test('checkQuotes names the claim whose summary was reversed', () => {
+    const posts = postsFolder();
+    const QUOTE = '1. 쓰레드 수 4 2. 쓰레드 수 8 거진 두배차이의 시간이 걸린다.';
+    const reversed = checkQuotes(configWith({ says: '4 → 8 pool threads took half the time', quote: QUOTE }), posts);
+    expect(reversed).toEqual([
+      {
+        path: ['experiments', 'argon2', 'claims', 0, 'direction'],
+        message: '`says` no longer has "twice", the word its `direction` declares: was the summary reversed?',
+      },
     ]);
   });
 });

@@ -3,7 +3,7 @@
 // holds for its charts (SVG files beside it) and for the README's headline block.
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,7 @@ describe('scripts/findings.js', () => {
     ].join('\n');
     const { text } = await generate(source);
     expect(text).toMatch(
-      /\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| (—|[\d.]+) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|contradicted|not reachable here|inconclusive)\*\* \((holds|refuted|inconclusive)/,
+      /\| THREADS=2, pinned to one core .* \| requests_per_sec: cpuset 0-1 → 0 \| [\d.]+ \[[\d.]+, [\d.]+\] \(n \d+\/\d+\) \| (—|[\d.]+) \| ratio in \[0\.40375, 0\.54625\] \| \*\*(holds|contradicted|not reachable here|outside the post.s conditions|inconclusive)\*\* \((holds|refuted|inconclusive)/,
     );
     expect(text).toContain('(no claims)');
     expect(text).toMatch(/^\| 0 \| [\d.]+ \[[\d.]+, [\d.]+\]( \d+%)? \(n \d+\) \|$/m);
@@ -62,16 +62,13 @@ describe('scripts/findings.js', () => {
   });
 
   test('a control is marked where it is shown and counted apart; claims are counted by claim, comparisons apart; published claims no folder answers are counted too', async () => {
-    const { text, headlines } = await generate(
-      '<!-- findings:claims cluster-size -->\n<!-- findings:claims-summary -->',
-    );
+    const { text, headlines } = await generate('<!-- findings:claims sum-1e9 -->\n<!-- findings:claims-summary -->');
     expect(text).toMatch(
-      /^\| 6 requests at once: 6 forks did worse than 2 .* \| burst_first_p50_ms: cluster 2 → 6 \|/m,
+      /^\| \(control\) N = 10\^9, the same loop on both sides: one worker .* \| wall_ms: workers 0 → 1 at cluster=0 \|/m,
     );
-    expect(text).toMatch(/^\| \(control\) The last of 6 requests .* \| burst_p50_ms: cluster 2 → 6 \|/m);
     // The README's headline is three lines: the claims by class, the comparisons and controls apart, the link.
     expect(headlines).toHaveLength(3);
-    const [, published, byClaim] = /: (\d+) published claims: \*\*(.*)\*\*\.$/.exec(headlines[0]);
+    const [, published, byClaim] = /: (\d+) published claims: \*\*(.*)\*\*; /.exec(headlines[0]);
     const sum = (counts) => [...counts.matchAll(/(\d+) [^,]+/g)].reduce((total, [, n]) => total + Number(n), 0);
     expect(sum(byClaim)).toBe(Number(published));
     const [, comparisons, byComparison] = /judged in (\d+) comparisons \([^)]*\): ([^;]+);/.exec(headlines[1]);
@@ -80,16 +77,68 @@ describe('scripts/findings.js', () => {
     const [, controls] = /; (\d+) controls \(checks of the design, not the posts' claims\): /.exec(headlines[1]);
     expect(Number(published)).toBeGreaterThan(Number(controls));
     // findings.md lists every claim once, with its own class.
-    expect(text.split('\n').filter((line) => line.startsWith('| cluster-size: (control) The last of 6'))).toHaveLength(
-      1,
-    );
-    // A claim is counted once however many combinations it is checked in.
+    expect(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('| sum-1e9: (control) N = 10^9, the same loop on both sides: one worker')),
+    ).toHaveLength(1);
+    // A claim is counted once however many combinations it is checked in; controls apart.
     const noFolders = { resultsDir: mkdtempSync(join(tmpdir(), 'lab-findings-none-')) };
-    cpSync(at('docs/findings/cluster-size'), join(noFolders.resultsDir, 'cluster-size'), { recursive: true });
+    for (const name of ['cluster-size', 'sum-1e9'])
+      cpSync(at(`docs/findings/${name}`), join(noFolders.resultsDir, name), { recursive: true });
     const one = await generate('', noFolders);
-    expect(one.headlines[0]).toMatch(/: 1 published claims: \*\*1 hold, 0 contradicted\*\*\.$/);
+    expect(one.headlines[0]).toMatch(
+      /: 1 published claims: \*\*0 hold, 1 contradicted\*\*; 1 of them judged after a change/,
+    );
     expect(one.headlines[1]).toMatch(
-      /judged in 1 comparisons .*; 1 controls \(checks of the design, not the posts' claims\): .*, in 1 comparisons; \d+ published claims not run yet \(pbkdf2-waves, /,
+      /judged in 1 comparisons .*; 2 controls \(checks of the design, not the posts' claims\): .*, in 2 comparisons; \d+ published claims not run yet \(pbkdf2-waves, /,
+    );
+  });
+
+  test("a claim changed after its runs is marked: the folder's claims.json holds the hash its runs were made for", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'lab-findings-fixed-'));
+    cpSync(at('docs/findings/ab-fast-route'), join(root, 'ab-fast-route'), { recursive: true });
+    const source = '<!-- findings:claims ab-fast-route -->\n<!-- findings:claims-summary -->';
+    const fixed = await generate(source, { resultsDir: root });
+    expect(fixed.text).toMatch(/^\| ab-fast-route: .*\| written .*; runs .*: fixed before its runs/m);
+    expect(fixed.text).not.toContain('judged after a change');
+    // The same folder, the claim's expect changed after its runs: every place it is shown says so.
+    const yml = readFileSync(at('published-experiments.yml'), 'utf8');
+    const changed = yml.replace('        expect: {below: 0.1}', '        expect: {below: 0.2}');
+    expect(changed).not.toBe(yml);
+    const configFile = join(root, 'published-experiments.yml');
+    writeFileSync(configFile, changed);
+    const marked = await generate(source, { resultsDir: root, configFile });
+    expect(marked.text).toMatch(/^\| Without cluster .*\*\* \(holds\) — judged after a change \|/m);
+    expect(marked.text).toMatch(
+      /^\| ab-fast-route: .*: \*\*judged after a change\*\*: the runs were made for another/m,
+    );
+    expect(marked.headlines[0]).toMatch(/; 1 of them judged after a change/);
+    // A folder that records no claims cannot say: marked too.
+    rmSync(join(root, 'ab-fast-route', 'claims.json'));
+    const unrecorded = await generate(source, { resultsDir: root });
+    expect(unrecorded.text).toMatch(/\*\*judged after a change\?\*\* the folder records no claims/);
+  });
+
+  test("every deviation is generated from the claim's own fields: the post's operation beside the workload's, its packages beside the image's, the runs a cell beside docs/statistics.md's", async () => {
+    const { text } = await generate('<!-- findings:deviations -->');
+    const lock = JSON.parse(readFileSync(at('images/workload/package-lock.json'), 'utf8'));
+    const [, recommended] = /\*\*Recommended, from profile \S+: `repetitions: (\d+)`/.exec(
+      readFileSync(at('docs/statistics.md'), 'utf8'),
+    );
+    // argon2: the post hashes; each task here hashes and verifies.
+    expect(text).toMatch(
+      /^\| argon2-pool-100: 100 hashes on 1 core: .* \| operation a task \| `argon2\.hash\('1234567'\)` \| argon2\.hash of a password, then argon2\.verify of that hash .*: two hashes' work a task \|$/m,
+    );
+    // Fastify: the post pins fastify@3; the image's comes from its lock file.
+    expect(text).toContain(
+      `| package | \`fastify@3\` | fastify@${lock.packages['node_modules/fastify'].version} (the workload image's`,
+    );
+    // Runs a cell: below the recommendation, said with it.
+    expect(text).toMatch(
+      new RegExp(
+        `\\| runs a cell \\| not given \\| 3 a cell: fewer than the ${recommended} docs/statistics\\.md recommends`,
+      ),
     );
   });
 

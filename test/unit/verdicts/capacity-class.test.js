@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../../runner/config/load-config.js';
 import { readResults } from '../../../runner/results/read-results.js';
 import { judgeResults } from '../../../runner/report/verdicts.js';
-import { classifyOverall } from '../../../runner/verdicts/capacity-class.js';
+import { classifyClaimRow, classifyOverall } from '../../../runner/verdicts/capacity-class.js';
+import { summarizeCells } from '../../../runner/report/summary.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../../fixtures/results/${name}`, import.meta.url));
 const folder = readResults(fixture('pbkdf2-waves'));
@@ -85,14 +86,14 @@ describe('the five cases of issue 30, as published-experiments.yml encodes them'
     expect(literal.overall.verdict).toBe('refuted');
   });
 
-  test("not reachable here: the template offload, refuted on 1 and 2 CPUs where the post's ran on 16", () => {
+  test("outside the post's conditions: the template offload, refuted on 1 and 2 CPUs where the post's ran on 16", () => {
     const { overall, rows } = judgePublished('template-offload-80', 'Offloading the rendering');
     expect(rows.map((row) => [row.where, row.verdict, row.class])).toEqual([
-      ['cpuset=0', 'refuted', 'not reachable here'],
-      ['cpuset=0-1', 'refuted', 'not reachable here'],
+      ['cpuset=0', 'refuted', "outside the post's conditions"],
+      ['cpuset=0-1', 'refuted', "outside the post's conditions"],
     ]);
     expect(at(rows, 'cpuset=0-1').class_note).toMatch(/^these cells have 2 CPUs, the post's had 16/);
-    expect(overall.class).toBe('not reachable here');
+    expect(overall.class).toBe("outside the post's conditions");
     // Without the post's condition the model alone would decide, and on 2 CPUs it leaves the band within reach.
     const bare = judgePublished('template-offload-80', 'Offloading the rendering', ({ conditions, ...rest }) => rest);
     expect(at(bare.rows, 'cpuset=0-1').class).toBe('contradicted');
@@ -135,6 +136,18 @@ describe('the five cases of issue 30, as published-experiments.yml encodes them'
     expect(overall.words).toMatch(/^HOLDS: .*outside the post's conditions: cluster=0 node=24/);
   });
 
+  test("one metric a claim, the sentence's: cluster-size is read on ab's time per request, the others beside it unjudged", () => {
+    const { overall, rows } = judgePublished('cluster-size', '6 requests at once');
+    expect(rows.map((row) => [row.metric, row.verdict, row.class])).toEqual([
+      ['burst_p50_ms', 'refuted', 'contradicted'],
+    ]);
+    expect(overall.class).toBe('contradicted');
+    expect(rows[0].beside.map((each) => each.metric)).toEqual(['burst_first_p50_ms', 'requests_per_sec']);
+    // The first answer alone would have held: it is shown beside the claim, never counted for it.
+    expect(rows[0].beside[0].comparison.ci95_low).toBeGreaterThan(1);
+    for (const each of rows[0].beside) expect(each).not.toHaveProperty('verdict');
+  });
+
   test('refuted — no model: a refutation where no capacity model of the metric says what the host allows', () => {
     const { overall, rows } = judgePublished(
       'sum-1e9-post',
@@ -161,4 +174,82 @@ test('a claim overall: combinations outside the conditions count only when none 
   );
   expect(classifyOverall([row('refuted — no model'), row('holds')])).toBe('refuted — no model');
   expect(classifyOverall([row('not comparable'), row('contradicted')])).toBe('not comparable');
+});
+
+// One rule for both directions (issue 40): where a comparison stands is read from the claim and the cells before the
+// verdict, so flipping a result from hold to refute on the same cells moves the class only where the verdict is read.
+describe('one rule for holds and refutations', () => {
+  const flip = (experiment, says, change = (each) => each) => {
+    const { rows } = judgePublished(experiment, says, change);
+    const found = published.experiments.find((each) => each.name === experiment);
+    const claimed = change(found.claims.find((each) => each.says.startsWith(says)));
+    const cells = summarizeCells(readResults(fixture(experiment))).cells;
+    const cellOf = (name) => cells.find((cell) => cell.cell === name);
+    return ['holds', 'refuted', 'inconclusive'].map((verdict) => {
+      const row = { ...rows[0], verdict };
+      const [a, b] = rows[0].cells.map(cellOf);
+      const pair = { a, b, expect: claimed.expect, conditions: claimed.conditions };
+      return { verdict, ...classifyClaimRow(row, { ...pair, notComparable: claimed.not_comparable }) };
+    });
+  };
+
+  test("outside the post's conditions (Node 24 against the post's 16.5): a hold, a refutation and an open result alike", () => {
+    const classes = flip('idle-memory', 'One idle worker thread');
+    expect(classes.map((each) => each.class)).toEqual(Array(3).fill("outside the post's conditions"));
+    expect(new Set(classes.map((each) => each.class_note)).size).toBe(1);
+    expect(classes[0].class_note).toMatch(/^node 24 \(the post's: 16\)/);
+    expect(classes.every((each) => each.within_conditions === false)).toBe(true);
+  });
+
+  test("outside the post's conditions by its CPUs (1 here, 16 in the post): a hold would count no more than the refutation", () => {
+    const classes = flip('template-offload-80', 'Offloading the rendering');
+    expect(classes.map((each) => each.class)).toEqual(Array(3).fill("outside the post's conditions"));
+    expect(classes[0].conditions_unmet).toEqual(["these cells have 1 CPU, the post's had 16"]);
+  });
+
+  test("inside the conditions (the post's own 1 core): holds ↔ contradicted, the verdict read both ways", () => {
+    const classes = flip('argon2-pool-100', '100 hashes on 1 core');
+    expect(classes.map((each) => [each.verdict, each.class])).toEqual([
+      ['holds', 'holds'],
+      ['refuted', 'contradicted'],
+      ['inconclusive', 'inconclusive'],
+    ]);
+    expect(classes.every((each) => each.within_conditions === true)).toBe(true);
+  });
+
+  test("out of this host's reach by the model (no CPUs named): a hold is not counted either", () => {
+    const classes = flip('pbkdf2-waves', '16 calls', ({ conditions, ...rest }) => rest);
+    expect(classes.map((each) => each.class)).toEqual(Array(3).fill('not reachable here'));
+  });
+
+  test('a synthetic result moved from hold to refute on the same cells: the class moves symmetrically', () => {
+    const judge = (scale, conditions) => {
+      const folder = readResults(fixture('idle-memory'));
+      for (const run of folder.runs) if (run.workers === 1) run.rss_mb *= scale;
+      const claimed = {
+        says: 'one idle thread',
+        metric: 'rss_mb',
+        compare: { workers: [0, 1] },
+        where: { cluster: 0 },
+        expect: { ratio: 1.21, within: 0.1 },
+        ...(conditions ? { conditions } : {}),
+      };
+      const [overall, row] = judgeResults(folder, { claims: [claimed] }).claims;
+      return [row.verdict, row.class, overall.class];
+    };
+    // The post's Node.js 16 against these Node 24 cells: outside, whether the measurement holds or refutes.
+    expect(judge(1, { node: [16] })).toEqual([
+      'holds',
+      "outside the post's conditions",
+      "outside the post's conditions",
+    ]);
+    expect(judge(2, { node: [16] })).toEqual([
+      'refuted',
+      "outside the post's conditions",
+      "outside the post's conditions",
+    ]);
+    // The same cells inside the conditions: the hold counts for the claim and the refutation against it.
+    expect(judge(1, { node: [24] })).toEqual(['holds', 'holds', 'holds']);
+    expect(judge(2, { node: [24] })).toEqual(['refuted', 'contradicted', 'contradicted']);
+  });
 });

@@ -1,7 +1,8 @@
 // A setting that ran out of memory (its pod's limit, from init) is listed as failed and never recommended: a cell of
 // only oom rows has nothing to compare, one oom among ok runs would be a pod killed now and then in production.
 import { adviseCells } from '../../../runner/verdicts/advice.js';
-import { countStatuses, judgeFailures } from '../../../runner/verdicts/failed-settings.js';
+import { countStatuses } from '../../../runner/cells/cell.js';
+import { judgeFailures } from '../../../runner/verdicts/failed-settings.js';
 import { normalizeRecommend } from '../../../runner/config/check-recommend.js';
 import { formatAnswer } from '../../../runner/report/advice.js';
 import { summarizeCells } from '../../../runner/report/summary.js';

@@ -164,8 +164,8 @@ describe('automatic steps', () => {
     expect(steps[0].words).toMatch(
       /^uv_threadpool_size 1 → 4 at workload=pbkdf2: wall_ms −5\d% \[−5\d%, −4\d%\] \(n 8\/8\), faster$/,
     );
-    expect(steps[2].words).toMatch(/no difference beyond ±\d%/);
-    expect(steps[3].words).toMatch(/inconclusive, .*more runs per cell/);
+    expect(steps[2].words).toMatch(/about the same, no difference beyond ±\d%/);
+    expect(steps[3].words).toMatch(/not distinguishable, .*more runs per cell/);
   });
 
   test('which axis moves each metric most', () => {

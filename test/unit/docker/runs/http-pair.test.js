@@ -1,4 +1,4 @@
-// The http pair's wait for its load generator (runner/docker/http-pair.js), on stand-in containers: a server
+// The http pair's wait for its load generator (runner/docker/runs/http-pair.js), on stand-in containers: a server
 // that exits 0 has answered /__lab/stop and the loader is summing up, so it must not be killed; a server that
 // fails first ends the wait at once.
 import { awaitLoader } from '../../../../runner/docker/runs/http-pair.js';

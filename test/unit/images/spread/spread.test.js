@@ -1,5 +1,5 @@
 import { buildResult } from '../../../../images/workload/result.js';
-import { dealRoundRobin, listTaskIndexes } from '../../../../images/workload/spread/deal.js';
+import { dealRoundRobin, listTaskIndexes } from '../../../../images/workload/lib/deal.js';
 
 describe('workload: dealing tasks', () => {
   test('task i goes to hand i mod n, and hands may be empty', () => {

@@ -13,7 +13,7 @@ import { planExperiments } from '../../../../runner/plan/plan-runs.js';
 import { buildLoaderResult } from '../../../../images/workload/http/load-generator.js';
 import { buildServerResult } from '../../../../images/workload/http/server-result.js';
 import { parseSpec } from '../../../../images/workload/spec.js';
-import { fakeResult } from '../../../support/fake-executor.js';
+import { fakeResult } from '../../../../runner/backend/fake.js';
 
 const RUN_JS = fileURLToPath(new URL('../../../../images/workload/run.js', import.meta.url));
 const CPU_WORKLOADS = WORKLOAD_NAMES.filter((name) => WORKLOADS[name].runTask);

@@ -87,7 +87,7 @@ test("start's keys without start, and the lab's work beside it, are warned as ig
     const [planned] = planExperiments(config, { defaultNodeMajor: 24 });
     return findPlanWarnings(planned, config)
       .map((warning) => `${warning.path}: ${warning.message}`)
-      .filter((warning) => !warning.includes('the load generator will share'));
+      .filter((warning) => !warning.includes('cannot be measured cleanly on this'));
   };
   expect(warned({ port: 8080, ready: '/health' })).toEqual([
     'experiments.own.params.http.port: `port` is ignored without `start`: it describes your own start command',

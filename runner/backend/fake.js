@@ -1,7 +1,9 @@
-// A fake executor of canned results, the backend contract's second implementation (runner/backend/contract.js):
-// drives config → plan → rows → CSV with no Docker, in milliseconds. `outcome(run)` decides what each run "did";
-// the default is a plausible success; `{ lost: true }` is an engine that went away during the run.
-import { backendLost } from '../../runner/backend/contract.js';
+// A fake backend of canned results, the contract's second implementation (contract.js; the Docker backend is the
+// first), as hyperfine keeps its mock executor beside its Executor trait: it drives config → plan → rows → CSV with
+// no Docker, in milliseconds, and test/unit/backend/contract.test.js holds it to the same rules as the Docker one.
+// `outcome(run)` decides what each run "did"; the default is a plausible success; `{ lost: true }` is an engine that
+// went away during the run; an aborted signal resolves `{ aborted: true }`, as the contract asks.
+import { backendLost } from './contract.js';
 
 /** The run context (runExperiments' `context`) of a matrix on the fake backend: no engine, image or git behind it. */
 export const FAKE_CONTEXT = Object.freeze({
@@ -52,13 +54,15 @@ export function fakeResult(run, overrides = {}) {
   };
 }
 
-/** @returns {import('../../runner/backend/contract.js').Backend & { executed: object[] }} */
+/** @returns {import('./contract.js').Backend & { executed: object[] }} */
 export function createFakeExecutor(outcome = () => ({})) {
   const executed = [];
   return {
     executed,
-    async execute(run) {
+    async execute(run, { signal } = {}) {
       executed.push(run);
+      // Stopped before it began: what a real backend resolves once it has removed what it started.
+      const stopped = signal?.aborted ?? false;
       const {
         lost = false,
         result = fakeResult(run),
@@ -67,7 +71,7 @@ export function createFakeExecutor(outcome = () => ({})) {
         exitCode = 0,
         oomKilled = false,
         timedOut = false,
-        aborted = false,
+        aborted = stopped,
       } = outcome(run) ?? {};
       if (lost) throw backendLost(`the fake engine went away during run ${run.runKey}`);
       return {
@@ -89,7 +93,7 @@ export function createFakeExecutor(outcome = () => ({})) {
 /**
  * Lanes over fake backends, one lane per engine: what docker/engine-set.js makes of real engines.
  * @param {Record<string, ReturnType<typeof createFakeExecutor>>} backends  engine name → its backend
- * @returns {import('../../runner/backend/contract.js').Lane[]}
+ * @returns {import('./contract.js').Lane[]}
  */
 export function createFakeLanes(backends) {
   return Object.entries(backends).map(([engine, backend]) => ({

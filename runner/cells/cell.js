@@ -1,7 +1,46 @@
-// A folder's cells, as every stage reads them: a metric's sample and median, which axes vary, cells grouped by the
-// values of some axes, the order of an axis' values, and the words for a combination. A cell is
-// { cell, values: { axis: value }, workload, runs }; a flat row (a pivot's) is read with `valuesOf: (row) => row`.
+// What a cell is, once, for the rounds, the verdicts and the report: one combination of axis values (the matrix's
+// product, an `include` entry), with its id (cell-id.js) and the runs measured in it. Its shape is
+// { cell, values: { axis: value }, workload, runs, disturbedRuns, statuses } (buildCell); the summary (report/
+// summary.js) adds its statistics. Here too what every stage reads of cells: a metric's sample and median, which axes
+// vary, cells grouped by the values of some axes, the order of an axis' values, and the words for a combination. A
+// flat row (a pivot's) is read with `valuesOf: (row) => row`.
+import { sortCellRuns } from '../domain/delivery.js';
 import { median } from '../stats/statistics.js';
+
+/**
+ * A cell with its rows, as every answer counts them (domain/delivery.js sortCellRuns, the one rule): the runs a
+ * statistic counts, the ok runs the host disturbed and the statistics leave out, whether the host gave the cell its
+ * CPUs (`delivery`: an answer counts no run of a cell it did not), how many rows ended in each status (a setting out
+ * of memory is out: verdicts/failed-settings.js), and the memory limit it ran under (`memoryMb`, what the advice
+ * weighs measured memory against).
+ * @param {{ cell: string, values: object, workload?: string, limits?: { memoryBytes?: number } }} cell  a plan's
+ *   cell, or run.json's (whose values name the workload)
+ * @param {object[]} rows  typed rows: every row so far, or the cell's own
+ * @param {{ keepDisturbed?: boolean, disturbedAbove?: number|null }} [sorting]  as sortCellRuns takes it
+ */
+export function buildCell({ cell, values, workload, limits }, rows, sorting = {}) {
+  const own = rows.filter((row) => row.cell === cell);
+  return {
+    cell,
+    values,
+    workload: workload ?? values.workload ?? own[0]?.workload,
+    memoryMb: toMebibytes(limits?.memoryBytes),
+    ...sortCellRuns(own, sorting),
+    statuses: countStatuses(own),
+  };
+}
+
+/** A memory limit in bytes → MiB, the unit of peak_rss_mb; null when the folder does not say. */
+export function toMebibytes(bytes) {
+  return Number.isFinite(bytes) && bytes > 0 ? bytes / 2 ** 20 : null;
+}
+
+/** { ok: 3, oom: 1 }: the statuses of rows that are not warm-ups. */
+export function countStatuses(rows) {
+  const counts = {};
+  for (const row of rows) if (row.warmup !== true && row.status) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  return counts;
+}
 
 /** The metric's finite values over the cell's measured runs. */
 export function sampleOf(cell, column) {
@@ -9,14 +48,19 @@ export function sampleOf(cell, column) {
 }
 
 /**
- * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by. A run's round is its
- * `repetition`; a re-run of a disturbed run takes the round of the run it replaces (`rerun_of`), so the pair the
- * disturbance broke is whole again.
+ * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by (roundOf).
  */
 export function roundsOf(cell, column) {
-  return cell.runs
-    .filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column]))
-    .map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
+  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map(roundOf);
+}
+
+/**
+ * The round a run belongs to, as comparisons by round read it: its `repetition`, the round it ran in. A re-run of a
+ * disturbed run (`rerun_of`) ran later, beside the other re-runs of its round, not beside the runs of the round it
+ * replaces: it is a member of its own round, never of that one.
+ */
+export function roundOf(run) {
+  return run.repetition;
 }
 
 export function cellMedian(cell, column) {

@@ -1,0 +1,86 @@
+// Whether a cell was measured as asked: the CPUs its runs got against the CPUs its budget allows. A budget of 2 CPUs
+// while the rest of the host kept one busy gave its runs about 1: what they measured is a 1-CPU budget, and no answer
+// may call it a 2-CPU one. The one home of which runs an answer counts — the summary, the advice, the claims and
+// steps, `compare` and the race all sort a cell's runs here. Like the disturbed-run rule it rests on
+// (interference.js), it reads only the host's counters and the run's status, never a measured value.
+import { DEFAULT_DISTURBED_ABOVE, isMeasured } from './interference.js';
+import { mean } from 'simple-statistics';
+import { median } from '../stats/statistics.js';
+import { usableCpus } from './usable-cpus.js';
+
+/**
+ * The share of its allowed CPU time a run got: what the rest of the host left it, 1 − interference_pct / 100 (at
+ * least 0). A 2-CPU run while another program kept one CPU busy reads interference_pct 50: it got half.
+ * @param {object} run  a typed runs.csv row
+ * @returns {number|null}  null without a reading (an old folder, or a window too short for /proc/stat's ticks)
+ */
+export function measureRunShare(run) {
+  const pct = run.interference_pct;
+  return typeof pct === 'number' && Number.isFinite(pct) ? 1 - Math.min(100, Math.max(0, pct)) / 100 : null;
+}
+
+/** The CPUs a run was allowed, as the process inside saw them: min(quota, cpuset size, the CPUs it could see). */
+export function readRunCpus(run) {
+  const cpus = Number(run.seen_cpu_quota);
+  const cpuset = typeof run.seen_cpuset === 'string' && run.seen_cpuset !== '' ? run.seen_cpuset : undefined;
+  return usableCpus(
+    { cpus: Number.isFinite(cpus) && cpus > 0 ? cpus : undefined, cpuset },
+    run.seen_available_parallelism,
+  );
+}
+
+/**
+ * A cell's runs as every answer counts them, and whether the host delivered its budget.
+ *
+ * - `runs`: the runs that count (interference.js isMeasured: ok, not a warm-up, not disturbed unless keepDisturbed);
+ * - `disturbedRuns`: the ok runs left out as disturbed;
+ * - `delivery`: the share of the cell's CPUs its runs got, averaged over the runs that count (over the disturbed ones
+ *   when none counts: what the host gave the runs it made). The cell was **delivered** when some run counts and that
+ *   share is at least 1 − disturbed_above / 100: the same threshold the experiment fixed for one run, so a cell with a
+ *   clean run always is, and one whose every run was disturbed never is. A cell with no reading, or no ok run, is not
+ *   said to be undelivered: there is nothing the host failed to give. With keepDisturbed (--keep-disturbed, a person's
+ *   choice to count every ok run whatever the host gave) every cell counts as delivered, and `short` says whether the
+ *   host gave its runs less: the answers say so in words instead.
+ * @param {object[]} cellRuns  the cell's typed rows
+ * @param {{ keepDisturbed?: boolean, disturbedAbove?: number|null }} [options]
+ * @returns {{ runs: object[], disturbedRuns: object[], delivery: Delivery }}
+ *
+ * @typedef {object} Delivery
+ * @property {boolean} delivered  whether its runs count in the answers
+ * @property {boolean} short  whether the host gave its runs less than the threshold share (or none counts)
+ * @property {number|null} share  the mean share of the allowed CPU time the runs got (0–1)
+ * @property {number|null} cpus  the CPUs the cell was allowed (the runs' median)
+ * @property {number|null} got  the CPUs the runs got on average (share × allowed, run by run)
+ * @property {number} runs  the runs the share is averaged over
+ */
+export function sortCellRuns(cellRuns, { keepDisturbed = false, disturbedAbove = DEFAULT_DISTURBED_ABOVE } = {}) {
+  const runs = cellRuns.filter((run) => isMeasured(run, { keepDisturbed }));
+  const disturbedRuns = cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true && !runs.includes(run));
+  const basis = runs.length > 0 ? runs : disturbedRuns;
+  const read = basis
+    .map((run) => ({ share: measureRunShare(run), cpus: readRunCpus(run) }))
+    .filter(({ share }) => share !== null);
+  const share = read.length ? mean(read.map((each) => each.share)) : null;
+  const allowed = read.map((each) => each.cpus).filter((cpus) => cpus !== null);
+  const got = allowed.length === read.length && read.length ? mean(read.map((each) => each.share * each.cpus)) : null;
+  const threshold = 1 - (disturbedAbove ?? DEFAULT_DISTURBED_ABOVE) / 100;
+  // Short: the host gave the runs less than the threshold share (or none of them counts but some were disturbed).
+  const short = share === null ? runs.length === 0 && disturbedRuns.length > 0 : runs.length === 0 || share < threshold;
+  const cpus = allowed.length ? median(allowed) : null;
+  // --keep-disturbed counts every ok run whatever the host gave (a choice the answers then say): delivered.
+  return {
+    runs,
+    disturbedRuns,
+    delivery: { delivered: keepDisturbed || !short, short, share, cpus, got, runs: read.length },
+  };
+}
+
+/** The runs an answer counts of a summary cell: none when the host did not deliver its budget. */
+export function countedRuns(cell) {
+  return cell.delivery?.delivered === false ? [] : cell.runs;
+}
+
+/** Summary cells as the answers read them: an undelivered cell's runs taken out (countedRuns). */
+export function keepDelivered(cells) {
+  return cells.map((cell) => (cell.delivery?.delivered === false ? { ...cell, runs: [] } : cell));
+}
