@@ -192,4 +192,3 @@ function notFoundAsNull(error) {
   if (statusOf(error) === 404) return null;
   throw error;
 }
-
