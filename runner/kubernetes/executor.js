@@ -2,7 +2,7 @@
 // returns (one container's, or an http pair's), so that collect/ and everything after it do not know where it ran.
 // A failed, out-of-memory, timed-out or refused run is an Outcome; a cluster that went away throws backendLost.
 import { getWorkload } from '../domain/workloads.js';
-import { isBackendLost } from '../backend/contract.js';
+import { backendLost, isBackendLost } from '../backend/contract.js';
 import { LOADER_MEMORY_BYTES } from '../plan/loader-limits.js';
 import { imageKey } from '../plan/image-choice.js';
 import { OWNER } from '../docker/runs/owner.js';
@@ -46,7 +46,13 @@ export function createKubernetesExecutor(
           endsWith: loaderLimits ? undefined : RUN_CONTAINER,
         });
       } catch (error) {
-        if (isBackendLost(error)) throw error;
+        // The run that was in flight is named, as the Docker backend names it.
+        if (isBackendLost(error))
+          throw backendLost(`${error.message}, during run ${run.runKey}`, {
+            engine: error.engine,
+            hint: error.hint,
+            cause: error.cause ?? error,
+          });
         // The API server refused the Job (forbidden, invalid, over a quota): a failed run with the reason.
         return {
           ...refused(`the API server refused the Job: ${describeError(error)}`),

@@ -1,16 +1,30 @@
 // The Kubernetes backend against a real cluster: the one-node lab of scripts/kube-lab.sh (its own network namespace,
 // containerd, API server, scheduler, controller manager and kubelet with the static CPU manager), brought up here and
-// down after. Every run goes through the CLI as a person's would; after each test nothing of the project is left in
-// the namespace.
+// down after. Every run goes through the CLI as a person's would, and the backend itself through the contract's suite
+// (test/support/backend-contract.js) that the fake and the Docker backend pass; after each test nothing of the project
+// is left in the namespace.
 import { parse } from 'csv-parse/sync';
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+import { DEFAULT_NODE_MAJOR } from '../../runner/domain/axes.js';
+import { openCluster } from '../../runner/kubernetes/cluster.js';
+import { createKubernetesExecutor } from '../../runner/kubernetes/executor.js';
+import { planExperiments } from '../../runner/plan/plan-runs.js';
+import { describeBackendContract } from '../support/backend-contract.js';
 import { createOwnRunner, waitFor } from '../support/docker-helpers.js';
-import { LAB_SCRIPT, LAB_UP_TIMEOUT_MS, runLab, startLab, writeLabConfig } from '../support/kube-lab.js';
+import {
+  CONTEXT,
+  LAB_SCRIPT,
+  LAB_UP_TIMEOUT_MS,
+  NAMESPACE,
+  runLab,
+  startLab,
+  writeLabConfig,
+} from '../support/kube-lab.js';
 
 const { run: runCli } = createOwnRunner();
 const readRows = (file) => (existsSync(file) ? parse(readFileSync(file, 'utf8'), { columns: true }) : []);
@@ -233,4 +247,44 @@ test('the default experiments.yml and the login-service example, on the cluster 
   expect(logins.length).toBeGreaterThanOrEqual(2);
   for (const row of logins) expect(row).toMatchObject({ status: 'ok', loader_cpus: '0.5' });
   for (const row of logins) expect(Number(row.requests_per_sec)).toBeGreaterThan(0);
+});
+
+// The same suite of the contract's rules the fake and the Docker backend pass (test/support/backend-contract.js).
+const [contractPlan] = planExperiments(
+  {
+    file: 'x.yml',
+    experiments: [
+      {
+        name: 'backend-contract',
+        repetitions: 1,
+        timeout: 60,
+        memory_bytes: 2 ** 28,
+        env: {},
+        include: [],
+        exclude: [],
+        matrix: { workload: ['pbkdf2', 'idle'], cpus: [0.5] },
+        params: { pbkdf2: { tasks: 1, iterations: 1000 }, idle: { settleMs: 60_000 } },
+      },
+    ],
+  },
+  { defaultNodeMajor: DEFAULT_NODE_MAJOR },
+);
+const contractRun = (workload) => contractPlan.runs.find((run) => run.workload === workload);
+
+describeBackendContract('the Kubernetes backend', () => {
+  const options = {
+    images: new Map([[DEFAULT_NODE_MAJOR, { tag: process.env.LAB_TEST_IMAGE }]]),
+    imageRef: (tag) => tag,
+    pullPolicy: 'Never',
+  };
+  const where = { kubeconfig: lab.kubeconfig, context: CONTEXT, namespace: NAMESPACE };
+  // The lab's kubeconfig with an API server address nothing listens on.
+  const gone = join(mkdtempSync(join(tmpdir(), 'lab-kube-')), 'kubeconfig');
+  writeFileSync(gone, readFileSync(lab.kubeconfig, 'utf8').replace(/server: \S+/, 'server: https://127.0.0.1:1'));
+  return {
+    backend: createKubernetesExecutor(openCluster(where), options),
+    lostBackend: createKubernetesExecutor(openCluster({ ...where, kubeconfig: gone }), options),
+    // idle waits a minute; its Job's deadline cuts it at 2 s: a timeout, which is a row like any other.
+    runs: { ok: contractRun('pbkdf2'), failing: { ...contractRun('idle'), timeoutMs: 2000 } },
+  };
 });
