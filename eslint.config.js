@@ -43,8 +43,8 @@ export default [
   // Split after the merge of #36/#37: functions over the bounds above in files that other work was changing at the
   // same time. Each file is listed under the one rule it breaks; remove it once its function is split.
   {
-    // adviseBudget (166 lines, complexity 24), chooseSetting (89 lines, 21), runMatrix (112 lines).
-    files: ['runner/verdicts/advice.js', 'runner/verdicts/choose-setting.js', 'runner/run/run-matrix.js'],
+    // adviseBudget (166 lines, complexity 24), chooseSetting (89 lines, 21).
+    files: ['runner/verdicts/advice.js', 'runner/verdicts/choose-setting.js'],
     rules: { 'max-lines-per-function': 'off' },
   },
   {
