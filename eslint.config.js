@@ -48,11 +48,10 @@ export default [
     rules: { 'max-lines-per-function': 'off' },
   },
   {
-    // The same adviseBudget and chooseSetting; init 22, combineHttpRaw 22.
+    // The same adviseBudget and chooseSetting; combineHttpRaw 22.
     files: [
       'runner/verdicts/advice.js',
       'runner/verdicts/choose-setting.js',
-      'runner/api/init.js',
       'runner/collect/http-result.js',
     ],
     rules: { complexity: 'off' },
