@@ -9,6 +9,7 @@ import { AXES } from '../domain/axes.js';
 import { BUDGET_AXES } from '../cells/axes.js';
 import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyingAxes } from '../cells/cell.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
+import { describeBudgetCpus, describeSharedBudget } from '../domain/shared-loader.js';
 import { centreInterval } from '../stats/ratio.js';
 import { median } from '../stats/statistics.js';
 import { chooseSetting, DEFAULT_BOUND_RULE } from './choose-setting.js';
@@ -281,7 +282,9 @@ export function valuesOf(cell, metric) {
 /**
  * The answer of a budget whose runs did not get its CPUs (a cell the host did not deliver): no recommendation, no
  * bound, the CPUs the runs got instead. A race runs every setting of it again, side by side (so that their rounds
- * pair), up to its cap: the host may grow quiet.
+ * pair), up to its cap: the host may grow quiet. A budget this host cannot give the server and its load generator
+ * apart (delivery reason 'loader', domain/shared-loader.js) says so instead, and no further round is run: no quieter
+ * moment gives the host another CPU.
  */
 function describeUndelivered(base, candidates, undelivered, { knobs, metric, again }) {
   const settings = candidates.map((cell) => {
@@ -294,10 +297,7 @@ function describeUndelivered(base, candidates, undelivered, { knobs, metric, aga
       delivery: cell.delivery ?? null,
     };
   });
-  const given = summarizeDelivery(undelivered);
-  const missing = settings.filter((setting) => setting.state === 'not measured');
-  const whose =
-    missing.length === settings.length ? 'these runs' : `the runs of ${missing.map((s) => s.label).join(', ')}`;
+  const crowded = undelivered.find((cell) => cell.delivery.reason === 'loader');
   return {
     ...base,
     status: 'not measured',
@@ -310,13 +310,23 @@ function describeUndelivered(base, candidates, undelivered, { knobs, metric, aga
     cheaper: [],
     rounds_needed: null,
     rounds_left: null,
-    next_round: again.map((cell) => cell.cell),
+    next_round: crowded ? [] : again.map((cell) => cell.cell),
     stop: null,
     clean_runs: settings.reduce((sum, setting) => sum + setting.n, 0),
-    delivery: given,
-    reason: `not measured here: the host gave ${whose} about ${formatCpus(given.got)} of ${formatCpus(given.cpus, { unit: false })}`,
+    delivery: { ...summarizeDelivery(undelivered), reason: crowded ? 'loader' : 'host' },
+    reason: crowded
+      ? describeSharedBudget(describeBudgetCpus(crowded.values), crowded.delivery.hostCpus)
+      : describeShortHost(settings, summarizeDelivery(undelivered)),
     default: null,
   };
+}
+
+// "not measured here: the host gave these runs about 1 CPU of 2".
+function describeShortHost(settings, given) {
+  const missing = settings.filter((setting) => setting.state === 'not measured');
+  const whose =
+    missing.length === settings.length ? 'these runs' : `the runs of ${missing.map((s) => s.label).join(', ')}`;
+  return `not measured here: the host gave ${whose} about ${formatCpus(given.got)} of ${formatCpus(given.cpus, { unit: false })}`;
 }
 
 /**
@@ -334,6 +344,7 @@ export function summarizeDelivery(cells) {
 }
 
 function formatDelivery(delivery) {
+  if (delivery.reason === 'loader') return "the load generator shared the server's CPUs (loader_shared)";
   const runs = `its ${delivery.runs} run${delivery.runs === 1 ? '' : 's'}`;
   if (delivery.got === null) return `${runs} did not get the CPUs asked`;
   return `${runs} got about ${formatCpus(delivery.got)} of ${formatCpus(delivery.cpus, { unit: false })}`;
