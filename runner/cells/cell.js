@@ -50,14 +50,19 @@ export function sampleOf(cell, column) {
 }
 
 /**
- * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by. A run's round is its
- * `repetition`; a re-run of a disturbed run takes the round of the run it replaces (`rerun_of`), so the pair the
- * disturbance broke is whole again.
+ * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by (roundOf).
  */
 export function roundsOf(cell, column) {
-  return cell.runs
-    .filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column]))
-    .map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
+  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map(roundOf);
+}
+
+/**
+ * The round a run belongs to, as comparisons by round read it: its `repetition`, the round it ran in. A re-run of a
+ * disturbed run (`rerun_of`) ran later, beside the other re-runs of its round, not beside the runs of the round it
+ * replaces: it is a member of its own round, never of that one.
+ */
+export function roundOf(run) {
+  return run.repetition;
 }
 
 export function cellMedian(cell, column) {

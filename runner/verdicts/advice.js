@@ -7,12 +7,21 @@
 // `require`, is out before the comparison. The Node default is compared with the recommendation.
 import { AXES } from '../domain/axes.js';
 import { BUDGET_AXES } from '../cells/axes.js';
-import { formatWhere, groupByAxes, isSet, cellMedian, sameValue, sampleOf, varyingAxes } from '../cells/cell.js';
+import {
+  formatWhere,
+  groupByAxes,
+  isSet,
+  cellMedian,
+  roundOf,
+  sameValue,
+  sampleOf,
+  varyingAxes,
+} from '../cells/cell.js';
 import { findMetric, primaryMetrics } from '../domain/metrics.js';
 import { describeBudgetCpus, describeSharedBudget } from '../domain/shared-loader.js';
 import { centreInterval } from '../stats/ratio.js';
 import { median } from '../stats/statistics.js';
-import { chooseSetting, DEFAULT_BOUND_RULE } from './choose-setting.js';
+import { chooseSetting, ONE_LOOK_RULE } from './choose-setting.js';
 import { compareCells } from './compare-pair.js';
 import { judgeFailures } from './failed-settings.js';
 import { formatRatio } from './format-ratio.js';
@@ -35,10 +44,11 @@ export const WHAT_IF_ROUNDS = 20;
  * @param {object|undefined} recommend  the experiment's normalized `recommend:` (config/check-recommend.js), or
  *   undefined: advice on the primary metric with the defaults
  * @param {{ cap?: number|null, rule?: object }} [options]  cap: the most rounds a setting may run (the experiment's
- *   `adaptive.max_repetitions`); null when no more rounds will come (the projection is then a what-if)
+ *   `adaptive.max_repetitions`); null when no more rounds will come (the projection is then a what-if); rule: the
+ *   decision rule (default ONE_LOOK_RULE: an answer read once; a race passes its own, rounds/race.js raceRule)
  * @returns {object[]} one answer per budget value and workload (none when the matrix has no knob)
  */
-export function adviseCells(cells, axes, recommend, { cap = null, rule = DEFAULT_BOUND_RULE } = {}) {
+export function adviseCells(cells, axes, recommend, { cap = null, rule = ONE_LOOK_RULE } = {}) {
   const { groupAxes, knobs } = splitAxes(cells, axes, recommend);
   if (knobs.length === 0) return [];
   return groupByAxes(cells, groupAxes).map((group) => adviseBudget(group, { groupAxes, knobs, recommend, cap, rule }));
@@ -355,11 +365,6 @@ export function formatCpus(cpus, { unit = true } = {}) {
   if (cpus === null || !Number.isFinite(cpus)) return unit ? 'fewer CPUs' : 'those asked';
   const shown = Number(cpus.toPrecision(2));
   return unit ? `${shown} CPU${shown === 1 ? '' : 's'}` : String(shown);
-}
-
-// A re-run takes the round of the run it replaces (cells/cell.js roundsOf): the block the disturbance broke.
-function roundOf(run) {
-  return Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition;
 }
 
 function countRounds(cell, metric) {
