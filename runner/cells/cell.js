@@ -13,19 +13,21 @@ import { median } from '../stats/statistics.js';
  * CPUs (`delivery`: an answer counts no run of a cell it did not), how many rows ended in each status (a setting out
  * of memory is out: verdicts/failed-settings.js), and the memory limit it ran under (`memoryMb`, what the advice
  * weighs measured memory against).
- * @param {{ cell: string, values: object, workload?: string, limits?: { memoryBytes?: number } }} cell  a plan's
- *   cell, or run.json's (whose values name the workload)
+ * @param {{ cell: string, values: object, workload?: string, limits?: { memoryBytes?: number }, params?: object }} cell
+ *   a plan's cell, or run.json's (whose values name the workload; params.loader.cpuset: where an http cell's load
+ *   generator was asked to run)
  * @param {object[]} rows  typed rows: every row so far, or the cell's own
  * @param {{ keepDisturbed?: boolean, disturbedAbove?: number|null }} [sorting]  as sortCellRuns takes it
  */
-export function buildCell({ cell, values, workload, limits }, rows, sorting = {}) {
+export function buildCell({ cell, values, workload, limits, params }, rows, sorting = {}) {
   const own = rows.filter((row) => row.cell === cell);
   return {
     cell,
     values,
     workload: workload ?? values.workload ?? own[0]?.workload,
     memoryMb: toMebibytes(limits?.memoryBytes),
-    ...sortCellRuns(own, sorting),
+    // Where the file asked for an http cell's load generator: whether its sharing the server's CPUs was asked.
+    ...sortCellRuns(own, { ...sorting, loaderCpuset: params?.loader?.cpuset }),
     statuses: countStatuses(own),
   };
 }
