@@ -67,7 +67,8 @@ export async function init(options = {}) {
     cpus,
     budgets: budgets.values && { values: budgets.values.map((budget) => budget.cpus), from: budgets.summary },
     memory: service.deployment?.memory?.docker ?? null,
-    request: request ? { method: request.method, path: request.path } : null,
+    // answered: the status the app gave when init sent it the request (null: no engine answered, not sent yet).
+    request: request ? { method: request.method, path: request.path, answered: request.answered ?? null } : null,
     warnings: service.deployment?.warnings ?? [],
     notices: budgets.notices,
     text,
@@ -148,7 +149,9 @@ async function readRequest(service, module, engine, options) {
     if (!engine) return;
     const { answer } = await engine.inspect({ ...spec, request: pickRequest(request) });
     if (answer && answer.status >= 200 && answer.status < 300) {
+      // The file expects what the app gave (201 for a create), and init says it sent it.
       request.status = answer.status;
+      request.answered = answer.status;
       return;
     }
     throw new LabError(
