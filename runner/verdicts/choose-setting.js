@@ -77,6 +77,41 @@ export function chooseSetting(
   checkOptions(settings, { within, cap, rule });
   const delta = Math.log1p(within);
   const rounds = countRounds(settings);
+  const starting = rounds < rule.n0;
+  const order = settings.map((_, i) => i).sort((a, b) => settings[a].cost - settings[b].cost || a - b);
+  const bounded = boundSettings(settings, { rule, alpha, cap, lowerIsBetter, delta, starting, order });
+  const decision = decide(settings, bounded, { rule, cap, delta, rounds, starting, order });
+  const { bounds, comparison } = bounded;
+  const { recommended, settled, projected } = decision;
+  const rec = bounds[recommended];
+  return {
+    status: settled ? 'settled' : 'open',
+    recommended: rec.id,
+    U: rec.U,
+    bound_pct: rec.bound_pct,
+    binding: rec.binding,
+    roundsNeeded: settled ? 0 : findRoundsNeeded((extra) => bounded.project(recommended, extra) <= delta, cap - rec.n),
+    nextRound: decision.nextRound,
+    stop: decision.stop,
+    rounds,
+    within,
+    settings: bounds.map((bound, i) => ({
+      id: bound.id,
+      cost: settings[i].cost,
+      n: bound.n,
+      U: bound.U,
+      bound_pct: bound.bound_pct,
+      binding: bound.binding,
+      projected_pct: Number.isFinite(projected[i]) ? 100 * Math.expm1(projected[i]) : null,
+      ...describeState(i, settings, bounded, decision, { within, cap, starting }),
+    })),
+    comparison,
+  };
+}
+
+// The bounds at this look, the settings eliminated (confidently more than `within` worse than another), and each
+// setting's bound projected to more rounds.
+function boundSettings(settings, { rule, alpha, cap, lowerIsBetter, delta, starting, order }) {
   const levelAt = levelsOf(rule, { alpha, cap });
   const compare = (family) =>
     compareWithBest(settings, {
@@ -88,10 +123,6 @@ export function chooseSetting(
       alphaAt: levelAt,
     });
   let comparison = compare(null);
-  const order = settings.map((_, i) => i).sort((a, b) => settings[a].cost - settings[b].cost || a - b);
-  const starting = rounds < rule.n0;
-  const futilityOn = !starting && rounds >= (rule.futilityFrom ?? rule.n0);
-
   // Elimination always spreads α over every setting tried.
   const elimination = comparison.settings.map((bound) => {
     if (starting) return null;
@@ -101,13 +132,19 @@ export function chooseSetting(
   const alive = order.filter((i) => elimination[i] === null);
   // A setting confidently more than `within` worse than another is not the best, so the comparisons with the best
   // that the bounds rest on are among the settings still in: with rule.stepDown the quantile spreads α over those
-  // (a step down, as Holm's; docs/statistics.md measured that the bounds still hold).
+  // (a step down, as Holm's; docs/statistics.md measured where the bounds then fail).
   const survivors = alive.filter((i) => settings[i].values.length > 0).length;
   if (rule.stepDown && survivors >= 2 && survivors < comparison.k) comparison = compare(survivors);
   const bounds = comparison.settings;
   const roundsOf = new Map(bounds.map(({ id, n }) => [id, n]));
   const project = (i, extra, hope = 0) =>
     projectPairs(bounds[i], roundsOf, extra, { cap, levelAt, k: comparison.family, hope });
+  return { comparison, bounds, elimination, alive, project };
+}
+
+// Settled or open, the recommendation, which candidates can still reach the margin by the cap, and the next round.
+function decide(settings, { bounds, alive, project }, { rule, cap, delta, rounds, starting, order }) {
+  const futilityOn = !starting && rounds >= (rule.futilityFrom ?? rule.n0);
   const settledAt = starting ? undefined : alive.find((i) => bounds[i].U <= delta);
   const settled = settledAt !== undefined;
   const pool = alive.length ? alive : order;
@@ -118,7 +155,6 @@ export function chooseSetting(
   const hope = rule.futilityHope ?? 0;
   const reachable = bounds.map((bound, i) => (hope > 0 ? project(i, cap - bound.n, hope) : projected[i]));
   const hopeful = bounds.map((bound, i) => bound.n < cap && (!futilityOn || reachable[i] <= delta));
-
   const rank = new Map(order.map((i, position) => [i, position]));
   const targets = starting
     ? order
@@ -130,47 +166,22 @@ export function chooseSetting(
     if (settled) stop = 'settled';
     else stop = alive.every((i) => bounds[i].n >= cap) ? 'cap' : 'futile';
   }
+  return { settled, recommended, projected, hopeful, rank, nextRound, stop };
+}
 
+// A setting's state and, where it is out, why, in words.
+function describeState(i, settings, { bounds, elimination }, decision, { within, cap, starting }) {
+  const { recommended, settled, rank, hopeful } = decision;
   const margin = formatShare(within);
-  const states = bounds.map((bound, i) => {
-    const [state, reason] = describeState(i);
-    return {
-      id: bound.id,
-      cost: settings[i].cost,
-      n: bound.n,
-      U: bound.U,
-      bound_pct: bound.bound_pct,
-      binding: bound.binding,
-      projected_pct: Number.isFinite(projected[i]) ? 100 * Math.expm1(projected[i]) : null,
-      state,
-      reason,
-    };
-  });
-  function describeState(i) {
-    if (i === recommended) return ['recommended', null];
-    if (elimination[i] !== null)
-      return ['eliminated', `confidently more than ${margin} worse than ${elimination[i].id}`];
-    if (settled && rank.get(i) > rank.get(recommended))
-      return ['not needed', `${settings[recommended].id} costs less and is within ${margin}`];
-    if (starting || hopeful[i]) return ['candidate', null];
-    if (bounds[i].n >= cap) return ['futile', `ran the cap of ${cap} rounds and its bound stays above ${margin}`];
-    return ['futile', `its bound, projected to ${cap} rounds, stays above ${margin}`];
-  }
-  const rec = bounds[recommended];
-  return {
-    status: settled ? 'settled' : 'open',
-    recommended: rec.id,
-    U: rec.U,
-    bound_pct: rec.bound_pct,
-    binding: rec.binding,
-    roundsNeeded: settled ? 0 : findRoundsNeeded((extra) => project(recommended, extra) <= delta, cap - rec.n),
-    nextRound,
-    stop,
-    rounds,
-    within,
-    settings: states,
-    comparison,
-  };
+  if (i === recommended) return { state: 'recommended', reason: null };
+  if (elimination[i] !== null)
+    return { state: 'eliminated', reason: `confidently more than ${margin} worse than ${elimination[i].id}` };
+  if (settled && rank.get(i) > rank.get(recommended))
+    return { state: 'not needed', reason: `${settings[recommended].id} costs less and is within ${margin}` };
+  if (starting || hopeful[i]) return { state: 'candidate', reason: null };
+  if (bounds[i].n >= cap)
+    return { state: 'futile', reason: `ran the cap of ${cap} rounds and its bound stays above ${margin}` };
+  return { state: 'futile', reason: `its bound, projected to ${cap} rounds, stays above ${margin}` };
 }
 
 /**
