@@ -174,7 +174,7 @@ describe('orphans of a killed runner', () => {
         'sh',
         [
           '-c',
-          `"${process.execPath}" "${CLI}" --config "${fixture('long.yml')}" --out "${join(outDir, `killed-${round}`)}" & exec sleep 120`,
+          `"${process.execPath}" "${CLI}" run --config "${fixture('long.yml')}" --out "${join(outDir, `killed-${round}`)}" & exec sleep 120`,
         ],
         { reject: false },
       );
