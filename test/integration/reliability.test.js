@@ -257,13 +257,17 @@ describe('bad input: exit 2, a message with a position, no container', () => {
     expect(files.length).toBeGreaterThanOrEqual(20);
     for (const name of files) {
       const text = readFileSync(join(badDir, name), 'utf8');
-      const expectations = [...text.matchAll(/^# expect: (\S+)\s+(.*)$/gm)];
+      // The catalogue's grammar (test/unit/config/bad-configs.test.js): LINE:COLUMN, the key path when the error
+      // has one, then part of the message; printed as one line `FILE:LINE:COLUMN: PATH: message`.
+      const expectations = [...text.matchAll(/^# expect: (\d+:\d+) (?:(\S+): )?(.+)$/gm)];
       const result = await runCli(['run', '--config', join(badDir, name), '--out', join(tmpdir(), 'never-written')]);
       expect({ name, exitCode: result.exitCode }).toEqual({ name, exitCode: 2 });
       expect(expectations.length).toBeGreaterThan(0);
-      for (const [, at, message] of expectations) {
-        expect(result.stderr).toContain(`${name}:${at}`);
-        expect(result.stderr).toContain(message);
+      const lines = result.stderr.split('\n');
+      for (const [, at, path, message] of expectations) {
+        const head = `${name}:${at}: ${path ? `${path}: ` : ''}`;
+        const line = lines.find((each) => each.includes(head) && each.slice(each.indexOf(head)).includes(message));
+        expect({ name, head, message, line }).toEqual({ name, head, message, line: expect.any(String) });
       }
     }
     expect(await countCreatedSince(docker, since, owners)).toBe(0);
