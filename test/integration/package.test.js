@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
 import { readApiExamples } from '../support/doc-examples.js';
-import { connectTestEngine, countCreatedSince, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, listOwnContainers, watchCreated } from '../support/docker-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TINY = join(ROOT, 'test/fixtures/integration/tiny.yml');
@@ -169,7 +169,7 @@ test('run builds the workload image from the installed package and writes ./resu
   // A file only this install has makes the image's content hash new: the image is built from these installed files,
   // not found on the engine as a checkout built it.
   writeFileSync(join(installed, 'images', 'workload', '.package-test'), `${base}\n`);
-  const since = Date.now();
+  const created = await watchCreated(docker, owners);
   const result = await start(bin, ['run'], service);
   const built = /build: building (node-threads-lab\/workload:\S+) from /.exec(result.all)?.[1];
   if (built) builtTags.push(built);
@@ -184,7 +184,7 @@ test('run builds the workload image from the installed package and writes ./resu
     version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
   });
   expect(existsSync(join(installed, 'images', 'workload', 'node_modules', 'argon2', 'package.json'))).toBe(true);
-  expect(await countCreatedSince(docker, since, owners)).toBe(2);
+  expect(await created.count()).toBe(2);
   expect(await listOwnContainers(docker, owners)).toEqual([]);
 });
 

@@ -10,11 +10,11 @@ import { formatOwner, readProcessStat } from '../../runner/docker/runs/owner.js'
 import { runContainer } from '../../runner/docker/runs/run-container.js';
 import {
   connectTestEngine,
-  countCreatedSince,
   createOwnRunner,
   listOwnContainers,
   listOwnRunContainers,
   waitFor,
+  watchCreated,
 } from '../support/docker-helpers.js';
 
 // Every runner this file starts; the engine may run other people's containers meanwhile.
@@ -252,7 +252,7 @@ describe('bad input: exit 2, a message with a position, no container', () => {
   const badDir = fileURLToPath(new URL('../fixtures/bad-configs/', import.meta.url));
 
   test('every broken config of the catalogue, through the real CLI', async () => {
-    const since = Date.now();
+    const created = await watchCreated(docker, owners);
     const files = readdirSync(badDir).filter((name) => name.endsWith('.yml'));
     expect(files.length).toBeGreaterThanOrEqual(20);
     for (const name of files) {
@@ -270,11 +270,11 @@ describe('bad input: exit 2, a message with a position, no container', () => {
         expect({ name, head, message, line }).toEqual({ name, head, message, line: expect.any(String) });
       }
     }
-    expect(await countCreatedSince(docker, since, owners)).toBe(0);
+    expect(await created.count()).toBe(0);
   });
 
   test('a missing config file and an unwritable output folder exit 2 before any container', async () => {
-    const since = Date.now();
+    const created = await watchCreated(docker, owners);
     const missing = await runCli(['run', '--config', '/nonexistent/experiments.yml']);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/\/nonexistent\/experiments\.yml.*ENOENT|no such file/i);
@@ -289,6 +289,6 @@ describe('bad input: exit 2, a message with a position, no container', () => {
     ]);
     expect(unwritable.exitCode).toBe(2);
     expect(unwritable.stderr).toMatch(/cannot write results to \/proc\/lab-results/);
-    expect(await countCreatedSince(docker, since, owners)).toBe(0);
+    expect(await created.count()).toBe(0);
   });
 });
