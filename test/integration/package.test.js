@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
+import { track } from '../support/children.js';
 import { readApiExamples } from '../support/doc-examples.js';
 import { connectTestEngine, listOwnContainers, watchCreated } from '../support/docker-helpers.js';
 
@@ -38,7 +39,7 @@ const builtTags = [];
 
 /** A process of the installed package, its owner label remembered while it lives. */
 function start(file, args, cwd) {
-  const child = execa(file, args, { cwd, env: ENV, extendEnv: false, reject: false, all: true });
+  const child = track(execa(file, args, { cwd, env: ENV, extendEnv: false, reject: false, all: true }));
   owners.add(formatOwner(child.pid));
   return child;
 }

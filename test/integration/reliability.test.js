@@ -178,27 +178,35 @@ describe('orphans of a killed runner', () => {
         ],
         { reject: false },
       );
-      const runnerPid = await waitFor(() => Number(readChildren(parent.pid)[0]) || false);
-      owners.add(formatOwner(runnerPid));
-      const [orphan] = await waitFor(async () => {
-        const found = await listOwnRunContainers(docker, owners);
-        return found.length > 0 && found;
-      });
-      process.kill(runnerPid, 'SIGKILL');
-      await waitFor(() => readProcessStat(runnerPid)?.state === 'Z');
-      const next = await runCli([
-        'run',
-        '--config',
-        fixture('faults.yml'),
-        '--only',
-        'fine',
-        '--out',
-        join(outDir, `next-${round}`),
-      ]);
-      expect(next.exitCode).toBe(0);
-      expect((await listOwnContainers(docker, owners)).map((container) => container.Id)).not.toContain(orphan.Id);
-      parent.kill('SIGKILL');
-      await parent;
+      let runnerPid;
+      // A round that fails must not leave its runner or `sleep 120` running into the next test file: a child of
+      // execa that ends after this file's teardown makes Jest's soft-deleted globals overflow the stack there.
+      try {
+        runnerPid = await waitFor(() => Number(readChildren(parent.pid)[0]) || false);
+        owners.add(formatOwner(runnerPid));
+        const [orphan] = await waitFor(async () => {
+          const found = await listOwnRunContainers(docker, owners);
+          return found.length > 0 && found;
+        });
+        process.kill(runnerPid, 'SIGKILL');
+        await waitFor(() => readProcessStat(runnerPid)?.state === 'Z');
+        const next = await runCli([
+          'run',
+          '--config',
+          fixture('faults.yml'),
+          '--only',
+          'fine',
+          '--out',
+          join(outDir, `next-${round}`),
+        ]);
+        expect(next.exitCode).toBe(0);
+        expect((await listOwnContainers(docker, owners)).map((container) => container.Id)).not.toContain(orphan.Id);
+      } finally {
+        const left = runnerPid && readProcessStat(runnerPid);
+        if (left && left.state !== 'Z') process.kill(runnerPid, 'SIGTERM');
+        parent.kill('SIGKILL');
+        await parent;
+      }
     }
   });
 });
