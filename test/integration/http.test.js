@@ -5,7 +5,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectTestEngine, createOwnRunner, listOwnContainers as listOwnedBy } from '../support/docker-helpers.js';
+import {
+  connectTestEngine,
+  createOwnRunner,
+  listOwnContainers as listOwnedBy,
+  watchCreated,
+} from '../support/docker-helpers.js';
 
 const { run: runCli, owners } = createOwnRunner();
 
@@ -19,22 +24,10 @@ const readRows = (file) => parse(readFileSync(file, 'utf8'), { columns: true });
 // The engine may be shared: only the containers of the runners this file started count.
 const listOwnContainers = (docker) => listOwnedBy(docker, owners);
 
-/** Containers of this experiment created since then, by role (other tests may share the engine). */
-async function countCreatedByRole(docker, sinceSeconds, experiment) {
-  const stream = await docker.getEvents({
-    since: sinceSeconds,
-    until: Math.ceil(Date.now() / 1000) + 1,
-    filters: { type: ['container'], event: ['create'], label: [`node-threads-lab.experiment=${experiment}`] },
-  });
-  const chunks = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  const events = Buffer.concat(chunks)
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
+/** Created containers of this experiment, by role. */
+function countByRole(events, experiment) {
   const counts = {};
-  for (const event of events.filter((each) => owners.has(each.Actor.Attributes['node-threads-lab.owner']))) {
+  for (const event of events.filter((each) => each.Actor.Attributes['node-threads-lab.experiment'] === experiment)) {
     const role = event.Actor.Attributes['node-threads-lab.role'];
     counts[role] = (counts[role] ?? 0) + 1;
   }
@@ -45,12 +38,12 @@ describe('http: cluster {1, 2} × cpus {1, 2} with the pbkdf2 route', () => {
   let docker;
   let result;
   let rows;
-  let since;
+  let created;
   let outDir;
 
   beforeAll(async () => {
     docker = await connectTestEngine();
-    since = Math.floor(Date.now() / 1000) - 1;
+    created = await watchCreated(docker, owners);
     outDir = mkdtempSync(join(tmpdir(), 'lab-http-'));
     result = await runCli(['run', '--config', MATRIX, '--out', outDir]);
     rows = readRows(join(outDir, 'runs.csv'));
@@ -128,7 +121,7 @@ describe('http: cluster {1, 2} × cpus {1, 2} with the pbkdf2 route', () => {
   });
 
   test('two containers per run, both gone afterwards', async () => {
-    expect(await countCreatedByRole(docker, since, 'http')).toEqual({ server: 4, loader: 4 });
+    expect(countByRole(await created.stop(), 'http')).toEqual({ server: 4, loader: 4 });
     expect(await listOwnContainers(docker)).toEqual([]);
   });
 });
