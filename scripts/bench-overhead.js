@@ -16,17 +16,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { execa } from 'execa';
-import { connectEngine } from '../runner/docker/engines/connect.js';
 import { DEFAULT_NODE_MAJOR } from '../runner/domain/axes.js';
-import { ensureImages } from '../runner/docker/images/workload-image.js';
 import { createDockerExecutor } from '../runner/docker/runs/executor.js';
 import { planExperiments } from '../runner/plan/plan-runs.js';
 import { parseResultLine } from '../runner/collect/parse-result.js';
 import { median } from '../runner/stats/statistics.js';
-import { LABELS } from '../runner/docker/runs/labels.js';
-import { OWNER } from '../runner/docker/runs/owner.js';
 import { timeCommand } from './lib/time-cli.js';
+import { readyBenchImage, timeFloor } from './lib/bench-docker.js';
 
 const CLI = fileURLToPath(new URL('../runner/cli.js', import.meta.url));
 const TINY = fileURLToPath(new URL('../test/fixtures/integration/tiny.yml', import.meta.url));
@@ -38,12 +34,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-const engine = await connectEngine({ setup: true });
-const images = await ensureImages(engine.docker, {
-  nodeMajors: [DEFAULT_NODE_MAJOR],
-  onProgress: (line) => console.error(line),
-});
-const image = images.get(DEFAULT_NODE_MAJOR).tag;
+const { engine, images, image } = await readyBenchImage();
 const executor = createDockerExecutor(engine.docker, images);
 const [plan] = planExperiments(
   {
@@ -136,24 +127,4 @@ if (values.docs) {
 
 function round(ms) {
   return Math.round(ms * 10) / 10;
-}
-
-async function timeFloor(tag) {
-  const began = performance.now();
-  // The image carries the project label: without this runner's owner label a matrix starting meanwhile would take
-  // the bare container for a killed runner's orphan and remove it.
-  await execa('docker', [
-    'run',
-    '--rm',
-    '--label',
-    `${LABELS.owner}=${OWNER}`,
-    '--network',
-    'none',
-    '--entrypoint',
-    'node',
-    tag,
-    '-e',
-    '0',
-  ]);
-  return performance.now() - began;
 }

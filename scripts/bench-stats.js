@@ -5,10 +5,12 @@
 // pairs of cells with known ratios from it, applies every method of runner/stats/compare-samples.js, unpaired and
 // paired by round, with and without the disturbed-run rule: coverage, interval width and decision rates per method
 // and runs per cell, the method that wins and why, and the defaults for `repetitions` and the adaptive cap.
-// The bound: which rule answers a budget with "use X: at most U% slower than the best tried (95%)" — budgets with
-// known truths raced by runner/verdicts/choose-setting.js under noise fitted to the committed folders
-// (scripts/lib/bound-study.js), the rule chosen by its bound failures and runs. `--study` runs one of them and keeps
-// the other's part of the page as it is. Seeded: the same folders and options give the same page.
+// The bound: which rule answers a budget with "use X: at most U% slower than the best tried (95%)" — the default file
+// and the worst case of each design, with known truths, raced by the runner's own scheduler under candidate rules
+// and noise fitted to the committed race folders (scripts/lib/bound-study.js): bound failures, good picks and runs
+// against the limit of an ideal sequential test; the rule chosen by criteria fixed before the runs. `--study` runs
+// one of them and keeps the other's part of the page as it is. Seeded: the same folders and options give the same
+// page.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,16 +32,22 @@ import {
 } from './lib/stats-verdict.js';
 import { renderStatisticsDoc } from './lib/statistics-doc.js';
 import { BOUND_MARKER, renderBoundDoc } from './lib/bound-doc.js';
-import { runBoundStudy } from './lib/bound-study.js';
+import { measureInvocationSpread } from './lib/bound-noise.js';
+import { BOUND_SOURCES, runBoundStudy } from './lib/bound-study.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USAGE = `Usage: npm run bench:stats -- [DIR ...] [--study all|comparisons|bound] [--trials N] [--bound-trials N]
-       [--seed N] [--detect P] [--retries N] [--out FILE]
+       [--file-trials N] [--critical-trials N] [--bound-results FILE] [--seed N] [--detect P] [--retries N]
+       [--out FILE]
 
   DIR               a result folder to fit a comparison noise profile to, beside docs/findings/* and docs/statistics/*/
   --study S         all (default), or only the comparisons or the bound study: the other part of the page is kept
   --trials N        simulated pairs of cells per method, runs per cell, scenario and rule (default 2000)
-  --bound-trials N  simulated budgets per rule, noise profile and truth in the bound study (default 1000)
+  --bound-trials N  races per rule, noise profile and worst case in the bound study (default 1000)
+  --file-trials N   races of the whole default file per rule and noise profile in the bound study (default 300)
+  --critical-trials N  races per noise profile and worst case for the rule chosen, run again (default 4000)
+  --bound-results FILE  keep the bound study's results in FILE (JSON), and when FILE exists, write the page from it
+                    without simulating again
   --seed N          seed of the simulation (default 21)
   --detect P        chance that the disturbed-run rule flags a slowed run (default 0.8)
   --retries N       re-runs a cell may get under that rule (default 2)
@@ -57,6 +65,9 @@ export async function main(argv) {
       study: { type: 'string', default: 'all' },
       trials: { type: 'string', default: '2000' },
       'bound-trials': { type: 'string', default: '1000' },
+      'file-trials': { type: 'string', default: '300' },
+      'critical-trials': { type: 'string', default: '4000' },
+      'bound-results': { type: 'string' },
       seed: { type: 'string', default: '21' },
       detect: { type: 'string', default: '0.8' },
       retries: { type: 'string', default: '2' },
@@ -73,12 +84,9 @@ export async function main(argv) {
     seed: readNumber(values.seed, '--seed', Number.isInteger, 'a whole number'),
     detect: readNumber(values.detect, '--detect', (n) => n >= 0 && n <= 1, 'a probability from 0 to 1'),
     retries: readNumber(values.retries, '--retries', (n) => Number.isInteger(n) && n >= 0, 'a whole number from 0 up'),
-    boundTrials: readNumber(
-      values['bound-trials'],
-      '--bound-trials',
-      (n) => Number.isInteger(n) && n >= 100,
-      'a whole number from 100 up',
-    ),
+    boundTrials: readNumber(values['bound-trials'], '--bound-trials', isTrials, 'a whole number from 100 up'),
+    fileTrials: readNumber(values['file-trials'], '--file-trials', isTrials, 'a whole number from 100 up'),
+    criticalTrials: readNumber(values['critical-trials'], '--critical-trials', isTrials, 'a whole number from 100 up'),
   };
   if (!STUDIES.includes(values.study)) {
     throw new LabError('ERR_USAGE', `--study takes ${STUDIES.join(', ')}, found ${JSON.stringify(values.study)}`, {
@@ -88,7 +96,7 @@ export async function main(argv) {
   const started = Date.now();
   const [kept, keptBound] = values.study === 'all' ? [null, null] : splitPage(values.out, values.study);
   const comparisons = values.study === 'bound' ? kept : await runComparisons(positionals, options);
-  const bound = values.study === 'comparisons' ? keptBound : await runBound(options);
+  const bound = values.study === 'comparisons' ? keptBound : await runBound(options, values['bound-results']);
   const page = `${comparisons.trimEnd()}\n\n${bound}`;
   writeFileSync(values.out, page);
   process.stdout.write(`${page}\n`);
@@ -117,12 +125,34 @@ function splitPage(out, study) {
   return parts;
 }
 
-async function runBound(options) {
-  const study = await runBoundStudy(ROOT, { trials: options.boundTrials, seed: options.seed }, progress);
+async function runBound(options, resultsFile) {
+  const kept = resultsFile && existsSync(resultsFile);
+  const study = kept
+    ? JSON.parse(readFileSync(resultsFile, 'utf8'))
+    : await runBoundStudy(
+        ROOT,
+        {
+          trials: options.boundTrials,
+          fileTrials: options.fileTrials,
+          criticalTrials: options.criticalTrials,
+          seed: options.seed,
+        },
+        progress,
+      );
+  if (resultsFile && !kept) writeFileSync(resultsFile, JSON.stringify(study));
+  const { chosen } = study.choice;
   process.stderr.write(
-    `bound rule: ${study.choice.chosen.key} (worst bound failure ${(100 * study.choice.chosen.worstFail).toFixed(1)}%)\n`,
+    `bound rule: ${chosen.key} (worst bound failure ${(100 * chosen.worstFail).toFixed(1)}%, default file ${Number(chosen.fileRatio).toFixed(2)}× the oracle)\n`,
   );
-  return renderBoundDoc(study, { seed: options.seed });
+  const spread = {
+    folders: BOUND_SOURCES.reference,
+    ...measureInvocationSpread(BOUND_SOURCES.reference.map((dir) => readResults(join(ROOT, dir)))),
+  };
+  return renderBoundDoc(study, { seed: options.seed, spread });
+}
+
+function isTrials(n) {
+  return Number.isInteger(n) && n >= 100;
 }
 
 function progress(done, total, task, seconds) {

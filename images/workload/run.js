@@ -105,7 +105,16 @@ function addSpeedProbe(result, speedProbe) {
 }
 
 function print(result) {
-  process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
+  process.stdout.write(`${JSON.stringify(result)}\n`, () => {
+    // An http server run as a pod's sidecar (runner/kubernetes/job-spec.js) stays until the kubelet stops it once the
+    // load generator is done: a sidecar that exits is restarted.
+    if (process.env.LAB_STAY_UNTIL_SIGTERM === '1') {
+      process.once('SIGTERM', () => process.exit(0));
+      setInterval(() => {}, 2 ** 30);
+      return;
+    }
+    process.exit(0);
+  });
 }
 
 function prepareRun(spec, sampler, onFork) {

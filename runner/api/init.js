@@ -58,15 +58,39 @@ export async function init(options = {}) {
   const file = path.resolve(options.config ?? DEFAULT_CONFIG_FILE);
   refuseExisting(file, options.force);
   const folder = path.dirname(file);
+  const { module, code } = readCode(kind, options, folder);
+  const engine = options.cpus ? null : await openEngine(options.onProgress);
+  const cpus = options.cpus ?? engine?.cpus ?? fromThisMachine(engine?.why);
+  const { service, budgets } = await learnService(kind, options, { folder, module, cpus });
+  const input = { ...describeInput(kind, options, { folder, code, service, budgets, cpus }), ...traffic };
+  const { text, request } = await composeFile(input, { kind, file, service, module, engine, options });
+  writeFile(file, text, options.force);
+  return {
+    file,
+    kind,
+    cpus,
+    budgets: budgets.values && { values: budgets.values.map((budget) => budget.cpus), from: budgets.summary },
+    memory: service.deployment?.memory?.docker ?? null,
+    // answered: the status the app gave when init sent it the request (null: no engine answered, not sent yet).
+    request: request ? { method: request.method, path: request.path, answered: request.answered ?? null } : null,
+    warnings: service.deployment?.warnings ?? [],
+    notices: budgets.notices,
+    text,
+  };
+}
+
+// The code to measure: the module (a function's or an HTTP app's) or the command line; a start command has neither.
+function readCode(kind, options, folder) {
   const module =
     kind === 'script' || kind === 'http-app'
       ? readModule(options[kind === 'script' ? 'script' : 'httpApp'], folder, options.export)
       : null;
-  const code = kind === 'command' ? readCommand(options) : (module ?? {});
-  const engine = options.cpus ? null : await openEngine(options.onProgress);
-  const cpus = options.cpus ?? engine?.cpus ?? fromThisMachine(engine?.why);
+  return { module, code: kind === 'command' ? readCommand(options) : (module ?? {}) };
+}
+
+// What the service folder tells (runner/service/): its deployment's budgets and memory, unless budgets are given.
+async function learnService(kind, options, { folder, module, cpus }) {
   const given = readGivenBudgets(options.budgets, cpus);
-  const from = (options.from ?? []).map((each) => path.resolve(each));
   const { findTypeStripper } = await import('../user-code/check-user-code.js');
   const service = readService({
     form: { script: 'script', 'http-app': 'app', start: 'start', command: 'command' }[kind],
@@ -74,13 +98,17 @@ export async function init(options = {}) {
     module,
     start: typeof options.start === 'string' ? options.start : undefined,
     port: options.port,
-    from,
+    from: (options.from ?? []).map((each) => path.resolve(each)),
     readDeployment: !given,
     container: options.container,
     strip: await findTypeStripper(),
   });
-  const budgets = describeBudgets(service.deployment, given, cpus);
-  const input = {
+  return { service, budgets: describeBudgets(service.deployment, given, cpus) };
+}
+
+// The file's input (init-file.js) but its request, which the app's routes decide (readRequest).
+function describeInput(kind, options, { folder, code, service, budgets, cpus }) {
+  return {
     kind,
     name: nameExperiment(kind === 'script' || kind === 'command' ? code.base : path.basename(service.root)),
     invocation: options.invocation ?? 'node-threads-lab init',
@@ -91,10 +119,14 @@ export async function init(options = {}) {
     memory: describeMemory(service.deployment?.memory),
     knobs: describeKnobs(service, kind, budgets.values ?? null, cpus),
     start: kind === 'start' ? describeStart(service, folder) : undefined,
-    ...traffic,
     ...code,
   };
-  // What `plan` would refuse (the schema, the module's export) first, before an engine builds anything.
+}
+
+// The file's text, checked as `plan` would check it: what `plan` would refuse (the schema, the module's export)
+// first, before an engine builds anything; then, for an HTTP app, the request the app answers; then the whole file.
+async function composeFile(input, { kind, file, service, module, engine, options }) {
+  const { cpus } = input;
   await checkInitFile(formatInitFile({ ...input, request: PROVISIONAL_REQUEST }), { file, cpus });
   const http =
     kind === 'http-app' || kind === 'start'
@@ -103,18 +135,7 @@ export async function init(options = {}) {
   if (http) await http.check();
   const text = http ? formatInitFile({ ...input, request: http.request }) : formatInitFile(input);
   await checkInitFile(text, { file, cpus });
-  writeFile(file, text, options.force);
-  return {
-    file,
-    kind,
-    cpus,
-    budgets: budgets.values && { values: budgets.values.map((budget) => budget.cpus), from: budgets.summary },
-    memory: service.deployment?.memory?.docker ?? null,
-    request: http?.request ? { method: http.request.method, path: http.request.path } : null,
-    warnings: service.deployment?.warnings ?? [],
-    notices: budgets.notices,
-    text,
-  };
+  return { text, request: http?.request ?? null };
 }
 
 // The request to measure: the built app's routes (in the preflight container), then its answer to the request,
@@ -132,7 +153,9 @@ async function readRequest(service, module, engine, options) {
     if (!engine) return;
     const { answer } = await engine.inspect({ ...spec, request: pickRequest(request) });
     if (answer && answer.status >= 200 && answer.status < 300) {
+      // The file expects what the app gave (201 for a create), and init says it sent it.
       request.status = answer.status;
+      request.answered = answer.status;
       return;
     }
     throw new LabError(

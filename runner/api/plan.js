@@ -30,22 +30,26 @@ export const DEFAULT_CONFIG_FILE = 'experiments.yml';
  * @param {number} [options.slots]
  * @param {boolean} [options.keepDisturbed]  count disturbed runs in the statistics and re-run none (a resume keeps its
  *   folder's choice)
+ * @param {string} [options.kubernetes]  CONTEXT[/NAMESPACE]: run on that cluster (over the file's `kubernetes:` block;
+ *   a resume keeps the one its folder ran on)
  * @returns {Promise<{ config: object, plans: object[], resumed: object|null, seed: number, engines: string[],
  *   slots: number, warnings: object[], pending: object[] }>}  pending: the runs still to do, in order (RunSpec,
  *   plan/plan-runs.js)
  */
 export async function preparePlan(
   configOrFile,
-  { only = [], seed, resume, engines = [], slots, keepDisturbed = false } = {},
+  { only = [], seed, resume, engines = [], slots, keepDisturbed = false, kubernetes } = {},
 ) {
   const resumed = resume ? await readResumed(resume, { keepDisturbed }) : null;
   const { engineNames, slotCount } = chooseEngines(resumed, { engines, slots });
   // Engines named here are other machines: their CPUs are checked once they are reached.
-  const elsewhere = engineNames.length > 0 || slotCount > 1;
+  const cluster = chooseKubernetes(kubernetes, resumed, engines);
+  const elsewhere = engineNames.length > 0 || slotCount > 1 || cluster !== undefined;
   const config = await readConfig(
     configOrFile ?? resumed?.info.config_file ?? DEFAULT_CONFIG_FILE,
     elsewhere ? { host: null } : {},
   );
+  if (cluster) setKubernetes(config, cluster);
   const runSeed = resumed?.info.seed ?? seed ?? newSeed();
   const plans = planExperiments(config, {
     only: resumed ? [resumed.info.experiment] : only,
@@ -67,6 +71,45 @@ export async function preparePlan(
     userModules: userCode.modules,
     pending: plans.flatMap((plan) => plan.runs.filter((run) => !resumed?.done.has(run.runKey))),
   };
+}
+
+/**
+ * --kubernetes CONTEXT[/NAMESPACE], else what a resumed folder ran on (its run.json's `kubernetes`); undefined: the
+ * file decides (its `kubernetes:` block, or Docker).
+ */
+function chooseKubernetes(flag, resumed, engines) {
+  if (flag !== undefined) {
+    const [context, namespace] = flag.split('/');
+    if (!context || engines.length > 0 || flag.split('/').length > 2) {
+      throw new LabError('ERR_USAGE', `--kubernetes ${flag}: expected CONTEXT or CONTEXT/NAMESPACE, without --engine`, {
+        hint: 'a kubeconfig context (`kubectl config get-contexts`), e.g. --kubernetes kube-lab/node-threads-lab',
+      });
+    }
+    return { context, ...(namespace ? { namespace } : {}) };
+  }
+  const recorded = resumed?.info.kubernetes;
+  if (!recorded) return undefined;
+  const { context, namespace, node_pool: pool, kubeconfig } = recorded;
+  return {
+    context,
+    namespace,
+    ...(Object.keys(pool ?? {}).length > 0 ? { node_pool: pool } : {}),
+    ...(kubeconfig ? { kubeconfig } : {}),
+  };
+}
+
+// The cluster named on the command line (or by the resumed folder) over the file's `kubernetes:` block, key by key.
+function setKubernetes(config, cluster) {
+  if (config.engines) {
+    throw new LabError(
+      'ERR_USAGE',
+      `${config.file ?? 'the config'} names Docker engines (\`engines:\`); --kubernetes names a cluster`,
+      {
+        hint: 'keep one: drop --kubernetes, or run a file without `engines:`',
+      },
+    );
+  }
+  config.kubernetes = { ...config.kubernetes, ...cluster };
 }
 
 // The folder being resumed (results/resume.js, loaded only then: only a resume reads CSVs back).
@@ -98,7 +141,11 @@ async function fitResumed(plans, resumed) {
 // A resume goes back to the engines and slots it started with, unless told otherwise.
 function chooseEngines(resumed, { engines, slots }) {
   return {
-    engineNames: engines.length > 0 ? engines : (resumed?.info.engines?.map((engine) => engine.name) ?? []),
+    // A folder measured on Kubernetes recorded the pool's nodes there, which are no Docker engines.
+    engineNames:
+      engines.length > 0 || resumed?.info.kubernetes
+        ? engines
+        : (resumed?.info.engines?.map((engine) => engine.name) ?? []),
     slotCount: slots ?? resumed?.info.slots ?? 1,
   };
 }
@@ -121,11 +168,15 @@ export async function describePlan(
 ) {
   const pendingKeys = new Set(pending.map((run) => `${run.experiment}\u0000${run.runKey}`));
   const bench = readBenchFigures();
-  const lanes = Math.max(1, engines.length || config.engines?.length || 1) * slots;
-  // Engines elsewhere have CPUs of their own: a cell without a quota or cpuset is not modelled then.
-  // With slots, a cell without a cpuset runs in its slot's share of the CPUs.
+  const lanes = config.kubernetes
+    ? (config.kubernetes.lanes ?? 1)
+    : Math.max(1, engines.length || config.engines?.length || 1) * slots;
+  // Engines elsewhere (a cluster's nodes too) have CPUs of their own: a cell without a quota or cpuset is not modelled
+  // then. With slots, a cell without a cpuset runs in its slot's share of the CPUs.
   const hostCpus =
-    engines.length > 0 || config.engines?.length > 0 ? null : Math.max(1, Math.floor(readHost().cpus / slots));
+    engines.length > 0 || config.engines?.length > 0 || config.kubernetes
+      ? null
+      : Math.max(1, Math.floor(readHost().cpus / slots));
   const experiments = await Promise.all(
     plans.map(async (plan) => {
       const { experiment, cells, runs } = plan;
@@ -177,7 +228,20 @@ export async function describePlan(
       lower_bound: estimates.some((estimate) => estimate.lower_bound),
     },
     user_code: userModules,
+    // Where the runs go when not on Docker: the cluster, and how many runs at once at most (the pool's nodes and the
+    // namespace's ResourceQuotas may allow fewer, read when the run starts).
+    kubernetes: config.kubernetes ? describeCluster(config.kubernetes) : null,
     warnings,
+  };
+}
+
+function describeCluster({ context = null, namespace = null, node_pool: pool = {}, lanes = 1 }) {
+  return {
+    context,
+    namespace,
+    node_pool: pool,
+    lanes_up_to: lanes,
+    lanes_why: `kubernetes.lanes is ${lanes}; at start, fewer if the node pool's allocatable CPUs or the namespace's ResourceQuotas hold fewer of the largest cell`,
   };
 }
 

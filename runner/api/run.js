@@ -44,18 +44,44 @@ export function run(configOrFile, options = {}) {
       get preparing() {
         return state.preparing;
       },
-      /** Removes this process's containers on every engine reached so far: for leaving at once (a second Ctrl-C). */
-      removeOwnContainers: async () => (await import('../docker/session.js')).removeOwnContainersOn(state.connected),
+      /**
+       * Removes this process's containers on every engine reached so far (its Jobs, on Kubernetes): for leaving at once
+       * (a second Ctrl-C).
+       */
+      removeOwnContainers: async () => state.removeOwn?.(),
     }),
   );
 }
 
 /**
+ * The backend's session: the cluster of the config's `kubernetes:` (kubernetes/session.js), else the Docker engines
+ * (docker/session.js). Loaded here, not at the top: plan() and config errors must not need either.
+ */
+async function openSession({ plans, config, engines, slots, options, tracker, state }) {
+  if (config.kubernetes) {
+    const { openKubernetesSession, removeOwnJobsOn } = await import('../kubernetes/session.js');
+    state.removeOwn = () => removeOwnJobsOn(state.connected);
+    return openKubernetesSession({ plans, config, events: tracker, connected: state.connected });
+  }
+  const { openDockerSession, removeOwnContainersOn } = await import('../docker/session.js');
+  state.removeOwn = () => removeOwnContainersOn(state.connected);
+  return openDockerSession({
+    plans,
+    config,
+    engineNames: engines,
+    slots,
+    allowMixed: options.allowMixedEngines,
+    events: tracker,
+    connected: state.connected,
+  });
+}
+
+/**
  * @typedef {EventEmitter & Promise<RunOutcome> & { stop(): void, preparing: boolean,
  *   removeOwnContainers(): Promise<unknown> }} RunTracker  events: 'plan' { plans, warnings, pending, seed }, then
- *   those of docker/session.js ('orphans', 'image-progress', 'preflight'), 'ready' { engines }, and those of
- *   run-experiments.js ('experiment-start', 'run-start', 'run-end', 'reports', 'reports-failed', 'experiment-end',
- *   'engine-lost')
+ *   those of docker/session.js or kubernetes/session.js ('orphans', 'image-progress', 'preflight'), 'ready'
+ *   { engines }, and those of run-experiments.js ('experiment-start', 'run-start', 'run-end', 'reports',
+ *   'reports-failed', 'experiment-end', 'engine-lost')
  * @typedef {object} RunOutcome
  * @property {{ name: string, outDir: string, summary: object, results: object|null }[]} experiments  in the order
  *   they ran; results: what the folder's results.json holds (null when its reports could not be written)
@@ -70,25 +96,25 @@ async function runMatrices(configOrFile, options, { tracker, signal, state }) {
   tracker.emit('plan', { plans, warnings, pending, seed });
   const { prepareJobs, runExperiments } = await import('../run/run-experiments.js');
   const jobs = prepareJobs({ plans, out: options.out, resultsRoot: resolve('results'), resumed });
-  // Loaded here, not at the top: plan() and config errors must not need Docker at all.
-  const { openDockerSession } = await import('../docker/session.js');
   // At once with the Docker steps: start-up to the first container is what every matrix and test pays.
   const projectRead = readProject(PROJECT_DIR);
-  const session = await openDockerSession({
-    plans,
-    config,
-    engineNames: engines,
-    slots,
-    allowMixed: options.allowMixedEngines,
-    events: tracker,
-    connected: state.connected,
-  });
+  const session = await openSession({ plans, config, engines, slots, options, tracker, state });
   state.preparing = false;
   try {
     tracker.emit('ready', { engines: session.engines });
     const project = { ...(await projectRead), version: PACKAGE.version };
-    const { engine, engines: described, images, lanes } = session;
-    const context = { config, engine, engines: described, slots, images, project, argv: options.argv ?? [], seed };
+    const { engine, engines: described, images, lanes, kubernetes } = session;
+    const context = {
+      config,
+      engine,
+      engines: described,
+      slots,
+      images,
+      project,
+      argv: options.argv ?? [],
+      seed,
+      ...(kubernetes ? { kubernetes } : {}),
+    };
     const outcome = await runExperiments({ jobs, lanes, context, signal, failFast: options.failFast, events: tracker });
     return {
       ...outcome,

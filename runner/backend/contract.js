@@ -1,8 +1,8 @@
 // The backend contract: what the run loop asks of whatever runs a container, and what it gets back. The loop
 // (run/run-matrix.js, run/dispatch-runs.js) knows only this module and the lanes it is handed; the Docker backend
-// (docker/runs/executor.js, docker/runs/lanes.js) is one implementation, the fake backend beside this file (fake.js)
-// the other; test/support/backend-contract.js holds both to the rules below. docs/architecture.md sketches where a
-// Kubernetes Job backend would plug in.
+// (docker/runs/executor.js, docker/runs/lanes.js) is one implementation, the Kubernetes backend
+// (kubernetes/executor.js, one Job per run) another, the fake backend beside this file (fake.js) the third;
+// test/support/backend-contract.js holds all three to the rules below (docs/architecture.md, "The backend contract").
 //
 // The rules a backend keeps:
 // - `execute(run, { signal })` starts one run (a RunSpec: image choice, env, limits, mounts, timeout, labels from its

@@ -13,19 +13,21 @@ import { median } from '../stats/statistics.js';
  * CPUs (`delivery`: an answer counts no run of a cell it did not), how many rows ended in each status (a setting out
  * of memory is out: verdicts/failed-settings.js), and the memory limit it ran under (`memoryMb`, what the advice
  * weighs measured memory against).
- * @param {{ cell: string, values: object, workload?: string, limits?: { memoryBytes?: number } }} cell  a plan's
- *   cell, or run.json's (whose values name the workload)
+ * @param {{ cell: string, values: object, workload?: string, limits?: { memoryBytes?: number }, params?: object }} cell
+ *   a plan's cell, or run.json's (whose values name the workload; params.loader.cpuset: where an http cell's load
+ *   generator was asked to run)
  * @param {object[]} rows  typed rows: every row so far, or the cell's own
  * @param {{ keepDisturbed?: boolean, disturbedAbove?: number|null }} [sorting]  as sortCellRuns takes it
  */
-export function buildCell({ cell, values, workload, limits }, rows, sorting = {}) {
+export function buildCell({ cell, values, workload, limits, params }, rows, sorting = {}) {
   const own = rows.filter((row) => row.cell === cell);
   return {
     cell,
     values,
     workload: workload ?? values.workload ?? own[0]?.workload,
     memoryMb: toMebibytes(limits?.memoryBytes),
-    ...sortCellRuns(own, sorting),
+    // Where the file asked for an http cell's load generator: whether its sharing the server's CPUs was asked.
+    ...sortCellRuns(own, { ...sorting, loaderCpuset: params?.loader?.cpuset }),
     statuses: countStatuses(own),
   };
 }
@@ -48,14 +50,19 @@ export function sampleOf(cell, column) {
 }
 
 /**
- * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by. A run's round is its
- * `repetition`; a re-run of a disturbed run takes the round of the run it replaces (`rerun_of`), so the pair the
- * disturbance broke is whole again.
+ * Each of sampleOf's values' round, in the same order: what a paired comparison pairs by (roundOf).
  */
 export function roundsOf(cell, column) {
-  return cell.runs
-    .filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column]))
-    .map((run) => (Number.isFinite(run.rerun_of) ? run.rerun_of : run.repetition));
+  return cell.runs.filter((run) => typeof run[column] === 'number' && Number.isFinite(run[column])).map(roundOf);
+}
+
+/**
+ * The round a run belongs to, as comparisons by round read it: its `repetition`, the round it ran in. A re-run of a
+ * disturbed run (`rerun_of`) ran later, beside the other re-runs of its round, not beside the runs of the round it
+ * replaces: it is a member of its own round, never of that one.
+ */
+export function roundOf(run) {
+  return run.repetition;
 }
 
 export function cellMedian(cell, column) {

@@ -1,6 +1,8 @@
 // The workload's side of the contract: exactly one JSON line on stdout. Anything else on stdout is
 // ignored rather than trusted, and its absence is a failure with the reason spelled out.
 
+import { parseCpuList } from '../../images/workload/lib/cpuset.js';
+
 const STDERR_TAIL_LINES = 5;
 
 /** @returns {object|null} the result object, or null when stdout holds none */
@@ -43,7 +45,26 @@ export function judgeRun(raw, { timeoutMs, memoryBytes }) {
   if (raw.exitCode !== 0)
     return { status: 'failed', error: `workload exited with code ${raw.exitCode}${because}`, result };
   if (!result) return { status: 'failed', error: `workload printed no result line on stdout${because}`, result };
+  const misplaced = checkPlacement(raw.placement, result.seen);
+  if (misplaced) return { status: 'failed', error: `placement differs from the cell: ${misplaced}`, result };
   return { status: 'ok', error: '', result };
+}
+
+/**
+ * A backend that cannot place a run exactly as the cell says (Kubernetes: the kubelet picks the CPUs) hands over what
+ * it asked for, `{ cpus, exclusive }` (runner/kubernetes/job-spec.js); a run whose own cgroup readings show something
+ * else is said, never measured as if it were the cell. Null when it got what it asked, or nothing was asked.
+ */
+export function checkPlacement(placement, seen) {
+  if (!placement || placement.cpus === null || placement.cpus === undefined || !seen) return null;
+  const ids = parseCpuList(seen.cpuset);
+  const quota = typeof seen.cpu_quota === 'number' ? seen.cpu_quota : null;
+  const got = `cpuset ${seen.cpuset || 'unknown'} and ${quota === null ? 'no quota' : `a quota of ${quota} CPUs`}`;
+  if (placement.exclusive && ids.length !== placement.cpus)
+    return `asked for ${placement.cpus} exclusive CPU(s), the pod got ${got} (is the node's CPU manager policy static?)`;
+  const usable = Math.min(quota ?? Infinity, ids.length > 0 ? ids.length : Infinity);
+  if (Math.abs(usable - placement.cpus) > 0.01) return `asked for ${placement.cpus} CPU(s), the pod got ${got}`;
+  return null;
 }
 
 function formatBytes(bytes) {

@@ -6,7 +6,8 @@ import { judgeRun } from './parse-result.js';
 
 /** A pair's (http) or a command's outcome → one raw outcome of a single container's shape. */
 function combineOutcome(outcome) {
-  const times = { startedAt: outcome.startedAt, finishedAt: outcome.finishedAt };
+  // placement: what a backend that cannot place runs exactly asked for (parse-result.js checkPlacement).
+  const times = { startedAt: outcome.startedAt, finishedAt: outcome.finishedAt, placement: outcome.placement };
   if (outcome.pair) return { ...combineHttpRaw(outcome.pair, outcome.loaderLimits), ...times };
   if (outcome.commandRun) return { ...combineCommandRaw(outcome.commandRun), ...times };
   return outcome;

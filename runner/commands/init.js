@@ -124,7 +124,7 @@ export async function main(argv, { stdout, stderr, paths }) {
     : `CPUs ${written.cpus.count}, from ${written.cpus.source}`;
   const memory = written.memory ? `; memory ${written.memory}` : '';
   const request = written.request
-    ? `; request ${written.request.method} ${written.request.path}${written.request.status ? '' : ' (not sent yet: no engine answered; `run` sends it before any measured run)'}`
+    ? `; request ${written.request.method} ${written.request.path}${written.request.answered ? ` (sent once: ${written.request.answered})` : ' (not sent yet: no engine answered; `run` sends it before any measured run)'}`
     : '';
   const config = values.config ? ` --config ${values.config}` : '';
   stdout.write(

@@ -25,6 +25,7 @@ nothing.
   --resume DIR    only the runs DIR/runs.csv does not hold yet
   --results DIR   where the earlier results folders are, for the estimate (default: results/)
   --engine NAME_OR_URL, --slots N  as for run: the CPU checks wait for those engines
+  --kubernetes CONTEXT[/NAMESPACE]  as for run: the cells are checked against the node pool when it runs
   --verbose       also every run, one line each, in the order a run takes them (the same for the same seed)
   --json          one JSON document on stdout: { count, seed, estimate, experiments: [{ name, cells, runs, table,
                   claims, advice, loads, slo, estimate }], user_code, warnings }
@@ -39,6 +40,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   results: { type: 'string' },
   engine: { type: 'string', multiple: true, default: [] },
+  kubernetes: { type: 'string' },
   slots: { type: 'string' },
   json: { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
@@ -66,6 +68,7 @@ export async function main(argv, { stdout, stderr, paths }) {
     seed: values.seed === undefined ? undefined : Number(values.seed),
     resume: resolveTyped(paths, values.resume),
     engines: values.engine,
+    kubernetes: values.kubernetes,
     slots: values.slots === undefined ? undefined : Number(values.slots),
     resultsRoot: resolveTyped(paths, values.results),
   };

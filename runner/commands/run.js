@@ -39,6 +39,8 @@ experiment's count of runs and folder, its Answers and Advice) go to stdout; pro
   --slots N       cut each engine's CPUs into N disjoint cpusets and run N runs at once, one per
                   slot; a cell's cpuset counts from its slot's first CPU (default: 1, one at a time)
   --allow-mixed-engines  spread cells over engines that differ in CPU model or count
+  --kubernetes CONTEXT[/NAMESPACE]  run on this kubeconfig context instead (one Job per run; KUBECONFIG or
+                  ~/.kube/config; over the config's \`kubernetes:\`; docs/kubernetes.md)
   --json          the results as one JSON document on stdout instead of text: { format, tool, seed,
                   stopped_by, experiments: [{ name, dir, summary, results }] }, results being what the
                   folder's results.json holds (docs/cli.md, JSON output)
@@ -59,6 +61,7 @@ const OPTIONS = {
   'keep-disturbed': { type: 'boolean', default: false },
   'fail-on': { type: 'string' },
   engine: { type: 'string', multiple: true, default: [] },
+  kubernetes: { type: 'string' },
   slots: { type: 'string' },
   'allow-mixed-engines': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
@@ -108,6 +111,7 @@ export async function main(argv, { stdout, stderr, paths, version, runMatrix = r
     seed: args.seed,
     resume: resolveTyped(paths, args.resume),
     engines: args.engine,
+    kubernetes: args.kubernetes,
     slots: args.slots,
     keepDisturbed: args['keep-disturbed'],
   };

@@ -293,6 +293,86 @@ const ENGINES_PROPERTY = {
   examples: [['laptop', 'ssh://lab@server']],
 };
 
+const KUBERNETES_PROPERTY = {
+  title: 'Kubernetes',
+  description:
+    'Run every experiment on a Kubernetes cluster instead of Docker engines: one Job per run, on the nodes of ' +
+    '`node_pool`, in `namespace` (docs/kubernetes.md). Not with `engines:` or an `engine` axis.',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    context: {
+      type: 'string',
+      minLength: 1,
+      title: 'kubeconfig context',
+      description:
+        "A context of the kubeconfig (as `kubectl config get-contexts` lists them); default: the file's current one.",
+      examples: ['production-eu'],
+    },
+    namespace: {
+      type: 'string',
+      pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+      maxLength: 63,
+      title: 'Namespace',
+      description: "Where the Jobs go; default: the context's namespace, else `default`.",
+      examples: ['node-threads-lab'],
+    },
+    kubeconfig: {
+      type: 'string',
+      minLength: 1,
+      title: 'kubeconfig file',
+      description: 'Relative to this file; default: KUBECONFIG, else ~/.kube/config.',
+      examples: ['~/.kube/config'],
+    },
+    node_pool: {
+      type: 'object',
+      title: 'Node pool',
+      description:
+        "A node selector: node labels and values, so the runs land on the nodes production uses (e.g. GKE's " +
+        "`cloud.google.com/gke-nodepool`, EKS's `eks.amazonaws.com/nodegroup`). Default: any node.",
+      minProperties: 1,
+      additionalProperties: { type: 'string' },
+      examples: [{ 'cloud.google.com/gke-nodepool': 'api-pool' }],
+    },
+    registry: {
+      type: 'string',
+      minLength: 1,
+      title: 'Image registry',
+      description:
+        'Where the nodes pull the workload image from (`registry.example.com/team`): the image is tagged ' +
+        '<registry>/node-threads-lab/workload:<tag> here and `push` sends it. Without it the image must be preloaded ' +
+        'on the nodes (imagePullPolicy Never).',
+      examples: ['registry.example.com/team'],
+    },
+    push: {
+      type: 'string',
+      minLength: 1,
+      title: 'Push command',
+      description:
+        'Your command that puts an image where the nodes find it, `{image}` standing for it, run once per image ' +
+        'before the first run: `docker push {image}`, `kind load docker-image {image}`. Default: none (already there).',
+      examples: ['docker push {image}'],
+    },
+    lanes: {
+      type: 'integer',
+      minimum: 1,
+      default: 1,
+      title: 'Runs at once',
+      description:
+        "At most this many runs at the same time, bounded at start by what the nodes hold and the namespace's " +
+        'ResourceQuotas. Runs side by side on one node disturb each other: raise it for a pool of several nodes.',
+      examples: [2],
+    },
+  },
+  examples: [
+    {
+      context: 'kube-lab',
+      namespace: 'node-threads-lab',
+      node_pool: { 'kubernetes.io/hostname': 'kube-lab-node' },
+    },
+  ],
+};
+
 const EXPERIMENTS_PROPERTY = {
   title: 'Experiments',
   description:
@@ -350,7 +430,7 @@ export function buildSchema() {
     type: 'object',
     required: ['experiments'],
     additionalProperties: false,
-    properties: { engines: ENGINES_PROPERTY, experiments: EXPERIMENTS_PROPERTY },
+    properties: { engines: ENGINES_PROPERTY, kubernetes: KUBERNETES_PROPERTY, experiments: EXPERIMENTS_PROPERTY },
     definitions: {
       experiment: {
         title: 'Experiment',

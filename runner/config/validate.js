@@ -1,5 +1,6 @@
 // A parsed config → the normalized experiments, or one error listing every problem with its place in the file.
 
+import os from 'node:os';
 import path from 'node:path';
 import { LabError, LabErrors } from '../errors.js';
 import { checkExperiment } from './check-experiment.js';
@@ -30,6 +31,7 @@ export function validateConfig(raw, { file, locate = () => ({}), host, configDir
         : { ...readHost(), ...host };
   const issues = checkTopLevel(raw) ?? [
     ...checkSchema(raw),
+    ...checkOneBackend(raw),
     ...Object.entries(raw.experiments ?? {}).flatMap(([name, experiment]) =>
       // The user's files are relative to the experiments file's folder.
       checkExperiment(experiment, ['experiments', name], fullHost, { configDir }),
@@ -41,7 +43,23 @@ export function validateConfig(raw, { file, locate = () => ({}), host, configDir
   );
   // host: the machine the containers run on, when it is this one (null when engines elsewhere decide): plan warnings
   // read it.
-  return { file, experiments, locate, raw, host: fullHost, ...(raw.engines ? { engines: raw.engines } : {}) };
+  return {
+    file,
+    experiments,
+    locate,
+    raw,
+    host: fullHost,
+    ...(raw.engines ? { engines: raw.engines } : {}),
+    ...(raw.kubernetes ? { kubernetes: resolveKubernetes(raw.kubernetes, configDir) } : {}),
+  };
+}
+
+/** The `kubernetes:` block with its kubeconfig path made absolute (relative to the experiments file; ~ is home). */
+function resolveKubernetes(kubernetes, configDir = process.cwd()) {
+  const { kubeconfig } = kubernetes;
+  if (kubeconfig === undefined) return kubernetes;
+  const expanded = kubeconfig.startsWith('~/') ? path.join(os.homedir(), kubeconfig.slice(2)) : kubeconfig;
+  return { ...kubernetes, kubeconfig: path.resolve(configDir, expanded) };
 }
 
 /** Engines named in the file (top level, or an `engine` axis) are other machines than this one. */
@@ -49,11 +67,39 @@ function namesEngines(raw) {
   if (!isPlainObject(raw)) return false;
   return (
     raw.engines !== undefined ||
+    raw.kubernetes !== undefined ||
     Object.values(isPlainObject(raw.experiments) ? raw.experiments : {}).some(
       (experiment) =>
         isPlainObject(experiment) && isPlainObject(experiment.matrix) && experiment.matrix.engine !== undefined,
     )
   );
+}
+
+// Kubernetes runs every experiment of the file; Docker engines named beside it would be silently ignored.
+function checkOneBackend(raw) {
+  if (!isPlainObject(raw.kubernetes)) return [];
+  const axis = Object.entries(isPlainObject(raw.experiments) ? raw.experiments : {}).find(
+    ([, experiment]) => isPlainObject(experiment?.matrix) && experiment.matrix.engine !== undefined,
+  );
+  if (raw.engines !== undefined)
+    return [
+      {
+        path: ['engines'],
+        at: 'key',
+        message: '`engines:` (Docker) and `kubernetes:` both say where to run',
+        hint: 'keep one: delete `engines:` to run on the cluster, or `kubernetes:` to run on Docker',
+      },
+    ];
+  if (axis)
+    return [
+      {
+        path: ['experiments', axis[0], 'matrix', 'engine'],
+        at: 'key',
+        message: 'an `engine` axis names Docker engines, and this file runs on Kubernetes (`kubernetes:`)',
+        hint: 'compare two node pools as two folders (`compare`), or drop `kubernetes:`',
+      },
+    ];
+  return [];
 }
 
 // An empty file or a top-level list would make every schema error a confusing echo of this one.

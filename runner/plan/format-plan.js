@@ -10,6 +10,7 @@ export function formatPlan(planned) {
   const lines = [];
   for (const experiment of planned.experiments) lines.push(...formatExperiment(experiment), '');
   if (planned.user_code.length > 0) lines.push(...formatUserCode(planned.user_code), '');
+  if (planned.kubernetes) lines.push(formatCluster(planned.kubernetes), '');
   lines.push(formatTotal(planned));
   return lines;
 }
@@ -173,6 +174,21 @@ function formatUserCode(modules) {
       `    only the engine can check: ${module.engine.join('; ')}`,
     ]),
   ];
+}
+
+function formatCluster({ context, namespace, node_pool: pool, lanes_up_to: lanes, lanes_why: why }) {
+  const selector = Object.entries(pool)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
+  const where = [
+    `context ${context ?? "(the kubeconfig's current one)"}`,
+    `namespace ${namespace ?? "(the context's)"}`,
+    selector ? `node pool ${selector}` : 'any node',
+  ];
+  return (
+    `on Kubernetes (${where.join(', ')}): up to ${lanes} run${lanes === 1 ? '' : 's'} at once (${why}); ` +
+    "each run also waits for its pod to start, which the time below does not count (docs/kubernetes.md's figures)"
+  );
 }
 
 function formatTotal(planned) {

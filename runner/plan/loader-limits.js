@@ -1,5 +1,6 @@
 // The http load generator's container limits, from params.http.loader and the server's (cell's) limits; and
-// whether the two share CPUs, which the row records (loader_shared) and `plan` warns of.
+// whether the two share CPUs, which the row records (loader_shared) and `plan` warns of (a budget shared against
+// `auto`'s wish is not measured as asked: domain/shared-loader.js has the rule and its words).
 //
 // cpuset `auto` keeps the loader off the server's CPUs whenever the host allows:
 //   - the cell pins the server (`cpuset` axis) and the host has CPUs outside that set: the loader is pinned to
@@ -74,14 +75,4 @@ function placeLoader({ server, loader, hostCpuIds, withinSlot, pinnedByCell }) {
   if (spare < 1) return { shared: true };
   const loaderIds = hostCpuIds.slice(-Math.min(wanted, spare));
   return { loaderIds, serverIds: hostCpuIds.filter((id) => !loaderIds.includes(id)), shared: false };
-}
-
-/**
- * The words for a budget the host cannot give the server with the load generator apart: "1.5 CPUs cannot be measured
- * cleanly on this 2-CPU host: the load generator needs a CPU of its own". `plan` says it, and an answer for that
- * budget can (the rows of such a cell have loader_shared).
- * @param {string} budget  "1.5 CPUs", "cpuset 0-1", "no cpus quota (every CPU)"
- */
-export function describeSharedBudget(budget, hostCpuCount) {
-  return `${budget} cannot be measured cleanly on this ${hostCpuCount}-CPU host: the load generator needs a CPU of its own`;
 }

@@ -6,7 +6,8 @@ import { findIgnoredParams } from './ignored-params.js';
 import { formatPath } from '../config/diagnostics/paths.js';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { getWorkload } from '../domain/workloads.js';
-import { countBudgetCpus, describeSharedBudget, planLoaderLimits } from './loader-limits.js';
+import { countBudgetCpus, planLoaderLimits } from './loader-limits.js';
+import { describeBudgetCpus, describeSharedBudget } from '../domain/shared-loader.js';
 import { locateCellValue } from './slots.js';
 import { listAxes, listBudgetAxes } from '../cells/axes.js';
 import { varyingAxes } from '../cells/cell.js';
@@ -106,20 +107,15 @@ function findSharedLoaders({ experiment, cells }, host, where) {
       ),
     ),
   ];
-  const listed = [...new Set(shared.map(({ values }) => describeBudget(values)))];
+  const listed = [...new Set(shared.map(({ values }) => describeBudgetCpus(values)))];
   const first = shared[0].values;
   return [
     {
       path: first.cpus !== undefined ? locateCellValue(experiment, first, 'cpus') : where,
-      message: `${listed.map((budget) => describeSharedBudget(budget, host.cpuIds.length)).join('; ')}, and shares the server's in those http cells (their budget needs ${budgets.join(' or ')} of the ${host.cpuIds.length}); their answer will say so`,
-      hint: `the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least ${Math.max(...budgets) + 1} CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names`,
+      message: `${listed.map((budget) => describeSharedBudget(budget, host.cpuIds.length)).join('; ')}, and shares the server's in those http cells (their budget needs ${budgets.join(' or ')} of the ${host.cpuIds.length}); their answer will say so, with no recommendation`,
+      hint: `the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least ${Math.max(...budgets) + 1} CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names; to answer for the server with the load generator beside it, ask for that: \`loader: {cpuset: none}\``,
     },
   ];
-}
-
-function describeBudget(values) {
-  if (values.cpuset !== undefined) return `cpuset ${values.cpuset}`;
-  return values.cpus === undefined ? 'no cpus quota (every CPU)' : `${values.cpus} CPU${values.cpus === 1 ? '' : 's'}`;
 }
 
 // GitHub's include semantics: an entry that contradicts no combination extends them all. Written to

@@ -6,7 +6,8 @@ import { adviseCells, formatCpus } from '../verdicts/advice.js';
 import { describeRatio } from './ratio-words.js';
 import { raceRule, replayRace } from '../rounds/race.js';
 import { formatNumber } from './format.js';
-import { describeProduction, productionShape } from '../domain/axes.js';
+import { findProductionTwin, productionShape } from '../domain/axes.js';
+import { isSet } from '../cells/cell.js';
 
 export const ADVICE_COLUMNS = [
   'experiment',
@@ -64,7 +65,8 @@ export function buildAdvice(results, summary) {
   const paramsOf = new Map((results.info?.cells ?? []).map((cell) => [cell.cell, cell.params]));
   const answers = adviseCells(summary.cells, results.axes, config?.recommend, { cap, rule }).map((answer) => {
     const shape = productionShape(answer.workload, paramsOf.get(answer.recommended?.cell.cell) ?? {});
-    const withShape = { ...answer, shape };
+    // The experiment's `production:` (where production sets each knob): an axis it does not name was added by hand.
+    const withShape = { ...answer, shape, production: config?.production };
     return { ...withShape, words: formatAnswer(withShape) };
   });
   return {
@@ -109,12 +111,13 @@ function toRow(experiment, answer) {
  * The answer in one sentence. Settled on the setting the service runs today: "cpus=2 (pbkdf2, wall_ms, lower is
  * better): keep uv_threadpool_size=4 (Node's default) — at most 3.1% slower than the best tried (95%) …"; settled on
  * another: "… use uv_threadpool_size=2 — at most 3.1% slower …; Node's default (uv_threadpool_size=4): …"; open:
- * "… leading, not settled: … — at most 7.4% slower …; open: …"; a budget the host did not give: "not measured here".
+ * "… leading, not settled: … — at most 7.4% slower …; open: …"; a budget the host did not give: "not measured here"
+ * (with why: the rest of the host took its CPUs, or it cannot give the server and the load generator apart). A
+ * recommendation with a knob production has no twin of says so right after it (describeNoTwin).
  */
 export function formatAnswer(answer) {
   const head = `${answer.budget || 'every cell'} (${answer.workload}, ${answer.metric}, ${answer.better} is better)`;
-  if (answer.status === 'not measured')
-    return `${head}: ${answer.reason}, so no setting is recommended and no bound given for this budget; measure it again on a quieter host (docs/report.md#which-runs-count).`;
+  if (answer.status === 'not measured') return describeNotMeasured(head, answer);
   if (!answer.recommended) return `${head}: no recommendation — ${answer.reason}.`;
   const { recommended } = answer;
   const keep = answer.status === 'settled' && recommended.today;
@@ -122,6 +125,7 @@ export function formatAnswer(answer) {
   const named = keep ? `${recommended.label} (${formatToday(answer)})` : recommended.label;
   const parts = [
     `${verb} ${named} — ${describeBound(recommended.bound_pct, answer)}, on ${recommended.n} run${recommended.n === 1 ? '' : 's'}`,
+    keep ? '' : describeNoTwin(answer),
   ];
   // Today's setting has a clause of its own (describeDefault), wherever the cost order puts it.
   for (const setting of answer.cheaper.filter((each) => !each.today))
@@ -139,6 +143,14 @@ export function formatAnswer(answer) {
   return `${head}: ${parts.filter(Boolean).join('; ')}.`;
 }
 
+// A budget not measured here: why (the host took its CPUs, or it cannot give the server and the load generator apart),
+// and what would answer it.
+function describeNotMeasured(head, answer) {
+  if (answer.delivery?.reason === 'loader')
+    return `${head}: not measured here — ${answer.reason}, so no setting is recommended and no bound given for this budget; to answer it, run it on a host with a CPU to spare beyond the budget, or ask for the server with the load generator beside it: loader: {cpuset: none} (docs/http.md#the-load-generators-cpus).`;
+  return `${head}: ${answer.reason}, so no setting is recommended and no bound given for this budget; measure it again on a quieter host (docs/report.md#which-runs-count).`;
+}
+
 // --keep-disturbed counted every ok run: said, with the CPUs the host gave them when it gave less than the budget.
 function describeKept(answer) {
   const counted = `this answer counts its ${answer.clean_runs} runs, disturbed ones too (--keep-disturbed)`;
@@ -153,15 +165,45 @@ function formatToday(answer) {
 }
 
 /**
+ * What production has of each knob of the recommendation (domain/axes.js findProductionTwin): the production words
+ * and whether it has a twin — none where the lab's shape has none (your app in worker threads), or where the axis was
+ * added by hand to a file that records where production sets its knobs (`production:`, written by init).
+ */
+function listProduction(answer) {
+  const values = answer.recommended.cell.values ?? {};
+  return answer.knobs
+    .filter((axis) => isSet(values[axis]))
+    .map((axis) => ({
+      axis,
+      value: values[axis],
+      ...findProductionTwin(axis, values[axis], answer.shape ?? 'tasks', answer.production),
+    }))
+    .filter((knob) => knob.words !== undefined);
+}
+
+/**
+ * The recommendation has a knob with no production twin: said plainly, beside it, so that nobody deploys a setting
+ * production cannot run ("production cannot run this setting as measured: workers has no production twin"); the
+ * deploy words say why (added by hand, or the lab's shape).
+ */
+function describeNoTwin(answer) {
+  const missing = listProduction(answer).filter((knob) => !knob.twin);
+  if (missing.length === 0) return '';
+  const axes = missing.map((knob) => knob.axis);
+  return `production cannot run this setting as measured: ${axes.join(' and ')} ${axes.length === 1 ? 'has' : 'have'} no production twin`;
+}
+
+/**
  * What a person deploys to get the recommendation (docs/own-code.md, "What each setting means in production"), in
- * short: the first clause of each knob's production words; "no production twin" where the lab's shape has none.
+ * short: the first clause of each knob's production words; a knob without a twin as describeNoTwin names it ("added
+ * by hand: no production twin in this service", or "no production twin").
  */
 function describeDeploy(answer) {
-  const values = answer.recommended.cell.values ?? {};
-  const phrases = answer.knobs
-    .map((axis) => describeProduction(axis, values[axis], answer.shape ?? 'tasks'))
-    .filter(Boolean)
-    .map(({ words, twin }) => (twin ? words.split(/ \(|: /)[0] : 'no production twin for this setting'));
+  const phrases = listProduction(answer).map((knob) =>
+    knob.twin
+      ? knob.words.split(/ \(|: /)[0]
+      : `${knob.axis}=${knob.value}: ${knob.byHand ? 'added by hand: no production twin in this service' : 'no production twin'}`,
+  );
   return phrases.length ? `to deploy it: ${phrases.join('; ')} (docs/own-code.md)` : '';
 }
 

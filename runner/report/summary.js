@@ -58,14 +58,17 @@ export function summarizeCells(results, { baseline } = {}) {
 
 // Cells in run.json order (the matrix order); cells only runs.csv knows (no run.json) in order of appearance.
 function listCells({ runs, info, axes }) {
-  const cells = new Map((info?.cells ?? []).map(({ cell, values, limits }) => [cell, { cell, values, limits }]));
+  const cells = new Map(
+    (info?.cells ?? []).map(({ cell, values, limits, params }) => [cell, { cell, values, limits, params }]),
+  );
   for (const run of runs) {
     if (!cells.has(run.cell)) cells.set(run.cell, { cell: run.cell, values: null, firstRun: run });
   }
-  return [...cells.values()].map(({ cell, values, limits, firstRun }) => ({
+  return [...cells.values()].map(({ cell, values, limits, params, firstRun }) => ({
     cell,
     values: values ?? pickAxes(firstRun, axes),
     limits,
+    params,
   }));
 }
 

@@ -8,18 +8,21 @@ export const HOST_FACTS = [
   { fact: 'cpu_model', label: 'CPU model' },
   { fact: 'cpus', label: 'CPU count' },
   { fact: 'kernel', label: 'kernel' },
+  // A Kubernetes node pool (its node selector): two pools of the same hardware are still two hosts.
+  { fact: 'pool', label: 'node pool' },
   { fact: 'node', label: 'Node.js' },
   { fact: 'image', label: 'image' },
 ];
 
 // With --match-on, the axis compared is meant to differ, and so are the facts that come with it.
-const MEANT_TO_DIFFER = { node: ['node', 'image'], engine: ['cpu_model', 'cpus', 'kernel'] };
+const MEANT_TO_DIFFER = { node: ['node', 'image'], engine: ['cpu_model', 'cpus', 'kernel', 'pool'] };
 
 /**
  * @param {object|null} info  run.json
  * @param {object[]} [runs]   runs.csv's rows, for the Node.js version of folders that recorded no image
- * @returns {{ cpu_model: string|null, cpus: number|string|null, kernel: string|null, node: string|null,
- *   image: string|null }}  several engines or images: their distinct values, joined by ", "; null: not recorded
+ * @returns {{ cpu_model: string|null, cpus: number|string|null, kernel: string|null, pool: string|null,
+ *   node: string|null, image: string|null }}  several engines or images: their distinct values, joined by ", ";
+ *   null: not recorded
  */
 export function readHostFacts(info, runs = []) {
   const engines = Array.isArray(info?.engines) && info.engines.length > 0 ? info.engines : null;
@@ -30,6 +33,8 @@ export function readHostFacts(info, runs = []) {
     cpu_model: machine('cpu_model'),
     cpus: machine('cpus'),
     kernel: machine('kernel'),
+    // The node pool of a folder measured on Kubernetes (`any node` without a selector); null on Docker.
+    pool: info?.kubernetes ? formatPool(info.kubernetes) : null,
     node:
       joinDistinct(images.map((image) => image.nodeVersion ?? image.node_version)) ??
       joinDistinct(runs.map((row) => row.node_version)),
@@ -49,6 +54,13 @@ export function findHostDifferences(factsA, factsB, { matchOn } = {}) {
       ({ fact }) => factsA[fact] !== null && factsB[fact] !== null && String(factsA[fact]) !== String(factsB[fact]),
     )
     .map(({ fact, label }) => ({ fact, label, a: factsA[fact], b: factsB[fact] }));
+}
+
+function formatPool({ context, node_pool: pool = {} }) {
+  const selector = Object.entries(pool)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
+  return `${context}: ${selector || 'any node'}`;
 }
 
 function joinDistinct(values) {

@@ -31,8 +31,23 @@ export async function readProject(cwd) {
  */
 export const RESULTS_FORMAT_VERSION = 1;
 
-/** engines, slots (docker/engine-set.js): every engine with its facts, read from the engine itself, and --slots. */
-export function buildRunInfo({ plan, config, engine, engines, slots, images, project, argv, seed, startedAt }) {
+/**
+ * engines, slots (docker/engine-set.js): every engine with its facts, read from the engine itself, and --slots; on
+ * Kubernetes every node of the pool.
+ */
+export function buildRunInfo({
+  plan,
+  config,
+  engine,
+  engines,
+  slots,
+  images,
+  project,
+  argv,
+  seed,
+  startedAt,
+  kubernetes,
+}) {
   return {
     tool: 'node-threads-lab',
     format_version: RESULTS_FORMAT_VERSION,
@@ -64,6 +79,9 @@ export function buildRunInfo({ plan, config, engine, engines, slots, images, pro
     },
     docker: { engine: engine.host, version: engine.version },
     ...(engines ? { engines, slots } : {}),
+    // On Kubernetes (kubernetes/session.js): the context, namespace, node pool, API server and lanes; `engines` are
+    // then the pool's nodes.
+    ...(kubernetes ? { kubernetes } : {}),
     images: Object.fromEntries([...images].map(([major, image]) => [major, image])),
     project,
     started_at: startedAt.toISOString(),

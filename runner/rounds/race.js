@@ -18,12 +18,7 @@ import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
  *   they last ran and why (as the answer now stands)
  */
 export function replayRace(plan, rows) {
-  const sorting = { keepDisturbed: plan.keepDisturbed, disturbedAbove: plan.experiment.disturbed_above };
-  const cells = plan.cells.map((cell) => buildCell(cell, rows, sorting));
-  const answers = adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
-    cap: plan.experiment.adaptive?.max_repetitions ?? null,
-    rule: raceRule(plan.experiment),
-  });
+  const answers = answerRace(plan, rows);
   const open = new Set(answers.flatMap((answer) => answer.next_round ?? []));
   const lastRoundOf = (cell) =>
     Math.max(0, ...rows.filter((row) => row.cell === cell && row.warmup !== true).map((row) => Number(row.repetition)));
@@ -42,8 +37,29 @@ export function replayRace(plan, rows) {
   return { dropped, open };
 }
 
-/** The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`). */
+/**
+ * The race's answers as they stand on these rows: verdicts/advice.js's, one per budget, under the race's rule
+ * (`plan.boundRule` in its place: the bound study of npm run bench:stats races candidate rules through this code).
+ */
+export function answerRace(plan, rows) {
+  const sorting = { keepDisturbed: plan.keepDisturbed, disturbedAbove: plan.experiment.disturbed_above };
+  const cells = plan.cells.map((cell) => buildCell(cell, rows, sorting));
+  return adviseCells(cells, listAxes(plan), plan.experiment.recommend, {
+    cap: plan.experiment.adaptive?.max_repetitions ?? null,
+    rule: plan.boundRule ?? raceRule(plan.experiment),
+  });
+}
+
+/**
+ * The decision rule of a race: the chosen one, with the experiment's start rounds (`race.from_round`); its first look
+ * and futility come no earlier than those.
+ */
 export function raceRule(experiment) {
   const n0 = experiment.race?.from_round ?? DEFAULT_BOUND_RULE.n0;
-  return { ...DEFAULT_BOUND_RULE, n0, futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom) };
+  return {
+    ...DEFAULT_BOUND_RULE,
+    n0,
+    from: Math.max(n0, DEFAULT_BOUND_RULE.from),
+    futilityFrom: Math.max(n0, DEFAULT_BOUND_RULE.futilityFrom),
+  };
 }

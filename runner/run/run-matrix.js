@@ -39,7 +39,7 @@ import { createBusyGate } from './busy-gate.js';
  */
 export async function runMatrix({
   plan,
-  lanes: allLanes,
+  lanes,
   outDir,
   done = new Set(),
   previousRows = [],
@@ -48,6 +48,22 @@ export async function runMatrix({
   events = new EventEmitter(),
   onEngineLost,
 }) {
+  const matrix = prepareMatrix({ plan, lanes, outDir, previousRows, signal, events });
+  try {
+    await runRounds(matrix, { done, failFast, onEngineLost });
+    return matrix.summary;
+  } catch (error) {
+    throw matrix.fail(error);
+  } finally {
+    finishMatrix(matrix);
+  }
+}
+
+/**
+ * Prepare: runs.csv and tasks.csv opened for appending, the summary at zero, the lane assigner and the busy gate
+ * made. `matrix` is the loop's state, which the rounds and each run then update.
+ */
+function prepareMatrix({ plan, lanes, outDir, previousRows, signal, events }) {
   const rows = [...previousRows];
   const fail = (error) =>
     isWriteFailure(error) ? explainWriteFailure(error, { outDir, rowsKept: rows.length, resumable: true }) : error;
@@ -63,91 +79,107 @@ export async function runMatrix({
   // Stops the runs in flight on other lanes when a row cannot be written; Ctrl-C (signal) stops them too.
   const writeFailed = new AbortController();
   const stopRuns = signal ? AbortSignal.any([signal, writeFailed.signal]) : writeFailed.signal;
-  const summary = {
-    total: 0,
-    done: 0,
-    ok: 0,
-    failed: 0,
-    disturbed: 0,
-    reruns: 0,
-    stoppedBy: null,
-    lost_engines: [],
-    not_run: 0,
-    placements: {},
-  };
-  const preferredLane = createLaneAssigner(allLanes, { seed: plan.seed, experimentName: plan.experiment.name });
-  const busy = createBusyGate({
-    budgetMs: (plan.experiment.busy_wait ?? 0) * 1000,
-    disturbedAbove: plan.experiment.disturbed_above,
+  return {
+    plan,
+    lanes,
     events,
-    signal: stopRuns,
-  });
-  let started = 0;
-
-  // Returns false when no further run may start.
-  const execute = async (run, lane) => {
-    if (stopRuns.aborted) return stop('abort');
-    await busy.beforeRun(run, lane);
-    if (stopRuns.aborted) return stop('abort');
-    events.emit('run-start', { run, index: started++, total: summary.total, lane, lanes: allLanes.length });
-    const raw = await lane.execute(run, { signal: stopRuns });
-    // An aborted run is not a measurement: it gets no row, and --resume runs it again.
-    if (raw.aborted) return stop('abort');
-    const { row, tasks, status } = toRows(run, raw);
-    try {
-      appendRun(runsCsv, tasksCsv, row, tasks);
-    } catch (error) {
-      writeFailed.abort();
-      throw error;
-    }
-    rows.push(row);
-    busy.afterRun(row);
-    summary.placements[run.runKey] = lane.id;
-    summary.done++;
-    summary[status === 'ok' ? 'ok' : 'failed']++;
-    if (row.disturbed === true && !run.warmup) summary.disturbed++;
-    if (run.rerunOf !== undefined) summary.reruns++;
-    events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row, lane, lanes: allLanes.length });
-    return failFast && status !== 'ok' ? stop('fail-fast') : true;
+    rows,
+    fail,
+    runsCsv,
+    tasksCsv,
+    writeFailed,
+    stopRuns,
+    started: 0,
+    lost: new Set(),
+    summary: {
+      total: 0,
+      done: 0,
+      ok: 0,
+      failed: 0,
+      disturbed: 0,
+      reruns: 0,
+      stoppedBy: null,
+      lost_engines: [],
+      not_run: 0,
+      placements: {},
+    },
+    preferredLane: createLaneAssigner(lanes, { seed: plan.seed, experimentName: plan.experiment.name }),
+    busy: createBusyGate({
+      budgetMs: (plan.experiment.busy_wait ?? 0) * 1000,
+      disturbedAbove: plan.experiment.disturbed_above,
+      events,
+      signal: stopRuns,
+    }),
   };
-  const stop = (reason) => {
-    summary.stoppedBy = reason;
-    return false;
-  };
+}
 
-  const lost = new Set();
-  const dispatch = async (runs) => {
+/**
+ * The rounds: each round rounds/schedule.js plans goes out to the lanes of the engines not lost, until no round is
+ * left, a run is not run (every engine lost) or the matrix is stopped (abort, fail-fast).
+ */
+async function runRounds(matrix, { done, failFast, onEngineLost }) {
+  const { plan, rows, summary, lost, events } = matrix;
+  const work = (run, lane) => executeRun(matrix, run, lane, { failFast });
+  for (
+    let round = await planNextRound(plan, rows, { done });
+    round;
+    round = await planNextRound(plan, rows, { done })
+  ) {
+    summary.total += round.runs.length;
+    events.emit('round-start', { kind: round.kind, runs: round.runs, total: summary.total });
     const outcome = await dispatchRuns({
-      runs,
-      lanes: allLanes.filter((lane) => !lost.has(lane.engine)),
-      preferredLane,
-      work: execute,
+      runs: round.runs,
+      lanes: matrix.lanes.filter((lane) => !lost.has(lane.engine)),
+      preferredLane: matrix.preferredLane,
+      work,
       onEngineLost,
     });
     for (const engine of outcome.lost.keys()) lost.add(engine);
     summary.lost_engines = [...lost];
     summary.not_run += outcome.notRun.length;
-    return outcome.notRun.length === 0 && summary.stoppedBy === null;
-  };
-
-  try {
-    for (
-      let round = await planNextRound(plan, rows, { done });
-      round;
-      round = await planNextRound(plan, rows, { done })
-    ) {
-      summary.total += round.runs.length;
-      events.emit('round-start', { kind: round.kind, runs: round.runs, total: summary.total });
-      if (!(await dispatch(round.runs))) return summary;
-    }
-    return summary;
-  } catch (error) {
-    throw fail(error);
-  } finally {
-    Object.assign(summary, busy.summarize());
-    runsCsv.close();
-    tasksCsv.close();
+    if (outcome.notRun.length > 0 || summary.stoppedBy !== null) return;
   }
+}
+
+/** One run on its lane, its row appended and counted. Returns false when no further run may start. */
+async function executeRun(matrix, run, lane, { failFast }) {
+  const { summary, events, stopRuns, busy } = matrix;
+  const lanes = matrix.lanes.length;
+  if (stopRuns.aborted) return stopMatrix(summary, 'abort');
+  await busy.beforeRun(run, lane);
+  if (stopRuns.aborted) return stopMatrix(summary, 'abort');
+  events.emit('run-start', { run, index: matrix.started++, total: summary.total, lane, lanes });
+  const raw = await lane.execute(run, { signal: stopRuns });
+  // An aborted run is not a measurement: it gets no row, and --resume runs it again.
+  if (raw.aborted) return stopMatrix(summary, 'abort');
+  const { row, tasks, status } = toRows(run, raw);
+  try {
+    appendRun(matrix.runsCsv, matrix.tasksCsv, row, tasks);
+  } catch (error) {
+    matrix.writeFailed.abort();
+    throw error;
+  }
+  matrix.rows.push(row);
+  busy.afterRun(row);
+  summary.placements[run.runKey] = lane.id;
+  summary.done++;
+  summary[status === 'ok' ? 'ok' : 'failed']++;
+  if (row.disturbed === true && !run.warmup) summary.disturbed++;
+  if (run.rerunOf !== undefined) summary.reruns++;
+  events.emit('run-end', { run, index: summary.done - 1, total: summary.total, row, lane, lanes });
+  return failFast && status !== 'ok' ? stopMatrix(summary, 'fail-fast') : true;
+}
+
+function stopMatrix(summary, reason) {
+  summary.stoppedBy = reason;
+  return false;
+}
+
+/** Finish: the busy gate's figures in the summary, the output files closed (whatever stopped the loop). */
+function finishMatrix({ summary, busy, runsCsv, tasksCsv }) {
+  Object.assign(summary, busy.summarize());
+  runsCsv.close();
+  tasksCsv.close();
 }
 
 // A run's tasks, then its row: runs.csv is what --resume reads as done, so a run is in it only with its tasks.

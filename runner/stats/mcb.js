@@ -24,7 +24,10 @@ export const BOUND_METHODS = ['pooled', 'paired', 'hybrid', 'blocked-welch', 'we
 /** `hybrid` pools a pair when the larger residual SD is at most this many times the smaller. */
 export const HYBRID_SD_RATIO = 2;
 
-/** Winsorising pulls residuals beyond this many robust SDs (1.4826 · MAD of the standardised residuals) in to it. */
+/**
+ * Winsorising pulls residuals beyond this many robust SDs (1.4826 · MAD of the setting's own standardised residuals)
+ * in to it.
+ */
 export const WINSORIZE_AT = 2.5;
 
 /**
@@ -67,7 +70,8 @@ export const WINSORIZE_AT = 2.5;
  *   method: one of BOUND_METHODS (default 'pooled'); winsorize (false): one pass of the two-way fit that pulls
  *   residuals beyond WINSORIZE_AT robust SDs in, before any method is applied; family (k): the number of settings
  *   the t quantile spreads α over (1 − α/(family − 1)): k, or fewer once some settings are known not to be the
- *   best (verdicts/choose-setting.js, rule.stepDown)
+ *   best (verdicts/choose-setting.js, rule.stepDown); alphaAt (n, family) → one comparison's one-sided level for a
+ *   pair standing on n common rounds, in place of α/(family − 1) (a race's look: verdicts/choose-setting.js)
  * @returns {{ method: string, alpha: number, k: number, family: number, winsorized: number,
  *   fit: { df: number, sd: number|null, sds: (number|null)[] }, settings: SettingBound[] }}
  *   k: settings compared; family: the count the quantile used; winsorized: values pulled in; fit: the two-way fit's
@@ -76,7 +80,7 @@ export const WINSORIZE_AT = 2.5;
  */
 export function compareWithBest(
   settings,
-  { lowerIsBetter = true, alpha = 0.05, method = 'pooled', winsorize = false, family = null } = {},
+  { lowerIsBetter = true, alpha = 0.05, method = 'pooled', winsorize = false, family = null, alphaAt = null } = {},
 ) {
   checkInput(settings, method, alpha);
   const sign = lowerIsBetter ? 1 : -1;
@@ -92,7 +96,10 @@ export function compareWithBest(
   const measured = settings.map((setting) => setting.values.length > 0);
   const k = measured.filter(Boolean).length;
   const perRound = meanPerRound(observations, settings.length);
-  const quantile = (df) => quantileMcb(alpha, family ?? k, df);
+  // One comparison's one-sided level: α spread over the k − 1 comparisons with the best, or what alphaAt gives a pair
+  // standing on n rounds (a look of a race that spends α over its looks: verdicts/choose-setting.js).
+  const levelOf = alphaAt ? (n) => alphaAt(n, family ?? k) : () => alpha / Math.max(1, (family ?? k) - 1);
+  const quantile = (df, n) => quantileT(levelOf(n), df);
   const results = settings.map((setting, i) => {
     const result = {
       id: setting.id,
@@ -108,8 +115,9 @@ export function compareWithBest(
     for (let j = 0; j < settings.length; j++) {
       if (j === i || !measured[j]) continue;
       const { method: used, n, D, SE, df } = estimatePair(fit, perRound, i, j, method);
-      const c = quantile(df);
-      const margin = SE === 0 ? 0 : c * SE;
+      const c = quantile(df, n);
+      // No share of α at this look (c infinite) says nothing, even about a pair whose runs read exactly alike.
+      const margin = c === Infinity ? Infinity : SE === 0 ? 0 : c * SE;
       const pair = { id: settings[j].id, method: used, n, D, SE, df, c, upper: D + margin, lower: D - margin };
       result.pairs.push(pair);
       if (pair.upper > result.U) {
@@ -126,7 +134,14 @@ export function compareWithBest(
     k,
     family: family ?? k,
     winsorized,
-    fit: { df: fit.df, sd: fit.df > 0 ? Math.sqrt(fit.rss / fit.df) : null, sds: fit.sds },
+    fit: {
+      df: fit.df,
+      sd: fit.df > 0 ? Math.sqrt(fit.rss / fit.df) : null,
+      // Read on demand: the pooled and paired methods never need each setting's own variance.
+      get sds() {
+        return fit.sds;
+      },
+    },
     settings: results,
   };
 }
@@ -165,12 +180,20 @@ export function fitTwoWay(settings) {
 }
 
 /**
- * The one-sided MCB constant: Student's t at 1 − α/(k − 1) (Bonferroni over the k − 1 comparisons with the unknown
- * best). Infinity when df is not positive. Cached: the race asks for the same few values again and again.
+ * The one-sided MCB constant: Student's t at 1 − α/(k − 1) (Bonferroni over the k − 1 comparisons with the best).
+ * Infinity when df is not positive.
  */
 export function quantileMcb(alpha, k, df) {
-  if (!(df > 0)) return Infinity;
-  const p = 1 - alpha / Math.max(1, k - 1);
+  return quantileT(alpha / Math.max(1, k - 1), df);
+}
+
+/**
+ * Student's t at 1 − level with df: a one-sided constant. Infinity when df or the level is not positive (a look that
+ * may spend nothing). Cached: the race asks for the same few values again and again.
+ */
+export function quantileT(level, df) {
+  if (!(df > 0) || !(level > 0)) return Infinity;
+  const p = 1 - level;
   let byDf = QUANTILES.get(p);
   if (byDf === undefined) QUANTILES.set(p, (byDf = new Map()));
   let value = byDf.get(df);
@@ -263,15 +286,31 @@ function fitBlocks(observations, settingCount) {
   const N = fitted.length;
   const df = N - rounds.length - (present.size - groups);
   const totalRss = rss.reduce((sum, value) => sum + value, 0);
-  const variances = estimateSettingVariances(
-    rounds,
-    G,
-    rss,
-    nu,
-    [...present].sort((a, b) => a - b),
+  const fit = { G, mu, rounds, group, rss: totalRss, df, perSetting: { rss, nu }, fitted };
+  addSettingSpreads(fit, () =>
+    estimateSettingVariances(
+      rounds,
+      G,
+      rss,
+      nu,
+      [...present].sort((a, b) => a - b),
+    ),
   );
-  const sds = variances.map((variance) => (variance === null ? null : Math.sqrt(variance)));
-  return { G, mu, rounds, group, rss: totalRss, df, perSetting: { rss, nu, variances }, sds, fitted };
+  return fit;
+}
+
+/**
+ * fit.perSetting.variances and fit.sds, each setting's own residual variance and SD: a k × k solve over every
+ * (round, setting) cell, made only when read (hybrid, blocked-welch, the fit's sds; never for pooled or paired), once.
+ */
+function addSettingSpreads(fit, estimate) {
+  let variances = null;
+  const read = () => (variances ??= estimate());
+  Object.defineProperty(fit.perSetting, 'variances', { get: read, enumerable: true });
+  Object.defineProperty(fit, 'sds', {
+    get: () => read().map((variance) => (variance === null ? null : Math.sqrt(variance))),
+    enumerable: true,
+  });
 }
 
 /**
@@ -334,24 +373,35 @@ function groupSettings(rounds, settingCount) {
 }
 
 /**
- * One pass: residuals standardised by their own SD share (e / √M_oo), robust SD = 1.4826 · MAD of those; a residual
- * beyond WINSORIZE_AT robust SDs is pulled in to that distance (the value moves, the run stays). Needs a positive
- * spread: with none nothing is pulled in.
+ * One pass, each setting on its own scale: its residuals standardised by their own SD share (e / √M_oo), its robust SD
+ * = 1.4826 · MAD of those; a residual beyond WINSORIZE_AT of its setting's robust SDs is pulled in to that distance
+ * (the value moves, the run stays). One scale for every setting would pull a noisier setting's runs in and shrink
+ * its standard error below its spread (docs/statistics.md measured the failures that made). A setting needs three
+ * usable residuals and a positive spread; with fewer nothing of it is pulled in.
  * @returns {number} how many values were pulled in
  */
 function winsorizeOnce(fit) {
-  const usable = fit.fitted.filter(({ leverage }) => leverage > 1e-9);
-  if (usable.length < 3 || fit.df < 1) return 0;
-  const standardised = usable.map(({ residual, leverage }) => residual / Math.sqrt(leverage));
-  const centre = median(standardised);
-  const spread = 1.4826 * median(standardised.map((z) => Math.abs(z - centre)));
-  if (!(spread > 0)) return 0;
+  if (fit.df < 1) return 0;
+  const bySetting = new Map();
+  for (const entry of fit.fitted) {
+    if (!(entry.leverage > 1e-9)) continue;
+    const { s } = entry.observation;
+    if (!bySetting.has(s)) bySetting.set(s, []);
+    bySetting.get(s).push(entry);
+  }
   let pulled = 0;
-  for (const { observation, residual, leverage } of usable) {
-    const limit = WINSORIZE_AT * spread * Math.sqrt(leverage);
-    if (Math.abs(residual) > limit) {
-      observation.y += Math.sign(residual) * limit - residual;
-      pulled += 1;
+  for (const usable of bySetting.values()) {
+    if (usable.length < 3) continue;
+    const standardised = usable.map(({ residual, leverage }) => residual / Math.sqrt(leverage));
+    const centre = median(standardised);
+    const spread = 1.4826 * median(standardised.map((z) => Math.abs(z - centre)));
+    if (!(spread > 0)) continue;
+    for (const { observation, residual, leverage } of usable) {
+      const limit = WINSORIZE_AT * spread * Math.sqrt(leverage);
+      if (Math.abs(residual) > limit) {
+        observation.y += Math.sign(residual) * limit - residual;
+        pulled += 1;
+      }
     }
   }
   return pulled;
@@ -384,7 +434,8 @@ function estimatePair(fit, perRound, i, j, method) {
   if (method === 'paired') return estimatePaired(perRound, i, j);
   if (method === 'blocked-welch') return estimateBlockedWelch(fit, perRound, i, j);
   if (method === 'welch') return estimateWelch(perRound, i, j);
-  const [si, sj] = [fit.sds[i], fit.sds[j]];
+  const { sds } = fit;
+  const [si, sj] = [sds[i], sds[j]];
   const agree = si > 0 && sj > 0 && Math.max(si, sj) <= HYBRID_SD_RATIO * Math.min(si, sj);
   return agree ? estimatePooled(fit, perRound, i, j) : estimatePaired(perRound, i, j);
 }

@@ -137,52 +137,64 @@ function tryParse(parseAs, format) {
 
 // ----- ES modules
 
+// What a module's export statements give, one statement at a time: `found` collects the names (name → kind), the
+// exports whose names are decided at run time (`dynamic`, in words), the `export *` to follow, and whether a name may
+// be a key of the default export (`viaDefault`).
 function readEsmExports(ast) {
   const locals = readTopLevelBindings(ast);
-  const names = new Map();
-  const dynamic = [];
-  const reexports = [];
-  let viaDefault = false;
+  const found = { names: new Map(), dynamic: [], reexports: [], viaDefault: false };
   for (const node of ast.body) {
-    if (node.type === 'ExportNamedDeclaration') {
-      if (node.declaration) for (const [name, kind] of readDeclared(node.declaration, locals)) names.set(name, kind);
-      for (const specifier of node.specifiers) {
-        const exported = nameOf(specifier.exported);
-        const kind = node.source ? 'unknown' : (locals.get(nameOf(specifier.local)) ?? 'unknown');
-        names.set(exported, kind);
-        if (exported === 'default' && (kind === 'unknown' || kind === 'object')) {
-          viaDefault = true;
-          dynamic.push(
-            `\`export { ${nameOf(specifier.local)} as default }\` (line ${node.loc.start.line}): a name may be a key of that value`,
-          );
-        }
-      }
-    } else if (node.type === 'ExportDefaultDeclaration') {
-      const kind =
-        node.declaration.type === 'FunctionDeclaration'
-          ? 'function'
-          : node.declaration.type === 'ClassDeclaration'
-            ? 'class'
-            : kindOf(node.declaration, locals);
-      names.set('default', kind);
-      // `export default { handler }`: its keys are names too (load-export.js looks on the default object).
-      if (node.declaration.type === 'ObjectExpression') {
-        const keys = readObjectKeys(node.declaration, locals);
-        for (const [name, value] of keys.names) if (!names.has(name)) names.set(name, value);
-        dynamic.push(...keys.dynamic);
-        viaDefault ||= keys.dynamic.length > 0;
-      } else if (kind === 'unknown' || kind === 'object') {
-        viaDefault = true;
-        dynamic.push(
-          `\`export default ${describeNode(node.declaration)}\` (line ${node.loc.start.line}): a name may be a key of that value`,
-        );
-      }
-    } else if (node.type === 'ExportAllDeclaration') {
-      if (node.exported) names.set(nameOf(node.exported), 'object');
-      else reexports.push({ specifier: node.source.value, line: node.loc.start.line, star: true });
+    if (node.type === 'ExportNamedDeclaration') readNamedExport(node, locals, found);
+    else if (node.type === 'ExportDefaultDeclaration') readDefaultExport(node, locals, found);
+    else if (node.type === 'ExportAllDeclaration') readExportAll(node, found);
+  }
+  return found;
+}
+
+// `export const a = …`, `export function f`, `export { a, b as c }`, `export { a } from './m.js'`.
+function readNamedExport(node, locals, found) {
+  if (node.declaration) for (const [name, kind] of readDeclared(node.declaration, locals)) found.names.set(name, kind);
+  for (const specifier of node.specifiers) {
+    const exported = nameOf(specifier.exported);
+    const kind = node.source ? 'unknown' : (locals.get(nameOf(specifier.local)) ?? 'unknown');
+    found.names.set(exported, kind);
+    if (exported === 'default' && (kind === 'unknown' || kind === 'object')) {
+      found.viaDefault = true;
+      found.dynamic.push(
+        `\`export { ${nameOf(specifier.local)} as default }\` (line ${node.loc.start.line}): a name may be a key of that value`,
+      );
     }
   }
-  return { names, dynamic, reexports, viaDefault };
+}
+
+// `export default …`: a function, a class, an object literal (whose keys are names too) or any other value.
+function readDefaultExport(node, locals, found) {
+  const { declaration } = node;
+  const kind =
+    declaration.type === 'FunctionDeclaration'
+      ? 'function'
+      : declaration.type === 'ClassDeclaration'
+        ? 'class'
+        : kindOf(declaration, locals);
+  found.names.set('default', kind);
+  // `export default { handler }`: its keys are names too (load-export.js looks on the default object).
+  if (declaration.type === 'ObjectExpression') {
+    const keys = readObjectKeys(declaration, locals);
+    for (const [name, value] of keys.names) if (!found.names.has(name)) found.names.set(name, value);
+    found.dynamic.push(...keys.dynamic);
+    found.viaDefault ||= keys.dynamic.length > 0;
+  } else if (kind === 'unknown' || kind === 'object') {
+    found.viaDefault = true;
+    found.dynamic.push(
+      `\`export default ${describeNode(declaration)}\` (line ${node.loc.start.line}): a name may be a key of that value`,
+    );
+  }
+}
+
+// `export * as ns from …` is one name; `export * from …` is every name of that module (followed later).
+function readExportAll(node, found) {
+  if (node.exported) found.names.set(nameOf(node.exported), 'object');
+  else found.reexports.push({ specifier: node.source.value, line: node.loc.start.line, star: true });
 }
 
 function readDeclared(declaration, locals) {

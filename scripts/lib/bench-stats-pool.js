@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { createRandom, randomFor } from '../../runner/plan/run-order.js';
-import { simulateBounds } from './bound-simulation.js';
+import { simulateCase } from './bound-simulation.js';
 import { CLAIMS, simulateAdaptive, simulateFixedRuns, TRUE_RATIOS, trueLabels } from './stats-simulation.js';
 import { summarizeVariant } from './stats-verdict.js';
 
@@ -48,20 +48,14 @@ export async function runTasks(tasks, shared, onProgress) {
 
 /**
  * fixed: every variant on `trials` pairs of n runs → a summary per variant. adaptive: one variant from `start`
- * to `cap` runs → simulateAdaptive rows for every claim and ratio. bound: one profile and truth, every rule raced
- * and every grid → simulateBounds's tallies.
+ * to `cap` runs → simulateAdaptive rows for every claim and ratio. bound: one profile, case and rule raced by the
+ * runner's scheduler (a promise) → simulateCase's tallies.
  */
 export function runTask(task, { trials, seed, retries }) {
   const { model } = task;
   const random = createRandom(randomFor(seed, task.key)());
-  if (task.kind === 'bound') {
-    return simulateBounds(task.profile, task.truth, {
-      trials: task.trials,
-      random,
-      rules: task.rules,
-      gridMethods: task.gridMethods,
-    });
-  }
+  // The bound study seeds its noise from the task's profile and case (the same for every rule), not from the key.
+  if (task.kind === 'bound') return simulateCase({ ...task, seed });
   if (task.kind === 'fixed') {
     return simulateFixedRuns(model, task.scenario, task.n, task.variants, {
       trials,
@@ -85,9 +79,9 @@ export function runTask(task, { trials, seed, retries }) {
 }
 
 if (!isMainThread) {
-  parentPort.on('message', ({ index, task, shared }) => {
+  parentPort.on('message', async ({ index, task, shared }) => {
     const t0 = Date.now();
-    const result = runTask(task, shared);
+    const result = await runTask(task, shared);
     parentPort.postMessage({ index, result, seconds: (Date.now() - t0) / 1000 });
   });
 }

@@ -1,130 +1,163 @@
-// The bound study of `npm run bench:stats`, end to end: noise profiles fitted to the committed folders, the truths,
-// one task per (profile, truth) on the worker pool, the summaries and the rule they choose.
-import { existsSync, readdirSync } from 'node:fs';
+// The bound study of `npm run bench:stats`, end to end: noise profiles fitted to the committed race folders, truths
+// pooled from the quiet folders of the default file, the worst cases of each design, one task per (profile, case,
+// rule) on the worker pool, the summaries, the limits and the rule they choose.
 import { join } from 'node:path';
 import { readResults } from '../../runner/results/read-results.js';
 import { runTasks } from './bench-stats-pool.js';
-import { fitRoundNoise, readTruths } from './bound-noise.js';
-import { chooseBoundRule, summarizeBounds } from './bound-verdict.js';
-import { CAP, listGridMethods, listRules, WITHIN } from './bound-simulation.js';
-import { fitNoiseModel } from './noise-model.js';
+import { fitRoundNoise, readReferenceTruths } from './bound-noise.js';
+import { CAP, WITHIN } from './bound-race.js';
+import { listRules } from './bound-simulation.js';
+import { chooseBoundRule, FILE_CASES, MAX_BOUND_FAILURES, summarizeBounds } from './bound-verdict.js';
 
-/** The folders the profiles are fitted to, relative to the repository. */
+/** The folders the profiles and the truths come from, relative to the repository. */
 export const BOUND_SOURCES = {
-  quiet: 'docs/settling/default-experiments',
-  noisy: 'docs/statistics/quiet/noise-3',
-  spikes: 'docs/findings',
+  race: ['docs/settling/race-1', 'docs/settling/race-2', 'docs/settling/race-3'],
+  noisiest: ['docs/settling/race-3'],
+  quiet: ['docs/settling/default-experiments'],
+  reference: [
+    'docs/settling/default-experiments',
+    'docs/settling/race-1',
+    'docs/settling/race-2',
+    'docs/settling/race-3',
+  ],
 };
 
-/** The adversarial profiles' factors on each run's own noise: the cheapest setting, every other (3× apart). */
+/** The adversarial profile's factors on each run's own noise: the cheapest setting, every other (3× apart). */
 export const CHEAP_NOISY = [1.5, 0.5];
 
 /**
- * The six-setting race: the default file's two cpus = 2 budgets with pools 16 and 32 added, at gaps to the best
- * the folders do not hold (no pool of 16 or 32 was run): the study's assumption, pools past the cores slightly
- * slower. Log gaps from these percentages.
+ * Where a bound is most easily wrong (costs as pools 1, 2, 4, 8): the cheapest just outside the margin with one best
+ * and the rest far worse (eliminated, so a step-down leaves a family of two), the same with the cheapest just inside
+ * (a good pick whose bound may still undercut its truth), a budget of two settings, and the cheapest just outside
+ * with the rest tied (the case of a bound without the step-down). Gaps in per cent.
  */
-export const RACE_EXTENSION = {
-  'pbkdf2 cpus=2': [
-    { pool: 16, pct: 3 },
-    { pool: 32, pct: 5 },
-  ],
-  'argon2 cpus=2': [
-    { pool: 16, pct: 5 },
-    { pool: 32, pct: 8 },
-  ],
-};
-
-/** Least-favourable configurations (four settings, costs as pools 1, 2, 4, 8): where a bound is most easily wrong. */
-export const LEAST_FAVOURABLE = [
-  { name: 'cheapest +4.9%, the rest tied', pcts: [4.9, 0, 0, 0] },
+export const WORST_CASES = [
+  { name: 'cheapest +5.5%, one best, two +30%', pcts: [5.5, 0, 30, 30] },
+  { name: 'cheapest +4.9%, one best, two +30%', pcts: [4.9, 0, 30, 30] },
+  { name: 'two settings: cheapest +5.5%', pcts: [5.5, 0] },
   { name: 'cheapest +5.5%, the rest tied', pcts: [5.5, 0, 0, 0] },
-  { name: 'cheapest +8%, the rest tied', pcts: [8, 0, 0, 0] },
 ];
 
 export function buildBoundProfiles(root) {
-  const quiet = fitRoundNoise('quiet', [readResults(join(root, BOUND_SOURCES.quiet))]);
-  const noisy = fitRoundNoise('noisy', [readResults(join(root, BOUND_SOURCES.noisy))]);
-  const findings = join(root, BOUND_SOURCES.spikes);
-  const spikeModel = fitNoiseModel(
-    readdirSync(findings)
-      .sort()
-      .map((name) => join(findings, name))
-      .filter((dir) => existsSync(join(dir, 'runs.csv')))
-      .map((dir) => readResults(dir)),
-  );
-  const plain = { spikeRate: 0, spikes: [], cheapScale: null };
+  const read = (dirs) => dirs.map((dir) => readResults(join(root, dir)));
+  const plain = { cheapScale: null };
+  const race = { ...fitRoundNoise('race', read(BOUND_SOURCES.race)), ...plain, sources: BOUND_SOURCES.race };
   return [
-    { ...quiet, ...plain, source: BOUND_SOURCES.quiet },
-    { ...noisy, ...plain, source: BOUND_SOURCES.noisy },
-    {
-      ...quiet,
-      name: 'spikes',
-      source: `${BOUND_SOURCES.quiet} + the spikes of ${BOUND_SOURCES.spikes}/*`,
-      spikeRate: spikeModel.spikeRate,
-      spikes: spikeModel.spikes,
-      cheapScale: null,
-    },
-    { ...quiet, ...plain, name: 'quiet, cheap 3× noisier', source: BOUND_SOURCES.quiet, cheapScale: CHEAP_NOISY },
-    { ...noisy, ...plain, name: 'noisy, cheap 3× noisier', source: BOUND_SOURCES.noisy, cheapScale: CHEAP_NOISY },
+    race,
+    { ...fitRoundNoise('race-3', read(BOUND_SOURCES.noisiest)), ...plain, sources: BOUND_SOURCES.noisiest },
+    { ...fitRoundNoise('quiet', read(BOUND_SOURCES.quiet)), ...plain, sources: BOUND_SOURCES.quiet },
+    { ...race, name: 'race, cheap 3× noisier', cheapScale: CHEAP_NOISY },
   ];
 }
 
-export function buildBoundTruths(root) {
-  const defaults = readTruths(readResults(join(root, BOUND_SOURCES.quiet)))
-    .sort((u, v) => u.name.localeCompare(v.name))
-    .map((truth) => ({ ...truth, group: 'default' }));
-  const races = defaults
-    .filter(({ name }) => RACE_EXTENSION[name])
-    .map((truth) => ({
-      name: `${truth.name}, pools 1–32`,
-      group: 'race',
-      settings: [
-        ...truth.settings,
-        ...RACE_EXTENSION[truth.name].map(({ pool, pct }) => ({
-          id: `pool ${pool}`,
-          cost: pool + 1,
-          gap: Math.log1p(pct / 100),
-        })),
-      ],
-    }));
-  const leastFavourable = LEAST_FAVOURABLE.map(({ name, pcts }) => ({
-    name,
-    group: 'least favourable',
-    settings: pcts.map((pct, i) => ({ id: `pool ${2 ** i}`, cost: 2 ** i + 1, gap: Math.log1p(pct / 100) })),
-  }));
-  return [...defaults, ...races, ...leastFavourable];
+/** The cases: the default file's four budgets (pooled reference truths), the same with pools 1–4, the worst cases. */
+export function buildBoundCases(root) {
+  const reference = readReferenceTruths(BOUND_SOURCES.reference.map((dir) => readResults(join(root, dir))));
+  const file = reference.map(({ name, workload, cpus, settings }) => ({ name, workload, cpus, settings }));
+  return [
+    { name: FILE_CASES[0], group: 'file', budgets: file },
+    {
+      name: FILE_CASES[1],
+      group: 'file',
+      budgets: file.map((budget) => ({ ...budget, settings: budget.settings.filter(({ pool }) => pool <= 4) })),
+    },
+    ...WORST_CASES.map(({ name, pcts }) => ({ name, group: 'worst', budgets: [makeBudget(name, pcts)] })),
+  ];
 }
 
 /**
- * @returns {Promise<object>} { profiles, truths, rules, gridMethods, summary, choice, trials, cap, within }
+ * A budget of pools 1, 2, 4, 8 … (pbkdf2 on 2 CPUs) with these true gaps to its best, in per cent. Each pool's memory
+ * (100 MB a thread of the pool) puts it a step of the advice's cost order apart: pool 1 is the cheapest, then 2, 4, 8.
  */
-export async function runBoundStudy(root, { trials, seed }, onProgress) {
-  const profiles = buildBoundProfiles(root);
-  const truths = buildBoundTruths(root);
-  const rules = listRules();
-  const gridMethods = listGridMethods();
-  const tasks = profiles.flatMap((profile) =>
-    truths.map((truth) => ({
-      kind: 'bound',
-      key: `bound ${profile.name} · ${truth.name}`,
-      profile: {
-        name: profile.name,
-        residuals: profile.residuals,
-        roundSd: profile.roundSd,
-        phi: profile.phi,
-        spikeRate: profile.spikeRate,
-        spikes: profile.spikes,
-        cheapScale: profile.cheapScale,
-      },
-      truth,
-      trials,
-      rules,
-      gridMethods,
+export function makeBudget(name, pcts) {
+  return {
+    name,
+    workload: 'pbkdf2',
+    cpus: 2,
+    settings: pcts.map((pct, i) => ({
+      id: `pool ${2 ** i}`,
+      pool: 2 ** i,
+      cost: 2 ** i + 1,
+      gap: Math.log1p(pct / 100),
+      memory: 100 * 2 ** i,
     })),
+  };
+}
+
+/**
+ * Every rule on every profile and case at the screening counts; then the worst cases of the chosen rule, and of any
+ * cheaper one the screening could not tell from the limit, again at `criticalTrials` (where a 5% rate must be told
+ * from 6–7%), and the choice made again on those — until no such rule is left.
+ * @param {{ trials: number, fileTrials: number, criticalTrials: number, seed: number }} options  trials: per worst
+ *   case, profile and rule; fileTrials: per file case, profile and rule
+ */
+export async function runBoundStudy(root, { trials, fileTrials, criticalTrials, seed }, onProgress) {
+  const profiles = buildBoundProfiles(root);
+  const cases = buildBoundCases(root);
+  const rules = listRules();
+  const results = await runTasks(listTasks(profiles, cases, rules, { trials, fileTrials }), { seed }, onProgress);
+  const confirmed = new Set();
+  let summary = summarizeBounds(results, { profiles, cases, within: WITHIN });
+  let choice = chooseBoundRule(summary, rules);
+  for (let pending = listPending(choice, confirmed); pending.length > 0; pending = listPending(choice, confirmed)) {
+    const worst = cases.filter(({ group }) => group === 'worst');
+    pending.forEach(({ key }) => confirmed.add(key));
+    const again = await runTasks(
+      listTasks(
+        profiles,
+        worst,
+        pending.map(({ rule }) => rule),
+        { trials: criticalTrials, fileTrials },
+      ),
+      { seed },
+      onProgress,
+    );
+    for (const result of again) {
+      const at = results.findIndex(
+        (r) => r.rule === result.rule && r.profile === result.profile && r.testCase === result.testCase,
+      );
+      results[at] = result;
+    }
+    summary = summarizeBounds(results, { profiles, cases, within: WITHIN });
+    choice = chooseBoundRule(summary, rules);
+  }
+  return { profiles, cases, rules, summary, choice, trials, fileTrials, criticalTrials, cap: CAP, within: WITHIN };
+}
+
+/**
+ * The rules whose worst cases must run again at the critical count: the chosen one, and any rule that takes fewer
+ * runs against the oracle and failed within two Monte Carlo errors of the limit (not told apart from it yet).
+ */
+function listPending({ chosen, standing }, confirmed) {
+  const near = (row) => row.worstFail <= MAX_BOUND_FAILURES + 2 * row.worstMcse;
+  return standing.filter(
+    (row) =>
+      !confirmed.has(row.key) &&
+      ((row.key === chosen.key && row.eligible) || (near(row) && row.fileRatio < chosen.fileRatio)),
   );
-  const results = await runTasks(tasks, { seed }, onProgress);
-  const summary = summarizeBounds(results, truths);
-  const choice = chooseBoundRule(summary, rules);
-  return { profiles, truths, rules, gridMethods, summary, choice, trials, cap: CAP, within: WITHIN };
+}
+
+/** One task per profile, case and rule: the worst cases on every profile, the file's on the plain ones. */
+function listTasks(profiles, cases, rules, { trials, fileTrials }) {
+  return profiles.flatMap((profile) =>
+    cases
+      .filter((testCase) => testCase.group === 'worst' || !profile.cheapScale)
+      .flatMap((testCase) =>
+        rules.map((rule) => ({
+          kind: 'bound',
+          key: `bound ${profile.name} · ${testCase.name} · ${rule.key}`,
+          profile: {
+            name: profile.name,
+            residuals: profile.residuals,
+            roundSd: profile.roundSd,
+            phi: profile.phi,
+            adjacent: profile.adjacent,
+            cheapScale: profile.cheapScale,
+          },
+          testCase,
+          rule,
+          trials: testCase.group === 'file' ? fileTrials : trials,
+        })),
+      ),
+  );
 }

@@ -3,8 +3,9 @@
 // exit. Shared by `npm run bench` (the figures) and the exit-time test (the runner must not linger).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
+import { LABELS } from '../../runner/docker/runs/labels.js';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
+import { recordContainerEvents } from './container-events.js';
 
 /**
  * @param {string[]} command  e.g. [process.execPath, 'runner/cli.js', 'run', '--config', file]
@@ -13,6 +14,7 @@ import { formatOwner } from '../../runner/docker/runs/owner.js';
  *   startupMs?: number, lingerMs: number, totalMs: number }>}
  */
 export async function timeCommand(command, { docker, cwd, env } = {}) {
+  const recording = docker && (await recordContainerEvents(docker, { actions: ['create', 'start'] }));
   const spawnedAt = Date.now();
   const began = performance.now();
   const child = spawn(command[0], command.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -31,7 +33,7 @@ export async function timeCommand(command, { docker, cwd, env } = {}) {
     child.on('exit', (code, signal) => resolve(code ?? signal));
   });
   const exitedAt = performance.now();
-  const first = docker ? await readFirstContainerEvents(docker, spawnedAt, owner) : {};
+  const first = recording ? findFirst(await recording.stop(), spawnedAt, owner) : {};
   return {
     pid: child.pid,
     owner,
@@ -45,25 +47,11 @@ export async function timeCommand(command, { docker, cwd, env } = {}) {
 }
 
 /** Epoch ms of the first create and start since `sinceMs` of a container of this runner (its owner label). */
-async function readFirstContainerEvents(docker, sinceMs, owner) {
-  const stream = await docker.getEvents({
-    since: Math.floor(sinceMs / 1000),
-    until: Math.ceil(Date.now() / 1000) + 1,
-    // Only this runner's: other runners may share the engine.
-    filters: {
-      type: ['container'],
-      event: ['create', 'start'],
-      label: [`${PROJECT_LABEL}=${PROJECT}`, `node-threads-lab.owner=${owner}`],
-    },
-  });
-  const chunks = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  const events = Buffer.concat(chunks)
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line))
-    .filter((event) => event.timeNano / 1e6 >= sinceMs);
-  const first = (action) => events.find((event) => event.Action === action)?.timeNano / 1e6;
+function findFirst(events, sinceMs, owner) {
+  // Only this runner's: other runners may share the engine.
+  const own = events.filter(
+    (event) => event.Actor?.Attributes?.[LABELS.owner] === owner && event.timeNano / 1e6 >= sinceMs,
+  );
+  const first = (action) => own.find((event) => event.Action === action)?.timeNano / 1e6;
   return { create: first('create'), start: first('start') };
 }

@@ -39,14 +39,14 @@ describe('the bin through a symlink, from another folder', () => {
     expect(stdout).toBe(`node-threads-lab ${PACKAGE.version}`);
   });
 
-  test('--plan reads experiments.yml of the current folder', async () => {
-    const { stdout, exitCode } = await execa(bin, ['--plan'], { cwd: work, reject: false });
+  test('plan reads experiments.yml of the current folder', async () => {
+    const { stdout, exitCode } = await execa(bin, ['plan'], { cwd: work, reject: false });
     expect(exitCode).toBe(0);
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^2 runs\b/);
   });
 
   test('a real matrix writes to results/ of the current folder', async () => {
-    const result = await execa(bin, [], { cwd: work, reject: false, all: true });
+    const result = await execa(bin, ['run'], { cwd: work, reject: false, all: true });
     expect(result.all).toMatch(/tiny: 2 ok, 0 not ok, of 2/);
     expect(result.exitCode).toBe(0);
     const [folder] = readdirSync(join(work, 'results'));

@@ -11,11 +11,11 @@ import { resolveEngine } from '../../runner/docker/engines/contexts.js';
 import { inspectImageId } from '../../runner/docker/images/image-store.js';
 import {
   connectTestEngine,
-  countCreatedSince,
   createOwnRunner,
   listOwnContainers,
   listOwnRunContainers,
   waitFor,
+  watchCreated,
 } from '../support/docker-helpers.js';
 import { describeDocker0, startSecondEngine } from '../support/second-engine.js';
 
@@ -343,7 +343,7 @@ describe('--slots 2 on one engine', () => {
   });
 
   test('a quota that does not fit a slot: exit 2 before any container, naming the cell and what fits', async () => {
-    const since = Date.now();
+    const created = await watchCreated(docker, own.owners);
     const result = await runCli([
       'run',
       '--config',
@@ -357,6 +357,6 @@ describe('--slots 2 on one engine', () => {
     expect(result.stderr).toMatch(
       /slots-too-big\.yml:8:\d+: experiments\.too-big\.matrix\.cpus\[1\]: cell \w+ \(workload=pbkdf2 cpus=2\): cpus 2 does not fit a slot of engine default \(--slots 2: 1 CPU\(s\) each, 0 \| 1\); what fits: cpus up to 1, cpuset within 0/,
     );
-    expect(await countCreatedSince(docker, since, own.owners)).toBe(0);
+    expect(await created.count()).toBe(0);
   });
 });

@@ -164,7 +164,7 @@ describe('image sources on the real engine', () => {
 
     test('runs a matrix where the engine has an image', async () => {
       const dir = freshDir();
-      const result = await asDockerUser([cli, '--config', writeConfig(dir)], dir);
+      const result = await asDockerUser([cli, 'run', '--config', writeConfig(dir)], dir);
       expect(result.all).toMatch(/images: 1 ok, 0 not ok, of 1/);
       expect(result.exitCode).toBe(0);
     });
@@ -175,7 +175,7 @@ describe('image sources on the real engine', () => {
         if (!(await inspectImageId(docker, formatBaseTag(NODE_VERSIONS[each])))) missingMajors.push(each);
       expect(missingMajors.length).toBeGreaterThan(0); // some pinned major has no offline base on this engine
       const dir = freshDir();
-      const result = await asDockerUser([cli, '--config', writeConfig(dir, { node: missingMajors[0] })], dir);
+      const result = await asDockerUser([cli, 'run', '--config', writeConfig(dir, { node: missingMajors[0] })], dir);
       expect(result.exitCode).toBe(2);
       expect(result.all).toContain(
         `No image with Node ${missingMajors[0]}: the engine has no ${PREFIX}-absent/node:${missingMajors[0]}-bookworm-slim and cannot pull it`,
@@ -187,7 +187,7 @@ describe('image sources on the real engine', () => {
 
     test('a user the engine refuses: one message with the one command that fixes it', async () => {
       const dir = freshDir();
-      const result = await asUser('--clear-groups')([cli, '--config', writeConfig(dir)], dir);
+      const result = await asUser('--clear-groups')([cli, 'run', '--config', writeConfig(dir)], dir);
       expect(result.exitCode).toBe(2);
       expect(result.all).toContain('Fix: `sudo usermod -aG docker $USER`, then log in again.');
     });

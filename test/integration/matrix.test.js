@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCpuList } from '../../images/workload/lib/cpuset.js';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, createOwnRunner, listOwnContainers, watchCreated } from '../support/docker-helpers.js';
 
 const { run: runCli, owners } = createOwnRunner();
 
@@ -19,11 +19,11 @@ describe('npm run matrix on the real engine', () => {
   let rows;
   let tasks;
   let runInfo;
-  let startedMs;
+  let created;
 
   beforeAll(async () => {
     docker = await connectTestEngine();
-    startedMs = Date.now();
+    created = await watchCreated(docker, owners);
     outDir = mkdtempSync(join(tmpdir(), 'lab-it-'));
     planned = await runCli(['plan', '--config', LIMITS, '--json']);
     result = await runCli(['run', '--config', LIMITS, '--out', outDir]);
@@ -49,7 +49,7 @@ describe('npm run matrix on the real engine', () => {
   });
 
   test('one container per run, seen by the engine (which also proves the event count used below works)', async () => {
-    expect(await countCreatedSince(docker, startedMs, owners)).toBe(rows.length);
+    expect(await created.count()).toBe(rows.length);
   });
 
   test('(b) the container sees the quota and the cpuset it was given', () => {
@@ -128,11 +128,11 @@ describe('bad input creates no container', () => {
       file,
       'experiments:\n  bad:\n    matrix:\n      workload: [pbkdf2]\n      uv_threadpool_size: [4, 2000]\n',
     );
-    const since = Date.now();
+    const created = await watchCreated(docker, owners);
     const result = await runCli(['run', '--config', file, '--out', join(dir, 'out')]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(`${file}:5:`);
     expect(result.stderr).toMatch(/uv_threadpool_size/);
-    expect(await countCreatedSince(docker, since, owners)).toBe(0);
+    expect(await created.count()).toBe(0);
   });
 });

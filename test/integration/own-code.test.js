@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, createOwnRunner, listOwnContainers, watchCreated } from '../support/docker-helpers.js';
 
 const { run: runCli, owners } = createOwnRunner();
 
@@ -149,10 +149,10 @@ test("a handler that throws stops the matrix at the preflight's request, with th
 
 describe('examples/own-command: a Perl program measured from outside', () => {
   test('CPU time from the cgroup, exit status 0, the printed numbers as user_ columns', async () => {
-    const since = Date.now();
+    const created = await watchCreated(docker, owners);
     const { result, rows, tasks } = await runMatrix(EXAMPLES.command);
     // A container and its watcher per task: 4 runs × 2 tasks, and the preflight's one unmeasured run.
-    expect(await countCreatedSince(docker, since, owners)).toBe((4 * 2 + 1) * 2);
+    expect(await created.count()).toBe((4 * 2 + 1) * 2);
     expect(result.exitCode).toBe(0);
     expect(rows).toHaveLength(4);
     for (const row of rows) {

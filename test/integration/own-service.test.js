@@ -6,7 +6,7 @@
 import { parse } from 'csv-parse/sync';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
 import { connectTestEngine, listOwnContainers, waitFor } from '../support/docker-helpers.js';
 import { makeService, readOwnServiceBlock, typeLine } from '../support/own-service.js';
@@ -35,7 +35,8 @@ test('npm link, init, plan and run as written from a fresh service folder; Ctrl-
   const result = await child;
   expect(result.exitCode).toBe(130);
   const { folder, rows } = runsOf(service);
-  expect(folder).toMatch(/^app-\d{8}T\d{6}Z$/);
+  // init names the experiment after the service's folder (runner/api/init.js), and run names the results after it.
+  expect(folder).toMatch(new RegExp(`^${basename(service)}-\\d{8}T\\d{6}Z$`));
   expect(result.stderr).toContain(`node-threads-lab run --resume ${join(service, 'results', folder)}`);
   expect(rows.length).toBeGreaterThanOrEqual(1);
   for (const row of rows) expect([row.status, row.cpus]).toEqual(['ok', '1']);

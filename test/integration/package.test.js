@@ -19,8 +19,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
+import { track } from '../support/children.js';
 import { readApiExamples } from '../support/doc-examples.js';
-import { connectTestEngine, countCreatedSince, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, listOwnContainers, watchCreated } from '../support/docker-helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TINY = join(ROOT, 'test/fixtures/integration/tiny.yml');
@@ -38,7 +39,7 @@ const builtTags = [];
 
 /** A process of the installed package, its owner label remembered while it lives. */
 function start(file, args, cwd) {
-  const child = execa(file, args, { cwd, env: ENV, extendEnv: false, reject: false, all: true });
+  const child = track(execa(file, args, { cwd, env: ENV, extendEnv: false, reject: false, all: true }));
   owners.add(formatOwner(child.pid));
   return child;
 }
@@ -169,7 +170,7 @@ test('run builds the workload image from the installed package and writes ./resu
   // A file only this install has makes the image's content hash new: the image is built from these installed files,
   // not found on the engine as a checkout built it.
   writeFileSync(join(installed, 'images', 'workload', '.package-test'), `${base}\n`);
-  const since = Date.now();
+  const created = await watchCreated(docker, owners);
   const result = await start(bin, ['run'], service);
   const built = /build: building (node-threads-lab\/workload:\S+) from /.exec(result.all)?.[1];
   if (built) builtTags.push(built);
@@ -184,7 +185,7 @@ test('run builds the workload image from the installed package and writes ./resu
     version: JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version,
   });
   expect(existsSync(join(installed, 'images', 'workload', 'node_modules', 'argon2', 'package.json'))).toBe(true);
-  expect(await countCreatedSince(docker, since, owners)).toBe(2);
+  expect(await created.count()).toBe(2);
   expect(await listOwnContainers(docker, owners)).toEqual([]);
 });
 

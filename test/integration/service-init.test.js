@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { connectTestEngine, countCreatedSince, createOwnRunner, listOwnContainers } from '../support/docker-helpers.js';
+import { connectTestEngine, createOwnRunner, listOwnContainers, watchCreated } from '../support/docker-helpers.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
 const { run: runCli, owners } = createOwnRunner();
@@ -78,13 +78,13 @@ test('a request the app does not serve stops run before any measured run, exit 2
   const dir = services.fastify;
   const file = join(dir, 'experiments.yml');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/^( {10}path: )\/login/m, '$1/signin'));
-  const since = Date.now();
+  const created = await watchCreated(docker, owners);
   const run = await runCli(['run'], { cwd: dir, all: true });
   expect(run.exitCode).toBe(2);
   expect(run.stderr).toMatch(/POST \/signin answered 404, not the 200 expected: .*Route POST:\/signin not found/);
   expect(run.stderr).toContain('no run was measured');
   // Only the preflight's containers: the CPU probe is not counted, and no run's server or loader was created.
-  expect(await countCreatedSince(docker, since, owners)).toBe(1);
+  expect(await created.count()).toBe(1);
 });
 
 test('init refuses a module that listens by itself and a missing export, naming the flag; nothing written', async () => {

@@ -41,7 +41,7 @@ test('`node src/server.js` under a pool axis and its own WEB_CONCURRENCY: every 
 
 test('a service that never answers its port stops the matrix at the preflight, saying what it waited for and for how long', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'lab-start-'));
-  const result = await runCli(['--config', NEVER_READY, '--out', outDir, '--keep-disturbed']);
+  const result = await runCli(['run', '--config', NEVER_READY, '--out', outDir, '--keep-disturbed']);
   expect(result.exitCode).toBe(2);
   expect(result.stderr).toMatch(
     /preflight of `node src\/server\.js`: your start command `node src\/server\.js` did not answer within 2 s: 127\.0\.0\.1:4000 accepting a connection \(last: ECONNREFUSED\)/,

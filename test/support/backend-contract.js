@@ -1,6 +1,7 @@
 // The backend contract's rules (runner/backend/contract.js) as one suite, run against each implementation: the fake
-// backend (runner/backend/fake.js) in the unit tests, the Docker backend on the real engine in the integration tests.
-// What the run loop relies on is asserted here once, so a third backend (a Kubernetes Job one) gets it for free.
+// backend (runner/backend/fake.js) in the unit tests, the Docker backend on the real engine and the Kubernetes backend
+// on the lab cluster (test/integration/kubernetes.test.js) in the integration tests. What the run loop relies on is
+// asserted here once.
 import { isBackendLost } from '../../runner/backend/contract.js';
 import { toRows } from '../../runner/collect/to-rows.js';
 

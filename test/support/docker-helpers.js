@@ -4,10 +4,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { connectEngine } from '../../runner/docker/engines/connect.js';
 import { listProjectContainers } from '../../runner/docker/runs/cleanup.js';
-import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
 import { PROBE_ROLE } from '../../runner/docker/engines/engine-facts.js';
-
 import { LABELS } from '../../runner/docker/runs/labels.js';
+import { SAMPLE_ROLE } from '../../runner/docker/runs/sample-host.js';
+import { recordContainerEvents } from '../../scripts/lib/container-events.js';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
 import { runCli } from './run-cli.js';
 
@@ -41,31 +41,26 @@ export async function listOwnRunContainers(docker, owners) {
 }
 
 /**
- * Containers of these runners CREATED since `sinceMs` (Date.now() before the action), even if already
- * removed (from the engine's events); the CPU probe a matrix runs once per engine before its runs
- * (docker/engines/engine-facts.js) is not counted.
+ * Watches, from now on, the containers these runners create, even those removed again at once (the engine's events,
+ * scripts/lib/container-events.js: asked only afterwards, a busy engine would have dropped the older ones). `stop()`
+ * after the action: the create events of containers of runs, neither the CPU probe a matrix runs once per engine
+ * before its runs (docker/engines/engine-facts.js) nor the host samples of a busy gate (docker/runs/sample-host.js).
+ * @param {Set<string>} owners  read at stop(): the runners started in between count too
  */
-export async function countCreatedSince(docker, sinceMs, owners) {
-  const until = Math.ceil(Date.now() / 1000) + 1;
-  const stream = await docker.getEvents({
-    since: Math.floor(sinceMs / 1000),
-    until,
-    filters: { type: ['container'], event: ['create'], label: [`${PROJECT_LABEL}=${PROJECT}`] },
-  });
-  const chunks = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  // The API filters by whole seconds; the event's own nanosecond time keeps an earlier test's container out.
-  const events = Buffer.concat(chunks)
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line));
-  return events.filter(
-    (event) =>
-      event.timeNano / 1e6 >= sinceMs &&
-      owners.has(event.Actor?.Attributes?.[LABELS.owner]) &&
-      event.Actor?.Attributes?.[LABELS.role] !== PROBE_ROLE,
-  ).length;
+export async function watchCreated(docker, owners) {
+  const recording = await recordContainerEvents(docker);
+  return {
+    async stop() {
+      return (await recording.stop()).filter(
+        (event) =>
+          owners.has(event.Actor?.Attributes?.[LABELS.owner]) &&
+          ![PROBE_ROLE, SAMPLE_ROLE].includes(event.Actor?.Attributes?.[LABELS.role]),
+      );
+    },
+    async count() {
+      return (await this.stop()).length;
+    },
+  };
 }
 
 /** Polls `check` until it returns something truthy (returned), or throws after timeoutMs. */

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { track } from './children.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -45,19 +46,21 @@ export function makeService() {
 export function typeLine({ line, inCheckout }, { service, prefix, env = {} }) {
   // Children of `npm test` inherit npm's variables; a person's shell has none.
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name)));
-  return execa('sh', ['-c', `exec ${line}`], {
-    cwd: inCheckout ? ROOT : service,
-    env: {
-      ...clean,
-      PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
-      npm_config_prefix: prefix,
-      npm_config_offline: 'true',
-      npm_config_fund: 'false',
-      npm_config_audit: 'false',
-      ...env,
-    },
-    extendEnv: false,
-    reject: false,
-    all: true,
-  });
+  return track(
+    execa('sh', ['-c', `exec ${line}`], {
+      cwd: inCheckout ? ROOT : service,
+      env: {
+        ...clean,
+        PATH: `${join(prefix, 'bin')}:${process.env.PATH}`,
+        npm_config_prefix: prefix,
+        npm_config_offline: 'true',
+        npm_config_fund: 'false',
+        npm_config_audit: 'false',
+        ...env,
+      },
+      extendEnv: false,
+      reject: false,
+      all: true,
+    }),
+  );
 }

@@ -54,7 +54,8 @@ const LAYERS = [
   ['runner/docker/runs/'],
   ['runner/docker/engines/'],
   ['runner/docker/images/', 'runner/docker/images/rootfs/'],
-  ['runner/docker/'],
+  // kubernetes/: the Kubernetes backend, beside docker/'s door (it builds images on Docker and reuses its labels).
+  ['runner/docker/', 'runner/kubernetes/'],
   ['runner/collect/'],
   ['runner/results/'],
   ['runner/report/', 'runner/report/assets/'],

@@ -164,7 +164,8 @@ async function startControlServer(routes) {
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(CONTROL_PORT, HOST, resolve);
+    // In a Kubernetes pod the kubelet probes the control server on the pod's address (runner/kubernetes/job-spec.js).
+    server.listen(CONTROL_PORT, process.env.LAB_CONTROL_HOST || HOST, resolve);
   });
   return server;
 }

@@ -13,7 +13,7 @@ export const PROBE_ROLE = 'probe';
 // NanoCpus (`docker run --cpus`) arrived with API 1.25 (Docker 1.13); everything else used is older.
 export const MIN_API_VERSION = '1.25';
 
-const PROBE_SCRIPT = [
+export const PROBE_SCRIPT = [
   "const fs = require('fs'); const os = require('os');",
   'const read = (p) => { try { return fs.readFileSync(p, "utf8").trim(); } catch { return null; } };',
   "const cpuset = read('/sys/fs/cgroup/cpuset.cpus.effective') ?? read('/sys/fs/cgroup/cpuset/cpuset.effective_cpus') ?? read('/sys/devices/system/cpu/online');",

@@ -20,11 +20,11 @@ describe('plan', () => {
       config_file: join(ROOT, 'experiments.yml'),
       seed: 1,
       resumed_from: null,
-      count: 32,
+      count: 24,
       warnings: [],
     });
     expect(planned.experiments.map(({ name, cells, runs }) => [name, cells.length, runs.length])).toEqual([
-      ['pool-vs-cores', 16, 32],
+      ['pool-vs-cores', 12, 24],
     ]);
     expect(planned.experiments[0].cells[0]).toEqual(
       expect.objectContaining({

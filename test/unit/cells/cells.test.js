@@ -31,7 +31,16 @@ test('buildCell: the measured runs, the disturbed ok runs apart, the delivery, t
     runs: [rows[1]],
     disturbedRuns: [rows[2]],
     // No host readings in these rows: nothing the host failed to give (domain/delivery.js).
-    delivery: { delivered: true, short: false, share: null, cpus: null, got: null, runs: 0 },
+    delivery: {
+      delivered: true,
+      reason: null,
+      short: false,
+      share: null,
+      cpus: null,
+      got: null,
+      runs: 0,
+      hostCpus: null,
+    },
     statuses: { ok: 2, oom: 1 },
   });
   expect(buildCell({ cell: 'a', values: {} }, rows, { keepDisturbed: true }).runs).toEqual([rows[1], rows[2]]);

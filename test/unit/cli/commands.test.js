@@ -139,7 +139,7 @@ describe('--json: one document on stdout, nothing else there', () => {
   test('plan --json, and warnings stay on stderr', async () => {
     const { stdout, exitCode } = await cli(['plan', '--json', '--seed', '3']);
     expect(exitCode).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ count: 32, seed: 3, experiments: [{ name: 'pool-vs-cores' }] });
+    expect(JSON.parse(stdout)).toMatchObject({ count: 24, seed: 3, experiments: [{ name: 'pool-vs-cores' }] });
     const dir = mkdtempSync(join(tmpdir(), 'cli-json-'));
     // A quota above its cpuset's CPUs is valid but surely unmeant: a warning.
     writeFileSync(

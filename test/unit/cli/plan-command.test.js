@@ -36,10 +36,10 @@ test("the default file: a cell table, the claims' metrics, the advice's, an esti
   expect(exitCode).toBe(0);
   const lines = stdout.split('\n');
   expect(lines[0]).toBe(
-    'pool-vs-cores: 16 cells × 2 runs = 32 runs; adaptive rounds may add up to 96 (6 more for each of 16 cells: the cells of a claim, until it is decided; the settings of each budget, until its advice is settled or they are dropped)',
+    'pool-vs-cores: 12 cells × 2 runs = 24 runs; adaptive rounds may add up to 72 (6 more for each of 12 cells: the cells of a claim, until it is decided; the settings of each budget, until its advice is settled or they are dropped)',
   );
   expect(lines[1]).toMatch(/^ {2}workload +cpus +uv_threadpool_size +runs +up to +each run$/);
-  expect(lines.filter((line) => /^ {2}(pbkdf2|argon2) /.test(line))).toHaveLength(16);
+  expect(lines.filter((line) => /^ {2}(pbkdf2|argon2) /.test(line))).toHaveLength(12);
   expect(stdout).toMatch(
     /^ {2}claim 3: uv_threadpool_size 4 \/ 1, ratio above 0\.9, on wall_ms \(lower is better\); 2 pairs of cells$/m,
   );
@@ -48,10 +48,10 @@ test("the default file: a cell table, the claims' metrics, the advice's, an esti
   );
   // No earlier folder: the figures shipped with the package, which ran this very file.
   expect(stdout).toMatch(
-    /^ {2}time: about \d+ min: every cell as measured in the figures shipped with node-threads-lab \(docs\/settling\/race-\d[^;]*; measured on 2 CPUs of .+\)$/m,
+    /^ {2}time: about \d+ (?:s|min): every cell as measured in the figures shipped with node-threads-lab \(docs\/settling\/race-\d[^;]*; measured on 2 CPUs of .+\)$/m,
   );
   expect(lines.at(-1)).toMatch(
-    /^32 runs \(up to 128 with adaptive rounds, \d+ min\), about \d+ min; likely \d+ runs, about \d+ min, as the races of docs\/settling\/race-1, race-2 and race-3 went, and up to 32 re-runs of disturbed runs \(`max_reruns` a cell\), and up to 2 min waiting for a quiet host if runs keep being disturbed \(`busy_wait`\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
+    /^24 runs \(up to 96 with adaptive rounds, \d+ min\), about \d+ (?:s|min); likely \d+ runs, about \d+ (?:s|min), as the races of docs\/settling\/race-1, race-2 and race-3 went, and up to 24 re-runs of disturbed runs \(`max_reruns` a cell\), and up to 2 min waiting for a quiet host if runs keep being disturbed \(`busy_wait`\); seed 5 \(--seed 5 gives this order again; --verbose lists every run\)$/,
   );
 });
 
@@ -81,7 +81,7 @@ test('--verbose lists every run, in the same order for the same seed', async () 
   const once = await cli(['plan', '--verbose', '--seed', '11', '--results', NO_RESULTS]);
   const again = await cli(['plan', '--verbose', '--seed', '11', '--results', NO_RESULTS]);
   const runs = (stdout) => stdout.split('\n').filter((line) => /^pool-vs-cores cell [0-9a-f]{10} rep \d: /.test(line));
-  expect(runs(once.stdout)).toHaveLength(32);
+  expect(runs(once.stdout)).toHaveLength(24);
   expect(runs(again.stdout)).toEqual(runs(once.stdout));
   expect(runs((await cli(['plan', '--verbose', '--seed', '12', '--results', NO_RESULTS])).stdout)).not.toEqual(
     runs(once.stdout),

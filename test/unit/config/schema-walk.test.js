@@ -131,7 +131,10 @@ function expectReadable(errors, keyPath, value) {
       line: expect.any(Number),
       column: expect.any(Number),
     });
-    expect({ what, path: error.path }).toEqual({ what, path: expect.stringMatching(/^experiments|^engines/) });
+    expect({ what, path: error.path }).toEqual({
+      what,
+      path: expect.stringMatching(/^experiments|^engines|^kubernetes/),
+    });
     // An example is something to write between backticks (`key: value`), or a whole minimal file.
     expect({ what, hint: error.hint }).toEqual({ what, hint: expect.stringMatching(/`[^`]+`|experiments:\n/) });
     expect(error.format()).toContain(`${FILE}:${error.line}:${error.column}: `);

@@ -16,7 +16,7 @@ test('the plan, judge and compare example prints what those functions return', a
   expect(stderr).toBe('');
   expect(exitCode).toBe(0);
   const lines = stdout.split('\n');
-  expect(lines[0]).toBe('32 runs in pool-vs-cores');
+  expect(lines[0]).toBe('24 runs in pool-vs-cores');
   expect(lines[1]).toMatch(/^holds - HOLDS: claimed: "2 CPUs cut argon2 time by more than 30%"/);
   expect(lines.slice(2, -1)).toEqual([
     expect.stringMatching(/^pbkdf2 wall_ms: cpus moves it most/),

@@ -92,6 +92,11 @@ const EXPECTED = {
     ['WEB_CONCURRENCY', [1, 2]],
   ),
   // The machine as a compared factor: every cell on its own engine.
+  'docs/kubernetes.md#pool-vs-cores': cross(
+    ['workload', ['pbkdf2']],
+    ['cpus', [0.5, 1]],
+    ['uv_threadpool_size', [1, 4]],
+  ),
   'docs/scale.md#laptop-vs-server': cross(['workload', ['pbkdf2']], ['engine', ['laptop', 'server']], ['cpus', [1, 2]]),
   'docs/report.md#pool-vs-cores': cross(
     ['workload', ['pbkdf2']],

@@ -62,32 +62,41 @@ test.each([1, 2])(
     const root = mkdtempSync(join(tmpdir(), 'lab-cgroup-'));
     writeTree(root, layout.root);
     const child = execa(process.execPath, [WATCH], { env: { LAB_WATCH: JSON.stringify({ id: ID, root }) } });
-    await until(child, '"ready"');
-    // The container starts: its cgroup appears with a process in it.
-    writeTree(root, { ...layout.files(10), [layout.procs]: '4242\n' });
-    await until(child, '"watching"');
-    // It works, then exits: the counters grow, the cgroup empties.
-    writeTree(root, layout.files(250));
-    await delay(30);
-    writeTree(root, { [layout.procs]: '' });
-    const { stdout } = await child;
-    const report = JSON.parse(stdout.trim().split('\n').at(-1));
-    expect(report).toMatchObject({ found: true, final: true });
-    expect(report.snapshot).toMatchObject({
-      version,
-      cpuQuota: 0.5,
-      cpuset: '0-1',
-      totalMs: 250,
-      userMs: 200,
-      systemMs: 50,
-      nrPeriods: 10,
-      nrThrottled: 3,
-      throttledMs: 40,
-      memoryPeakBytes: 8 * 2 ** 20,
-    });
-    // The host's /proc/stat, from the first reading of the cgroup to the last: the 30 ms the test waited, less the
-    // millisecond by which a timer may fire early (libuv's loop clock is whole milliseconds, cached per turn).
-    expect(report.host).toEqual({ cpu_ms: expect.any(Number), window_ms: expect.any(Number), cpus: os.cpus().length });
-    expect(report.host.window_ms).toBeGreaterThanOrEqual(29);
+    // A watcher left polling its fake cgroup (a test timed out under load) must not outlive the test.
+    try {
+      await until(child, '"ready"');
+      // The container starts: its cgroup appears with a process in it.
+      writeTree(root, { ...layout.files(10), [layout.procs]: '4242\n' });
+      await until(child, '"watching"');
+      // It works, then exits: the counters grow, the cgroup empties.
+      writeTree(root, layout.files(250));
+      await delay(30);
+      writeTree(root, { [layout.procs]: '' });
+      const { stdout } = await child;
+      const report = JSON.parse(stdout.trim().split('\n').at(-1));
+      expect(report).toMatchObject({ found: true, final: true });
+      expect(report.snapshot).toMatchObject({
+        version,
+        cpuQuota: 0.5,
+        cpuset: '0-1',
+        totalMs: 250,
+        userMs: 200,
+        systemMs: 50,
+        nrPeriods: 10,
+        nrThrottled: 3,
+        throttledMs: 40,
+        memoryPeakBytes: 8 * 2 ** 20,
+      });
+      // The host's /proc/stat, from the first reading of the cgroup to the last: the 30 ms the test waited, less the
+      // millisecond by which a timer may fire early (libuv's loop clock is whole milliseconds, cached per turn).
+      expect(report.host).toEqual({
+        cpu_ms: expect.any(Number),
+        window_ms: expect.any(Number),
+        cpus: os.cpus().length,
+      });
+      expect(report.host.window_ms).toBeGreaterThanOrEqual(29);
+    } finally {
+      child.kill();
+    }
   },
 );

@@ -119,8 +119,8 @@ test('an http cell whose budget leaves no CPU to the load generator is warned at
       http: {loader: {cpuset: none}}
 `);
   expect(warnings).toEqual([
-    `experiments.yml:3:42: experiments.web.matrix.cpus[1]: warning: 2 CPUs cannot be measured cleanly on this 2-CPU host: the load generator needs a CPU of its own, and shares the server's in those http cells (their budget needs 2 of the 2); their answer will say so
-  the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least 3 CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names`,
+    `experiments.yml:3:42: experiments.web.matrix.cpus[1]: warning: 2 CPUs cannot be measured cleanly on this 2-CPU host: the load generator needs a CPU of its own, and shares the server's in those http cells (their budget needs 2 of the 2); their answer will say so, with no recommendation
+  the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least 3 CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names; to answer for the server with the load generator beside it, ask for that: \`loader: {cpuset: none}\``,
   ]);
 });
 

@@ -308,6 +308,7 @@ describe('compare knows hosts', () => {
       cpu_model: 'Intel(R) Xeon(R) Processor',
       cpus: 2,
       kernel: '6.18.44-fc-v669',
+      pool: null,
       node: '24.21.0',
       image: 'node-threads-lab/workload:node24-7d2d752bb61c',
     });
@@ -319,6 +320,17 @@ describe('compare knows hosts', () => {
       'kernel',
       'image',
     ]);
+  });
+
+  test('two Kubernetes node pools are two hosts, even of the same hardware', () => {
+    const info = readResults(fixture('pool-vs-cores')).info;
+    const onPool = (pool) => readHostFacts({ ...info, kubernetes: { context: 'prod', node_pool: pool } });
+    const api = onPool({ 'cloud.google.com/gke-nodepool': 'api' });
+    expect(api.pool).toBe('prod: cloud.google.com/gke-nodepool=api');
+    expect(findHostDifferences(api, onPool({ 'cloud.google.com/gke-nodepool': 'batch' }))).toEqual([
+      { fact: 'pool', label: 'node pool', a: api.pool, b: 'prod: cloud.google.com/gke-nodepool=batch' },
+    ]);
+    expect(findHostDifferences(api, api)).toEqual([]);
   });
 
   test('the text says so first, before the table; the same host says nothing', () => {

@@ -144,9 +144,9 @@ describe('the CLI loads no Docker code', () => {
     const result = await cli('run', '--plan', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/^pool-vs-cores: 16 cells × 2 runs = 32 runs/m);
+    expect(result.stdout).toMatch(/^pool-vs-cores: 12 cells × 2 runs = 24 runs/m);
     expect(result.stdout).toMatch(
-      /^32 runs \(up to 128 with adaptive rounds.*, and up to 32 re-runs of disturbed runs/m,
+      /^24 runs \(up to 96 with adaptive rounds.*, and up to 24 re-runs of disturbed runs/m,
     );
   });
 
@@ -154,7 +154,7 @@ describe('the CLI loads no Docker code', () => {
     const result = await cli('plan', '--json', '--seed', '1', '--config', 'experiments.yml');
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    expect(JSON.parse(result.stdout).count).toBe(32);
+    expect(JSON.parse(result.stdout).count).toBe(24);
   });
 
   test('for a config error', async () => {

@@ -241,16 +241,14 @@ describe('search: race', () => {
 
   test('after the start rounds only the cheaper candidate and the setting that binds its bound run on', async () => {
     // Pool 1 is twice as slow (out at once); Node's default pool 4 — first in the cost order: at equal processes and
-    // memory, the setting the service runs today — is 2% slower than 2 and 8 with ±2% noise: not yet shown within
-    // 5%, but it can be by the cap, so it and the setting that binds its bound race on while the others stop.
+    // memory, the setting the service runs today — is 2% slower than 2 and 8, every run ±2%: not yet shown within 5%
+    // at the first look, but it can be by the cap, so it races on with the settings that bind its bound.
     const truth = { 1: 2000, 2: 1000, 4: 1020, 8: 1000 };
     const wobble = [0.98, 1.02, 1.0, 0.99, 1.01];
     const outDir = mkdtempSync(join(tmpdir(), 'race-'));
     await runMatrix({
       plan: racePlan(),
-      lanes: [
-        createLane(executorOf(truth, (pool, round) => (pool === 4 ? wobble[round % 5] : 1 + (round % 3) * 0.001))),
-      ],
+      lanes: [createLane(executorOf(truth, (pool, round) => wobble[(round + pool) % 5]))],
       outDir,
     });
     const rows = readCsv(outDir, 'runs.csv');
@@ -258,21 +256,25 @@ describe('search: race', () => {
     expect(one).toBe(3);
     expect(four).toBeGreaterThan(3);
     expect(four).toBeLessThanOrEqual(10);
-    // Each round after the start: pool 4 and the one setting that binds its bound, side by side (one round label).
+    // Each round after the start: pool 4 and the settings that bind its bound, side by side (one round label); never
+    // pool 1, and soon only pool 4 and one other.
     const later = [...new Set(rows.map((row) => Number(row.repetition)).filter((round) => round > 3))];
+    const poolsOf = (round) =>
+      rows
+        .filter((row) => Number(row.repetition) === round)
+        .map((row) => row.uv_threadpool_size)
+        .sort();
     for (const round of later) {
-      const pools = rows.filter((row) => Number(row.repetition) === round).map((row) => row.uv_threadpool_size);
-      expect([
-        ['2', '4'],
-        ['4', '8'],
-      ]).toContainEqual(pools.sort());
+      expect(poolsOf(round)).toContain('4');
+      expect(poolsOf(round)).not.toContain('1');
     }
+    expect(later.some((round) => poolsOf(round).length === 2)).toBe(true);
   });
 
   test('a resumed race continues exactly where it stopped', async () => {
     const truth = { 1: 2000, 2: 1000, 4: 1020, 8: 1000 };
     const wobble = [0.98, 1.02, 1.0, 0.99, 1.01];
-    const wobbleOf = (pool, round) => (pool === 4 ? wobble[round % 5] : 1 + (round % 3) * 0.001);
+    const wobbleOf = (pool, round) => wobble[(round + pool) % 5];
     const { readResults } = await import('../../../runner/results/read-results.js');
     const whole = mkdtempSync(join(tmpdir(), 'race-'));
     await runMatrix({ plan: racePlan(), lanes: [createLane(executorOf(truth, wobbleOf))], outDir: whole });
@@ -281,6 +283,7 @@ describe('search: race', () => {
     let finished = 0;
     const events = new (await import('node:events')).EventEmitter();
     events.on('run-end', () => {
+      // Stopped after the three start rounds and the first raced round (pools 4 and 2): at a round's end.
       if (++finished === 14) controller.abort();
     });
     await runMatrix({

@@ -94,6 +94,31 @@ test('winsorising pulls a one-sided spike in, once, and leaves quiet runs alone'
   expect(pulled.settings[1].U).toBeLessThan(plain.settings[1].U);
 });
 
+test('winsorising reads each setting on its own scale: a noisy setting beside quiet ones keeps its spread', () => {
+  // Noise 6% against 1%: on one common scale (the quiet settings' MAD) half the noisy setting's runs would be pulled
+  // in and its standard error shrunk; on its own scale none is.
+  const settings = [
+    series('noisy', [1088, 1076, 970, 985, 1065, 936, 973, 1026, 1065, 1006]),
+    series('m2', [1003, 997, 1004, 1002, 986, 1006, 985, 1017, 1000, 997]),
+    series('m4', [1000, 999, 1009, 1008, 1009, 1007, 987, 996, 1022, 1014]),
+    series('m8', [1018, 1005, 994, 980, 993, 997, 1017, 1014, 1007, 995]),
+  ];
+  const plain = compareWithBest(settings, { method: 'paired' });
+  const pulled = compareWithBest(settings, { method: 'paired', winsorize: true });
+  expect(pulled.winsorized).toBeLessThanOrEqual(1);
+  const se = (result) => result.settings[0].pairs.find(({ id }) => id === 'm2').SE;
+  expect(se(pulled)).toBeGreaterThan(0.9 * se(plain));
+});
+
+test('alphaAt: a pair’s one-sided level from its common rounds, Infinity where a look may spend nothing', () => {
+  const settings = [series('a', [1000, 1010, 995, 1004]), series('b', [1020, 1031, 1012, 1030])];
+  const result = compareWithBest(settings, { method: 'paired', alphaAt: (n) => (n >= 4 ? 0.01 : 0) });
+  expect(result.settings[0].pairs[0].c).toBeCloseTo(4.540702858, 7); // scipy.stats.t.ppf(0.99, 3)
+  const none = compareWithBest(settings, { method: 'paired', alphaAt: () => 0 });
+  expect(none.settings[0].U).toBe(Infinity);
+  expect(none.settings[0].bound_pct).toBeNull();
+});
+
 test('quantileMcb: Bonferroni over the k − 1 comparisons with the best, infinite without df', () => {
   expect(quantileMcb(0.05, 2, 4)).toBeCloseTo(2.131846786, 8); // scipy.stats.t.ppf(0.95, 4)
   expect(quantileMcb(0.05, 5, 4)).toBeCloseTo(3.495405933, 7); // scipy.stats.t.ppf(1 - 0.05 / 4, 4)

@@ -18,7 +18,7 @@ test('docs/statistics.md says how it was made and is not typed by hand', () => {
 test("a race's default start rounds are the bound rule's, its default cap within the bound study's", async () => {
   const { EXPERIMENT_DEFAULTS } = await import('../../../runner/config/defaults.js');
   const { DEFAULT_BOUND_RULE } = await import('../../../runner/verdicts/choose-setting.js');
-  const [, cap] = /\(`DEFAULT_BOUND_RULE`, cap (\d+) rounds\)/.exec(page);
+  const [, cap] = /\(`DEFAULT_BOUND_RULE`, cap (\d+) rounds/.exec(page);
   expect(EXPERIMENT_DEFAULTS.search).toBe('race');
   expect(EXPERIMENT_DEFAULTS.repetitions).toBe(DEFAULT_BOUND_RULE.n0);
   expect(EXPERIMENT_DEFAULTS.adaptive_max_repetitions).toBeLessThanOrEqual(Number(cap));
@@ -35,16 +35,19 @@ test('cells of a folder that ran the same rounds are compared as docs/statistics
 test('DEFAULT_BOUND_RULE is the rule the bound study of docs/statistics.md chose', async () => {
   const { DEFAULT_BOUND_RULE } = await import('../../../runner/verdicts/choose-setting.js');
   const chosen =
-    /\*\*Chosen rule: `([a-z-]+)`, n0 = (\d+), winsorising (on|off), step-down (on|off), futility from round (\d+)\*\*/.exec(
+    /\*\*Chosen rule: `([a-z-]+)`, n0 = (\d+), first look at round (\d+), (?:(union|exact) ([a-z-]+) spending|no spending), winsorising (on|off), step-down (on|off), futility from round (\d+) with (\d+(?:\.\d+)?) SE of hope\*\*/.exec(
       page,
     );
   expect(chosen).not.toBeNull();
-  const [, method, n0, winsorize, stepDown, futilityFrom] = chosen;
+  const [, method, n0, from, kind, shape, winsorize, stepDown, futilityFrom, futilityHope] = chosen;
   expect(DEFAULT_BOUND_RULE).toEqual({
     method,
     n0: Number(n0),
+    from: Number(from),
+    spending: kind ? { shape, kind } : null,
     winsorize: winsorize === 'on',
     stepDown: stepDown === 'on',
     futilityFrom: Number(futilityFrom),
+    futilityHope: Number(futilityHope),
   });
 });

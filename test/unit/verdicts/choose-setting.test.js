@@ -1,5 +1,5 @@
 import { createRandom } from '../../../runner/stats/random.js';
-import { chooseSetting, DEFAULT_BOUND_RULE } from '../../../runner/verdicts/choose-setting.js';
+import { chooseSetting, DEFAULT_BOUND_RULE, ONE_LOOK_RULE } from '../../../runner/verdicts/choose-setting.js';
 
 // Small budgets with known truths: setting levels in log units above the best, a shared shift per round and each
 // run's own noise, drawn from a seeded generator so every case is the same every time.
@@ -163,14 +163,59 @@ test('options are checked', () => {
   expect(() => chooseSetting([{ id: 'a', values: [] }], { cap: 10, rule: RULE })).toThrow(/cost must be a number/);
 });
 
-test('DEFAULT_BOUND_RULE names a method, a start and a futility round', () => {
+test('DEFAULT_BOUND_RULE names a method, a start, a first look no earlier than round 3, its spending and futility', () => {
   expect(DEFAULT_BOUND_RULE).toEqual({
     method: expect.any(String),
     n0: expect.any(Number),
+    from: expect.any(Number),
+    spending: { shape: expect.any(String), kind: expect.any(String) },
     winsorize: expect.any(Boolean),
     stepDown: expect.any(Boolean),
     futilityFrom: expect.any(Number),
+    futilityHope: expect.any(Number),
   });
+  expect(DEFAULT_BOUND_RULE.from).toBeGreaterThanOrEqual(3);
+  expect(ONE_LOOK_RULE).toEqual({ ...DEFAULT_BOUND_RULE, spending: null });
+});
+
+test('no budget settles, and nothing is eliminated, before round 3, however clear two rounds are', () => {
+  const budget = makeBudget([0.5, 0, 0.002, 0.3], { sd: 0.001, seed: 4 });
+  for (const round of [1, 2]) budget.run(round, ['pool-1', 'pool-2', 'pool-4', 'pool-8'], budget);
+  for (const rule of [DEFAULT_BOUND_RULE, ONE_LOOK_RULE]) {
+    const second = chooseSetting(budget.settings, { cap: 8, within: 0.05, rule });
+    expect(second).toMatchObject({ status: 'open', bound_pct: null, stop: null });
+    expect(second.settings.map(({ state }) => state).sort()).toEqual([
+      'candidate',
+      'candidate',
+      'candidate',
+      'recommended',
+    ]);
+    expect(second.nextRound).toEqual(['pool-1', 'pool-2', 'pool-4', 'pool-8']);
+  }
+  budget.run(3, ['pool-1', 'pool-2', 'pool-4', 'pool-8'], budget);
+  const third = chooseSetting(budget.settings, { cap: 8, within: 0.05, rule: DEFAULT_BOUND_RULE });
+  expect(third).toMatchObject({ status: 'settled', recommended: 'pool-2' });
+  expect(stateOf(third, 'pool-1').state).toBe('eliminated');
+});
+
+test('α spent over the looks: a pair read at its first look gets a wider bound than one reading would, as much at the cap', () => {
+  const budget = makeBudget([0.02, 0, 0.01, 0.03], { sd: 0.02, roundSd: 0.02, seed: 7 });
+  const all = ['pool-1', 'pool-2', 'pool-4', 'pool-8'];
+  for (let round = 1; round <= 3; round++) budget.run(round, all, budget);
+  const spent = chooseSetting(budget.settings, { cap: 8, rule: DEFAULT_BOUND_RULE });
+  const once = chooseSetting(budget.settings, { cap: 8, rule: ONE_LOOK_RULE });
+  const pair = (decision) => decision.comparison.settings[0].pairs[0];
+  expect(pair(spent).SE).toBe(pair(once).SE);
+  expect(pair(spent).c).toBeGreaterThan(pair(once).c);
+  // A pair at the cap (8 common rounds) spends the last look's share: still more than one reading's constant.
+  for (let round = 4; round <= 8; round++) budget.run(round, all, budget);
+  const capped = chooseSetting(budget.settings, { cap: 8, rule: DEFAULT_BOUND_RULE });
+  const oneReading = chooseSetting(budget.settings, { cap: 8, rule: ONE_LOOK_RULE });
+  expect(pair(capped).n).toBe(8);
+  expect(pair(capped).c).toBeGreaterThan(pair(oneReading).c);
+  expect(() => chooseSetting(budget.settings, { cap: 8, rule: { ...RULE, spending: { shape: 'linear' } } })).toThrow(
+    /rule.spending must be/,
+  );
 });
 
 test('a round only one setting ran (a re-run made later, alone) does not count toward n0', () => {
@@ -217,4 +262,24 @@ test('step-down: once a setting is eliminated, the bounds spread α over the set
       even,
     );
   expect(chooseSetting(even.settings, { cap: 10, rule: { ...RULE, stepDown: true } }).comparison.family).toBe(3);
+});
+
+test('a re-run is a member of the round it ran in, beside the other re-runs of that round, never of the one it replaces', async () => {
+  const { valuesOf } = await import('../../../runner/verdicts/advice.js');
+  const { roundsOf } = await import('../../../runner/cells/cell.js');
+  const run = (repetition, wall_ms, extra = {}) => ({ repetition, wall_ms, status: 'ok', ...extra });
+  // Round 2 of `a` was disturbed and made again in round 4, beside the re-run of `b`'s round 3.
+  const a = { runs: [run(1, 1000), run(3, 1010), run(4, 1005, { rerun_of: 2 })] };
+  const b = { runs: [run(1, 1100), run(2, 1090), run(4, 1095, { rerun_of: 3 })] };
+  expect(valuesOf(a, 'wall_ms').map(({ round }) => round)).toEqual([1, 3, 4]);
+  expect(roundsOf(b, 'wall_ms')).toEqual([1, 2, 4]);
+  const decision = chooseSetting(
+    [
+      { id: 'a', cost: 1, values: valuesOf(a, 'wall_ms') },
+      { id: 'b', cost: 2, values: valuesOf(b, 'wall_ms') },
+    ],
+    { cap: 8, rule: ONE_LOOK_RULE },
+  );
+  // Rounds 1 and 4 hold both: two pairs, the re-runs paired with each other.
+  expect(decision.comparison.settings[0].pairs[0].n).toBe(2);
 });
