@@ -14,6 +14,7 @@ import { buildVerdictsDocument } from '../report/results-json.js';
 import { compareFolders } from '../report/compare.js';
 import { DEFAULT_COMPARISON, METHODS } from '../stats/compare-samples.js';
 import { buildAdvice } from '../report/advice.js';
+import { buildCapacity } from '../report/capacity.js';
 import { summarizeCells } from '../report/summary.js';
 import { buildModelTables, formatModelTable } from '../report/model-table.js';
 import { normalizeRecommend } from '../config/check-recommend.js';
@@ -162,15 +163,26 @@ export function advise(dir, { recommend, keepDisturbed } = {}) {
   const results = readResults(absolute, { keepDisturbed });
   if (recommend !== undefined && results.info?.config)
     results.info.config = { ...results.info.config, recommend: normalizeRecommend(recommend) };
-  const advice = buildAdvice(results, summarizeCells(results));
+  const capacity = buildCapacity(results);
+  // A capacity search's runs are at many rates: its answer is the capacity, not advice at one rate.
+  const advice = capacity
+    ? { answers: [], rows: [], tables: [], race: null }
+    : buildAdvice(results, summarizeCells(results));
   const experiment = results.info?.experiment ?? results.runs[0]?.experiment;
+  const answered = [...advice.rows, ...(capacity?.answers ?? [])];
   return {
     dir: absolute,
     experiment,
-    settled: advice.rows.length > 0 && advice.rows.every((row) => row.status === 'settled'),
+    settled: answered.length > 0 && answered.every((row) => row.status === 'settled'),
     answers: advice.rows,
     tables: advice.tables,
     race: advice.race,
+    // With `slo:`: the capacity search's answer per budget (capacity.csv's rows; null without).
+    capacity: capacity && {
+      slo: capacity.slo,
+      rows: capacity.rows,
+      words: capacity.answers.map((answer) => answer.words),
+    },
   };
 }
 

@@ -7,6 +7,7 @@
 
 import { EXPERIMENT_DEFAULTS } from '../config/defaults.js';
 import { defaultRepetitions } from '../config/normalize.js';
+import { capOf, formatTrafficKeys, formatTrafficLoad } from './init-traffic.js';
 
 const COMMENT_COLUMN = 44;
 const CAP = EXPERIMENT_DEFAULTS.adaptive_max_repetitions;
@@ -33,6 +34,8 @@ const MOST_LISTED = 8;
  * @param {string} [input.file]        script / http-app: the module, relative to the experiments file's folder
  * @param {string} [input.exportName]
  * @param {boolean} [input.mountHere]  the module is inside the experiments file's folder: mount that folder
+ * @param {number} [input.rate]       http: the open-loop rate to measure at (req/s), or the capacity search's start
+ * @param {number} [input.sloP99]     http: the SLO's p99 (ms): the capacity search (`slo:`)
  * @param {string[]} [input.argv]      command
  * @param {string} [input.image]       command
  * @returns {string}
@@ -43,7 +46,9 @@ export function formatInitFile(input) {
   // The default's start rounds (docs/statistics.md), written out so the person sees what they can change.
   const repetitions = defaultRepetitions({
     matrix: Object.fromEntries(matrix.axes.map(([axis, values]) => [axis, values])),
+    ...(input.sloP99 ? { slo: {} } : {}),
   });
+  const cap = capOf(input, CAP);
   const lines = [
     ...(input.schema ? [[`# yaml-language-server: $schema=${input.schema}`]] : []),
     [`# Written by \`${input.invocation}\` for ${describeCode(input)}.`],
@@ -55,14 +60,17 @@ export function formatInitFile(input) {
     [`    description: ${formatScalar(matrix.question)}`],
     [
       `    repetitions: ${repetitions}`,
-      `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${CAP} a cell`,
+      input.sloP99
+        ? `the first round, at the start rate; then each cell at the rates its runs call for, up to ${cap} a cell`
+        : `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${cap} a cell`,
     ],
+    ...formatTrafficKeys(input),
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
     ...formatProduction(input),
     [
       '    matrix:',
-      `every combination is one cell: ${cells} cells × ${repetitions} = ${cells * repetitions} runs to start, at most ${cells * CAP} in all (and re-runs of disturbed ones)`,
+      `every combination is one cell: ${cells} cells × ${repetitions} = ${cells * repetitions} runs to start, at most ${cells * cap} in all (and re-runs of disturbed ones)`,
     ],
     ...matrix.axes.flatMap(formatAxis),
     ['    params:'],
@@ -177,7 +185,7 @@ function listCalls(calls = []) {
   return calls.length > MOST_LISTED ? [...shown, `and ${calls.length - MOST_LISTED} more`] : shown;
 }
 
-function formatParams({ kind, file, exportName, mountHere, argv, image, request, start }) {
+function formatParams({ kind, file, exportName, mountHere, argv, image, request, start, rate, sloP99 }) {
   const mount = mountHere
     ? [['root: .', 'this folder, mounted read-only: its node_modules is what the imports find']]
     : [];
@@ -202,7 +210,7 @@ function formatParams({ kind, file, exportName, mountHere, argv, image, request,
         ...formatRequest(request),
         ...mount,
       ]),
-      ...formatLoad(),
+      ...formatLoad({ rate, sloP99 }),
     ];
   }
   if (kind === 'start') {
@@ -220,7 +228,7 @@ function formatParams({ kind, file, exportName, mountHere, argv, image, request,
         [`port: ${port.port}`, portWhy],
       ]),
       ...indent(8, 'request:', formatRequest(request)),
-      ...formatLoad(),
+      ...formatLoad({ rate, sloP99 }),
     ];
   }
   return indent(6, 'command:', [
@@ -250,11 +258,11 @@ function formatRequest(request) {
   ];
 }
 
-function formatLoad() {
+function formatLoad(traffic) {
   return [
     ['        duration: 10', 'measured seconds per run'],
     ['        warmup: 3', 'seconds of load before, not counted (JIT, connections)'],
-    ['        connections: 10', 'connections autocannon keeps busy'],
+    ...formatTrafficLoad(traffic),
   ];
 }
 

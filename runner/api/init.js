@@ -13,6 +13,7 @@ import { EXPERIMENT_NAME_PATTERN, SCHEMA_FILE } from '../config/schema.js';
 import { readService, chooseServiceRequest } from '../service/read-service.js';
 import { readGivenRequest } from '../service/request.js';
 import { formatInitFile } from './init-file.js';
+import { readTraffic } from './init-traffic.js';
 import { checkInitFile } from './init-check.js';
 import { describeBudgets, describeKnobs, describeMemory, describeRequest, readGivenBudgets } from './init-words.js';
 import { DEFAULT_CONFIG_FILE } from './plan.js';
@@ -44,6 +45,8 @@ const PROVISIONAL_REQUEST = { method: 'GET', path: '/', headers: {}, body: '', s
  * @param {{ count: number, source: string }} [options.cpus]  the engine's CPUs, instead of asking the engine (and
  *   then no engine is asked anything: the routes are not read)
  * @param {string} [options.invocation]  the command line quoted in the file's first line
+ * @param {number|string} [options.rate]  http: the open-loop arrival rate to measure at (req/s)
+ * @param {number|string} [options.sloP99]  http: the SLO's p99 (ms): the capacity search
  * @param {(line: string) => void} [options.onProgress]
  * @returns {Promise<{ file: string, kind: string, cpus: object, budgets: object|null, memory: string|null,
  *   request: object|null, warnings: object[], notices: string[], text: string }>}  notices: what was left out, for
@@ -51,6 +54,7 @@ const PROVISIONAL_REQUEST = { method: 'GET', path: '/', headers: {}, body: '', s
  */
 export async function init(options = {}) {
   const kind = chooseKind(options);
+  const traffic = readTraffic(options, kind);
   const file = path.resolve(options.config ?? DEFAULT_CONFIG_FILE);
   refuseExisting(file, options.force);
   const folder = path.dirname(file);
@@ -58,7 +62,7 @@ export async function init(options = {}) {
   const engine = options.cpus ? null : await openEngine(options.onProgress);
   const cpus = options.cpus ?? engine?.cpus ?? fromThisMachine(engine?.why);
   const { service, budgets } = await learnService(kind, options, { folder, module, cpus });
-  const input = describeInput(kind, options, { folder, code, service, budgets, cpus });
+  const input = { ...describeInput(kind, options, { folder, code, service, budgets, cpus }), ...traffic };
   const { text, request } = await composeFile(input, { kind, file, service, module, engine, options });
   writeFile(file, text, options.force);
   return {

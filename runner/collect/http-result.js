@@ -14,6 +14,7 @@ import { parseResultLine } from './parse-result.js';
  * @param {boolean} pair.timedOut
  * @param {boolean} pair.aborted
  * @param {boolean} pair.serverEndedFirst  the server exited on its own before the loader was done
+ * @param {boolean} [pair.serverStoppedAfterLine]  the server printed its line and was stopped while its exit waited
  * @param {number} pair.containerMs
  * @param {string} pair.containerId  the server's
  * @param {{ cpus: number, cpuset: string, shared?: boolean }} loaderLimits  what the loader was given
@@ -59,15 +60,19 @@ export function combineHttpRaw(pair, loaderLimits) {
       label('loader', loader.stderr) || '[loader] printed no result line\n',
     );
   }
-  if (server.exitCode !== 0 || !serverResult) {
+  // A server stopped after its line (its exit waited on work queued on its pool) measured its period whole.
+  const serverDone = server.exitCode === 0 || pair.serverStoppedAfterLine === true;
+  if (!serverDone || !serverResult) {
     return failed(
       server.exitCode || 1,
       label('loader', loader.stderr),
       label('server', server.stderr) || '[server] printed no result line after the measured period\n',
     );
   }
+  const { cpu_seconds: cpuSeconds, ...serverLine } = serverResult;
   const result = {
-    ...serverResult,
+    ...serverLine,
+    tasks: combineSeconds(loaderResult.seconds ?? [], cpuSeconds ?? []),
     metrics: {
       ...serverResult.metrics,
       ...loaderResult.metrics,
@@ -78,6 +83,27 @@ export function combineHttpRaw(pair, loaderLimits) {
     loader: loaderResult.loader,
   };
   return { ...base, exitCode: 0, stdout: `${JSON.stringify(result)}\n`, stderr: both.join('') };
+}
+
+/**
+ * The measured period second by second, as tasks.csv rows: the loader's answers of each second (by due time, or send
+ * time for a closed loop) beside the server container's CPU time in the same second of its own window. The two
+ * windows open within milliseconds of each other (POST /__lab/start); an open loop's last answers come after its last
+ * due second, so its seconds can outnumber the server's.
+ */
+export function combineSeconds(seconds, cpuSeconds) {
+  return seconds.map((second, i) => ({
+    task: second.second,
+    start_ms: (second.second - 1) * 1000,
+    end_ms: second.second * 1000,
+    process: null,
+    thread: null,
+    requests: second.requests,
+    p50_ms: second.p50_ms,
+    p99_ms: second.p99_ms,
+    max_ms: second.max_ms,
+    cpu_ms: cpuSeconds[i] ?? null,
+  }));
 }
 
 /** Every line prefixed with its container, so the error column says which one spoke. */

@@ -34,6 +34,8 @@ export function toRows(run, outcome) {
     ...measureValues(source),
     // `engine` is where the run went, an axis or not (an `engine` axis value is that same name).
     engine: raw.engine ?? run.values.engine,
+    // An open loop's rate is the run's whether or not it ended with numbers: a failed run says what it was sent.
+    ...(run.params?.load === 'open' ? { arrival_rate: run.params.open.rate } : {}),
     ...result?.metrics,
   };
   const tasks = (result?.tasks ?? []).map((task) => taskRow({ ...source, task }));

@@ -12,8 +12,9 @@ export const USAGE = `Usage: node-threads-lab advise [DIR] [--json] [--keep-dist
   DIR            a results folder written by \`node-threads-lab run\` (default: the newest under results/, named
                  on stderr); its experiment's \`recommend:\`, or the defaults (the primary metric, one answer per
                  cpus/cpuset/node/engine value, within 5%)
-  --json         one JSON document on stdout: { dir, experiment, settled, answers, tables, race }, answers as
-                 rows of advice.csv, tables as the settings of each budget (docs/report.md#advice)
+  --json         one JSON document on stdout: { dir, experiment, settled, answers, tables, race, capacity },
+                 answers as rows of advice.csv, tables as the settings of each budget (docs/report.md#advice),
+                 capacity the capacity search's answer with \`slo:\` (capacity.csv's rows and one sentence a budget)
   --keep-disturbed  count disturbed runs (\`disturbed\` = true in runs.csv) in the statistics (default: as the
                     matrix was told; left out unless it ran with --keep-disturbed)
   -h, --help     this text
@@ -40,7 +41,8 @@ export async function main(argv, { stdout, stderr, paths }) {
     return exitCode;
   }
   stdout.write(`${advice.dir}\n`);
-  if (advice.answers.length === 0)
+  for (const line of advice.capacity?.words ?? []) stdout.write(`${line}\n`);
+  if (advice.answers.length === 0 && !advice.capacity)
     stdout.write('No advice: the matrix has no knob (an axis besides the CPU budget and the workload).\n');
   for (const line of formatAdviceText(advice)) stdout.write(`${line}\n`);
   return exitCode;

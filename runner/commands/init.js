@@ -32,6 +32,10 @@ REQUEST (http):
   --header "N: V"     a request header (repeat for more)
   --body TEXT         the request's body (JSON gets content-type application/json)
   --body-file FILE    the request's body, from a file
+  --rate N            your traffic: N requests a second, sent open-loop whatever the answers, each timed from
+                      when it was due (\`load: open\`); the advice is then on p99 latency at that rate
+  --slo-p99 MS        your SLO: per budget and setting, the most requests a second whose p99 stays within MS ms
+                      (\`slo:\`, the capacity search), starting from --rate (default 100)
 BUDGETS:
   --from FILE         a Kubernetes manifest or Compose file to read, instead of looking in the service's project
                       (repeat for more); with --cpus, only its memory limit is used
@@ -61,6 +65,8 @@ const OPTIONS = {
   cpus: { type: 'string', multiple: true },
   from: { type: 'string', multiple: true },
   config: { type: 'string' },
+  rate: { type: 'string' },
+  'slo-p99': { type: 'string' },
   force: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -100,6 +106,8 @@ export async function main(argv, { stdout, stderr, paths }) {
     image: values.image,
     budgets: values.cpus,
     from: values.from?.map((file) => resolveTyped(paths, file)),
+    rate: values.rate,
+    sloP99: values['slo-p99'],
     // Beside the person's code, where they are: init has no npm script of its own.
     config: resolveTyped(paths, values.config ?? 'experiments.yml'),
     invocation: ['node-threads-lab init', ...argv.map(quoteWord)].join(' '),

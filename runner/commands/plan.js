@@ -28,7 +28,7 @@ nothing.
   --kubernetes CONTEXT[/NAMESPACE]  as for run: the cells are checked against the node pool when it runs
   --verbose       also every run, one line each, in the order a run takes them (the same for the same seed)
   --json          one JSON document on stdout: { count, seed, estimate, experiments: [{ name, cells, runs, table,
-                  claims, advice, estimate }], user_code, warnings }
+                  claims, advice, loads, slo, estimate }], user_code, warnings }
   -h, --help      this text
 
 Exit status: the table in \`node-threads-lab --help\` (and docs/cli.md), one for every command.`;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { formatAssignments } from '../plan/plan-runs.js';
 import { formatAdviceText } from '../report/advice.js';
+import { formatCapacityText } from '../report/capacity.js';
 import { formatAnswersText } from '../report/answers.js';
 
 const require = createRequire(import.meta.url);
@@ -68,9 +69,11 @@ export function printRunResults(events, { stream = process.stdout } = {}) {
   const write = (line) => stream.write(`${line}\n`);
   const answers = new Map();
   const advice = new Map();
-  events.on('reports', ({ outDir, verdicts, advice: answered }) => {
+  const capacities = new Map();
+  events.on('reports', ({ outDir, verdicts, advice: answered, capacity }) => {
     if (verdicts) answers.set(outDir, formatAnswersText(verdicts));
     if (answered) advice.set(outDir, formatAdviceText(answered));
+    if (capacity) capacities.set(outDir, formatCapacityText(capacity));
   });
   events.on('experiment-end', (ended) => {
     const { outDir } = ended;
@@ -79,6 +82,8 @@ export function printRunResults(events, { stream = process.stdout } = {}) {
     const advised = advice.get(outDir) ?? [];
     if (advised.length)
       write(`Advice (all in advice.csv):\n${advised.map((line) => `  ${line}`.trimEnd()).join('\n')}`);
+    const capacity = capacities.get(outDir) ?? [];
+    if (capacity.length) write(`Capacity (all in capacity.csv):\n${capacity.map((line) => `  ${line}`).join('\n')}`);
     const lines = answers.get(outDir) ?? [];
     if (lines.length)
       write(
@@ -123,7 +128,9 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
     // Rounds after the planned ones raise the total: the bar follows.
     if (bar && bar.getTotal() !== total) bar.setTotal(total);
     // The bar counts finished runs (run-end); a start only names the cell.
-    const rerun = run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed)`;
+    const rerun =
+      (run.arrivalRate === undefined ? '' : ` at ${run.arrivalRate} req/s`) +
+      (run.rerunOf === undefined ? '' : ` (re-run of rep ${run.rerunOf}, which was disturbed or behind)`);
     if (bar) bar.update({ cell: `${formatAssignments(run.values)}${rerun}` });
     else
       print(
@@ -159,6 +166,7 @@ export function attachProgress(events, { stream = process.stderr, label = '' } =
 const ROUND_WORDS = {
   rerun: 'a run again in place of each disturbed one',
   adaptive: 'one more round for the questions still open',
+  capacity: 'the capacity search: each cell still open at its next rate',
 };
 
 /** A wait for a quiet host, in words: why it waits, for how long at most, what each sample saw, how it ended. */

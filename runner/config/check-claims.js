@@ -676,13 +676,14 @@ function normalizeConditions({ node, ...rest }) {
 }
 
 /** `adaptive:` needs something to aim at: a CI target, the claims, or both. */
-export function checkAdaptive({ adaptive, claims, search }, at) {
-  // A race aims its rounds at the advice: its cap alone is enough.
+export function checkAdaptive({ adaptive, claims, search, slo }, at) {
+  // A race aims its rounds at the advice, a capacity search (`slo:`) at its brackets: their cap alone is enough.
   if (
     !isPlainObject(adaptive) ||
     adaptive.target_ci_pct !== undefined ||
     adaptive.claims === true ||
-    search === 'race'
+    search === 'race' ||
+    slo !== undefined
   ) {
     if (adaptive?.claims === true && !Array.isArray(claims)) {
       return [
@@ -698,7 +699,7 @@ export function checkAdaptive({ adaptive, claims, search }, at) {
   return [
     {
       path: [...at, 'adaptive'],
-      message: '`adaptive` needs `target_ci_pct`, `claims: true` or both (or `search: race`); found neither',
+      message: '`adaptive` needs `target_ci_pct`, `claims: true` or both (or `search: race`, or `slo:`); found neither',
       hint: 'write e.g. `adaptive: {max_repetitions: 10, target_ci_pct: 5}` or `adaptive: {max_repetitions: 12, claims: true}`',
     },
   ];

@@ -5,6 +5,7 @@ import { findAxis, normalizeAxisValue } from '../domain/axes.js';
 import { checkCpus, checkCpuset } from '../../images/workload/lib/check-host.js';
 import { checkAdaptive, checkClaims } from './check-claims.js';
 import { checkRecommend } from './check-recommend.js';
+import { checkSlo } from './check-slo.js';
 import { MIN_MEMORY, MIN_MEMORY_BYTES, parseMemoryBytes } from '../domain/memory.js';
 import { formatFlow, isPlainObject } from './values.js';
 import { fillAllParams, WORKLOADS } from '../domain/workloads.js';
@@ -26,6 +27,7 @@ export function checkExperiment(experiment, at, host, { configDir } = {}) {
     ...checkClaims(experiment, at),
     ...checkAdaptive(experiment, at),
     ...checkRecommend(experiment, at),
+    ...checkSlo(experiment, at),
     ...checkBatches(experiment, at),
   ];
 }

@@ -6,6 +6,8 @@ import { fillAllParams } from '../domain/workloads.js';
 import { normalizeClaim } from './check-claims.js';
 import { listBudgetAxes } from '../cells/axes.js';
 import { normalizeRecommend, RACE_DEFAULTS } from './check-recommend.js';
+import { normalizeSlo } from './check-slo.js';
+import { CAPACITY_DEFAULTS } from '../verdicts/capacity.js';
 import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
 import { parseMemoryBytes } from '../domain/memory.js';
 import { ensureList } from './values.js';
@@ -25,12 +27,17 @@ export function normalizeExperiment(name, experiment) {
   } = {
     ...EXPERIMENT_DEFAULTS,
     repetitions: defaultRepetitions(experiment),
+    // The capacity search decides every round after its first (rounds/capacity.js): no race.
+    ...(experiment.slo ? { search: 'grid' } : {}),
     ...experiment,
   };
   // A race needs a cap; one the file does not give is the default's, with rounds for the claims still undecided too.
-  const cap = { max_repetitions: EXPERIMENT_DEFAULTS.adaptive_max_repetitions };
+  // A capacity search's cap is its own: the runs a cell may take to bracket its rate.
+  const cap = {
+    max_repetitions: experiment.slo ? CAPACITY_DEFAULTS.cap : EXPERIMENT_DEFAULTS.adaptive_max_repetitions,
+  };
   const adaptiveOf = () =>
-    adaptive ? { ...cap, ...adaptive } : search === 'race' ? { ...cap, claims: true } : adaptive;
+    adaptive ? { ...cap, ...adaptive } : search === 'race' ? { ...cap, claims: true } : experiment.slo ? cap : adaptive;
   return {
     name,
     description,
@@ -52,6 +59,7 @@ export function normalizeExperiment(name, experiment) {
     params: fillAllParams(experiment.params),
     ...(experiment.claims ? { claims: experiment.claims.map(normalizeClaim) } : {}),
     ...(experiment.recommend ? { recommend: normalizeRecommend(experiment.recommend) } : {}),
+    ...(experiment.slo ? { slo: normalizeSlo(experiment.slo) } : {}),
     search,
     // Written only when set, so run.json of a folder made before these keys reads the same (resume takes them at
     // their defaults).
@@ -81,6 +89,8 @@ function mapValues(object, map) {
 // with no knob to set (no axis with two values besides the workload and the budgets), which has nothing to race and
 // runs its start rounds only, so gets a grid's.
 export function defaultRepetitions(experiment) {
+  // A capacity search's first round is one run a cell at the rate it starts from.
+  if (experiment.slo) return 1;
   const budgets = listBudgetAxes(experiment.recommend);
   const valuesOf = (axis) =>
     new Set([

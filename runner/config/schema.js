@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AXES, ENV_AXIS } from '../domain/axes.js';
 import { CLAIMS_PROPERTY } from './check-claims.js';
 import { RACE_PROPERTY, RECOMMEND_PROPERTY, SEARCH_PROPERTY } from './check-recommend.js';
+import { SLO_PROPERTY } from './check-slo.js';
 import { BATCH_DEFAULTS, EXPERIMENT_DEFAULTS } from './defaults.js';
 import { BATCH_AGGREGATES } from '../../images/workload/lib/batches.js';
 import { ENV_NAME_PATTERN } from '../domain/env-names.js';
@@ -176,6 +177,7 @@ export const EXPERIMENT_PROPERTIES = {
   recommend: RECOMMEND_PROPERTY,
   search: SEARCH_PROPERTY,
   race: RACE_PROPERTY,
+  slo: SLO_PROPERTY,
   image: {
     title: 'Image',
     description:

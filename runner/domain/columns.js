@@ -335,6 +335,28 @@ const TASK_TABLE = [
   { name: 'thread', type: 'text', value: ({ task }) => task.thread, doc: '0 a main thread, 1…N worker threads' },
   { name: 'warmup', type: 'boolean', value: ({ run }) => run.warmup, doc: 'as in runs.csv' },
   {
+    name: 'requests',
+    type: 'number',
+    value: ({ task }) => task.requests,
+    doc: 'http: a row is one second of the measured period (`task` its number, `start_ms`/`end_ms` its edges since the period opened), and this is how many GET /work requests of that second were answered — by when they were due (`load: open`) or sent (a closed loop). Empty for other workloads',
+  },
+  {
+    name: 'p50_ms',
+    type: 'number',
+    unit: 'ms',
+    value: ({ task }) => round(task.p50_ms),
+    doc: "http: the median response time of that second's requests (from their due time with `load: open`)",
+  },
+  { name: 'p99_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.p99_ms), doc: 'http: their p99' },
+  { name: 'max_ms', type: 'number', unit: 'ms', value: ({ task }) => round(task.max_ms), doc: 'http: their slowest' },
+  {
+    name: 'cpu_ms',
+    type: 'number',
+    unit: 'ms',
+    value: ({ task }) => round(task.cpu_ms),
+    doc: "http: the server container's CPU time in that second of its window (cgroup, every process and thread): `cpu_ms ÷ requests` is a response's CPU time, second by second",
+  },
+  {
     name: 'batch',
     type: 'number',
     value: ({ task }) => task.batch,

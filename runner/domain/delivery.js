@@ -36,7 +36,7 @@ export function readRunCpus(run) {
  * A cell's runs as every answer counts them, and whether the host delivered its budget.
  *
  * - `runs`: the runs that count (interference.js isMeasured: ok, not a warm-up, not disturbed unless keepDisturbed);
- * - `disturbedRuns`: the ok runs left out as disturbed;
+ * - `disturbedRuns`: the ok runs left out as disturbed (not those whose open-loop generator fell behind);
  * - `delivery`: the share of the cell's CPUs its runs got, averaged over the runs that count (over the disturbed ones
  *   when none counts: what the host gave the runs it made). The cell was **delivered** when some run counts and that
  *   share is at least 1 − disturbed_above / 100: the same threshold the experiment fixed for one run, so a cell with a
@@ -69,7 +69,10 @@ export function sortCellRuns(
   { keepDisturbed = false, disturbedAbove = DEFAULT_DISTURBED_ABOVE, loaderCpuset } = {},
 ) {
   const runs = cellRuns.filter((run) => isMeasured(run, { keepDisturbed }));
-  const disturbedRuns = cellRuns.filter((run) => run.status === 'ok' && run.warmup !== true && !runs.includes(run));
+  // Not a run whose open-loop generator fell behind: that one counts in no fallback (interference.js isMeasured).
+  const disturbedRuns = cellRuns.filter(
+    (run) => run.status === 'ok' && run.warmup !== true && run.loader_behind !== true && !runs.includes(run),
+  );
   const basis = runs.length > 0 ? runs : disturbedRuns;
   const read = basis
     .map((run) => ({ share: measureRunShare(run), cpus: readRunCpus(run) }))

@@ -73,9 +73,16 @@ export function isDisturbed(interferencePct, disturbedAbove) {
 
 /**
  * Whether a run counts in statistics (summary, verdicts, compare, adaptive rounds): it finished ok, was not a
- * warm-up, and was not disturbed — unless `keepDisturbed` (--keep-disturbed) lets disturbed runs count too.
- * @param {{ status: string, warmup?: boolean, disturbed?: boolean }} run  a typed runs.csv row
+ * warm-up, its open-loop load generator kept its schedule (`loader_behind`: judged on the generator's own send lag
+ * and connections, images/workload/http/saturation.js), and it was not disturbed — unless `keepDisturbed`
+ * (--keep-disturbed) lets disturbed runs count too.
+ * @param {{ status: string, warmup?: boolean, disturbed?: boolean, loader_behind?: boolean }} run  a typed runs.csv row
  */
 export function isMeasured(run, { keepDisturbed = false } = {}) {
-  return run.status === 'ok' && run.warmup !== true && (keepDisturbed || run.disturbed !== true);
+  return (
+    run.status === 'ok' &&
+    run.warmup !== true &&
+    run.loader_behind !== true &&
+    (keepDisturbed || run.disturbed !== true)
+  );
 }

@@ -24,6 +24,8 @@ function formatExperiment(experiment) {
   const shared = Object.entries(experiment.shared).map(([axis, value]) => `${axis}=${value}`);
   if (shared.length > 0) lines.push(`  every cell: ${shared.join(' ')}`);
   lines.push(...formatTable(experiment).map((line) => `  ${line}`));
+  for (const load of experiment.loads ?? []) lines.push(`  load: ${load}`);
+  if (experiment.slo) lines.push(`  ${experiment.slo}`);
   for (const claim of experiment.claims) lines.push(...formatClaim(claim));
   if (experiment.advice) lines.push(formatAdvice(experiment.advice));
   lines.push(...formatService(experiment.service));

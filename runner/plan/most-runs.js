@@ -26,7 +26,12 @@ export function countMostExtraRuns(plan) {
 }
 
 function pickAdaptiveCells(plan) {
-  const { adaptive, search } = plan.experiment;
+  const { adaptive, search, slo } = plan.experiment;
+  if (slo)
+    return {
+      cells: new Set(plan.cells.map(({ cell }) => cell)),
+      why: `the capacity search, each cell at its next rate until its bracket of p99 ≤ ${slo.p99_ms} ms is shown`,
+    };
   if (adaptive.target_ci_pct !== undefined)
     return {
       cells: new Set(plan.cells.map(({ cell }) => cell)),

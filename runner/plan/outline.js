@@ -7,6 +7,7 @@ import { describeQuestions } from './describe-questions.js';
 import { estimatePlan, knownWorkloadMs } from '../estimate/estimate.js';
 import { listAxes } from '../cells/axes.js';
 import { countMostExtraRuns } from './most-runs.js';
+import { describeLoad, describeSlo } from './describe-load.js';
 
 /**
  * @param {{ experiment: object, cells: object[] }} plan
@@ -74,6 +75,9 @@ export function outlinePlan(plan, { pending, bench, sources = [], hostCpus = nul
     claims,
     advice,
     service: describeService(plan),
+    // What load the http cells put on their servers, each different description once; with `slo:`, the search.
+    loads: [...new Set(plan.cells.filter((cell) => cell.workload === 'http').map((cell) => describeLoad(cell.params)))],
+    slo: plan.experiment.slo ? describeSlo(plan.experiment) : null,
   };
 }
 

@@ -33,6 +33,8 @@ export const MAX_RUNS_PER_EXPERIMENT = 5000;
  *   (domain/columns.js)
  * @property {number} [rerunOf]       set on a run made in place of a disturbed one: that run's repetition
  *   (rounds/reruns.js)
+ * @property {number} [arrivalRate]   an open-loop http run at a rate of its own (the capacity search's,
+ *   rounds/capacity.js): params.http.open.rate in its container; its row's `arrival_rate`
  */
 
 /**
@@ -141,11 +143,14 @@ function checkCellAxes(values, params, { config, where }) {
   if (issue) throw configError(config, [...where, 'matrix', issue.axis], issue.message, issue.hint);
 }
 
-export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunOf } = {}) {
+export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunOf, arrivalRate } = {}) {
   const container = cell.container ?? { params: cell.params, mounts: [] };
+  // A rate of the run's own (the capacity search's): the cell, its id and its other parameters stay as they are.
+  const atRate = (params) =>
+    arrivalRate === undefined ? params : { ...params, open: { ...params.open, rate: arrivalRate } };
   const spec = {
     workload: cell.workload,
-    params: container.params,
+    params: atRate(container.params),
     workers: cell.values.workers ?? 0,
     cluster: cell.values.cluster ?? 0,
     ...(experiment.speed_probe ? { speed_probe: true } : {}),
@@ -159,7 +164,7 @@ export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunO
     warmup,
     runKey: formatRunKey({ cell: cell.cell, warmup, repetition }),
     workload: cell.workload,
-    params: cell.params,
+    params: atRate(cell.params),
     nodeMajor: cell.nodeMajor,
     imageChoice: cell.imageChoice,
     env: { ...cell.env, LAB_SPEC: JSON.stringify(spec) },
@@ -169,6 +174,7 @@ export function toRunSpec(experiment, cell, repetition, warmup = false, { rerunO
     timeoutMs: experiment.timeout * 1000,
     disturbedAbove: experiment.disturbed_above,
     ...(rerunOf === undefined ? {} : { rerunOf }),
+    ...(arrivalRate === undefined ? {} : { arrivalRate }),
   };
 }
 

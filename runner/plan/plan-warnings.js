@@ -9,6 +9,8 @@ import { getWorkload } from '../domain/workloads.js';
 import { countBudgetCpus, planLoaderLimits } from './loader-limits.js';
 import { describeBudgetCpus, describeSharedBudget } from '../domain/shared-loader.js';
 import { locateCellValue } from './slots.js';
+import { listAxes, listBudgetAxes } from '../cells/axes.js';
+import { varyingAxes } from '../cells/cell.js';
 
 /**
  * @param {{ experiment: object, cells: { values: object }[] }} plan
@@ -25,6 +27,7 @@ export function findPlanWarnings(plan, config) {
   return [
     ...findUnusableQuotas(plan, where),
     ...findSharedLoaders(plan, config.host, where),
+    ...findOpenLoopThroughput(plan, where),
     ...findIncludesExtendingAll(plan.experiment, where),
     ...findIncludeConstants(plan, where),
     ...ignored,
@@ -41,6 +44,27 @@ export function findPlanWarnings(plan, config) {
 export function formatWarning({ file, line, column, path, message, hint }) {
   const where = [file, line, column].filter((part) => part !== undefined).join(':');
   return `${[where, path].filter(Boolean).join(': ')}: warning: ${message}\n  ${hint}`;
+}
+
+// An open loop serves the rate it is sent: advice on requests_per_sec (the http workload's first metric) would compare
+// the rate asked with itself. A capacity search (`slo:`) has no advice; a `recommend.metric` says what is meant.
+function findOpenLoopThroughput(plan, where) {
+  const { experiment, cells } = plan;
+  const open = cells.some((cell) => cell.workload === 'http' && cell.params?.load === 'open');
+  if (!open || experiment.slo || experiment.recommend?.metric) return [];
+  // No knob, no advice (verdicts/advice.js): nothing to warn of.
+  const budgets = listBudgetAxes(experiment.recommend);
+  const knobs = varyingAxes(cells, listAxes(plan)).filter((axis) => axis !== 'workload' && !budgets.includes(axis));
+  if (knobs.length === 0) return [];
+  return [
+    {
+      path: [...where, 'recommend'],
+      at: 'key',
+      message:
+        'the advice of an open loop would be on requests_per_sec, which is the rate it is sent at (`open.rate`), the same for every setting that keeps up',
+      hint: 'write `recommend: {metric: latency_p99_ms}` (the p99 at your rate), or `slo: {p99_ms: …}` for the most req/s within it',
+    },
+  ];
 }
 
 // A quota can never exceed the CPUs the container may run on: cpus 2 on cpuset "0" is cpus 1.

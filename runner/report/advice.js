@@ -218,6 +218,10 @@ export function describeBound(boundPct, answer) {
     return 'no bound yet (fewer than 2 rounds shared with another setting)';
   // A bound of 0: no other setting can be better, at 95% — it is the best of those tried.
   if (boundPct === 0) return 'the best of those tried (95%)';
+  // A latency percentile is said as what it is: "p99 at most 12% above the best tried".
+  const percentile = /^latency_(p\d+)_ms$/.exec(answer.metric ?? '')?.[1];
+  if (answer.better === 'lower' && percentile)
+    return `${percentile} at most ${formatBoundValue(boundPct, answer)} above the best tried (95%)`;
   if (answer.better === 'lower')
     return `at most ${formatBoundValue(boundPct, answer)} slower than the best tried (95%)`;
   return boundPct < 100

@@ -3,21 +3,27 @@
 import { summarizeCells } from './summary.js';
 import { isFirstPass } from '../domain/columns.js';
 import { isMeasured } from '../domain/interference.js';
+import { getWorkload } from '../domain/workloads.js';
 import { buildPivots } from './pivot.js';
 import { formatCellValues, formatNumber } from './format.js';
 import { median } from '../stats/statistics.js';
 import { isPrimaryMetric } from '../domain/metrics.js';
-import { judgeResults } from './verdicts.js';
+import { buildVerdicts, judgeResults } from './verdicts.js';
 import { buildAdvice } from './advice.js';
+import { buildCapacity } from './capacity.js';
 
 /**
  * @param {object} results  readResults(dir)
  * @param {{ baseline?: object, pivots?: object[] }} [options]  defaults: run.json config.report
  */
+// What a capacity search has instead of advice: its runs are at many rates, and its answer is the capacity.
+const NO_ADVICE = Object.freeze({ answers: [], rows: [], tables: [], race: null });
+
 export function buildReport(results, options = {}) {
   const reportConfig = results.info?.config?.report ?? {};
   const baseline = options.baseline ?? reportConfig.baseline;
   const summary = summarizeCells(results, { baseline });
+  const capacity = buildCapacity(results);
   const { pivots, notes } = buildPivots(summary.rows, results.axes, options.pivots ?? reportConfig.pivots);
   // The line charts show medians of primary metrics: from the configured pivots that have them, else the default ones.
   const medians = (list) => list.filter((pivot) => pivot.stat === 'median' && isPrimaryMetric(pivot.metric));
@@ -42,8 +48,11 @@ export function buildReport(results, options = {}) {
     disturbed: listDisturbed(results),
     failures: results.runs.filter((run) => run.status !== 'ok'),
     waves: pickWaveRuns(summary.cells, results.tasks, results.axes),
-    verdicts: judgeResults(results, { summary }),
-    advice: buildAdvice(results, summary),
+    // A capacity search's runs are at many rates: its answer is the capacity, not steps or advice at one rate.
+    verdicts: capacity ? buildVerdicts([], results.axes) : judgeResults(results, { summary }),
+    advice: capacity ? NO_ADVICE : buildAdvice(results, summary),
+    // With `slo:`: the capacity search's answer per budget (null without).
+    capacity,
   };
 }
 
@@ -138,7 +147,8 @@ function sharedLoaderNotes(cells, axes) {
 
 /**
  * Per cell, the first measured repetition that has tasks: its task rows, sorted by task index.
- * Warm-up tasks are left out when tasks.csv says which they are.
+ * Warm-up tasks are left out when tasks.csv says which they are. A server's rows are seconds of its measured period,
+ * not tasks that finish in waves: none of them.
  */
 function pickWaveRuns(cells, tasks, axes) {
   const byRun = new Map();
@@ -149,6 +159,7 @@ function pickWaveRuns(cells, tasks, axes) {
     byRun.get(key).push(task);
   }
   return cells.flatMap((cell) => {
+    if (getWorkload(cell.workload)?.serves) return [];
     const run = [...cell.runs]
       .sort((a, b) => a.repetition - b.repetition)
       .find((candidate) => byRun.has(`${cell.cell}.${candidate.repetition}`));

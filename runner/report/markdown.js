@@ -8,6 +8,7 @@ import { OUTLIER_MIN_N, OUTLIER_THRESHOLD } from '../stats/statistics.js';
 import { renderAnswersMarkdown } from './answers.js';
 import { renderModelMarkdown } from './model-table.js';
 import { BOUND_WORDS } from './advice.js';
+import { formatP99 } from './capacity.js';
 import { BUSY_STREAK } from '../domain/interference.js';
 import { CENTRE_TEXT } from './answers.js';
 
@@ -36,13 +37,39 @@ function renderAdviceMarkdown(advice) {
   return lines;
 }
 
+/** The capacity search's answer (`slo:`): per budget its sentence, each setting's rates and what each showed. */
+function renderCapacityMarkdown(capacity) {
+  const lines = [`## Capacity within p99 ≤ ${capacity.slo.p99_ms} ms`, ''];
+  for (const answer of capacity.answers) {
+    lines.push(
+      `### ${escapeMarkdown(answer.budget || 'every cell')} · ${escapeMarkdown(answer.workload)} · ${answer.status === 'settled' ? '✔ settled' : '… open'}`,
+      '',
+      '| setting | shown within (req/s) | shown over (req/s) | runs | rates tried (p99 ms, runs, shown) |',
+      '| --- | --- | --- | --- | --- |',
+      ...answer.settings.map(
+        (setting) =>
+          `| ${escapeMarkdown(setting.label)} | ${setting.low ?? '—'} | ${setting.high ?? '—'} | ${setting.runs} | ${setting.rates.map((rate) => `${rate.rate}: ${formatP99(rate)}`).join('; ')} |`,
+      ),
+      '',
+      escapeMarkdown(answer.words),
+      '',
+    );
+  }
+  lines.push(
+    'Each rate a run of the open loop; a rate is shown within (over) the SLO when the mean log p99 of its runs is below (above) log SLO by more than Student\'s t times its standard error, each end at 2.5% over its repeated looks, so both ends together at 95% (docs/experiments.md, "Capacity at an SLO"). Every row is in [capacity.csv](capacity.csv).',
+  );
+  return lines;
+}
+
 export function renderMarkdown(report) {
   const { info, experiment, counts } = report;
   const lines = [`# ${escapeMarkdown(experiment)}: report`, ''];
   if (info?.config?.description) lines.push(escapeMarkdown(info.config.description), '');
   if (report.advice.tables.length) lines.push(...renderAdviceMarkdown(report.advice), '');
+  if (report.capacity) lines.push(...renderCapacityMarkdown(report.capacity), '');
   // The answers first; what ran and where the files are after them.
-  lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
+  // A capacity search compares no cells at one rate: its capacity section is its answer.
+  if (!report.capacity) lines.push(...renderAnswersMarkdown(report.verdicts, escapeMarkdown));
   lines.push('## What ran', '', ...formatRun(info, counts, report.disturbed), '');
   lines.push(
     'Files: [summary.csv](summary.csv) (one row per cell), ' +

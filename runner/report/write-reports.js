@@ -8,6 +8,7 @@ import { formatCsv, toCell } from '../results/csv.js';
 import { readResults } from '../results/read-results.js';
 import { buildReport } from './build-report.js';
 import { ADVICE_COLUMNS } from './advice.js';
+import { CAPACITY_COLUMNS } from './capacity.js';
 import { pivotToRecords } from './pivot.js';
 import { renderMarkdown } from './markdown.js';
 import { renderHtml } from './html.js';
@@ -31,6 +32,7 @@ export function writeReports(dir, { keepDisturbed, claims, ...options } = {}) {
   write('verdicts.csv', formatCsv(report.verdicts.csvRows, report.verdicts.columns, { header: true }));
   if (report.advice.rows.length > 0)
     write('advice.csv', formatCsv(report.advice.rows, ADVICE_COLUMNS, { header: true }));
+  if (report.capacity) write('capacity.csv', formatCsv(report.capacity.rows, CAPACITY_COLUMNS, { header: true }));
   // Pivots from an earlier report with other settings would otherwise look current.
   for (const name of readdirSync(dir)) if (/^pivot-.*\.csv$/.test(name)) rmSync(join(dir, name));
   for (const pivot of report.pivots) write(`${pivot.name}.csv`, formatPivotCsv(pivot));

@@ -23,7 +23,9 @@ export function planRerunRound(plan, rows) {
     const owed = own.filter((row) => isOwedRerun(row) && !replaced.some((rerun) => rerun.rerun_of === row.repetition));
     if (owed.length === 0 || replaced.length >= maxReruns) return [];
     const earliest = owed.reduce((first, row) => (row.repetition < first.repetition ? row : first));
-    return [toRunSpec(plan.experiment, cell, round, false, { rerunOf: earliest.repetition })];
+    // A capacity search's run replaced at the rate it ran (arrival_rate), so the search's rates stay its own.
+    const rate = plan.experiment.slo && Number.isFinite(earliest.arrival_rate) ? earliest.arrival_rate : undefined;
+    return [toRunSpec(plan.experiment, cell, round, false, { rerunOf: earliest.repetition, arrivalRate: rate })];
   });
   return shuffle(reruns, plan.random);
 }
@@ -33,7 +35,8 @@ export function countMostReruns(plan) {
   return plan.keepDisturbed ? 0 : (plan.experiment.max_reruns ?? 0) * plan.cells.length;
 }
 
-// A failed run is a failure to report, not noise to measure again; a warm-up is not measured at all.
+// A failed run is a failure to report, not noise to measure again; a warm-up is not measured at all. A run whose
+// open-loop load generator fell behind its schedule is not counted either (domain/interference.js): one in its place.
 function isOwedRerun(row) {
-  return row.disturbed === true && row.status === 'ok';
+  return (row.disturbed === true || row.loader_behind === true) && row.status === 'ok';
 }

@@ -152,7 +152,14 @@ async function writeReportsSafely(outDir, events) {
   try {
     const { writeReports } = await import('../report/write-reports.js');
     const { files, report, results } = writeReports(outDir);
-    events.emit('reports', { outDir, files, verdicts: report.verdicts, advice: report.advice, results });
+    events.emit('reports', {
+      outDir,
+      files,
+      verdicts: report.verdicts,
+      advice: report.advice,
+      capacity: report.capacity,
+      results,
+    });
     return results;
   } catch (error) {
     events.emit('reports-failed', { outDir, error });

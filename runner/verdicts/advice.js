@@ -111,6 +111,9 @@ function describeBudget(candidates, { groupAxes, knobs, recommend }) {
     within: recommend?.within ?? DEFAULT_WITHIN,
     knobs,
     delivery: summarizeDelivery(candidates),
+    // http: the load generator could run on the server's CPUs in a run that counts (the host had none to spare
+    // beyond the budget): the answer is not the server's alone, and its words must say so (docs/http.md).
+    loader_shared: candidates.some((cell) => cell.runs.some((run) => run.loader_shared === true)),
   };
 }
 

@@ -1,7 +1,8 @@
 // The load generator's run, in the loader container that shares the server's network namespace:
 // wait for the server (bounded) → check its answers → warm up (not counted) → POST /__lab/start (the
-// server first finishes the warm-up's requests still in flight, drain.js) → measure: autocannon on
-// GET /work, and with `fastProbe` a light probe on GET /fast → POST /__lab/stop → numbers.
+// server first finishes the warm-up's requests still in flight, drain.js) → measure: autocannon's closed loop on
+// GET /work, or the open loop at a fixed arrival rate (open-loop.js), and with `fastProbe` a light probe on GET /fast
+// → POST /__lab/stop → numbers, with the answers second by second.
 
 import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -13,8 +14,9 @@ import { APP_PORT, CONTROL, FAST_BODY, FAST_PATH, WORK_PATH, appUrl, controlUrl 
 import { lowerMedian, runBursts, summarizeRounds } from './burst.js';
 import { DRAIN_TIMEOUT_MS } from './drain.js';
 import { requestOnce } from './request-once.js';
-import { createLatencyRecorder } from './latency.js';
-import { judgeLoaderSaturation } from './saturation.js';
+import { createLatencyRecorder, createSecondSeries } from './latency.js';
+import { runOpenLoop } from './open-loop.js';
+import { judgeLoaderSaturation, judgeOpenLoop } from './saturation.js';
 import { prepareWork } from './work.js';
 
 export const READY_TIMEOUT_MS = 60_000;
@@ -28,6 +30,10 @@ const CONTROL_TIMEOUT_MS = 30_000;
 // could last 3 s. 100 ms ticks keep the measured period within 0.1 s of what was asked.
 const SAMPLE_MS = 100;
 const BURST_PROBE_MAX_S = 3600;
+// How long an open loop waits for its last answers after the last request was due; later ones are timeouts.
+const OPEN_GRACE_MS = 10_000;
+// The warm-up's last answers are not counted: the server drains whatever is still in flight (drain.js).
+const OPEN_WARMUP_GRACE_MS = 1000;
 
 /** @param {import('../spec.js').Spec} spec  the server's spec: the loader reads params.http from it */
 export async function runLoad(spec, { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
@@ -36,7 +42,8 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
   await verifyServer(params);
   if (params.warmup > 0) {
     log(`warm-up: ${params.warmup} s`);
-    await autocannon(loadOptions(params, params.warmup));
+    if (params.load === 'open') await runOpenLoop(openOptions(params, params.warmup, OPEN_WARMUP_GRACE_MS));
+    else await autocannon(loadOptions(params, params.warmup));
   }
   // Answered once the server has drained the warm-up: up to DRAIN_TIMEOUT_MS.
   await callControl(CONTROL.start, DRAIN_TIMEOUT_MS + CONTROL_TIMEOUT_MS);
@@ -45,7 +52,8 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
   const began = performance.now();
   const work = createLatencyRecorder();
   const fast = createLatencyRecorder();
-  const [main, probe] = await measureLoad(params, { work, fast });
+  const series = createSecondSeries();
+  const [main, probe] = await measureLoad(params, { work, fast, series, began });
   const periodMs = performance.now() - began;
   const counters = diffCgroupCounters(before, readCgroupSnapshot());
   const cpu = process.cpuUsage(cpuBefore);
@@ -70,6 +78,16 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     rate: params.rate,
   });
   if (saturation.saturated) log(`the load generator was the limit: ${saturation.reasons.join('; ')}`);
+  const schedule =
+    params.load === 'open'
+      ? judgeOpenLoop({
+          saturation,
+          lagP99Ms: main.lag.p99,
+          queued: main.queued,
+          connections: params.open.connections,
+        })
+      : null;
+  if (schedule?.behind) log(`the load generator fell behind its schedule: ${schedule.reasons.join('; ')}`);
   return buildLoaderResult({
     periodMs,
     requestsPerSec,
@@ -80,6 +98,8 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
     cpuMs,
     counters,
     saturation,
+    schedule,
+    seconds: series.summarize(),
   });
 }
 
@@ -88,7 +108,7 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
  * of `burst.requests` simultaneous requests (burst.js), or `duration` s of nothing (the idle baseline). With
  * `fastProbe`, the /fast probe runs beside a loop or bursts, for as long as they last; idle means no request at all.
  */
-async function measureLoad(params, { work, fast }) {
+async function measureLoad(params, { work, fast, series, began }) {
   const probeOptions = { url: appUrl(FAST_PATH), ...FAST_PROBE, sampleInt: SAMPLE_MS, ignoreCoordinatedOmission: true };
   // Off unless asked for (its CPU time would be in the period, its answers not among the responses); a
   // user's app has no /fast route of ours. No probe: fast_route_* stay empty.
@@ -109,7 +129,21 @@ async function measureLoad(params, { work, fast }) {
     return [nothing, nothing];
   }
   if (params.load === 'loop') {
-    return Promise.all([track(autocannon(loadOptions(params, params.duration)), work), startProbe(params.duration)]);
+    return Promise.all([
+      track(autocannon(loadOptions(params, params.duration)), work, { series, began }),
+      startProbe(params.duration),
+    ]);
+  }
+  if (params.load === 'open') {
+    // The probe's duration is only an upper bound, as for bursts: it is stopped when the last answer is in.
+    const probe = startProbe(params.duration + OPEN_GRACE_MS / 1000);
+    const main = await runOpenLoop({
+      ...openOptions(params, params.duration, OPEN_GRACE_MS),
+      recorder: work,
+      series,
+    });
+    probe.stop();
+    return [main, await probe];
   }
   // The probe's duration is only an upper bound: it is stopped when the last burst is answered.
   const probe = startProbe(BURST_PROBE_MAX_S);
@@ -138,6 +172,8 @@ export function buildLoaderResult({
   cpuMs,
   counters,
   saturation,
+  schedule = null,
+  seconds = [],
 }) {
   return {
     workload: 'http',
@@ -149,6 +185,7 @@ export function buildLoaderResult({
       latency_p50_ms: roundOrNull(latency.p50),
       latency_p90_ms: roundOrNull(latency.p90),
       latency_p99_ms: roundOrNull(latency.p99),
+      latency_p999_ms: roundOrNull(latency.p999 ?? null),
       latency_max_ms: roundOrNull(latency.max),
       throughput_bytes_per_sec: round(main.duration > 0 ? main.throughput.total / main.duration : 0),
       errors: main.errors,
@@ -159,13 +196,32 @@ export function buildLoaderResult({
       ...summarizeBursts(main),
       loader_saturated: saturation.saturated,
       loader_cpu_ms: round(cpuMs),
+      ...describeOpenLoop(main, schedule),
     },
+    // GET /work's answers second by second (by due time, or send time for a closed loop): tasks.csv's rows.
+    seconds: seconds.map((second) => ({
+      ...second,
+      p50_ms: roundOrNull(second.p50_ms),
+      p99_ms: roundOrNull(second.p99_ms),
+      max_ms: roundOrNull(second.max_ms),
+    })),
     loader: {
       cpu_ms: round(cpuMs),
       throttled_ms: counters.throttledMs === null ? null : round(counters.throttledMs),
       fast_route_errors: probe.errors + probe.non2xx,
       saturation,
     },
+  };
+}
+
+// The open loop's own columns; empty for any other load.
+function describeOpenLoop(main, schedule) {
+  if (!schedule) return { arrival_rate: null, send_lag_p99_ms: null, loader_queued: null, loader_behind: null };
+  return {
+    arrival_rate: main.rate,
+    send_lag_p99_ms: roundOrNull(main.lag.p99),
+    loader_queued: main.queued,
+    loader_behind: schedule.behind,
   };
 }
 
@@ -194,9 +250,31 @@ function loadOptions(params, duration) {
   };
 }
 
-/** The autocannon instance (a thenable for its result), with every response time recorded. */
-function track(instance, recorder) {
-  instance.on('response', (_client, _status, _bytes, responseTime) => recorder.record(responseTime));
+/** The open loop's options for `duration` s: the route, its rate and arrivals, its most connections. */
+function openOptions(params, duration, graceMs) {
+  const route = userRoute(params);
+  const { url, ...request } = route ? toRequest(route) : { url: appUrl(WORK_PATH) };
+  const target = new URL(url);
+  return {
+    origin: target.origin,
+    request: { ...request, path: `${target.pathname}${target.search}` },
+    rate: params.open.rate,
+    arrivals: params.open.arrivals,
+    durationMs: duration * 1000,
+    connections: params.open.connections,
+    graceMs,
+  };
+}
+
+/**
+ * The autocannon instance (a thenable for its result), with every response time recorded, and with `series` by the
+ * second it was sent in (its answer's time less its response time, since `began`).
+ */
+function track(instance, recorder, { series, began } = {}) {
+  instance.on('response', (_client, _status, _bytes, responseTime) => {
+    recorder.record(responseTime);
+    series?.record(performance.now() - began - responseTime, responseTime);
+  });
   return instance;
 }
 

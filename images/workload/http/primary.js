@@ -14,6 +14,7 @@ import { readSeen } from '../probe/seen.js';
 import { startThreadSampler } from '../probe/os-threads.js';
 import { forkServerProcesses } from './cluster-server.js';
 import { CONTROL, CONTROL_PORT, HOST } from './endpoints.js';
+import { startCpuSeries } from './cpu-series.js';
 import { buildServerResult } from './server-result.js';
 import { startServerProcess } from './server-process.js';
 import { listServicePids, startUserCommand } from './start-command.js';
@@ -123,7 +124,7 @@ function createControl({ units, sampler, measured }) {
       await units.start();
       const hostBefore = readHostCpu();
       const before = readCgroupSnapshot();
-      started = { before, hostBefore, seen: readSeen(before), startAt: readClockMs(), drainMs };
+      started = { before, hostBefore, seen: readSeen(before), startAt: readClockMs(), drainMs, cpu: startCpuSeries() };
       return 'started';
     },
     [`POST ${CONTROL.stop}`]: async () => {
@@ -131,6 +132,7 @@ function createControl({ units, sampler, measured }) {
       const stopAt = readClockMs();
       const after = readCgroupSnapshot();
       const host = diffHostCpu(started.hostBefore, readHostCpu());
+      const cpuSeconds = started.cpu.stop();
       const { loops, usages, served } = await units.stop();
       measured.resolve({
         startAt: started.startAt,
@@ -144,6 +146,7 @@ function createControl({ units, sampler, measured }) {
         loops,
         usages,
         served,
+        cpuSeconds,
       });
       return 'stopped';
     },

@@ -1,6 +1,6 @@
-// Is the load generator, not the server, the limit of this run? autocannon runs on one thread, so it
-// can use at most one CPU whatever its allowance; when it is near that, or when it cannot keep the
-// asked number of requests in flight, the numbers describe the loader and the row says so.
+// Is the load generator, not the server, the limit of this run? autocannon and the open loop run on one thread, so
+// they can use at most one CPU whatever their allowance; when it is near that, or when it cannot keep the asked
+// number of requests in flight (or, open, its schedule), the numbers describe the loader and the row says so.
 
 export const THRESHOLDS = {
   // Share of the CPU the loader can use (its quota or cpuset, at most one thread's worth).
@@ -11,6 +11,8 @@ export const THRESHOLDS = {
   concurrency: 0.75,
   // Achieved rate against a fixed `rate`.
   rate: 0.9,
+  // An open loop's p99 of how late it sent (ms): its latencies run from the due time, so they count the lag.
+  lagP99Ms: 2,
 };
 
 /**
@@ -71,4 +73,21 @@ export function judgeLoaderSaturation({
 
 function percent(share) {
   return `${Math.round(share * 100)}%`;
+}
+
+/**
+ * Did an open loop keep its schedule? A rule on the generator alone, fixed before any run: its p99 send lag, a request
+ * that found every connection busy, or a saturated loader (above). Never the latencies it measured: a slow server
+ * is what an open loop is there to show, and it delays no send.
+ * @param {{ saturation: { saturated: boolean, reasons: string[] }, lagP99Ms: number|null, queued: number,
+ *   connections: number }} reading
+ * @returns {{ behind: boolean, reasons: string[] }}
+ */
+export function judgeOpenLoop({ saturation, lagP99Ms, queued, connections }) {
+  const reasons = [...saturation.reasons];
+  if (lagP99Ms !== null && lagP99Ms > THRESHOLDS.lagP99Ms) {
+    reasons.push(`sent late: p99 ${lagP99Ms.toFixed(1)} ms after due (more than ${THRESHOLDS.lagP99Ms} ms)`);
+  }
+  if (queued > 0) reasons.push(`${queued} requests waited for one of the ${connections} connections`);
+  return { behind: reasons.length > 0, reasons };
 }

@@ -5,7 +5,10 @@
 import { describeResources, round } from '../result.js';
 import { combineLoopDelays } from './event-loop.js';
 
-/** @param {{ served: (number|null)[] }} window  served: each process's GET /work requests finished in the period */
+/**
+ * @param {{ served: (number|null)[], cpuSeconds?: (number|null)[] }} window  served: each process's GET /work requests
+ *   finished in the period; cpuSeconds: the container's CPU ms second by second
+ */
 export function buildServerResult({
   t0,
   readyAt,
@@ -20,6 +23,7 @@ export function buildServerResult({
   loops,
   usages,
   served,
+  cpuSeconds = [],
 }) {
   const loop = combineLoopDelays(loops);
   return {
@@ -35,5 +39,7 @@ export function buildServerResult({
       warmup_drain_ms: round(drainMs),
       requests_served: served.includes(null) ? null : served.reduce((total, count) => total + count, 0),
     },
+    // The container's CPU ms in each second of the period (cpu-series.js), for the per-second rows.
+    cpu_seconds: cpuSeconds.map((ms) => (ms === null ? null : round(ms))),
   };
 }

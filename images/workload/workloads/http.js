@@ -6,6 +6,7 @@
 // `pbkdf2: {iterations: 5000}` keeps the other pbkdf2 keys.
 
 import { listPoolLoads, listThreadLoads, shareCpus } from '../lib/capacity.js';
+import { responseQuantile } from '../lib/md1.js';
 import { checkCpuset } from '../lib/check-host.js';
 import { checkUserFile, resolveUserFile, toUserMount } from '../lib/user-files.js';
 import { CPUSET_PATTERN } from '../lib/cpuset.js';
@@ -47,7 +48,12 @@ const group = (title, description, properties) => ({
   title,
   description,
   properties,
-  default: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.default])),
+  // A key without a default (open.rate) has none in the group's either.
+  default: Object.fromEntries(
+    Object.entries(properties)
+      .filter(([, schema]) => schema.default !== undefined)
+      .map(([name, schema]) => [name, schema.default]),
+  ),
 });
 
 export const params = {
@@ -208,15 +214,50 @@ export const params = {
   },
   load: {
     type: 'string',
-    enum: ['loop', 'burst', 'idle'],
+    enum: ['loop', 'open', 'burst', 'idle'],
     default: 'loop',
-    examples: ['loop', 'burst', 'idle'],
+    examples: ['loop', 'open', 'burst', 'idle'],
     title: 'Load',
     description:
-      'loop: a closed loop of `connections` for `duration` s (autocannon: throughput). burst: `burst.rounds` bursts of ' +
+      'loop: a closed loop of `connections` for `duration` s (autocannon: throughput; the next request waits for an answer). ' +
+      'open: requests at `open.rate` per second whether or not earlier ones were answered, timed from when each was due ' +
+      '(latency at your traffic, no coordinated omission). burst: `burst.rounds` bursts of ' +
       '`burst.requests` simultaneous requests (ApacheBench -n N -c N: how long N requests at once wait). idle: no request ' +
       'at all for `duration` s, the baseline of the event-loop delay.',
   },
+  open: group(
+    'Open-loop load',
+    'With `load: open`: a fixed arrival rate, as wrk2, k6 (constant-arrival-rate) and Artillery send it; each request timed from when it was due.',
+    {
+      rate: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        examples: [200],
+        title: 'Arrival rate (req/s)',
+        description:
+          'Requests per second, sent whether or not earlier ones were answered (required with `load: open`). With `slo:`, the rate the capacity search starts from.',
+      },
+      arrivals: {
+        type: 'string',
+        enum: ['poisson', 'constant'],
+        default: 'poisson',
+        examples: ['poisson', 'constant'],
+        title: 'Arrivals',
+        description:
+          'poisson: independent arrivals, exponential gaps of mean 1/rate (many users acting on their own); constant: one every 1/rate s.',
+      },
+      connections: {
+        type: 'integer',
+        minimum: 1,
+        default: 1000,
+        examples: [1000],
+        title: 'Most connections',
+        description:
+          'The most connections open at once: a request that finds them all busy waits for one, and the run is marked `loader_behind`. ' +
+          'Enough that the generator never waits: rate × the slowest answer.',
+      },
+    },
+  ),
   burst: group(
     'Burst load (ApacheBench-style)',
     'With `load: burst`: `rounds` bursts of `requests` simultaneous requests, each on a new connection, as `ab -n N -c N` sends them.',
@@ -327,6 +368,7 @@ export const columns = [
   { name: 'latency_p50_ms', unit: 'ms', description: 'median response time' },
   { name: 'latency_p90_ms', unit: 'ms', description: '90th percentile response time' },
   { name: 'latency_p99_ms', unit: 'ms', description: '99th percentile response time' },
+  { name: 'latency_p999_ms', unit: 'ms', description: '99.9th percentile response time' },
   { name: 'latency_max_ms', unit: 'ms', description: 'slowest response' },
   { name: 'throughput_bytes_per_sec', unit: 'B/s', description: 'response bytes per second' },
   { name: 'errors', unit: '', description: 'connection errors' },
@@ -386,6 +428,30 @@ export const columns = [
     description: 'the load generator, not the server, was the limit',
   },
   {
+    name: 'arrival_rate',
+    unit: 'req/s',
+    description:
+      "with load: open, the rate requests were sent at (open.rate, or the capacity search's rate for this run); empty for a closed loop",
+  },
+  {
+    name: 'send_lag_p99_ms',
+    unit: 'ms',
+    description:
+      'with load: open, how late the load generator sent its requests (p99 of send time − due time); the latencies count it, since they run from the due time',
+  },
+  {
+    name: 'loader_queued',
+    unit: '',
+    description: 'with load: open, requests that found every one of open.connections busy and waited for one',
+  },
+  {
+    name: 'loader_behind',
+    unit: '',
+    type: 'boolean',
+    description:
+      'with load: open, true when the load generator did not keep its schedule (send_lag_p99_ms over 2 ms, a request waited for a connection, or the loader was saturated): the run is not counted. Decided on the generator alone, never on the latencies; empty for a closed loop',
+  },
+  {
     name: 'loader_cpu_ms',
     unit: 'ms',
     description:
@@ -398,6 +464,7 @@ export const latencyPercentiles = [
   ['p50', 'latency_p50_ms'],
   ['p90', 'latency_p90_ms'],
   ['p99', 'latency_p99_ms'],
+  ['p99.9', 'latency_p999_ms'],
   ['max', 'latency_max_ms'],
 ];
 
@@ -442,6 +509,7 @@ export function checkParams(filled, host, { configDir } = {}) {
     ...checkAppLoad(filled),
     ...checkServer(filled),
     ...checkFastProbe(filled),
+    ...checkOpenLoad(filled),
     ...(checkPbkdf2({ digest: filled.pbkdf2?.digest }) ?? []).map((issue) => ({
       ...issue,
       path: ['pbkdf2', ...issue.path],
@@ -472,7 +540,7 @@ export function findIgnoredParams(written, filled) {
         message: `\`${key}\` is ignored beside \`${own}:\`: your ${own === 'app' ? 'app' : 'service'} answers the requests, the lab's work never runs`,
         hint: `remove \`${key}:\``,
       }))
-      .concat(findIgnoredStartKeys(written));
+      .concat(findIgnoredStartKeys(written), findIgnoredLoadKeys(written, filled));
   }
   return [
     ...findIgnoredStartKeys(written),
@@ -481,16 +549,19 @@ export function findIgnoredParams(written, filled) {
       message: `\`${key}:\` is ignored: \`work\` is ${filled.work}${'work' in written ? '' : ' (the default)'}`,
       hint: `remove \`${key}:\`, or set \`work: ${key}\``,
     })),
-    ...('burst' in written && filled.load !== 'burst'
-      ? [
-          {
-            path: ['burst'],
-            message: `\`burst:\` is ignored: \`load\` is ${filled.load}`,
-            hint: 'remove `burst:`, or set `load: burst`',
-          },
-        ]
-      : []),
+    ...findIgnoredLoadKeys(written, filled),
   ];
+}
+
+// `open:` and `burst:` are read only with their `load`.
+function findIgnoredLoadKeys(written, filled) {
+  return ['open', 'burst']
+    .filter((key) => key in written && filled.load !== key)
+    .map((key) => ({
+      path: [key],
+      message: `\`${key}:\` is ignored: \`load\` is ${filled.load}`,
+      hint: `remove \`${key}:\`, or set \`load: ${key}\``,
+    }));
 }
 
 // Bursts open a fresh connection per request and send a bare GET (http/burst.js).
@@ -504,6 +575,25 @@ function checkAppLoad({ app, load }) {
       hint: 'use `load: loop` for this route, or load a GET route in bursts',
     },
   ];
+}
+
+// An open loop needs its rate; autocannon's `rate` and `connections` belong to the closed loop.
+function checkOpenLoad({ load, open, rate }) {
+  if (load !== 'open') return [];
+  const issues = [];
+  if (open?.rate === undefined)
+    issues.push({
+      path: ['open', 'rate'],
+      message: 'expected a rate with `load: open`, found none',
+      hint: 'write e.g. `open: {rate: 200}` (requests per second)',
+    });
+  if (rate !== undefined)
+    issues.push({
+      path: ['rate'],
+      message: "expected no `rate` with `load: open`: it is autocannon's closed-loop pace",
+      hint: 'move it to `open: {rate: …}`',
+    });
+  return issues;
 }
 
 // Your app is its own server: a server choice beside it would be silently unused.
@@ -602,6 +692,7 @@ function predictOwnWork(cell, responseMs) {
       burst_first_p50_ms: responseMs * first,
     };
   }
+  if (params.load === 'open') return predictOpenLoop(cell, responseMs, share);
   const inFlight = params.connections * params.pipelining;
   const running = listRequestLoads(cell, inFlight).filter((load) => load > 0).length;
   const usable = Math.min(running * share.width, cpus);
@@ -613,6 +704,24 @@ function predictOwnWork(cell, responseMs) {
   // the leftovers and each other; every later one behind the other connections' requests.
   const ahead = Math.max(inFlight, leftovers + inFlight - (perSecond * params.duration) / 100);
   return { requests_per_sec: perSecond, latency_p99_ms: (ahead / perSecond) * 1000 };
+}
+
+// As many requests as any pool or process count here could run at once: every thread that can run the work.
+const ANY_LOAD = 1024;
+
+// An open loop at `open.rate`: an M/D/1 queue whose server is every thread that can run the work at once (the usable
+// CPUs' worth), so a response's turn comes D / usable apart; its own work still takes D. Exact for one thread on one
+// CPU (bench:latency checks it), a fair reading for more (an M/D/c queue waits less). Past the capacity the queue
+// grows without bound: the rate is the capacity's and there is no p99 to predict.
+function predictOpenLoop(cell, responseMs, share) {
+  const running = listRequestLoads(cell, ANY_LOAD).filter((load) => load > 0).length;
+  const turnMs = responseMs / Math.min(running * share.width, share.cpus);
+  const queue = { rate: cell.params.open.rate / 1000, serviceMs: turnMs };
+  if (queue.rate * turnMs >= 1) return { requests_per_sec: 1000 / turnMs };
+  return {
+    requests_per_sec: cell.params.open.rate,
+    latency_p99_ms: responseQuantile(0.99, queue) - turnMs + responseMs,
+  };
 }
 
 const countAppThreads = ({ workers, cluster }) => Math.max(1, cluster) * Math.max(1, workers);

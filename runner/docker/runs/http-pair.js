@@ -5,12 +5,18 @@
 // The loader waits for the server, checks its answers, warms up, brackets the measured period with
 // POST /__lab/start and /__lab/stop, prints its line and exits; the server prints its line after
 // /__lab/stop and exits. Whatever happens (failure, timeout, abort), both are removed.
+import { setTimeout as delay } from 'node:timers/promises';
 import { drainOutput, ignoreGone, LABELS, toCreateOptions, trackContainers, waitForEnd } from './run-container.js';
 
 const ROLE_LABEL = LABELS.role;
 export const LOADER_ENTRYPOINT = ['node', '/app/loader.js'];
 // After /__lab/stop the server only prints and exits; longer than this means it is stuck.
 const SERVER_EXIT_GRACE_MS = 15_000;
+// Once its line is out, how long the server gets to exit by itself before it is stopped, and how often its output is
+// looked at. Node's exit joins libuv's pool threads, which first finish every job still queued: an open loop past the
+// server's capacity leaves thousands (a pbkdf2 each), and the exit would wait seconds for work nobody waits for.
+const EXIT_AFTER_LINE_MS = 1000;
+const LINE_POLL_MS = 100;
 
 /**
  * @param {import('dockerode')} docker
@@ -44,7 +50,7 @@ export async function runHttpPair(docker, { image, labels, timeoutMs, server, lo
     const loaderDone = loaderPhase.ending === 'exited' && loaderState.ExitCode === 0;
     let serverEnding = loaderPhase.serverEndedFirst ? 'exited' : 'stopped';
     if (loaderDone)
-      serverEnding = await waitForEnd(serverSide.container, Math.min(remaining(), SERVER_EXIT_GRACE_MS), signal);
+      serverEnding = await awaitServerEnd(serverSide, Math.min(remaining(), SERVER_EXIT_GRACE_MS), signal);
     if (serverEnding !== 'exited') await serverSide.container.kill().catch(ignoreGone);
     const serverState = (await serverSide.container.inspect()).State;
     await drainOutput(Promise.all([serverSide.output.done, loaderSide.output.done]));
@@ -54,6 +60,8 @@ export async function runHttpPair(docker, { image, labels, timeoutMs, server, lo
       aborted: (loaderPhase.ending === 'aborted' && Boolean(signal?.aborted)) || serverEnding === 'aborted',
       timedOut: loaderPhase.ending === 'timeout' || (serverEnding === 'timeout' && remaining() === 0),
       serverEndedFirst: loaderPhase.serverEndedFirst,
+      // The server printed its line and was stopped while its exit waited on its pool (awaitServerEnd).
+      serverStoppedAfterLine: serverEnding === 'printed',
       containerMs: performance.now() - began,
       containerId: serverSide.container.id,
     };
@@ -92,6 +100,29 @@ export async function awaitLoader(serverContainer, loaderContainer, timeoutMs, s
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The server's end after the loader is done: its exit, or its result line and a moment to exit, bounded.
+ * @param {{ container: object, output: { stdout(): string } }} side
+ * @returns {Promise<'exited'|'printed'|'timeout'|'aborted'>}  printed: its line is out and it has not exited yet
+ */
+export async function awaitServerEnd({ container, output }, timeoutMs, signal) {
+  let exited = false;
+  const waiting = container.wait().then(
+    () => (exited = true),
+    () => (exited = true),
+  );
+  const started = performance.now();
+  let lineAt = null;
+  while (!exited && !signal?.aborted) {
+    const now = performance.now();
+    if (lineAt === null && output.stdout().includes('\n')) lineAt = now;
+    if (lineAt !== null && now - lineAt >= EXIT_AFTER_LINE_MS) return 'printed';
+    if (now - started >= timeoutMs) return 'timeout';
+    await Promise.race([waiting, delay(LINE_POLL_MS)]);
+  }
+  return exited ? 'exited' : 'aborted';
 }
 
 function describe(output, state) {

@@ -114,6 +114,45 @@ test('a module that is not there, or no code named: exit 2 and nothing written',
   expect(existsSync(join(dir, 'experiments.yml'))).toBe(false);
 });
 
+describe('your traffic and your SLO: --rate, --slo-p99', () => {
+  test('--rate measures at that rate, open-loop, and advises on p99', async () => {
+    const dir = serviceFolder();
+    const written = await lab(dir, 'init', '--http-app', 'src/app.js', '--cpus', '1', '--rate', '200');
+    expect(written.exitCode).toBe(0);
+    const text = readFileSync(join(dir, 'experiments.yml'), 'utf8');
+    expect(text).toMatch(/\n {8}load: open +#.*\n {8}open: \{rate: 200\} +# req\/s: your traffic/);
+    expect(text).toMatch(/\n {4}recommend: \{metric: latency_p99_ms\} +#/);
+    expect(text).not.toMatch(/connections:/);
+    const plan = await lab(dir, 'plan');
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain('load: open loop: 200 req/s, Poisson arrivals');
+    expect(plan.stdout).toContain('on latency_p99_ms (lower is better)');
+  });
+
+  test('--slo-p99 writes the capacity search, from --rate or 100 req/s', async () => {
+    const dir = serviceFolder();
+    expect((await lab(dir, 'init', '--http-app', 'src/app.js', '--cpus', '1', '--slo-p99', '50')).exitCode).toBe(0);
+    const text = readFileSync(join(dir, 'experiments.yml'), 'utf8');
+    expect(text).toMatch(/\n {4}repetitions: 1 +#/);
+    expect(text).toMatch(/\n {4}slo: \{p99_ms: 50\} +#/);
+    expect(text).toMatch(/\n {8}open: \{rate: 100\} +# req\/s the capacity search starts from/);
+    const plan = await lab(dir, 'plan');
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain('capacity search: per cell the most req/s within p99 ≤ 50 ms');
+  });
+
+  test('a rate that is not a positive number, or a rate for a function: exit 2, nothing written', async () => {
+    const dir = serviceFolder();
+    const bad = await lab(dir, 'init', '--http-app', 'src/app.js', '--cpus', '1', '--rate', 'fast');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--rate: expected a positive number, found "fast"');
+    const script = await lab(dir, 'init', '--script', 'lib/hash.js', '--export', 'hash', '--slo-p99', '50');
+    expect(script.exitCode).toBe(2);
+    expect(script.stderr).toContain('--slo-p99 goes with --http-app or --start');
+    expect(existsSync(join(dir, 'experiments.yml'))).toBe(false);
+  });
+});
+
 describe('a service with its deployment files', () => {
   const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment

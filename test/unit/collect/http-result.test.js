@@ -33,6 +33,7 @@ const loaderMetrics = {
   latency_p50_ms: 20,
   latency_p90_ms: 35,
   latency_p99_ms: 60,
+  latency_p999_ms: 66,
   latency_max_ms: 70,
   throughput_bytes_per_sec: 100000,
   errors: 0,
@@ -46,6 +47,10 @@ const loaderMetrics = {
   burst_fast_p50_ms: null,
   loader_saturated: false,
   loader_cpu_ms: 500,
+  arrival_rate: null,
+  send_lag_p99_ms: null,
+  loader_queued: null,
+  loader_behind: null,
 };
 const loaderLine = {
   workload: 'http',
@@ -100,6 +105,41 @@ describe('combineHttpRaw', () => {
     expect(runColumns([], ['http'])).toEqual(
       expect.arrayContaining(Object.keys(row).filter((key) => key !== 'values')),
     );
+  });
+
+  test("the measured period second by second: the loader's answers beside the server's CPU, as tasks.csv rows", () => {
+    const seconds = [
+      { second: 1, requests: 100, p50_ms: 5, p99_ms: 9, max_ms: 12 },
+      { second: 2, requests: 98, p50_ms: 5.5, p99_ms: 30, max_ms: 41 },
+      // An open loop's last answers come after the server's last whole second.
+      { second: 3, requests: 0, p50_ms: null, p99_ms: null, max_ms: null },
+    ];
+    const server = ok({ ...serverLine, cpu_seconds: [510, 505] });
+    const loader = ok({ ...loaderLine, seconds });
+    const { row, tasks } = judge(combineHttpRaw(pair({ server, loader }), limits));
+    expect(row).not.toHaveProperty('cpu_seconds');
+    expect(
+      tasks.map(({ task, start_ms, end_ms, requests, p99_ms, cpu_ms }) => [
+        task,
+        start_ms,
+        end_ms,
+        requests,
+        p99_ms,
+        cpu_ms,
+      ]),
+    ).toEqual([
+      [1, 0, 1000, 100, 9, 510],
+      [2, 1000, 2000, 98, 30, 505],
+      [3, 2000, 3000, 0, undefined, undefined],
+    ]);
+    expect(tasks[0]).toMatchObject({ experiment: 'http', cell: 'c1', repetition: 1, duration_ms: 1000 });
+  });
+
+  test('a server stopped after printing its line (its exit waited on its pool) is an ok run', () => {
+    const server = { ...ok(serverLine), exitCode: 137 };
+    const { status } = judge(combineHttpRaw(pair({ server, serverStoppedAfterLine: true }), limits));
+    expect(status).toBe('ok');
+    expect(judge(combineHttpRaw(pair({ server }), limits)).status).toBe('failed');
   });
 
   test('a loader that found a wrong answer fails the run with its message, labelled', () => {

@@ -26,6 +26,7 @@ const HTTP_DEFAULTS = {
   rate: undefined,
   fastProbe: false,
   load: 'loop',
+  open: { arrivals: 'poisson', connections: 1000 },
   burst: { requests: 6, rounds: 20, fast: false },
   loader: { cpus: 1, cpuset: 'auto' },
   fault: 'none',

@@ -26,6 +26,8 @@ const EXPECTED = {
     ['cpus', [1, 2]],
     ['uv_threadpool_size', [1, 2, 4, 8]],
   ),
+  // The capacity search: one cell per setting at each budget, each its own rates.
+  'docs/experiments.md#login-capacity': cross(['workload', ['http']], ['cpus', [1]], ['uv_threadpool_size', [2, 4]]),
   'docs/bench-race.md#bench-race': cross(['workload', ['pbkdf2']], ['cpus', [2]], ['uv_threadpool_size', [1, 2, 4, 8]]),
   'docs/bench-noise.md#bench-noise': cross(
     ['workload', ['pbkdf2']],

@@ -123,3 +123,20 @@ test('an http cell whose budget leaves no CPU to the load generator is warned at
   the rows say so (loader_shared) with what the loader took (loader_cpu_ms); to measure that budget cleanly, run on a host with at least 3 CPUs (\`engines:\`); a \`cpuset\` would not help: it caps the budget at the CPUs it names; to answer for the server with the load generator beside it, ask for that: \`loader: {cpuset: none}\``,
   ]);
 });
+
+test('an open loop with settings to advise on and no recommend.metric is warned: its requests_per_sec is its rate', () => {
+  const open = (extra) =>
+    warningsOf(`experiments:
+  o:
+    matrix: {workload: http, cpus: 1, uv_threadpool_size: [1, 4]}
+    params:
+      http: {load: open, open: {rate: 100}}
+${extra}`);
+  expect(open('')).toEqual([
+    expect.stringMatching(
+      /^experiments\.yml:2:3: experiments\.o\.recommend: warning: the advice of an open loop would be on requests_per_sec/,
+    ),
+  ]);
+  expect(open('    recommend: {metric: latency_p99_ms}\n')).toEqual([]);
+  expect(open('    slo: {p99_ms: 50}\n')).toEqual([]);
+});

@@ -119,7 +119,7 @@ describe('writeReports with http cells, failures and text that must stay text (s
     expect(data.waves.runs.map((run) => run.label)[0]).toMatch(
       /^pbkdf2 cpus=1 workers=0 .* · repetition 1 · wall \d+ ms$/,
     );
-    expect(data.latency.labels).toEqual(['p50', 'p90', 'p99', 'max']);
+    expect(data.latency.labels).toEqual(['p50', 'p90', 'p99', 'p99.9', 'max']);
     expect(data.latency.panels).toHaveLength(1);
   });
 });

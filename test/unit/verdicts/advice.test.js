@@ -154,6 +154,37 @@ test('a rate metric: higher is better, the bound reads "the best is at most U% h
   expect(formatAnswer(answer)).toContain("Node's default (workers=0): confidently more than 5% worse than workers=");
 });
 
+test('p99 at a fixed rate (an open loop): the bound reads "p99 at most U% above the best tried"', () => {
+  const http = (pool, values) => ({
+    cell: `p${pool}`,
+    workload: 'http',
+    values: { workload: 'http', cpus: 1, uv_threadpool_size: pool },
+    runs: values.map((latency_p99_ms, i) => ({ latency_p99_ms, repetition: i + 1 })),
+  });
+  const [answer] = adviseCells(
+    [http(1, [90, 92, 88, 91]), http(4, [40, 41, 39, 40.5]), http(8, [40.2, 40.8, 39.5, 40.1])],
+    ['workload', 'cpus', 'uv_threadpool_size'],
+    normalizeRecommend({ metric: 'latency_p99_ms' }),
+  );
+  expect(answer.better).toBe('lower');
+  expect(formatAnswer(answer)).toMatch(
+    /: (keep|use) uv_threadpool_size=4 (\(Node's default\) )?— (p99 at most [\d.]+% above the best tried|the best of those tried) \(95%\)/,
+  );
+});
+
+test("a budget whose load generator shared the server's CPUs says so in the answer (loader_shared)", () => {
+  const http = (pool, shared) => ({
+    cell: `s${pool}`,
+    workload: 'http',
+    values: { workload: 'http', cpus: 1.5, uv_threadpool_size: pool },
+    runs: [100, 101, 99].map((requests_per_sec, i) => ({ requests_per_sec, repetition: i + 1, loader_shared: shared })),
+  });
+  const axes = ['workload', 'cpus', 'uv_threadpool_size'];
+  const [shared] = adviseCells([http(1, true), http(4, true)], axes, normalizeRecommend({}));
+  const [apart] = adviseCells([http(1, false), http(4, false)], axes, normalizeRecommend({}));
+  expect([shared.loader_shared, apart.loader_shared]).toEqual([true, false]);
+});
+
 test('a budget the host did not give its CPUs is not measured: no recommendation, no bound, the CPUs the runs got', () => {
   // Every run of the 2-CPU budget while another program kept one CPU busy: interference_pct 50, disturbed.
   const busy = (pool, values) => {

@@ -2,7 +2,7 @@ import { fillAllParams } from '../../../../runner/domain/workloads.js';
 import { validateConfig } from '../../../../runner/config/validate.js';
 import { parseSpec } from '../../../../images/workload/spec.js';
 import { combineLoopDelays } from '../../../../images/workload/http/event-loop.js';
-import { createLatencyRecorder, percentile } from '../../../../images/workload/http/latency.js';
+import { createLatencyRecorder, createSecondSeries } from '../../../../images/workload/http/latency.js';
 import { judgeLoaderSaturation } from '../../../../images/workload/http/saturation.js';
 import { pickLeastBusy } from '../../../../images/workload/http/worker-pool.js';
 import { prepareWork } from '../../../../images/workload/http/work.js';
@@ -146,13 +146,39 @@ describe('the app server: node:http or Fastify, the same routes and answers', ()
 });
 
 describe('http measurement helpers', () => {
-  test('nearest-rank percentiles over exact response times', () => {
+  test('HDR percentiles of every response, to 0.1%, and an empty recorder gives nulls', () => {
     const recorder = createLatencyRecorder();
     for (let ms = 1; ms <= 10000; ms++) recorder.record(ms / 100);
     const summary = recorder.summarize();
-    expect(summary).toEqual({ count: 10000, mean: expect.any(Number), p50: 50, p90: 90, p99: 99, max: 100 });
+    expect(summary.count).toBe(10000);
     expect(summary.mean).toBeCloseTo(50.005, 9);
-    expect(percentile(new Float64Array(), 99)).toBeNull();
+    for (const [key, exact] of Object.entries({ p50: 50, p90: 90, p99: 99, p999: 99.9, max: 100 })) {
+      expect(Math.abs(summary[key] / exact - 1)).toBeLessThanOrEqual(0.001);
+    }
+    expect(createLatencyRecorder().summarize()).toEqual({
+      count: 0,
+      mean: null,
+      p50: null,
+      p90: null,
+      p99: null,
+      p999: null,
+      max: null,
+    });
+  });
+
+  test('the second series: each response in the second it was due, empty seconds kept', () => {
+    const series = createSecondSeries();
+    series.record(10, 5);
+    series.record(999, 7);
+    series.record(2500, 40);
+    const seconds = series.summarize();
+    expect(seconds.map(({ second, requests }) => [second, requests])).toEqual([
+      [1, 2],
+      [2, 0],
+      [3, 1],
+    ]);
+    expect(seconds[1]).toMatchObject({ p50_ms: null, p99_ms: null, max_ms: null });
+    expect(Math.abs(seconds[2].p99_ms / 40 - 1)).toBeLessThanOrEqual(0.01);
   });
 
   test('cluster event-loop delays: tick-weighted mean, worst p99', () => {
