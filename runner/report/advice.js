@@ -8,6 +8,7 @@ import { raceRule, replayRace } from '../rounds/race.js';
 import { formatNumber } from './format.js';
 import { findProductionTwin, productionShape } from '../domain/axes.js';
 import { isSet } from '../cells/cell.js';
+import { DEFAULT_BOUND_RULE } from '../verdicts/choose-setting.js';
 
 export const ADVICE_COLUMNS = [
   'experiment',
@@ -215,7 +216,7 @@ function describeDeploy(answer) {
  */
 export function describeBound(boundPct, answer) {
   if (boundPct === null || boundPct === undefined)
-    return 'no bound yet (fewer than 2 rounds shared with another setting)';
+    return `no bound yet (fewer than ${DEFAULT_BOUND_RULE.from} rounds shared with some other setting: the bound's first look)`;
   // A bound of 0: no other setting can be better, at 95% — it is the best of those tried.
   if (boundPct === 0) return 'the best of those tried (95%)';
   // A latency percentile is said as what it is: "p99 at most 12% above the best tried".
