@@ -64,7 +64,10 @@ export function formatInitFile(input) {
         ? `the first round, at the start rate; then each cell at the rates its runs call for, up to ${cap} a cell`
         : `start rounds: every cell this often, each in a fresh container; then the race (the default \`search\`) runs only what can still change the answer, up to ${cap} a cell`,
     ],
-    ...formatTrafficKeys(input),
+    ...formatTrafficKeys(
+      input,
+      (input.knobs?.axes ?? []).filter((axis) => axis.today).map((axis) => ({ name: axis.name, ...axis.today })),
+    ),
     ['    timeout: 300', 'seconds per run; a run past it is killed and recorded as `timeout`'],
     ...(input.memory ? commentLines(`    memory: ${input.memory.docker}`, input.memory.lines) : []),
     ...formatProduction(input),

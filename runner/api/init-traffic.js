@@ -34,8 +34,13 @@ export function capOf({ sloP99 }, raceCap) {
   return sloP99 ? CAPACITY_DEFAULTS.cap : raceCap;
 }
 
-/** The experiment's lines for the traffic: the SLO, or the advice on p99 at a rate; none without either. */
-export function formatTrafficKeys({ rate, sloP99 }) {
+/**
+ * The experiment's lines for the traffic and today's setting: the SLO; else `recommend:` with the advice on p99 at a
+ * rate and the setting the service runs today where its code says it (a knob's fallback when unset); none of these,
+ * no line.
+ * @param {{ name: string, value: string, why: string }[]} [today]
+ */
+export function formatTrafficKeys({ rate, sloP99 }, today = []) {
   if (sloP99)
     return [
       [
@@ -43,14 +48,16 @@ export function formatTrafficKeys({ rate, sloP99 }) {
         'your SLO: per budget and setting, the most req/s whose p99 stays within it (docs/experiments.md)',
       ],
     ];
-  if (rate)
-    return [
-      [
-        '    recommend: {metric: latency_p99_ms}',
-        'at your rate, the answer is on p99 latency (every setting serves the rate)',
-      ],
-    ];
-  return [];
+  const keys = [
+    ...(rate ? ['metric: latency_p99_ms'] : []),
+    ...(today.length ? [`default: {${today.map(({ name, value }) => `${name}: "${value}"`).join(', ')}}`] : []),
+  ];
+  if (keys.length === 0) return [];
+  const why = [
+    ...(rate ? ['at your rate, the answer is on p99 latency (every setting serves the rate)'] : []),
+    ...(today.length ? [`today's setting, kept if within the margin: ${today.map(({ why }) => why).join('; ')}`] : []),
+  ];
+  return [[`    recommend: {${keys.join(', ')}}`, why.join('; ')]];
 }
 
 /** params.http's load lines: the open loop at the rate (or from it), else autocannon's closed loop. */

@@ -211,10 +211,18 @@ function describeProcesses(service, kind, many, shown) {
       ? {
           axis: {
             name: cluster.count,
-            values: ['1', String(many)],
+            values: [...new Set(['1', String(many), ...(cluster.today ? [cluster.today.value] : [])])],
             comment: `processes: your entry point forks this many node:cluster workers`,
             more: [where],
             production: `${cluster.count} in the service's environment (${where})`,
+            // Unset, the code forks its fallback's count: the setting it runs today, which the answer keeps when
+            // it is within the margin (recommend.default).
+            today: cluster.today
+              ? {
+                  value: cluster.today.value,
+                  why: `${cluster.count} unset, ${shown(cluster.today.file)}:${cluster.today.line} takes ${cluster.today.value}`,
+                }
+              : null,
           },
         }
       : {

@@ -21,7 +21,6 @@ import { parseResultLine } from './parse-result.js';
  *   (plan/loader-limits.js)
  */
 export function combineHttpRaw(pair, loaderLimits) {
-  const { server, loader } = pair;
   const base = {
     oomKilled: false,
     timedOut: false,
@@ -29,15 +28,41 @@ export function combineHttpRaw(pair, loaderLimits) {
     containerMs: pair.containerMs,
     containerId: pair.containerId,
   };
-  const both = [label('loader', loader?.stderr), label('server', server.stderr)];
-  if (pair.aborted) return { ...base, aborted: true, exitCode: null, stdout: '', stderr: both.join('') };
-  if (pair.timedOut) return { ...base, timedOut: true, exitCode: null, stdout: '', stderr: both.join('') };
+  const failure = describePairFailure(pair) ?? describeSideFailure(pair);
+  if (failure) return { ...base, ...failure };
+  const { server, loader } = pair;
+  const { cpu_seconds: cpuSeconds, ...serverLine } = parseResultLine(server.stdout);
+  const loaderResult = parseResultLine(loader.stdout);
+  const result = {
+    ...serverLine,
+    tasks: combineSeconds(loaderResult.seconds ?? [], cpuSeconds ?? []),
+    metrics: {
+      ...serverLine.metrics,
+      ...loaderResult.metrics,
+      loader_cpus: loaderLimits.cpus,
+      loader_cpuset: loaderLimits.cpuset,
+      loader_shared: loaderLimits.shared ?? null,
+    },
+    loader: loaderResult.loader,
+  };
+  const stderr = label('loader', loader.stderr) + label('server', server.stderr);
+  return { ...base, exitCode: 0, stdout: `${JSON.stringify(result)}\n`, stderr };
+}
+
+/** The pair as a whole did not measure: aborted, past its deadline, or the server killed for memory. */
+function describePairFailure({ server, loader, aborted, timedOut }) {
+  const both = label('loader', loader?.stderr) + label('server', server.stderr);
+  if (aborted) return { aborted: true, exitCode: null, stdout: '', stderr: both };
+  if (timedOut) return { timedOut: true, exitCode: null, stdout: '', stderr: both };
   if (server.oomKilled)
-    return { ...base, oomKilled: true, exitCode: server.exitCode, stdout: '', stderr: label('server', server.stderr) };
-  const serverResult = parseResultLine(server.stdout);
-  const loaderResult = loader ? parseResultLine(loader.stdout) : null;
-  const failed = (exitCode, ...parts) => ({ ...base, exitCode, stdout: '', stderr: parts.join('') });
-  if (pair.serverEndedFirst && server.exitCode !== 0) {
+    return { oomKilled: true, exitCode: server.exitCode, stdout: '', stderr: label('server', server.stderr) };
+  return null;
+}
+
+/** One side ended without its result line (the one that caused it named last); null when both gave theirs. */
+function describeSideFailure({ server, loader, serverEndedFirst, serverStoppedAfterLine }) {
+  const failed = (exitCode, ...parts) => ({ exitCode, stdout: '', stderr: parts.join('') });
+  if (serverEndedFirst && server.exitCode !== 0) {
     return {
       ...failed(server.exitCode, label('loader', loader?.stderr), label('server', server.stderr)),
       // Your start command never answered within its bound: not a crash, a service that was never there to load.
@@ -53,7 +78,7 @@ export function combineHttpRaw(pair, loaderLimits) {
       label('loader', loader.stderr),
       "[loader] killed for memory: over the load generator's limit\n",
     );
-  if (loader.exitCode !== 0 || !loaderResult) {
+  if (loader.exitCode !== 0 || !parseResultLine(loader.stdout)) {
     return failed(
       loader.exitCode || 1,
       label('server', server.stderr),
@@ -61,28 +86,15 @@ export function combineHttpRaw(pair, loaderLimits) {
     );
   }
   // A server stopped after its line (its exit waited on work queued on its pool) measured its period whole.
-  const serverDone = server.exitCode === 0 || pair.serverStoppedAfterLine === true;
-  if (!serverDone || !serverResult) {
+  const serverDone = server.exitCode === 0 || serverStoppedAfterLine === true;
+  if (!serverDone || !parseResultLine(server.stdout)) {
     return failed(
       server.exitCode || 1,
       label('loader', loader.stderr),
       label('server', server.stderr) || '[server] printed no result line after the measured period\n',
     );
   }
-  const { cpu_seconds: cpuSeconds, ...serverLine } = serverResult;
-  const result = {
-    ...serverLine,
-    tasks: combineSeconds(loaderResult.seconds ?? [], cpuSeconds ?? []),
-    metrics: {
-      ...serverResult.metrics,
-      ...loaderResult.metrics,
-      loader_cpus: loaderLimits.cpus,
-      loader_cpuset: loaderLimits.cpuset,
-      loader_shared: loaderLimits.shared ?? null,
-    },
-    loader: loaderResult.loader,
-  };
-  return { ...base, exitCode: 0, stdout: `${JSON.stringify(result)}\n`, stderr: both.join('') };
+  return null;
 }
 
 /**

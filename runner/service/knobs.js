@@ -25,9 +25,11 @@ const NOT_COUNTS = new Set(['PORT', 'HOST', 'NODE_ENV', 'UV_THREADPOOL_SIZE', 'N
 /**
  * @typedef {{ file: string, line: number }} Place
  * @param {{ file: string, ast: object }[]} trees  user-code/own-files.js's
- * @returns {{ env: { name: string, file: string, line: number, sets: boolean }[], cluster: (Place & { count:
- *   string|null })|null, pools: (Place & { name: string })[] }}  env: every read (sets: an assignment); cluster: where
- *   it forks, and the variable that gives the count; pools: a pool whose size a variable gives, by that variable
+ * @returns {{ env: { name: string, file: string, line: number, sets: boolean, fallback: string|null }[], cluster:
+ *   (Place & { count: string|null, today: (Place & { value: string })|null })|null, pools: (Place & { name: string
+ *   })[] }}  env: every read (sets: an assignment; fallback: the literal it falls back to when unset); cluster: where
+ *   it forks, the variable that gives the count, and the count (and where) when it is unset; pools: a pool whose
+ *   size a variable gives
  */
 export function findKnobs(trees) {
   const env = [];
@@ -46,13 +48,14 @@ export function findKnobs(trees) {
           file,
           line: node.loc.start.line,
           sets: parent?.type === 'AssignmentExpression' && parent.left === node,
+          fallback: readFallback(node, parent),
         });
       },
       VariableDeclarator(node) {
         if (!isProcessEnv(node.init) || node.id.type !== 'ObjectPattern') return;
         for (const property of node.id.properties)
           if (property.type === 'Property' && property.key.type === 'Identifier')
-            own.push({ name: property.key.name, file, line: property.loc.start.line, sets: false });
+            own.push({ name: property.key.name, file, line: property.loc.start.line, sets: false, fallback: null });
       },
       CallExpression(node) {
         const callee = node.callee;
@@ -84,7 +87,19 @@ function describeCluster(forks, env) {
   const inFile = [
     ...new Set(reads.filter((each) => each.file === first.file && !NOT_COUNTS.has(each.name)).map((each) => each.name)),
   ];
-  return { ...first, count: named?.name ?? (inFile.length === 1 ? inFile[0] : null) };
+  const count = named?.name ?? (inFile.length === 1 ? inFile[0] : null);
+  // What the service runs with when the variable is unset: the literal beside its read, where it has one.
+  const read = reads.find((each) => each.name === count && each.fallback !== null);
+  return { ...first, count, today: read ? { value: read.fallback, file: read.file, line: read.line } : null };
+}
+
+// `process.env.NAME ?? 1` or `process.env.NAME || '2'`: the value the code takes when NAME is unset, as a string;
+// null when the read has no literal beside it.
+function readFallback(node, parent) {
+  if (parent?.type !== 'LogicalExpression' || parent.left !== node || !['??', '||'].includes(parent.operator))
+    return null;
+  const { right } = parent;
+  return right.type === 'Literal' && ['number', 'string'].includes(typeof right.value) ? String(right.value) : null;
 }
 
 // `new Piscina({ maxThreads: Number(process.env.POOL_SIZE) })`: the variable in a size option, else null.

@@ -153,6 +153,34 @@ describe('your traffic and your SLO: --rate, --slo-p99', () => {
   });
 });
 
+test("--start: a count the code falls back to when unset is today's setting (recommend.default), and plan takes it", async () => {
+  const dir = serviceFolder();
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ type: 'module', scripts: { start: 'node src/server.js' } }),
+  );
+  writeFileSync(
+    join(dir, 'src', 'server.js'),
+    [
+      "import cluster from 'node:cluster';",
+      "import { createServer } from 'node:http';",
+      'const workers = Number(process.env.WEB_CONCURRENCY ?? 1);',
+      'if (cluster.isPrimary && workers > 1) for (let i = 0; i < workers; i++) cluster.fork();',
+      "else createServer((req, res) => res.end('ok')).listen(Number(process.env.PORT ?? 3000));",
+      '',
+    ].join('\n'),
+  );
+  const written = await lab(dir, 'init', '--start', '--cpus', '1');
+  expect(written.exitCode).toBe(0);
+  const text = readFileSync(join(dir, 'experiments.yml'), 'utf8');
+  expect(text).toMatch(/\n {6}WEB_CONCURRENCY: \["1", "2"\] +#/);
+  expect(text).toMatch(
+    /\n {4}recommend: \{default: \{WEB_CONCURRENCY: "1"\}\} +# today's setting, kept if within the margin: WEB_CONCURRENCY unset, src\/server\.js:3 takes 1/,
+  );
+  const plan = await lab(dir, 'plan');
+  expect(plan.exitCode).toBe(0);
+});
+
 describe('a service with its deployment files', () => {
   const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment

@@ -80,6 +80,9 @@ export const pool = new Piscina({ filename: 'w.js', maxThreads: Number(process.e
 `),
   ]);
   expect(knobs.cluster).toMatchObject({ line: 6, count: 'WEB_CONCURRENCY' });
+  // Unset, the code forks one: the setting it runs today, with where the code says so.
+  expect(knobs.cluster.today).toEqual({ value: '1', file: expect.any(String), line: 3 });
+  expect(knobs.env.map(({ fallback }) => fallback)).toEqual(['1', null, null, null]);
   expect(knobs.pools).toMatchObject([{ name: 'POOL_SIZE', line: 7 }]);
   expect(knobs.env.map(({ name, sets }) => [name, sets])).toEqual([
     ['WEB_CONCURRENCY', false],
