@@ -85,6 +85,7 @@ export async function runLoad(spec, { log = (line) => process.stderr.write(`${li
           lagP99Ms: main.lag.p99,
           queued: main.queued,
           connections: params.open.connections,
+          maxLagMs: params.open.max_lag_ms,
         })
       : null;
   if (schedule?.behind) log(`the load generator fell behind its schedule: ${schedule.reasons.join('; ')}`);

@@ -11,7 +11,8 @@ export const THRESHOLDS = {
   concurrency: 0.75,
   // Achieved rate against a fixed `rate`.
   rate: 0.9,
-  // An open loop's p99 of how late it sent (ms): its latencies run from the due time, so they count the lag.
+  // An open loop's p99 of how late it sent (ms), unless `open.max_lag_ms` says otherwise: its latencies run from
+  // the due time, so they count the lag.
   lagP99Ms: 2,
 };
 
@@ -80,13 +81,13 @@ function percent(share) {
  * that found every connection busy, or a saturated loader (above). Never the latencies it measured: a slow server
  * is what an open loop is there to show, and it delays no send.
  * @param {{ saturation: { saturated: boolean, reasons: string[] }, lagP99Ms: number|null, queued: number,
- *   connections: number }} reading
+ *   connections: number, maxLagMs?: number }} reading  maxLagMs: `open.max_lag_ms` (default the threshold's 2 ms)
  * @returns {{ behind: boolean, reasons: string[] }}
  */
-export function judgeOpenLoop({ saturation, lagP99Ms, queued, connections }) {
+export function judgeOpenLoop({ saturation, lagP99Ms, queued, connections, maxLagMs = THRESHOLDS.lagP99Ms }) {
   const reasons = [...saturation.reasons];
-  if (lagP99Ms !== null && lagP99Ms > THRESHOLDS.lagP99Ms) {
-    reasons.push(`sent late: p99 ${lagP99Ms.toFixed(1)} ms after due (more than ${THRESHOLDS.lagP99Ms} ms)`);
+  if (lagP99Ms !== null && lagP99Ms > maxLagMs) {
+    reasons.push(`sent late: p99 ${lagP99Ms.toFixed(1)} ms after due (more than ${maxLagMs} ms)`);
   }
   if (queued > 0) reasons.push(`${queued} requests waited for one of the ${connections} connections`);
   return { behind: reasons.length > 0, reasons };

@@ -256,6 +256,15 @@ export const params = {
           'The most connections open at once: a request that finds them all busy waits for one, and the run is marked `loader_behind`. ' +
           'Enough that the generator never waits: rate × the slowest answer.',
       },
+      max_lag_ms: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        examples: [2],
+        title: 'Most send lag (ms)',
+        description:
+          'The most the p99 of how late requests were sent may be before the run is marked `loader_behind` and not counted; the latencies, timed from the due time, include the lag. ' +
+          'Left out: 2 ms; with `slo:`, 5% of the SLO (at least 2 ms): a lag that would move a p99 by less than the margin of a bound.',
+      },
     },
   ),
   burst: group(

@@ -1,4 +1,4 @@
-import { planExperiments, formatRun } from '../../../runner/plan/plan-runs.js';
+import { planExperiments, formatRun, toRunSpec } from '../../../runner/plan/plan-runs.js';
 import { toHostLimits } from '../../../runner/plan/cpu-limits.js';
 import { parseCpuList } from '../../../images/workload/lib/cpuset.js';
 import { LabError } from '../../../runner/errors.js';
@@ -187,4 +187,17 @@ describe('orphan detection', () => {
     expect(isOrphan('another-machine/123', () => false)).toBe(false);
     expect(isOrphan(undefined)).toBe(true);
   });
+});
+
+test("a capacity search's runs may lag up to 5% of the SLO (at least 2 ms) unless the file says; no SLO, no change", () => {
+  const cell = { workload: 'http', values: {}, params: { open: { rate: 100, connections: 1000 } } };
+  expect(toRunSpec({ slo: { p99_ms: 100 } }, cell, 1, false, { arrivalRate: 50 }).params.open).toEqual({
+    rate: 50,
+    connections: 1000,
+    max_lag_ms: 5,
+  });
+  expect(toRunSpec({ slo: { p99_ms: 20 } }, cell, 1).params.open.max_lag_ms).toBe(2);
+  const own = { ...cell, params: { open: { rate: 100, max_lag_ms: 1 } } };
+  expect(toRunSpec({ slo: { p99_ms: 100 } }, own, 1).params.open.max_lag_ms).toBe(1);
+  expect(toRunSpec({}, cell, 1).params.open).toEqual({ rate: 100, connections: 1000 });
 });

@@ -122,6 +122,15 @@ describe('judgeOpenLoop', () => {
     });
   });
 
+  test("a limit of the run's own (open.max_lag_ms: the capacity search's 5% of the SLO) replaces the 2 ms", () => {
+    const late = { saturation: calm, lagP99Ms: 4.8, queued: 0, connections: 1000 };
+    expect(judgeOpenLoop(late).behind).toBe(true);
+    expect(judgeOpenLoop({ ...late, maxLagMs: 5 }).behind).toBe(false);
+    expect(judgeOpenLoop({ ...late, maxLagMs: 4 }).reasons).toEqual([
+      'sent late: p99 4.8 ms after due (more than 4 ms)',
+    ]);
+  });
+
   test('behind for any one of them, each said', () => {
     expect(
       judgeOpenLoop({ saturation: calm, lagP99Ms: THRESHOLDS.lagP99Ms + 0.1, queued: 0, connections: 1000 }).reasons,
