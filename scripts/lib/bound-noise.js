@@ -163,23 +163,31 @@ export function readReferenceTruths(folders, { against = 'best' } = {}) {
     });
 }
 
+// The runs a bound reads, each by its workload's primary metric (wall_ms; requests_per_sec for http): ok, measured,
+// not disturbed, with a positive value.
 function measuredRuns(runs) {
   return runs.filter(
     (run) =>
       run.status === 'ok' &&
       run.warmup !== true &&
       run.disturbed !== true &&
-      typeof run.wall_ms === 'number' &&
-      run.wall_ms > 0 &&
-      primaryMetrics(run.workload)[0].column === 'wall_ms',
+      run.loader_behind !== true &&
+      typeof run[primaryColumn(run)] === 'number' &&
+      run[primaryColumn(run)] > 0,
   );
+}
+
+function primaryColumn(run) {
+  return primaryMetrics(run.workload)[0].column;
 }
 
 function collectCells(runs) {
   const cells = new Map();
   for (const run of measuredRuns(runs)) {
     if (!cells.has(run.cell)) cells.set(run.cell, { id: run.cell, values: [] });
-    cells.get(run.cell).values.push({ round: run.repetition, value: run.wall_ms, at: Date.parse(run.started_at) });
+    cells
+      .get(run.cell)
+      .values.push({ round: run.repetition, value: run[primaryColumn(run)], at: Date.parse(run.started_at) });
   }
   return [...cells.values()];
 }

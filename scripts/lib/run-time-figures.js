@@ -16,9 +16,10 @@ export const FIGURES_FILE = join(ROOT, 'runner/estimate/run-time-figures.json');
 
 // The folders published as measurements of the lab's own workloads; docs/interference/ and docs/statistics/ measure
 // a busy host or the noise on purpose, which is not what a plan should expect — nor docs/settling/busy-*, the default
-// file run beside a program that kept a CPU busy.
+// file run beside a program that kept a CPU busy, nor docs/settling/earlier-race-*, races of an earlier rule kept as
+// the noise of a noisier day for the bound study (a race's length is its rule's).
 const BASES = ['docs/settling', 'docs/findings'];
-const BUSY_ON_PURPOSE = /^busy-/;
+const BUSY_ON_PURPOSE = /^(busy|earlier-race)-/;
 
 /** The committed folders the figures come from, as paths relative to the repository. */
 export function listFigureFolders(root = ROOT) {
@@ -67,7 +68,8 @@ export function buildRunTimeFigures(root = ROOT) {
 }
 
 function isHttpFolder({ info }) {
-  return (info.cells ?? []).length > 0 && info.cells.every((cell) => cell.workload === 'http');
+  const workloadOf = (cell) => cell.workload ?? cell.values?.workload;
+  return (info.cells ?? []).length > 0 && info.cells.every((cell) => workloadOf(cell) === 'http');
 }
 
 /**

@@ -13,7 +13,7 @@ const EXPECTED = {
   'README.md#pool-vs-cores': cross(
     ['workload', ['pbkdf2', 'argon2']],
     ['cpus', [1, 2]],
-    ['uv_threadpool_size', [1, 2, 4, 8]],
+    ['uv_threadpool_size', [1, 2, 4]],
   ),
   // Kubernetes CPU quantities, planned as the numbers they are.
   'docs/experiments.md#pod-budgets': cross(
