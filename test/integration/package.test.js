@@ -80,6 +80,8 @@ afterAll(async () => {
 const EVIDENCE = ['docs/settling/', 'docs/statistics/', 'docs/interference/', 'docs/precision/'];
 const isEvidence = (file) =>
   EVIDENCE.some((folder) => file.startsWith(folder)) ||
+  // docs/http/ holds the capacity search's folder of runs; docs/http.md cites it.
+  (file.startsWith('docs/http/') && file.split('/').length > 3) ||
   (file.startsWith('docs/findings/') && !file.startsWith('docs/findings/charts/') && file.split('/').length > 3) ||
   // docs/model-check/ ships its README, not its folders of runs.
   (file.startsWith('docs/model-check/') && file.split('/').length > 3);
@@ -104,8 +106,9 @@ test('the tarball holds the runner, the workload image, the docs without the evi
   );
   const expected = stdout.split('\n').filter((file) => !isEvidence(file));
   expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort());
-  // Small: the docs' pages and charts, not their folders of runs (the README's screenshot is most of it).
-  expect(packed.size).toBeLessThan(1_000_000);
+  // Small: the docs' pages and charts, not their folders of runs (the README's screenshot is 287 KB of it). The list
+  // above is the check that no folder of runs is shipped; this one catches a large file: 1.0 MB on 2026-11-28.
+  expect(packed.size).toBeLessThan(1_100_000);
   expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).license).toBe('MIT');
   expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(
     /^MIT License\n\nCopyright \(c\) 2026 node-threads-lab contributors\n/,
