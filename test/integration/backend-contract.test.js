@@ -5,30 +5,10 @@ import { DEFAULT_NODE_MAJOR } from '../../runner/domain/axes.js';
 import { createDockerClient } from '../../runner/docker/engines/client.js';
 import { createDockerExecutor } from '../../runner/docker/runs/executor.js';
 import { formatOwner } from '../../runner/docker/runs/owner.js';
-import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { describeBackendContract } from '../support/backend-contract.js';
+import { describeBackendContract, planContractRuns } from '../support/backend-contract.js';
 import { connectTestEngine, listOwnContainers } from '../support/docker-helpers.js';
 
-const [plan] = planExperiments(
-  {
-    file: 'x.yml',
-    experiments: [
-      {
-        name: 'backend-contract',
-        repetitions: 1,
-        timeout: 60,
-        memory_bytes: 2 ** 28,
-        env: {},
-        include: [],
-        exclude: [],
-        matrix: { workload: ['pbkdf2', 'idle'] },
-        params: { pbkdf2: { tasks: 1, iterations: 1000 }, idle: { settleMs: 60_000 } },
-      },
-    ],
-  },
-  { defaultNodeMajor: DEFAULT_NODE_MAJOR },
-);
-const runOf = (workload) => plan.runs.find((run) => run.workload === workload);
+const runOf = planContractRuns();
 
 describeBackendContract('the Docker backend', async () => {
   if (process.env.LAB_TEST_IMAGE_ERROR)

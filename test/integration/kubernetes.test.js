@@ -13,8 +13,7 @@ import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { DEFAULT_NODE_MAJOR } from '../../runner/domain/axes.js';
 import { openCluster } from '../../runner/kubernetes/cluster.js';
 import { createKubernetesExecutor } from '../../runner/kubernetes/executor.js';
-import { planExperiments } from '../../runner/plan/plan-runs.js';
-import { describeBackendContract } from '../support/backend-contract.js';
+import { describeBackendContract, planContractRuns } from '../support/backend-contract.js';
 import { createOwnRunner, waitFor } from '../support/docker-helpers.js';
 import {
   CONTEXT,
@@ -250,26 +249,7 @@ test('the default experiments.yml and the login-service example, on the cluster 
 });
 
 // The same suite of the contract's rules the fake and the Docker backend pass (test/support/backend-contract.js).
-const [contractPlan] = planExperiments(
-  {
-    file: 'x.yml',
-    experiments: [
-      {
-        name: 'backend-contract',
-        repetitions: 1,
-        timeout: 60,
-        memory_bytes: 2 ** 28,
-        env: {},
-        include: [],
-        exclude: [],
-        matrix: { workload: ['pbkdf2', 'idle'], cpus: [0.5] },
-        params: { pbkdf2: { tasks: 1, iterations: 1000 }, idle: { settleMs: 60_000 } },
-      },
-    ],
-  },
-  { defaultNodeMajor: DEFAULT_NODE_MAJOR },
-);
-const contractRun = (workload) => contractPlan.runs.find((run) => run.workload === workload);
+const contractRun = planContractRuns({ cpus: 0.5 });
 
 describeBackendContract('the Kubernetes backend', () => {
   const options = {

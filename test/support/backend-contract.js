@@ -4,6 +4,36 @@
 // asserted here once.
 import { isBackendLost } from '../../runner/backend/contract.js';
 import { toRows } from '../../runner/collect/to-rows.js';
+import { DEFAULT_NODE_MAJOR } from '../../runner/domain/axes.js';
+import { planExperiments } from '../../runner/plan/plan-runs.js';
+
+/**
+ * The runs the contract's suite asks a backend for: one pbkdf2 run (ok) and one idle run (past its timeout, or
+ * aborted), from the planner itself. `cpus`: a budget for a backend that needs one (a Kubernetes pod's limit).
+ * @returns {(workload: string) => object}  the planned run of that workload
+ */
+export function planContractRuns({ cpus } = {}) {
+  const [plan] = planExperiments(
+    {
+      file: 'x.yml',
+      experiments: [
+        {
+          name: 'backend-contract',
+          repetitions: 1,
+          timeout: 60,
+          memory_bytes: 2 ** 28,
+          env: {},
+          include: [],
+          exclude: [],
+          matrix: { workload: ['pbkdf2', 'idle'], ...(cpus === undefined ? {} : { cpus: [cpus] }) },
+          params: { pbkdf2: { tasks: 1, iterations: 1000 }, idle: { settleMs: 60_000 } },
+        },
+      ],
+    },
+    { defaultNodeMajor: DEFAULT_NODE_MAJOR },
+  );
+  return (workload) => plan.runs.find((run) => run.workload === workload);
+}
 
 /**
  * @param {string} name
