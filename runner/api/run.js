@@ -46,9 +46,10 @@ export function run(configOrFile, options = {}) {
       },
       /**
        * Removes this process's containers on every engine reached so far (its Jobs, on Kubernetes): for leaving at once
-       * (a second Ctrl-C).
+       * (Ctrl-C while preparing, a second Ctrl-C). `wait`: until a cluster's Jobs are gone (Docker's removal is
+       * forced and done when it resolves).
        */
-      removeOwnContainers: async () => state.removeOwn?.(),
+      removeOwnContainers: async (options) => state.removeOwn?.(options),
     }),
   );
 }
@@ -60,7 +61,7 @@ export function run(configOrFile, options = {}) {
 async function openSession({ plans, config, engines, slots, options, tracker, state }) {
   if (config.kubernetes) {
     const { openKubernetesSession, removeOwnJobsOn } = await import('../kubernetes/session.js');
-    state.removeOwn = () => removeOwnJobsOn(state.connected);
+    state.removeOwn = (options) => removeOwnJobsOn(state.connected, options);
     return openKubernetesSession({ plans, config, events: tracker, connected: state.connected });
   }
   const { openDockerSession, removeOwnContainersOn } = await import('../docker/session.js');

@@ -21,10 +21,13 @@ export async function removeOrphanJobs(cluster, { isAlive } = {}) {
   return { removed: orphans.map(describe), leftAlone: found.length - orphans.length };
 }
 
-/** This runner's own Jobs (second Ctrl-C: remove them now, without waiting). */
-export async function removeOwnJobs(cluster) {
+/**
+ * This runner's own Jobs (the probe's too): removed when it leaves at once. `wait`: until they are gone (Ctrl-C while
+ * the engines are prepared); without it, only asked for (a second Ctrl-C: leave now).
+ */
+export async function removeOwnJobs(cluster, { wait = false } = {}) {
   const own = (await listProjectJobs(cluster)).filter((job) => job.metadata.annotations?.[LABELS.owner] === OWNER);
-  await Promise.all(own.map((job) => removeJob(cluster, job.metadata.name)));
+  await Promise.all(own.map((job) => removeJob(cluster, job.metadata.name, { wait })));
   return own.map(describe);
 }
 

@@ -6,6 +6,7 @@ import { parseCpuList } from '../../images/workload/lib/cpuset.js';
 import { LabError } from '../errors.js';
 import { parseKubernetesQuantity } from '../manifests/quantities.js';
 import { PROBE_SCRIPT } from '../docker/engines/engine-facts.js';
+import { OWNER } from '../docker/runs/owner.js';
 import { buildJob, RUN_CONTAINER } from './job-spec.js';
 import { findContainerStatus, isNodeReady, readTermination } from './pod-status.js';
 import { runJob } from './run-job.js';
@@ -67,7 +68,7 @@ export function describeNode(node, pool) {
  * The probe pod on one node: the CPU model, and the CPU manager's policy from the cpuset a one-CPU Guaranteed pod gets.
  * @returns {Promise<{ cpu_model: string|null, cpu_manager: 'static'|'none' }>}
  */
-export async function probeNode(cluster, node, { image, pullPolicy, owner }) {
+export async function probeNode(cluster, node, { image, pullPolicy, owner = OWNER }) {
   const job = buildJob(
     {
       experiment: 'probe',

@@ -76,7 +76,7 @@ export async function openKubernetesSession({ plans, config, events = new EventE
       slot: { index },
       execute: async (run, options) => ({ ...(await executor.execute(run, options)), engine: cluster.name }),
     })),
-    removeOwnContainers: () => removeOwnJobsOn(connected),
+    removeOwnContainers: (options) => removeOwnJobsOn(connected, options),
     close: () => {},
   };
 }
@@ -105,9 +105,9 @@ async function prepareImages({ plans, config, events }) {
   return { images, userImages, imageRef, pullPolicy: registry ? 'IfNotPresent' : 'Never', registry };
 }
 
-/** This runner's Jobs removed on every cluster reached (second Ctrl-C); a cluster that fails is skipped. */
-export function removeOwnJobsOn(clusters) {
-  return Promise.all(clusters.map((cluster) => removeOwnJobs(cluster).catch(() => [])));
+/** This runner's Jobs removed on every cluster reached (leaving at once); a cluster that fails is skipped. */
+export function removeOwnJobsOn(clusters, { wait = false } = {}) {
+  return Promise.all(clusters.map((cluster) => removeOwnJobs(cluster, { wait }).catch(() => [])));
 }
 
 function checkCells(plans, nodes, config) {

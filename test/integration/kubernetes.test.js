@@ -120,13 +120,13 @@ test('Ctrl-C deletes the Job in flight (no pod left); a killed runner leaves one
     long: { ...once, timeout: 120, matrix: { workload: ['pbkdf2'], cpus: [0.5] }, params: { pbkdf2: slow } },
   });
   const interrupted = runCli(['run', '--config', config, '--out', join(dir, 'a')]);
-  await lab.admin.waitRunningPod();
+  await lab.admin.waitRunningPod('long');
   interrupted.kill('SIGINT');
   expect((await interrupted).exitCode).toBe(130);
   expect(await lab.admin.listLeft()).toEqual([]);
 
   const killed = runCli(['run', '--config', config, '--out', join(dir, 'b')]);
-  await lab.admin.waitRunningPod();
+  await lab.admin.waitRunningPod('long');
   killed.kill('SIGKILL');
   await killed;
   expect((await lab.admin.listLeft()).length).toBeGreaterThan(0);
@@ -162,7 +162,7 @@ async function loseAndResume({ stop, start, said }) {
   });
   const child = runCli(['run', '--config', config, '--out', out, '--seed', '7']);
   await waitFor(() => readRows(join(out, 'runs.csv')).length >= 1, { timeoutMs: 120_000 });
-  await lab.admin.waitRunningPod();
+  await lab.admin.waitRunningPod('lost');
   await runLab(stop);
   let result;
   try {

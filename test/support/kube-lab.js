@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { BatchV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
+import { LABELS, PROJECT, PROJECT_LABEL } from '../../runner/docker/runs/labels.js';
 import { waitFor } from './docker-helpers.js';
 
 export const LAB_SCRIPT = fileURLToPath(new URL('../../scripts/kube-lab.sh', import.meta.url));
@@ -63,12 +63,17 @@ export function openAdmin(kubeconfig) {
       ).catch(() => {});
       return left;
     },
-    /** Resolves once a pod of the project runs. */
-    async waitRunningPod(timeoutMs = 120_000) {
+    /**
+     * Resolves once a pod of the experiment runs: not the node's probe, which runs while the engines are prepared (a
+     * Ctrl-C then is the preparing one, not the one that stops a run in flight).
+     */
+    async waitRunningPod(experiment, timeoutMs = 120_000) {
       return waitFor(
         async () => {
           const pods = await core.listNamespacedPod({ namespace: NAMESPACE, labelSelector: selector });
-          return pods.items.find((pod) => pod.status?.phase === 'Running');
+          return pods.items.find(
+            (pod) => pod.status?.phase === 'Running' && pod.metadata?.annotations?.[LABELS.experiment] === experiment,
+          );
         },
         { timeoutMs, everyMs: 250 },
       );
