@@ -170,9 +170,18 @@ describe('examples/own-command: a Perl program measured from outside', () => {
     const ratio = Math.max(...cpuOf('0.5')) / Math.min(...cpuOf('2'));
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(2);
-    // Throttling is read (how much depends on what else the host runs): never more periods than there were.
+    // Throttling is read: never more periods than there were, and a sieve on half a CPU is held back in a larger share
+    // of its periods than on two. Not in none at 2 CPUs: CFS hands the quota out in slices per CPU, and a CI run
+    // beside other suites saw a 2-CPU row throttled. A row with no count of periods is left out of the shares: one
+    // 0.5-CPU row had none in a run on 2026-11-28 (its share read NaN), the cause not found.
     for (const row of rows) expect(Number(row.throttled_periods)).toBeLessThanOrEqual(Number(row.nr_periods));
-    expect(rows.filter((row) => row.cpus === '2').every((row) => row.throttled_periods === '0')).toBe(true);
+    const throttledShare = (cpus) =>
+      rows
+        .filter((row) => row.cpus === cpus && Number(row.nr_periods) > 0)
+        .map((row) => Number(row.throttled_periods) / Number(row.nr_periods));
+    expect(throttledShare('0.5').length).toBeGreaterThan(0);
+    expect(throttledShare('2').length).toBeGreaterThan(0);
+    expect(Math.max(...throttledShare('2'))).toBeLessThan(Math.min(...throttledShare('0.5')));
     expect(tasks).toHaveLength(8);
   });
 });
